@@ -1,0 +1,3 @@
+"""deepsim: Monte Carlo balance simulator for tabletop games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,254 @@
+"""The ``deepsim`` command line (typer + rich).
+
+Commands: ``run``, ``trace``, ``rulesets``, ``scenarios``. Every
+:class:`~deepsim.errors.InputError` is printed in red without a traceback and exits with
+status 2; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks valid.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from deepsim import __version__, runner
+from deepsim.errors import InputError
+from deepsim.output import read_run
+
+app = typer.Typer(
+    name="deepsim",
+    help="Monte Carlo balance simulator for tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+
+def _console(stderr: bool = False) -> Console:
+    # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
+    return Console(stderr=stderr)
+
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(exc: InputError) -> typer.Exit:
+    _console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
+                      highlight=False)
+    return typer.Exit(EXIT_INPUT)
+
+
+class _SpeedColumn(ProgressColumn):
+    """Games per second."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("- games/s" if speed is None else f"{speed:,.0f} games/s",
+                    style="progress.data.speed")
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        _console().print(f"deepsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_version_callback,
+                                          is_eager=True, help="Show the version and exit.")]
+    = False,
+) -> None:
+    """Monte Carlo balance simulator for tabletop games."""
+
+
+@app.command()
+def run(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    games: Annotated[int | None, typer.Option("--games", "-n",
+                                              help="Games to play (default: scenario's).")]
+    = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Master seed (default: scenario's).")]
+    = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="numba threads (default: all cores).")]
+    = None,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
+                                                   help="Games per chunk/part (default: "
+                                                        "scenario's).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o",
+                                             help="Run directory (default: a new folder "
+                                                  "under reports/runs/).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    = False,
+    sets: Annotated[list[str] | None, typer.Option("--set",
+                                                   help="Ruleset parameter override "
+                                                        "path=value; repeatable.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="No progress bar or summary.")] = False,
+) -> None:
+    """Play a scenario's games and write parquet results, then print a summary."""
+    console, err_console = _console(), _console(stderr=True)
+    progress_bar = Progress(
+        TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), _SpeedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
+        console=err_console, disable=quiet, transient=False,
+    )
+    task_id = None
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal task_id
+        if task_id is None:  # start the bar only once games are about to run
+            progress_bar.start()
+            task_id = progress_bar.add_task("games", total=total)
+        progress_bar.update(task_id, completed=done, total=total)
+
+    try:
+        try:
+            result = runner.run(scenario, games=games, seed=seed, chunk_size=chunk_size,
+                                threads=threads, out=out, force=force,
+                                overrides=list(sets or []), progress=on_progress)
+        finally:
+            progress_bar.stop()
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        err_console.print("[bold yellow]Interrupted.[/bold yellow] Finished chunks are kept; "
+                          "the run is marked incomplete (manifest status 'running').")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        console.print(str(result.out_dir))
+        return
+    from deepsim.summary import render_summary
+
+    games_df, seats_df = read_run(
+        result.out_dir,
+        games_columns=["players", "rounds", "margin", "margin_rel", "truncated"],
+        seats_columns=["company", "win", "fair"],
+    )
+    info = result.info
+    render_summary(console, games_df, seats_df,
+                   title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
+                   placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
+                   wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
+                   out_dir=str(result.out_dir), status=result.manifest["status"])
+
+
+@app.command()
+def trace(
+    target: Annotated[Path, typer.Argument(help="A run directory, or a scenario YAML file.")],
+    game: Annotated[int, typer.Option("--game", "-g", help="Global game index.")],
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Seed (scenario files only; default: "
+                                                  "the scenario's).")] = None,
+    sets: Annotated[list[str] | None, typer.Option("--set",
+                                                   help="Parameter override path=value "
+                                                        "(scenario files only); "
+                                                        "repeatable.")] = None,
+) -> None:
+    """Replay one game turn by turn, exactly as the batch played it."""
+    err_console = _console(stderr=True)
+    try:
+        if target.is_dir():
+            if seed is not None or sets:
+                raise InputError("--seed and --set apply to a scenario file; a run directory "
+                                 "replays with its recorded seed and overrides",
+                                 file=str(target))
+            lines, warnings = runner.trace_run(target, game)
+        elif target.exists():
+            lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
+            warnings = []
+        else:
+            raise InputError("no such run directory or scenario file", file=str(target))
+    except InputError as exc:
+        raise _fail(exc) from None
+    for w in warnings:
+        err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    out = sys.stdout
+    for line in lines:
+        out.write(line + "\n")
+    out.flush()
+
+
+@app.command()
+def rulesets() -> None:
+    """List the installed rulesets."""
+    console = _console()
+    try:
+        names = runner.available_rulesets()
+    except InputError as exc:
+        raise _fail(exc) from None
+    table = Table("Name", "Title", title="Rulesets", title_justify="left")
+    for name in names:
+        try:
+            title = str(getattr(runner.get_ruleset(name), "title", ""))
+        except InputError as exc:
+            title = f"[red]{escape(str(exc))}[/red]"
+        else:
+            title = escape(title)
+        table.add_row(escape(name), title)
+    console.print(table)
+
+
+def _players_text(value) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, dict):
+        lo, hi = value.get("min"), value.get("max")
+        if lo is not None and hi is not None:
+            return str(lo) if lo == hi else f"{lo}-{hi}"
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        vals = list(value)
+        if vals and all(isinstance(v, int) for v in vals):
+            s = sorted(vals)
+            if s == list(range(s[0], s[-1] + 1)) and len(s) > 1:
+                return f"{s[0]}-{s[-1]}"
+        return ", ".join(str(v) for v in vals)
+    return str(value)
+
+
+@app.command()
+def scenarios(
+    directory: Annotated[Path, typer.Argument(help="Folder of scenario files.")]
+    = Path("scenarios"),
+) -> None:
+    """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
+    console = _console()
+    if not directory.is_dir():
+        raise _fail(InputError("no such folder", file=str(directory)))
+    files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
+    table = Table("File", "Name", "Ruleset", "Players", "Games",
+                  title=f"Scenarios in {escape(str(directory))}", title_justify="left")
+    for path in files:
+        try:
+            scen = runner.load_scenario(path)
+        except InputError as exc:
+            table.add_row(escape(path.name), f"[red]{escape(str(exc))}[/red]", "", "", "")
+            continue
+        games = scen.get("games")
+        table.add_row(escape(path.name), escape(str(scen.get("name", ""))),
+                      escape(str(scen.get("ruleset", ""))),
+                      escape(_players_text(scen.get("players"))),
+                      f"{games:,}" if isinstance(games, int) else escape(str(games)))
+    if not files:
+        console.print(f"No scenario files in {escape(str(directory))}")
+        return
+    console.print(table)
+

@@ -1,0 +1,225 @@
+"""Loading YAML data files, dotted-path overrides and validation errors a designer can read.
+
+Shared by every ruleset and by scenario files: YAML is read with duplicate keys refused and
+each key's line remembered, ``--set path=value`` overrides are applied by dotted path, and
+pydantic's errors become :class:`deepsim.errors.InputError` naming the file, the key path,
+the line, the value and what was expected, with the nearest valid names for a typo.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from deepsim.errors import InputError
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys and records the line of every key path."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False):
+    seen: dict[Any, yaml.Node] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise InputError(
+                f"duplicate key '{key}' (first at line {seen[key].start_mark.line + 1})",
+                line=key_node.start_mark.line + 1)
+        seen[key] = key_node
+    mapping = loader.construct_mapping(node, deep=deep)
+    lines = {k: n.start_mark.line + 1 for k, n in seen.items()}
+    loader._lines[id(mapping)] = lines  # type: ignore[attr-defined]
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _collect_lines(obj: Any, table: dict[int, dict], prefix: str, out: dict[str, int]) -> None:
+    if isinstance(obj, dict):
+        lines = table.get(id(obj), {})
+        for k, v in obj.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            if k in lines:
+                out[path] = lines[k]
+            _collect_lines(v, table, path, out)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _collect_lines(v, table, f"{prefix}.{i}", out)
+
+
+def load_yaml(path: Path | str) -> tuple[dict, dict[str, int]]:
+    """Read a YAML mapping; return it and a ``{dotted key path: line}`` table.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, is not valid YAML, has a duplicate key, or is not a mapping.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", file=str(path)) from None
+    loader = _LineLoader(text)
+    loader._lines = {}  # type: ignore[attr-defined]
+    try:
+        data = loader.get_single_data()
+    except InputError as exc:
+        raise InputError(str(exc).split(": ", 1)[-1], file=str(path), line=exc.line) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputError(f"malformed YAML: {problem}", file=str(path),
+                         line=mark.line + 1 if mark else None) from None
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        raise InputError(f"expected a mapping of keys at the top level, got "
+                         f"{type(data).__name__}", file=str(path))
+    lines: dict[str, int] = {}
+    _collect_lines(data, loader._lines, "", lines)  # type: ignore[attr-defined]
+    return data, lines
+
+
+def leaf_paths(obj: Any, prefix: str = "") -> dict[str, Any]:
+    """All dotted leaf paths of a nested dict/list and their values."""
+    out: dict[str, Any] = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.update(leaf_paths(v, f"{prefix}.{k}" if prefix else str(k)))
+    elif isinstance(obj, list) and obj and all(isinstance(v, (dict, list)) for v in obj):
+        for i, v in enumerate(obj):
+            out.update(leaf_paths(v, f"{prefix}.{i}"))
+    else:
+        out[prefix] = obj
+    return out
+
+
+def nearest(name: str, choices, n: int = 3) -> str:
+    """A ' (did you mean ...?)' hint naming the closest of ``choices``, or ''."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=n, cutoff=0.5)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Split ``path=value``; the value is parsed as YAML (``2.8``, ``true``, ``[1, 2]``)."""
+    if "=" not in text:
+        raise InputError(f"override '{text}' must look like path=value", key="--set")
+    path, raw = text.split("=", 1)
+    path = path.strip()
+    if not path:
+        raise InputError(f"override '{text}' has an empty path", key="--set")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError:
+        value = raw
+    return path, value
+
+
+def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
+                    valid_paths: dict[str, Any], source: str) -> dict:
+    """Return a deep copy of ``data`` with dotted-path overrides applied.
+
+    ``valid_paths`` is the leaf-path table of the fully defaulted model: a path must be one
+    of them (or a prefix of some, to replace a whole sub-mapping).
+
+    Raises
+    ------
+    InputError
+        For an unknown path, naming the nearest valid ones.
+    """
+    items = (overrides.items() if isinstance(overrides, dict)
+             else [parse_override(o) for o in overrides])
+    out = copy.deepcopy(data)
+    for path, value in items:
+        path = str(path)
+        if path not in valid_paths and not any(p.startswith(path + ".") for p in valid_paths):
+            raise InputError(f"unknown parameter path{nearest(path, valid_paths)}",
+                             file=source, key=path)
+        node: Any = out
+        parts = path.split(".")
+        for part in parts[:-1]:
+            if isinstance(node, list):
+                node = node[int(part)]
+            else:
+                node = node.setdefault(part, {})
+        last = parts[-1]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+    return out
+
+
+def validate(model: type[BaseModel], data: dict, *, source: str,
+             lines: dict[str, int] | None = None) -> BaseModel:
+    """Validate ``data`` with a pydantic model; raise InputError naming file, key and line."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, data, model=model, source=source,
+                               lines=lines or {}) from None
+
+
+def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel],
+                     source: str, lines: dict[str, int]) -> InputError:
+    """Turn a pydantic ValidationError into one InputError listing every problem."""
+    msgs = []
+    first_key, first_line = None, None
+    for err in exc.errors():
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
+        key = ".".join(str(p) for p in loc) or "<top>"
+        line = lines.get(key)
+        if line is None:
+            for i in range(len(loc), 0, -1):
+                line = lines.get(".".join(str(p) for p in loc[:i]))
+                if line:
+                    break
+        msg = err["msg"]
+        hint = ""
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+            hint = nearest(loc[-1], _fields_at(model, loc[:-1]))
+        elif err["type"] == "literal_error":
+            expected = err.get("ctx", {}).get("expected", "")
+            msg = f"unknown name; expected one of {expected}"
+            names = [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]
+            hint = nearest(err.get("input"), names)
+        value = err.get("input")
+        shown = "" if err["type"] in ("missing", "extra_forbidden") else f" (got {value!r})"
+        msgs.append(f"{key}{f' (line {line})' if line else ''}: {msg}{shown}{hint}")
+        if first_key is None:
+            first_key, first_line = key, line
+    if len(msgs) == 1:
+        return InputError(msgs[0].split(": ", 1)[1] if ": " in msgs[0] else msgs[0],
+                          file=source, key=first_key, line=first_line)
+    return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
+
+
+def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """Field names of the sub-model at ``loc`` (dict keys and list indices stepped over)."""
+    ann: Any = model
+    for part in loc:
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            field = ann.model_fields.get(str(part))
+            if field is None:
+                return []
+            ann = field.annotation
+        else:
+            args = [a for a in (getattr(ann, "__args__", ()) or ()) if a is not type(None)]
+            if not args:
+                return []
+            ann = args[-1]
+    while not (isinstance(ann, type) and issubclass(ann, BaseModel)):
+        args = [a for a in (getattr(ann, "__args__", ()) or ()) if a is not type(None)]
+        if not args:
+            return []
+        ann = args[-1]
+    return list(ann.model_fields)

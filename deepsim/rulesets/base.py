@@ -1,0 +1,60 @@
+"""The contract between the shared runner and one ruleset's folder.
+
+A ruleset is a sub-package ``deepsim.rulesets.<name>`` exposing ``RULESET``, an object with
+the attributes and methods of :class:`Ruleset`. The runner, output, statistics and CLI only
+talk to rulesets through this contract, so a new game is a new folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+
+@dataclass
+class Prepared:
+    """A scenario resolved against its ruleset, ready to play games.
+
+    Attributes
+    ----------
+    ruleset : str
+        Ruleset name (``"deepfall"``).
+    scenario : dict
+        The resolved scenario (JSON-serialisable), as recorded in ``run.json``.
+    params : dict
+        Every ruleset parameter after overrides (JSON-serialisable).
+    params_hash : str
+        SHA-256 hex digest of ``params`` (canonical JSON); names the ruleset variant.
+    placeholders : list of str
+        Parameter paths whose data is a placeholder (not in the rulebook).
+    skipped_rules : list of str
+        Rulebook rules the engine does not implement (empty when complete).
+    compiled : Any
+        Ruleset-private arrays handed to the kernel.
+    """
+
+    ruleset: str
+    scenario: dict
+    params: dict
+    params_hash: str
+    placeholders: list[str] = field(default_factory=list)
+    skipped_rules: list[str] = field(default_factory=list)
+    compiled: Any = None
+
+
+class Ruleset(Protocol):
+    name: str
+    title: str
+
+    def prepare(self, scenario: dict, *, source: str = "<scenario>",
+                overrides: list[str] | None = None) -> Prepared:
+        """Validate a scenario mapping and the ruleset data with overrides; raise InputError."""
+
+    def run_chunk(self, prepared: Prepared, start: int, count: int
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play games ``start .. start+count-1``; return (games, seats) frames."""
+
+    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+        """Replay one game with the event buffer on; return its readable log lines."""

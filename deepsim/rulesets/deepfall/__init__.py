@@ -1,0 +1,276 @@
+"""DEEPFALL: the first ruleset. Data in ruleset.yaml, rules in kernel.py, bots in bots.py."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from deepsim.errors import InputError
+from deepsim.params import (
+    apply_overrides, leaf_paths, load_yaml, nearest, parse_override, validate,
+)
+from deepsim.rulesets.base import Prepared
+from deepsim.rulesets.deepfall import compile as comp
+from deepsim.rulesets.deepfall import layout as L
+from deepsim.rulesets.deepfall.scenario import DeepfallScenario
+from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, DeepfallData
+from deepsim.scenario import LINES
+
+HERE = Path(__file__).parent
+DATA_FILE = HERE / "ruleset.yaml"
+BOTS_FILE = HERE / "bots.yaml"
+
+#: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
+SKIPPED_RULES: list[str] = []
+
+
+def _title(name: str) -> str:
+    return name.replace("_", "-").title()
+
+
+@lru_cache(maxsize=1)
+def default_data() -> dict:
+    """The shipped ruleset data (a fresh copy is returned by :func:`load_data`)."""
+    data, _ = load_yaml(DATA_FILE)
+    return data
+
+
+@lru_cache(maxsize=1)
+def _default_lines() -> dict:
+    return load_yaml(DATA_FILE)[1]
+
+
+@lru_cache(maxsize=1)
+def parameter_paths() -> dict:
+    """Every settable dotted path of the ruleset with its default value."""
+    model = DeepfallData.model_validate(default_data())
+    return leaf_paths(model.model_dump())
+
+
+def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set"
+              ) -> DeepfallData:
+    """Validated ruleset data after dotted-path overrides.
+
+    Raises
+    ------
+    InputError
+        Unknown path (with nearest valid ones) or a value out of its bounds.
+    """
+    base = copy.deepcopy(DeepfallData.model_validate(default_data()).model_dump())
+    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source)
+    return validate(DeepfallData, data, source=source if overrides else str(DATA_FILE),
+                    lines={} if overrides else _default_lines())
+
+
+@lru_cache(maxsize=1)
+def bot_styles() -> dict[str, dict[str, float]]:
+    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
+    raw, _ = load_yaml(BOTS_FILE)
+    out = {}
+    for name, knobs in raw.items():
+        full = {k: 0.0 for k in L.KNOBS}
+        for k, v in (knobs or {}).items():
+            if k not in full:
+                raise InputError(f"unknown knob{nearest(k, L.KNOBS)}", file=str(BOTS_FILE),
+                                 key=f"{name}.{k}")
+            full[k] = float(v)
+        out[name] = full
+    return out
+
+
+def _placeholders(d: DeepfallData) -> list[str]:
+    out = [f"lineages.{n}.start_bag" for n in LINEAGES]   # A3: cards not printed
+    if d.dungeon.placeholder:
+        out.append("dungeon.floor_weights")              # A21
+    return out
+
+
+def _hash(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class DeepfallRuleset:
+    """The DEEPFALL ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
+
+    name = "deepfall"
+    title = "DEEPFALL"
+
+    def prepare(self, scenario: dict, *, source: str = "<scenario>",
+                overrides: list[str] | None = None) -> Prepared:
+        """Validate a scenario and the ruleset data with its overrides; build kernel arrays.
+
+        Scenario ``overrides:`` apply first, then ``--set`` ``overrides`` (later wins).
+
+        Raises
+        ------
+        InputError
+            For any invalid scenario key, seat, bot, knob or parameter.
+        """
+        lines = LINES.get(source, {})
+        sc = validate(DeepfallScenario, scenario, source=source, lines=lines)
+        merged = dict(sc.overrides)
+        for o in overrides or []:
+            k, v = parse_override(o)
+            merged[k] = v
+        src = source if not overrides else f"{source} / --set"
+        data = load_data(merged, source=src)
+        styles = bot_styles()
+        names = list(styles)
+        for i, b in enumerate(sc.bots):
+            if b not in styles:
+                raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
+                                 f"{', '.join(names)}", file=source, key=f"bots.{i}",
+                                 line=lines.get(f"bots.{i}"))
+        # bot profiles: the named styles, then one per seat with knob overrides
+        profiles = [dict(styles[n]) for n in names]
+        counts = sc.players if isinstance(sc.players, list) else [sc.players]
+        spec = -np.ones((L.MAX_SEATS, 3), np.int64)
+        seat_bots = []
+        for i, seat in enumerate(sc.seats):
+            if seat.lineage != "random":
+                spec[i, 0] = LINEAGES.index(seat.lineage)
+            if seat.calling != "random":
+                spec[i, 1] = CALLINGS.index(seat.calling)
+            if seat.bot != "any":
+                if seat.bot not in styles:
+                    raise InputError(f"unknown bot '{seat.bot}'{nearest(seat.bot, names)}; "
+                                     f"known: any, {', '.join(names)}", file=source,
+                                     key=f"seats.{i}.bot", line=lines.get(f"seats.{i}.bot"))
+                prof = dict(styles[seat.bot])
+                prof.update(seat.knobs)
+                if seat.knobs:
+                    profiles.append(prof)
+                    spec[i, 2] = len(profiles) - 1
+                else:
+                    spec[i, 2] = names.index(seat.bot)
+            elif seat.knobs:
+                raise InputError("knobs need a fixed bot style on the seat", file=source,
+                                 key=f"seats.{i}.knobs")
+            seat_bots.append(seat.bot)
+        if sc.companies.unique:
+            for half, label in ((0, "lineage"), (1, "calling")):
+                fixed = [v for v in spec[:, half] if v >= 0]
+                if len(fixed) != len(set(fixed)):
+                    raise InputError(f"two seats share a {label} while companies.unique is "
+                                     f"true; set companies.unique: false for mirror games",
+                                     file=source, key="companies.unique")
+        bot_labels = names + [f"{seat_bots[i]}*" for i in range(len(sc.seats))
+                              if spec[i, 2] >= len(names)]
+        knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
+        arrays = comp.build(data, players=counts, seat_spec=spec,
+                            bot_pool=[names.index(b) for b in sc.bots],
+                            unique=sc.companies.unique, knobs=knobs)
+        params = data.model_dump()
+        resolved = sc.model_dump()
+        resolved["resolved_overrides"] = merged
+        return Prepared(ruleset=self.name, scenario=resolved, params=params,
+                        params_hash=_hash(params), placeholders=_placeholders(data),
+                        skipped_rules=list(SKIPPED_RULES),
+                        compiled={"arrays": arrays, "bot_labels": bot_labels,
+                                  "seed": sc.seed})
+
+    def run_chunk(self, prepared: Prepared, start: int, count: int
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play games ``start .. start+count-1``; one games row per game, one seats row per seat.
+
+        The result depends only on (seed, game index): not on chunking or thread count.
+        """
+        from deepsim.rulesets.deepfall.kernel import play_games
+        a = prepared.compiled["arrays"]
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
+                                    *a.kernel_args())
+        return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        count = gi.shape[0]
+        games = {"game": np.arange(start, start + count, dtype=np.int64),
+                 "seed": np.full(count, seed, np.int64)}
+        for j, c in enumerate(L.GAME_INT):
+            games[c] = gi[:, j]
+        games["truncated"] = games["truncated"].astype(bool)
+        for j, c in enumerate(L.GAME_FLT):
+            games[c] = gf[:, j]
+        games_df = pd.DataFrame(games)
+        players = gi[:, L.G_PLAYERS]
+        mask = np.arange(L.MAX_SEATS)[None, :] < players[:, None]
+        gidx, seat = np.nonzero(mask)
+        seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
+                 "players": players[gidx].astype(np.int64)}
+        s_int = si[gidx, seat]
+        s_flt = sf[gidx, seat]
+        lin = s_int[:, L.S_LINEAGE]
+        cal = s_int[:, L.S_CALLING]
+        lin_names = np.array([_title(n) for n in LINEAGES])
+        cal_names = np.array([_title(n) for n in CALLINGS])
+        seats["lineage"] = pd.Categorical(lin_names[lin], categories=list(lin_names))
+        seats["calling"] = pd.Categorical(cal_names[cal], categories=list(cal_names))
+        companies = [f"{a} {b}" for a in lin_names for b in cal_names]
+        seats["company"] = pd.Categorical(np.array(companies)[lin * 6 + cal],
+                                          categories=companies)
+        labels = prepared.compiled["bot_labels"]
+        seats["bot"] = pd.Categorical(np.array(labels)[s_int[:, L.S_BOT]],
+                                      categories=list(dict.fromkeys(labels)))
+        for j, c in enumerate(L.SEAT_INT):
+            if c in ("lineage", "calling", "bot"):
+                continue
+            seats[c] = s_int[:, j]
+        for j, c in enumerate(L.SEAT_FLT):
+            seats[c] = s_flt[:, j]
+        seats["fair"] = 1.0 / seats["players"]
+        return games_df, pd.DataFrame(seats)
+
+    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+        """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
+
+        It is the same kernel code path as the batch (``play_game``), so the trace ends
+        with the Glory and winner of that game's batch row.
+        """
+        from deepsim.rulesets.deepfall.kernel import trace_game
+        from deepsim.rulesets.deepfall.trace import format_events, seat_label
+        a = prepared.compiled["arrays"]
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf, ev = trace_game(np.int64(seed), np.int64(game_index), 200_000,
+                                        *a.kernel_args())
+        n = int(gi[0, L.G_PLAYERS])
+        labels = prepared.compiled["bot_labels"]
+        names = [seat_label(p, int(si[0, p, L.S_LINEAGE]), int(si[0, p, L.S_CALLING]),
+                            labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
+        lines = [f"DEEPFALL game {game_index} of seed {seed}: {n} players, "
+                 f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
+                 f"{gi[0, L.G_DREAD_LEN]}"]
+        lines += [f"  {nm}" for nm in names]
+        lines += format_events(ev, names)
+        lines.append("")
+        lines.append("Final Glory:")
+        for p in range(n):
+            lines.append(f"  {names[p]}: {sf[0, p, L.SF_GLORY]:g} Glory (rooms "
+                         f"{sf[0, p, L.SF_ROOMS]:g}, cash-outs {sf[0, p, L.SF_CASH]:g}, "
+                         f"worthy ends {sf[0, p, L.SF_WORTHY]:g}), place "
+                         f"{si[0, p, L.S_PLACE]}")
+        return lines
+
+    def trace_result(self, prepared: Prepared, game_index: int):
+        """(games_df, seats_df) of one traced game, for checking against a batch row."""
+        from deepsim.rulesets.deepfall.kernel import trace_game
+        a = prepared.compiled["arrays"]
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(game_index), 200_000,
+                                       *a.kernel_args())
+        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+
+    def parameters(self) -> list[dict]:
+        """Every parameter path with its default and type (for ``deepsim params``)."""
+        return [{"path": p, "default": v, "type": type(v).__name__}
+                for p, v in parameter_paths().items()]
+
+
+RULESET = DeepfallRuleset()
+_ = yaml  # PyYAML is the loader behind deepsim.params

@@ -1,0 +1,321 @@
+"""DEEPFALL bots: every decision the rules offer, driven by a row of numeric knobs.
+
+The rules (kernel.py) ask; the bots answer. A bot is a style from ``bots.yaml``: ``random``
+picks uniformly among the legal choices at every decision (the baseline); the other styles
+(cautious, balanced, greedy, martyr) share one heuristic whose knobs (layout.KNOBS) set how
+hard it presses on, how deep it goes, when it Cashes Out and when it makes a Last Stand.
+Bots read the game state but never change it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from deepsim.rulesets.deepfall.board import (
+    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL,
+    SD_PROG_CUNNING, SD_STAND, X_ACT_CNT, X_ACT_STR, X_EFF, X_FALLEN, X_G, X_GONE, X_LOOT,
+    X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, holds, next_floor, rand_below,
+    rival_best, rounds_until, strength_of,
+)
+from deepsim.rulesets.deepfall.layout import (
+    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_MARKER_STRENGTH,
+    E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT, E_THREAT_IGNORE,
+    E_WORTHY_MULT, FAITH, K_CASH_DEPTH, K_CASH_LOOT, K_CONTEST, K_LAST_STAND, K_PRESS_MAX,
+    K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
+    K_DREAD_STOP, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
+    R_LS_COST, R_MAX_SURPLUS, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
+    R_WORTHY_PER_FLOOR, STEEL,
+)
+
+RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
+VAULT_OR_THRONE_BONUS = 3.0   # heuristic: a held Vault/Throne makes a Last Stand free
+
+
+@njit(cache=True)
+def _coin(key, g):
+    return rand_below(key, g, 2) == 1
+
+
+@njit(cache=True)
+def _need(fi, s, p, scr, rules, rooms):
+    """(steel, cunning) still needed for room (fi, s), after Dvergar and assault progress."""
+    theme = scr[X_THEME]
+    sd = scr[X_SD]
+    eff = scr[X_EFF]
+    th = theme[fi, s]
+    ns = rooms[th, RM_THREAT] - np.int64(eff[p, E_THREAT_IGNORE])
+    nc = rooms[th, RM_LOCK]
+    if rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+        ns -= sd[p, SD_PROG_STEEL]
+        nc -= sd[p, SD_PROG_CUNNING]
+    return max(ns, 0), max(nc, 0)
+
+
+@njit(cache=True)
+def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
+    """Heuristic worth of placing a marker in room (fi, s); <= 0 means not worth it."""
+    theme = scr[X_THEME]
+    eff = scr[X_EFF]
+    act_str = scr[X_ACT_STR]
+    fallen = scr[X_FALLEN]
+    th = theme[fi, s]
+    value = (rooms[th, RM_VALUE] + scr[X_PLUNDER][fi, s]) * depth[fi]
+    mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
+    rival = rival_best(fi, s, p, n, act_str, fallen, eff, rules)
+    cap = rules[R_MAX_SURPLUS]
+    m = (rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH] + min(surplus, cap)) \
+        * eff[p, E_MARKER_WEIGHT]
+    score = 0.0
+    if mine > rival:
+        if kn[K_REINFORCE] > 0.5 and rival > 0:
+            score = 0.3 * value
+        else:
+            return -1.0
+    elif mine + m > rival:
+        score = value
+    elif kn[K_CONTEST] > 0.5:
+        score = 0.1 * value
+    else:
+        return -1.0
+    if rooms[th, RM_PRODUCES] >= 0:
+        score += 1.0
+    if rooms[th, RM_TRINITY] == 1 or th == rooms.shape[0] - 1:
+        score += VAULT_OR_THRONE_BONUS * kn[K_LAST_STAND]
+    return score
+
+
+@njit(cache=True)
+def _trinity(p, th, rooms, scr, trin):
+    if rooms[th, RM_TRINITY] == 0:
+        return True
+    if trin[STEEL] > 0 and trin[CUNNING] > 0 and trin[FAITH] > 0:
+        return True
+    return scr[X_EFF][p, E_SOLO_VAULT] > 0.5
+
+
+@njit(cache=True)
+def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault):
+    """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
+
+    Returns (slot, assault): slot -1 = no claim; assault True = pour Steel/Cunning in as
+    progress on an out-of-reach room.
+    """
+    g = scr[X_G]
+    gone = scr[X_GONE]
+    sym = scr[X_SYM]
+    slots = g[1]
+    steel = sym[STEEL]
+    cun = sym[CUNNING] - keep_c
+    if kn[K_RANDOM] > 0.5:
+        # uniform over: no claim, each affordable room, each room to assault
+        n_opt = 1
+        for s in range(slots):
+            if gone[fi, s] == 0:
+                ns, nc = _need(fi, s, p, scr, rules, rooms)
+                if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
+                                                          trin):
+                    n_opt += 1
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                    n_opt += 1
+        pick = rand_below(key, g, n_opt)
+        if pick == 0:
+            return -1, False
+        k = 0
+        for s in range(slots):
+            if gone[fi, s] == 0:
+                ns, nc = _need(fi, s, p, scr, rules, rooms)
+                if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
+                                                          trin):
+                    k += 1
+                    if k == pick:
+                        return s, False
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                    k += 1
+                    if k == pick:
+                        return s, True
+        return -1, False
+    best_s = -1
+    best = 0.0
+    for s in range(slots):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
+            sc = _room_score(fi, s, p, n, steel - ns, kn, scr, rules, rooms, depth)
+            if sc > best:
+                best = sc
+                best_s = s
+    if best_s >= 0:
+        return best_s, False
+    if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
+        return -1, False
+    if rounds_until(fi + 1, g, rules) < 2.0:
+        return -1, False            # the floor falls before progress could pay off
+    sd = scr[X_SD]
+    for s in range(slots):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if (ns > 0 and steel == 0) and (nc > 0 and cun <= 0):
+            continue
+        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+            sc *= 1.5               # keep chipping at the same room (A25)
+        if sc > best:
+            best = sc
+            best_s = s
+    return best_s, best_s >= 0
+
+
+@njit(cache=True)
+def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
+    """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
+    g = scr[X_G]
+    sd = scr[X_SD]
+    cur = sd[p, SD_FLOOR]
+    lowest = next_floor(g)
+    if kn[K_RANDOM] > 0.5:
+        if before_roll:
+            return cur
+        lo = max(1, cur - 2)
+        hi = min(lowest, cur + 2)
+        return lo + rand_below(key, g, hi - lo + 1)
+    if sd[p, SD_STAND] == 1:
+        return lowest               # a Last Stand wants depth and an early Taking
+    if kn[K_LAST_STAND] > 1.5:
+        return min(lowest, np.int64(kn[K_TARGET_DEPTH]))
+    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, g, rules, n)
+            and sd[p, SD_DEEPEST] >= np.int64(kn[K_TARGET_DEPTH]) - 1
+            and (scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5
+                 or scr[X_SYM][METTLE] >= rules[R_LS_COST] or before_roll)):
+        return cur                  # stay and make the Last Stand here
+    safe = 1
+    for fl in range(lowest, 0, -1):
+        if rounds_until(fl, g, rules) > kn[K_SAFETY] and not doomed_this_round(fl, g, rules, n):
+            safe = fl
+            break
+    t = np.int64(kn[K_TARGET_DEPTH])
+    return t if t < safe else safe
+
+
+@njit(cache=True)
+def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
+    """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)"""
+    g = scr[X_G]
+    if kn[K_RANDOM] > 0.5:
+        return _coin(key, g)
+    if presses >= kn[K_PRESS_MAX]:
+        return False
+    sym = scr[X_SYM]
+    eff = scr[X_EFF]
+    cancel = eff[p, E_DREAD_CANCEL]
+    if eff[p, E_NO_FAITH_CANCEL] < 0.5:
+        cancel += max(0.0, sym[FAITH] - eff[p, E_FAITH_PENALTY])
+    net = sym[DREAD] - cancel
+    if eff[p, E_SETBACK_IMMUNE] < 0.5 and net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
+        return False
+    if kn[K_PRESS_SHORT] < 0.5:
+        return True
+    # press only while the best room of the target floor is out of reach
+    fi = target_floor - 1
+    gone = scr[X_GONE]
+    best = 0.0
+    short = False
+    for s in range(g[1]):
+        if gone[fi, s] == 1:
+            continue
+        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        if sc > best:
+            best = sc
+            ns, nc = _need(fi, s, p, scr, rules, rooms)
+            short = sym[STEEL] < ns or sym[CUNNING] < nc
+    return short
+
+
+@njit(cache=True)
+def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
+    """Claim on the current floor before moving away? (spending order is free, §6A.4)"""
+    g = scr[X_G]
+    if kn[K_RANDOM] > 0.5:
+        return _coin(key, g)
+    sd = scr[X_SD]
+    return target_floor < sd[p, SD_FLOOR]     # leaving upward: this floor falls sooner
+
+
+@njit(cache=True)
+def mettle_reserve(p, n, kn, scr, rules):
+    """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""
+    if kn[K_RANDOM] > 0.5:
+        return 0
+    sd = scr[X_SD]
+    if sd[p, SD_STAND] == 1 or scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5:
+        return 0
+    if kn[K_LAST_STAND] > 1.5 or (kn[K_LAST_STAND] > 0.5 and sd[p, SD_DEEPEST] >= 4):
+        return np.int64(rules[R_LS_COST])
+    if kn[K_LAST_STAND] > 0.5 and next_floor(scr[X_G]) <= 2:
+        return np.int64(rules[R_LS_COST])     # the final collapse is near
+    return 0
+
+
+@njit(cache=True)
+def recruits(key, p, n, cost, kn, scr, rules):
+    """§8: how many dice to recruit this turn (the kernel stops when Mettle runs out)."""
+    sym = scr[X_SYM]
+    if cost <= 0:
+        top = 3
+    else:
+        top = sym[METTLE] // cost
+    if kn[K_RANDOM] > 0.5:
+        return rand_below(key, scr[X_G], top + 1)
+    spare = sym[METTLE] - mettle_reserve(p, n, kn, scr, rules)
+    k = spare // cost if cost > 0 else 3
+    return max(0, min(k, np.int64(kn[K_RECRUIT_MAX])))
+
+
+@njit(cache=True)
+def _held_value(p, n, scr, rules, rooms, depth):
+    """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
+    g = scr[X_G]
+    tot = 0.0
+    for fi in range(N_FLOORS - g[GS_COLLAPSED] - 1):
+        for s in range(g[1]):
+            if scr[X_GONE][fi, s] == 0 and holds(fi, s, p, n, scr[X_ACT_STR], scr[X_ACT_CNT],
+                                                  scr[X_FALLEN], scr[X_EFF], rules):
+                th = scr[X_THEME][fi, s]
+                tot += (rooms[th, RM_VALUE] + scr[X_PLUNDER][fi, s]) * depth[fi]
+    return tot
+
+
+@njit(cache=True)
+def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
+    """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
+    g = scr[X_G]
+    sd = scr[X_SD]
+    sym = scr[X_SYM]
+    if sd[p, SD_STAND] == 1:
+        return 0
+    affordable = price <= 0 or sym[METTLE] >= price
+    if kn[K_RANDOM] > 0.5:
+        k = rand_below(key, g, 3 if affordable else 2)
+        return k
+    cur = sd[p, SD_FLOOR]
+    deepest = sd[p, SD_DEEPEST]
+    loot = scr[X_LOOT][p]
+    if kn[K_LAST_STAND] > 1.5 and affordable and deepest >= kn[K_TARGET_DEPTH]:
+        return 2
+    if doomed_this_round(cur, g, rules, n):
+        if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
+            basis = np.float64(deepest)
+            if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
+                basis = np.float64(depth[deepest - 1])
+            worthy = basis * rules[R_WORTHY_PER_FLOOR] * scr[X_EFF][p, E_WORTHY_MULT]
+            if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
+                worthy += loot * rules[R_GLORY_PER_LOOT]
+            cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest
+            if worthy - cash > 0.5 * _held_value(p, n, scr, rules, rooms, depth):
+                return 2
+        return 1
+    if loot >= kn[K_CASH_LOOT] and deepest >= kn[K_CASH_DEPTH]:
+        return 1
+    return 0

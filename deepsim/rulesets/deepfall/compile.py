@@ -1,0 +1,149 @@
+"""Turn validated DEEPFALL data and a scenario into the arrays the kernel reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from deepsim.rulesets.deepfall.layout import (
+    KNOBS, MAX_SEATS, N_EFFECTS, N_RULES, RULES,
+)
+from deepsim.rulesets.deepfall.schema import (
+    CALLINGS, DICE, EFFECTS, FLAG_EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
+    DeepfallData,
+)
+
+
+@dataclass
+class Arrays:
+    """Kernel inputs (all numpy). Shapes: see :func:`build`."""
+
+    rules: np.ndarray
+    faces: np.ndarray
+    die_rank: np.ndarray
+    rooms: np.ndarray
+    floor_cdf: np.ndarray
+    depth: np.ndarray
+    scale: np.ndarray
+    lin_eff: np.ndarray
+    cal_eff: np.ndarray
+    lin_nn: np.ndarray
+    cal_nn: np.ndarray
+    lin_bag: np.ndarray
+    cal_recruit: np.ndarray
+    ls_free: np.ndarray
+    player_opts: np.ndarray
+    seat_spec: np.ndarray
+    bot_pool: np.ndarray
+    unique: int
+    knobs: np.ndarray
+
+    def kernel_args(self) -> tuple:
+        """Arguments in the order of ``kernel.play_games`` after (seed, start, count)."""
+        return (self.rules, self.faces, self.die_rank, self.rooms, self.floor_cdf, self.depth,
+                self.scale, self.lin_eff, self.cal_eff, self.lin_nn, self.cal_nn, self.lin_bag,
+                self.cal_recruit, self.ls_free, self.player_opts, self.seat_spec,
+                self.bot_pool, np.int64(self.unique), self.knobs)
+
+
+def _get(data: dict, path: str):
+    node = data
+    for part in path.split("."):
+        node = node[part]
+    return node
+
+
+def rule_vector(d: DeepfallData) -> np.ndarray:
+    """float64[N_RULES]: every scalar rule, in layout.RULES order (enums as 0/1)."""
+    raw = d.model_dump()
+    out = np.zeros(N_RULES, np.float64)
+    for i, (_, path) in enumerate(RULES):
+        v = _get(raw, path)
+        if path == "exits.worthy_end_basis":
+            v = 1.0 if v == "depth_value" else 0.0
+        elif path == "end.tie_rule":
+            v = 1.0 if v == "share" else 0.0
+        out[i] = float(v)
+    return out
+
+
+def effect_matrix(halves: dict, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(effects float64[6, N_EFFECTS], non-neutral int64[6, N_EFFECTS]) for Lineages/Callings."""
+    eff = np.zeros((len(names), N_EFFECTS), np.float64)
+    nn = np.zeros((len(names), N_EFFECTS), np.int64)
+    for i, name in enumerate(names):
+        h = halves[name]
+        for j, e in enumerate(EFFECTS):
+            v = float(getattr(h, e))
+            eff[i, j] = v
+            neutral = 1.0 if e in MULTIPLIER_EFFECTS else 0.0
+            nn[i, j] = int(v != neutral)
+    return eff, nn
+
+
+def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_pool: list[int],
+          unique: bool, knobs: np.ndarray) -> Arrays:
+    """Build the kernel arrays.
+
+    Parameters
+    ----------
+    d : DeepfallData
+        Validated ruleset data (after overrides).
+    players : list of int
+        Player counts a game is drawn from (uniformly, per game).
+    seat_spec : int64[MAX_SEATS, 3]
+        Per seat: Lineage index, Calling index, bot profile index; -1 = drawn per game.
+    bot_pool : list of int
+        Bot profile indices a seat with bot -1 draws from.
+    unique : bool
+        A19: each Lineage and Calling at most once per game when drawn.
+    knobs : float64[n_profiles, len(KNOBS)]
+    """
+    faces = np.zeros((len(DICE), 6), np.int64)
+    rank = np.zeros(len(DICE), np.int64)
+    for i, name in enumerate(DICE):
+        die = d.dice[name]
+        k = 0
+        for si, sym in enumerate(SYMBOLS):
+            for _ in range(die.faces.get(sym, 0)):
+                faces[i, k] = si
+                k += 1
+        rank[i] = die.setback_rank
+    rooms = np.zeros((len(ROOMS), 6), np.int64)
+    for i, name in enumerate(ROOMS):
+        r = d.rooms[name]
+        rooms[i] = (r.value, r.threat, r.lock,
+                    -1 if r.produces == "none" else SYMBOLS.index(r.produces),
+                    int(r.combat), int(r.trinity))
+    cdf = np.zeros((6, len(ROOMS)), np.float64)
+    for f in range(6):
+        w = np.asarray(d.dungeon.floor_weights[str(f + 1)], np.float64)
+        c = np.cumsum(w) / w.sum()
+        c[-1] = 1.0 + 1e-12
+        cdf[f] = c
+    scale = np.zeros((MAX_SEATS + 1, 2), np.int64)
+    for k, row in d.scaling.items():
+        scale[int(k)] = (row.rooms_per_floor, row.dread_track_length)
+    lin_eff, lin_nn = effect_matrix(d.lineages, LINEAGES)
+    cal_eff, cal_nn = effect_matrix(d.callings, CALLINGS)
+    lin_bag = np.zeros((len(LINEAGES), len(DICE)), np.int64)
+    for i, name in enumerate(LINEAGES):
+        for die, cnt in d.lineages[name].start_bag.items():
+            lin_bag[i, DICE.index(die)] = cnt
+    cal_recruit = np.array([DICE.index(d.callings[c].recruit_die) for c in CALLINGS], np.int64)
+    ls_free = np.zeros(len(ROOMS), np.int64)
+    for r in d.exits.last_stand_free_rooms:
+        ls_free[ROOMS.index(r)] = 1
+    return Arrays(
+        rules=rule_vector(d), faces=faces, die_rank=rank, rooms=rooms, floor_cdf=cdf,
+        depth=np.asarray(d.floors.depth_values, np.int64), scale=scale, lin_eff=lin_eff,
+        cal_eff=cal_eff, lin_nn=lin_nn, cal_nn=cal_nn, lin_bag=lin_bag,
+        cal_recruit=cal_recruit, ls_free=ls_free,
+        player_opts=np.asarray(players, np.int64), seat_spec=seat_spec.astype(np.int64),
+        bot_pool=np.asarray(bot_pool, np.int64), unique=int(unique),
+        knobs=np.ascontiguousarray(knobs, np.float64))
+
+
+FLAGS = FLAG_EFFECTS
+KNOB_NAMES = KNOBS

@@ -1,0 +1,252 @@
+"""Validation of the DEEPFALL ruleset data file (``ruleset.yaml``) with pydantic.
+
+Every rule number has a type and bounds here; cross-field checks (six faces per die, a
+scaling row for every player count, known die and room names) are model validators. The
+error messages of pydantic are turned into :class:`deepsim.errors.InputError` by
+:mod:`deepsim.params`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SYMBOLS = ("steel", "cunning", "faith", "greed", "mettle", "dread")
+DICE = ("recruit", "warrior", "scholar", "priest", "rogue", "champion", "relic")
+ROOMS = ("threshold", "stone", "cistern", "den", "crypt", "hall", "library", "forge",
+         "vault", "throne")
+LINEAGES = ("dvergar", "wisp", "revenant", "gnoll", "sylphid", "golem_born")
+CALLINGS = ("reaver", "lorekeeper", "wardancer", "hierophant", "warden", "prospector")
+N_FLOORS = 6
+
+# The effect keys shared by Lineages and Callings (§4). Order = kernel column order.
+EFFECTS = (
+    "hand_size", "moves", "cunning_bonus", "threat_ignore", "faith_penalty", "dread_cancel",
+    "no_faith_cancel", "dread_to_mettle", "setback_extra_loss", "setback_immune",
+    "setback_heal", "combat_claim_loot", "claim_loot", "solo_vault", "free_last_stand",
+    "worthy_end_multiplier", "marker_strength", "marker_weight", "production_multiplier",
+    "recruit_cost",
+)
+MULTIPLIER_EFFECTS = ("worthy_end_multiplier", "marker_weight", "production_multiplier")
+FLAG_EFFECTS = ("no_faith_cancel", "dread_to_mettle", "setback_immune", "solo_vault",
+                "free_last_stand")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Players(_Strict):
+    min: int = Field(ge=2, le=6)
+    max: int = Field(ge=2, le=6)
+
+
+class Floors(_Strict):
+    depth_values: list[int] = Field(min_length=N_FLOORS, max_length=N_FLOORS)
+
+    @model_validator(mode="after")
+    def _positive(self):
+        if any(v < 0 for v in self.depth_values):
+            raise ValueError("depth_values must be >= 0")
+        return self
+
+
+class ScaleRow(_Strict):
+    rooms_per_floor: int = Field(ge=1, le=8)
+    dread_track_length: int = Field(ge=1, le=99)
+
+
+class Die(_Strict):
+    faces: dict[Literal[SYMBOLS], int]  # type: ignore[valid-type]
+    setback_rank: int = Field(ge=0, le=99)
+
+    @model_validator(mode="after")
+    def _six_faces(self):
+        if any(v < 0 for v in self.faces.values()):
+            raise ValueError(f"face counts must be >= 0, got {dict(self.faces)}")
+        total = sum(self.faces.values())
+        if total != 6:
+            raise ValueError(f"a die has six faces; these face counts sum to {total}: "
+                             f"{dict(self.faces)}")
+        return self
+
+
+class Room(_Strict):
+    value: int = Field(ge=0, le=100)
+    threat: int = Field(ge=0, le=30)
+    lock: int = Field(ge=0, le=30)
+    produces: Literal[SYMBOLS + ("none",)]  # type: ignore[valid-type]
+    combat: bool
+    trinity: bool
+
+
+class Dungeon(_Strict):
+    placeholder: bool = True
+    throne_on_floor_6: bool = True
+    vault_on_floor_6: bool = True
+    floor_weights: dict[Literal["1", "2", "3", "4", "5", "6"], list[float]]
+
+    @model_validator(mode="after")
+    def _weights(self):
+        for f in ("1", "2", "3", "4", "5", "6"):
+            w = self.floor_weights.get(f)
+            if w is None:
+                raise ValueError(f"floor_weights needs a row for floor {f}")
+            if len(w) != len(ROOMS):
+                raise ValueError(f"floor_weights.{f} needs {len(ROOMS)} weights "
+                                 f"(one per theme {', '.join(ROOMS)}), got {len(w)}")
+            if any(x < 0 for x in w) or sum(w) <= 0:
+                raise ValueError(f"floor_weights.{f} must be >= 0 with a positive sum")
+        return self
+
+
+class Effects(_Strict):
+    """A company half's advantage and cost (§4); neutral defaults."""
+
+    hand_size: int = Field(0, ge=-3, le=3)
+    moves: int = Field(0, ge=0, le=5)
+    cunning_bonus: int = Field(0, ge=0, le=5)
+    threat_ignore: int = Field(0, ge=0, le=10)
+    faith_penalty: int = Field(0, ge=0, le=5)
+    dread_cancel: int = Field(0, ge=0, le=5)
+    no_faith_cancel: bool = False
+    dread_to_mettle: bool = False
+    setback_extra_loss: int = Field(0, ge=0, le=5)
+    setback_immune: bool = False
+    setback_heal: int = Field(0, ge=0, le=5)
+    combat_claim_loot: float = Field(0.0, ge=0, le=20)
+    claim_loot: float = Field(0.0, ge=0, le=20)
+    solo_vault: bool = False
+    free_last_stand: bool = False
+    worthy_end_multiplier: float = Field(1.0, ge=0, le=10)
+    marker_strength: int = Field(0, ge=0, le=5)
+    marker_weight: float = Field(1.0, ge=0, le=5)
+    production_multiplier: float = Field(1.0, ge=0, le=5)
+    recruit_cost: int = Field(0, ge=-5, le=5)
+
+
+class Lineage(Effects):
+    start_bag: dict[Literal[DICE], int]  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _bag(self):
+        if any(v < 0 for v in self.start_bag.values()):
+            raise ValueError("start_bag counts must be >= 0")
+        if sum(self.start_bag.values()) < 1:
+            raise ValueError("start_bag needs at least one die")
+        return self
+
+
+class Calling(Effects):
+    recruit_die: Literal[DICE]  # type: ignore[valid-type]
+
+
+class Turn(_Strict):
+    hand_size: int = Field(ge=1, le=12)
+    free_moves: int = Field(ge=0, le=5)
+    move_cost: int = Field(ge=1, le=5)
+    press_on_dread: int = Field(ge=0, le=5)
+    setback_threshold: int = Field(ge=1, le=20)
+    setback_dice: int = Field(ge=0, le=5)
+    dread_per_uncanceled: int = Field(ge=0, le=1)
+    bag_returns: bool
+    unspent_symbols_lost: Literal[True]
+    start_floor: int = Field(ge=1, le=6)
+
+
+class Claims(_Strict):
+    per_turn: int = Field(ge=0, le=4)
+    base_strength: int = Field(ge=1, le=5)
+    surplus_adds_strength: bool
+    max_surplus: int = Field(ge=0, le=30)
+    assault_progress: bool
+    trinity_counts_bonus: bool
+    reinforce_own: bool
+    fallen_strength: int = Field(ge=0, le=5)
+    warden_doubles_fallen: bool
+
+
+class Production(_Strict):
+    per_room: int = Field(ge=0, le=5)
+    counts_for_trinity: bool
+
+
+class Loot(_Strict):
+    per_greed: float = Field(ge=0, le=10)
+    glory_per_loot: float = Field(ge=0, le=10)
+
+
+class Exits(_Strict):
+    cash_out_dividend: float = Field(ge=0, le=20)
+    worthy_end_per_floor: float = Field(ge=0, le=20)
+    worthy_end_basis: Literal["floor", "depth_value"]
+    worthy_end_keeps_loot: bool
+    last_stand_cost: int = Field(ge=0, le=20)
+    last_stand_free_rooms: list[Literal[ROOMS]]  # type: ignore[valid-type]
+    last_stand_consumes: bool
+    taken_loses_markers: bool
+
+
+class Recruit(_Strict):
+    cost: int = Field(ge=0, le=20)
+    min_cost: int = Field(ge=0, le=20)
+    pool_per_type: int = Field(ge=0, le=1000)
+
+
+class Maw(_Strict):
+    steps_per_floor: int = Field(ge=1, le=10)
+    steps_per_round: int = Field(ge=1, le=10, description="must be >= 1 or a game never ends")
+    dread_full_steps: int = Field(ge=0, le=10)
+    max_collapses_per_round: int = Field(ge=1, le=6)
+    defer_extra_steps: bool
+    dread_overflow_carries: bool
+    rise_fraction: float = Field(ge=0, le=1)
+    rise_includes_plunder: bool
+    tie_split: Literal["floor"]
+
+
+class End(_Strict):
+    tie_rule: Literal["share", "none"]
+    max_rounds: int = Field(ge=1, le=10_000)
+
+
+class DeepfallData(_Strict):
+    name: Literal["deepfall"]
+    title: str
+    rulebook: str
+    players: Players
+    symbols: list[str]
+    floors: Floors
+    scaling: dict[Literal["2", "3", "4", "5", "6"], ScaleRow]
+    dice: dict[Literal[DICE], Die]  # type: ignore[valid-type]
+    rooms: dict[Literal[ROOMS], Room]  # type: ignore[valid-type]
+    dungeon: Dungeon
+    lineages: dict[Literal[LINEAGES], Lineage]  # type: ignore[valid-type]
+    callings: dict[Literal[CALLINGS], Calling]  # type: ignore[valid-type]
+    turn: Turn
+    claims: Claims
+    production: Production
+    loot: Loot
+    exits: Exits
+    recruit: Recruit
+    maw: Maw
+    end: End
+
+    @model_validator(mode="after")
+    def _complete(self):
+        if tuple(self.symbols) != SYMBOLS:
+            raise ValueError(f"symbols must be {list(SYMBOLS)}")
+        if self.players.min > self.players.max:
+            raise ValueError("players.min must be <= players.max")
+        for n in range(self.players.min, self.players.max + 1):
+            if str(n) not in self.scaling:
+                raise ValueError(f"scaling needs a row for {n} players")
+        for group, names in (("dice", DICE), ("rooms", ROOMS), ("lineages", LINEAGES),
+                             ("callings", CALLINGS)):
+            missing = [k for k in names if k not in getattr(self, group)]
+            if missing:
+                raise ValueError(f"{group} is missing {missing}")
+        if self.recruit.min_cost > self.recruit.cost:
+            raise ValueError("recruit.min_cost must be <= recruit.cost")
+        return self

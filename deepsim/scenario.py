@@ -1,0 +1,54 @@
+"""Scenario files: which ruleset, players, companies, bots, game count and seed.
+
+The generic keys are checked here; the ruleset checks the rest (its seats, bots and
+overrides) in ``Ruleset.prepare``, with the same error style.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deepsim.params import load_yaml, validate
+
+#: key-path -> line tables of loaded scenario files, by source path (for later errors).
+LINES: dict[str, dict[str, int]] = {}
+
+
+class ScenarioBase(BaseModel):
+    """Keys every scenario has; rulesets subclass it with their own (and forbid others)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(min_length=1)
+    ruleset: str = Field(min_length=1)
+    description: str = ""
+    games: int = Field(100_000, ge=1, le=10_000_000_000)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    chunk_size: int = Field(50_000, ge=1, le=10_000_000)
+    players: int | list[int] = 4
+    overrides: dict[str, Any] = Field(default_factory=dict)
+
+
+def load_scenario(path: Path | str) -> dict:
+    """Read a scenario YAML file and check its generic keys.
+
+    Returns
+    -------
+    dict
+        The scenario mapping with defaults filled in for the generic keys.
+
+    Raises
+    ------
+    InputError
+        Naming the file, key, line and what was expected.
+    """
+    path = Path(path)
+    data, lines = load_yaml(path)
+    LINES[str(path)] = lines
+    model = validate(ScenarioBase, data, source=str(path), lines=lines)
+    out = dict(data)
+    out.update({k: getattr(model, k) for k in ScenarioBase.model_fields})
+    return out

@@ -1,0 +1,193 @@
+"""Statistics over a run's frames: pure functions, no I/O, no printing.
+
+The inputs are the ``games`` and ``seats`` frames of :func:`deepsim.output.read_run`
+(or any frames with the columns each function names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
+
+__all__ = [
+    "game_overview",
+    "rounds_by_players",
+    "wilson_interval",
+    "win_shares",
+]
+
+
+def wilson_interval(successes, n, alpha: float = 0.05):
+    """Wilson score interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes : float or array_like of float
+        Number of successes; may be fractional (tie wins counted as ``1/k``).
+    n : int or array_like of int
+        Number of trials, same shape as ``successes``.
+    alpha : float, default 0.05
+        1 - confidence level (0.05 gives a 95% interval).
+
+    Returns
+    -------
+    low, high : float or ndarray of float64
+        Interval bounds in [0, 1], shaped like the inputs; NaN where ``n == 0``.
+
+    Raises
+    ------
+    ValueError
+        ``alpha`` not in (0, 1), a negative count, or ``successes > n``.
+
+    Notes
+    -----
+    Uses ``statsmodels.stats.proportion.proportion_confint(method="wilson")``. Textbook
+    check: 81 successes of 263 trials give (0.2553, 0.3662).
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    scalar = np.ndim(successes) == 0 and np.ndim(n) == 0
+    s = np.atleast_1d(np.asarray(successes, dtype=np.float64))
+    t = np.atleast_1d(np.asarray(n, dtype=np.float64))
+    s, t = np.broadcast_arrays(s, t)
+    if (s < 0).any() or (t < 0).any():
+        raise ValueError("counts must be non-negative")
+    if (s > t + 1e-9).any():
+        raise ValueError("successes must not exceed trials")
+    low = np.full(s.shape, np.nan)
+    high = np.full(s.shape, np.nan)
+    ok = t > 0
+    if ok.any():
+        lo, hi = proportion_confint(np.minimum(s[ok], t[ok]), t[ok], alpha=alpha,
+                                    method="wilson")
+        low[ok] = np.clip(lo, 0.0, 1.0)
+        high[ok] = np.clip(hi, 0.0, 1.0)
+    if scalar:
+        return float(low[0]), float(high[0])
+    return low, high
+
+
+def win_shares(seats: pd.DataFrame, by: str = "company", alpha: float = 0.05
+               ) -> pd.DataFrame:
+    """Win share per group (company by default) with a Wilson interval and the fair share.
+
+    Parameters
+    ----------
+    seats : DataFrame
+        One row per seat per game, with columns ``by``, ``win`` (float: 1, ``1/k`` for a
+        k-way tie for first, else 0) and ``fair`` (float: ``1/players``).
+    by : str, default ``"company"``
+        Grouping column (e.g. ``"lineage"``, ``"calling"``, ``"bot"``).
+    alpha : float, default 0.05
+        1 - confidence level of the interval.
+
+    Returns
+    -------
+    DataFrame
+        One row per group, sorted by ``win_share`` descending, RangeIndex, columns:
+
+        - ``<by>`` : group label
+        - ``games`` : int64, seat-games played (a company twice in one game counts twice)
+        - ``wins`` : float64, sum of ``win``
+        - ``win_share`` : float64, ``wins / games``
+        - ``ci_low``, ``ci_high`` : float64, Wilson interval of ``win_share``
+          (``wins`` as successes, fractional tie wins included)
+        - ``fair_share`` : float64, mean of ``fair`` over the group's rows
+        - ``ratio`` : float64, ``win_share / fair_share`` (1.0 is balanced)
+
+    Raises
+    ------
+    KeyError
+        A required column is missing.
+    """
+    for col in (by, "win", "fair"):
+        if col not in seats.columns:
+            raise KeyError(f"seats frame has no column {col!r}")
+    cols = [by, "games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "ratio"]
+    if seats.empty:
+        return pd.DataFrame(columns=cols)
+    g = seats.groupby(by, observed=True, sort=False)
+    out = pd.DataFrame({
+        "games": g["win"].size().astype("int64"),
+        "wins": g["win"].sum().astype("float64"),
+        "fair_share": g["fair"].mean().astype("float64"),
+    })
+    out["win_share"] = out["wins"] / out["games"]
+    low, high = wilson_interval(out["wins"].to_numpy(), out["games"].to_numpy(), alpha=alpha)
+    out["ci_low"] = low
+    out["ci_high"] = high
+    out["ratio"] = out["win_share"] / out["fair_share"]
+    out = out.reset_index()
+    out[by] = out[by].astype(str)
+    out = out.sort_values(["win_share", by], ascending=[False, True], kind="stable")
+    return out[cols].reset_index(drop=True)
+
+
+def rounds_by_players(games: pd.DataFrame) -> pd.DataFrame:
+    """Distribution of game length (rounds) per player count.
+
+    Parameters
+    ----------
+    games : DataFrame
+        One row per game with integer columns ``players`` and ``rounds``.
+
+    Returns
+    -------
+    DataFrame
+        One row per player count, ascending, RangeIndex, columns ``players`` (int64),
+        ``games`` (int64), ``mean``, ``sd`` (sample standard deviation, NaN for one game),
+        ``median``, ``p5``, ``p95`` (float64, in rounds).
+
+    Raises
+    ------
+    KeyError
+        A required column is missing.
+    """
+    for col in ("players", "rounds"):
+        if col not in games.columns:
+            raise KeyError(f"games frame has no column {col!r}")
+    cols = ["players", "games", "mean", "sd", "median", "p5", "p95"]
+    if games.empty:
+        return pd.DataFrame(columns=cols)
+    rows = []
+    for players, r in games.groupby("players", sort=True, observed=True)["rounds"]:
+        x = r.to_numpy(dtype=np.float64)
+        p5, med, p95 = np.percentile(x, [5, 50, 95])
+        rows.append({
+            "players": int(players), "games": int(x.size), "mean": float(x.mean()),
+            "sd": float(x.std(ddof=1)) if x.size > 1 else float("nan"),
+            "median": float(med), "p5": float(p5), "p95": float(p95),
+        })
+    return pd.DataFrame(rows, columns=cols)
+
+
+def game_overview(games: pd.DataFrame) -> dict:
+    """Run-wide numbers for the summary.
+
+    Parameters
+    ----------
+    games : DataFrame
+        One row per game; uses ``margin`` (Glory, winner minus runner-up), ``margin_rel``
+        and ``truncated`` (bool) when present.
+
+    Returns
+    -------
+    dict
+        ``games`` (int), ``truncated`` (int, games ended by the round cap, or None when
+        the column is absent), ``mean_margin`` and ``mean_margin_rel`` (float or None).
+    """
+    def mean_of(col: str) -> float | None:
+        if col not in games.columns or games.empty:
+            return None
+        return float(games[col].astype("float64").mean())
+
+    truncated = None
+    if "truncated" in games.columns:
+        truncated = int(games["truncated"].astype(bool).sum())
+    return {
+        "games": len(games),
+        "truncated": truncated,
+        "mean_margin": mean_of("margin"),
+        "mean_margin_rel": mean_of("margin_rel"),
+    }

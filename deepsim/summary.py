@@ -1,0 +1,150 @@
+"""Rich rendering of a run's summary (the numbers come from :mod:`deepsim.stats`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+from rich import box
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from deepsim import stats
+
+__all__ = ["data_banner", "render_summary", "rounds_table", "win_share_table"]
+
+
+def _fmt(x: float | None, spec: str = ".1f") -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return format(x, spec)
+
+
+def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Panel | None:
+    """A yellow panel listing placeholder data and skipped rules, or None if neither.
+
+    Parameters
+    ----------
+    placeholders : sequence of str
+        Parameter paths whose values are placeholders (``Prepared.placeholders``).
+    skipped_rules : sequence of str
+        Rules the engine does not implement (``Prepared.skipped_rules``).
+    """
+    if not placeholders and not skipped_rules:
+        return None
+    lines = []
+    if placeholders:
+        lines.append("[bold]Placeholder data[/bold] (not in the rulebook; results depend on "
+                     "these guesses):")
+        lines += [f"  - {escape(p)}" for p in placeholders]
+    if skipped_rules:
+        lines.append("[bold]Skipped rules[/bold] (not simulated):")
+        lines += [f"  - {escape(r)}" for r in skipped_rules]
+    return Panel("\n".join(lines), title="[bold yellow]Caution[/bold yellow]",
+                 border_style="yellow", expand=False)
+
+
+def win_share_table(seats: pd.DataFrame, by: str = "company") -> Table:
+    """Table of win share per ``by`` group with the 95% Wilson interval and fair share.
+
+    Parameters
+    ----------
+    seats : DataFrame
+        Columns ``by``, ``win``, ``fair`` (see :func:`deepsim.stats.win_shares`).
+    by : str, default ``"company"``
+    """
+    df = stats.win_shares(seats, by=by)
+    table = Table(title=f"Win share per {by} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
+                  title_justify="left", pad_edge=False)
+    table.add_column(by.capitalize(), no_wrap=True)
+    for name in ("Games", "Wins", "Win %", "95% CI", "Fair %", "Win/fair"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for row in df.itertuples(index=False):
+        ratio = row.ratio
+        style = ""
+        if not math.isnan(row.ci_low) and row.ci_low > row.fair_share:
+            style = "green"
+        elif not math.isnan(row.ci_high) and row.ci_high < row.fair_share:
+            style = "red"
+        wins = f"{row.wins:,.0f}" if float(row.wins).is_integer() else f"{row.wins:,.2f}"
+        table.add_row(
+            escape(str(getattr(row, by))), f"{row.games:,}", wins,
+            f"{100 * row.win_share:.1f}",
+            f"{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}",
+            f"{100 * row.fair_share:.1f}", f"[{style}]{ratio:.2f}[/{style}]" if style else
+            f"{ratio:.2f}",
+        )
+    table.caption = "Win/fair in green: interval above the fair share; red: below"
+    return table
+
+
+def rounds_table(games: pd.DataFrame) -> Table:
+    """Table of rounds per game by player count: mean, sd, median, 5th-95th percentile."""
+    df = stats.rounds_by_players(games)
+    table = Table(title="Rounds per game", box=box.SIMPLE_HEAVY, title_justify="left",
+                  pad_edge=False)
+    for name in ("Players", "Games", "Mean", "SD", "Median", "5th-95th pct"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for row in df.itertuples(index=False):
+        table.add_row(str(row.players), f"{row.games:,}", _fmt(row.mean), _fmt(row.sd),
+                      _fmt(row.median, ".0f"), f"{_fmt(row.p5, '.0f')} - {_fmt(row.p95, '.0f')}")
+    return table
+
+
+def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,
+                   title: str = "Run summary", placeholders: Sequence[str] = (),
+                   skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
+                   games_per_s: float | None = None, out_dir: str | None = None,
+                   status: str | None = None) -> None:
+    """Print a run's summary: banner, win shares per company, rounds, margin, truncation.
+
+    Parameters
+    ----------
+    console : rich.console.Console
+        Where to print.
+    games : DataFrame
+        Needs ``players``, ``rounds``; uses ``margin``, ``margin_rel``, ``truncated``.
+    seats : DataFrame
+        Needs ``company``, ``win``, ``fair``.
+    title : str
+        Heading.
+    placeholders, skipped_rules : sequence of str
+        Shown in a caution banner when non-empty.
+    wall_time_s, games_per_s : float, optional
+        Timing line, in seconds and games per second.
+    out_dir : str, optional
+        Where the results are.
+    status : str, optional
+        Manifest status; anything but ``"complete"`` is flagged.
+    """
+    console.rule(f"[bold]{escape(title)}")
+    banner = data_banner(placeholders, skipped_rules)
+    if banner is not None:
+        console.print(banner)
+    if status is not None and status != "complete":
+        console.print(f"[bold red]Run is {escape(status)}: these are partial results.[/]")
+    parts = []
+    if not seats.empty and "company" in seats.columns:
+        parts.append(win_share_table(seats))
+    if not games.empty:
+        parts.append(rounds_table(games))
+    if parts:
+        console.print(Group(*parts))
+    ov = stats.game_overview(games)
+    lines = [f"Games: {ov['games']:,}"]
+    if ov["mean_margin"] is not None:
+        rel = (f"; mean relative margin {ov['mean_margin_rel']:.3f}"
+               if ov["mean_margin_rel"] is not None else "")
+        lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f} Glory{rel}")
+    if ov["truncated"] is not None:
+        style = "red" if ov["truncated"] else "green"
+        lines.append(f"Truncated games (round cap): [{style}]{ov['truncated']:,}[/{style}]")
+    if wall_time_s is not None:
+        speed = f", {games_per_s:,.0f} games/s" if games_per_s else ""
+        lines.append(f"Wall time: {wall_time_s:,.1f} s{speed}")
+    if out_dir is not None:
+        lines.append(f"Results: {escape(str(out_dir))}")
+    console.print("\n".join(lines))
