@@ -25,7 +25,7 @@ from deepsim.rulesets.deepfall.layout import (
     K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
     K_DREAD_STOP, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
     R_LS_COST, R_MAX_SURPLUS, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_PER_FLOOR, STEEL,
+    R_WORTHY_PER_FLOOR, STEEL, THRONE_THEME,
 )
 
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
@@ -80,7 +80,7 @@ def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
         return -1.0
     if rooms[th, RM_PRODUCES] >= 0:
         score += 1.0
-    if rooms[th, RM_TRINITY] == 1 or th == rooms.shape[0] - 1:
+    if rooms[th, RM_TRINITY] == 1 or th == THRONE_THEME:
         score += VAULT_OR_THRONE_BONUS * kn[K_LAST_STAND]
     return score
 

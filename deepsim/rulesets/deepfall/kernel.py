@@ -46,7 +46,7 @@ from deepsim.rulesets.deepfall.layout import (
     R_WORTHY_PER_FLOOR, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
     S_CREWS, S_DEEPEST, S_DICE_LOST, S_LAST_STANDS, S_LIN_ABILITY, S_LINEAGE, S_MOVES,
     S_PLACE, S_PRESS_ONS, S_RECRUITED, S_ROOMS_CLAIMED, S_SETBACKS, S_TAKEN_FINAL,
-    S_TAKEN_NO_STAND, S_THRONES, S_TURNS, S_USE0, S_VAULTS, S_WORTHY_ENDS, S_BOT,
+    S_TAKEN_NO_STAND, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
     SF_CASH, SF_GLORY, SF_LOOT_GAINED, SF_LOOT_LOST, SF_ROOMS, SF_WIN, SF_WORTHY, STEEL,
     THRONE_THEME, VAULT_THEME,
 )
@@ -205,10 +205,7 @@ def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, r
         sd[p, SD_PROG_STEEL] = 0
         sd[p, SD_PROG_CUNNING] = 0
     si[row, p, S_ROOMS_CLAIMED] += 1
-    if th == VAULT_THEME:
-        si[row, p, S_VAULTS] += 1
-    if th == THRONE_THEME:
-        si[row, p, S_THRONES] += 1
+    si[row, p, S_CLAIMS0 + th] += 1
     emit(ev, g, p, EV_CLAIM, fi + 1, s, th, np.int64(strength * 100), need_s + surplus_s,
          need_c + surplus_c, np.int64(gained * 100))
     return gained
