@@ -206,6 +206,27 @@ def rulesets() -> None:
     console.print(table)
 
 
+@app.command()
+def params(
+    ruleset: str = typer.Argument(..., help="Ruleset name, e.g. deepfall."),
+    match: str = typer.Option("", "--match", "-m", help="Show only paths containing this."),
+) -> None:
+    """List every ruleset parameter: dotted path, default, type, bounds, rulebook section."""
+    console = _console()
+    try:
+        rs = runner.get_ruleset(ruleset)
+    except InputError as exc:
+        raise _fail(exc) from None
+    table = Table("Path", "Default", "Type", "Bounds", "Rulebook / gap",
+                  title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
+    for row in rs.parameters():
+        if match and match not in row["path"]:
+            continue
+        table.add_row(escape(row["path"]), escape(str(row["default"])), escape(row["type"]),
+                      escape(row["bounds"]), escape(row["section"]))
+    console.print(table)
+
+
 def _players_text(value) -> str:
     if value is None:
         return "?"

@@ -221,7 +221,8 @@ class RunWriter:
 
     def __init__(self, out_dir: Path, *, ruleset: str, scenario_name: str,
                  scenario_hash: str, params_hash: str, seed: int, games: int,
-                 chunk_size: int):
+                 chunk_size: int, placeholders: list[str] | None = None,
+                 skipped_rules: list[str] | None = None):
         self.out_dir = Path(out_dir)
         for kind in KINDS:
             (self.out_dir / kind).mkdir(parents=True, exist_ok=True)
@@ -236,6 +237,8 @@ class RunWriter:
             "games": int(games),
             "chunk_size": int(chunk_size),
             "n_chunks": n_chunks,
+            "placeholders": list(placeholders or []),
+            "skipped_rules": list(skipped_rules or []),
             "status": "running",
             "updated_utc": _utc_now(),
             "chunks": [],
@@ -258,6 +261,9 @@ class RunWriter:
             "deepsim.chunk": str(index),
             "deepsim.start": str(start),
             "deepsim.count": str(count),
+            # placeholder data and skipped rules travel with every part (never hidden)
+            "deepsim.placeholders": ",".join(m.get("placeholders", [])),
+            "deepsim.skipped_rules": " | ".join(m.get("skipped_rules", [])),
         }
 
     def _table(self, kind: str, df: pd.DataFrame, meta: dict[str, str]) -> pa.Table:

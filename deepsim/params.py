@@ -223,3 +223,47 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
             return []
         ann = args[-1]
     return list(ann.model_fields)
+
+
+def field_info(model: type[BaseModel], path: str) -> tuple[str, str]:
+    """(type, bounds) of the field at dotted ``path`` of ``model``, as short text.
+
+    Dict keys and list indices in the path are stepped over; bounds come from the field's
+    ``ge``/``le``/``gt``/``lt`` constraints or its ``Literal`` choices.
+    """
+    ann: Any = model
+    field = None
+    for part in path.split("."):
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            field = ann.model_fields.get(part)
+            if field is None:
+                return "?", ""
+            ann = field.annotation
+        else:
+            args = [a for a in (getattr(ann, "__args__", ()) or ()) if a is not type(None)]
+            if not args:
+                return "?", ""
+            ann = args[-1]
+            field = None
+    bounds = []
+    for m in (field.metadata if field is not None else []):
+        for attr, sym in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")):
+            v = getattr(m, attr, None)
+            if v is not None:
+                bounds.append(f"{sym} {v}")
+    origin = getattr(ann, "__origin__", None)
+    if str(origin) == "typing.Literal" or repr(ann).startswith("typing.Literal"):
+        return "choice", " | ".join(str(a) for a in ann.__args__)
+    name = getattr(ann, "__name__", None) or repr(ann).replace("typing.", "")
+    return name, ", ".join(bounds)
+
+
+def yaml_comment(path: Path | str, line: int | None) -> str:
+    """The trailing ``# comment`` on ``line`` of a YAML file ('' when none)."""
+    if not line:
+        return ""
+    try:
+        text = Path(path).read_text(encoding="utf-8").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return ""
+    return text.split("#", 1)[1].strip() if "#" in text else ""

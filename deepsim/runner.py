@@ -361,7 +361,9 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         write_run_json(out_dir, info)
         writer = RunWriter(out_dir, ruleset=prepared.ruleset, scenario_name=name,
                            scenario_hash=scenario_hash, params_hash=prepared.params_hash,
-                           seed=seed, games=games, chunk_size=chunk_size)
+                           seed=seed, games=games, chunk_size=chunk_size,
+                           placeholders=list(prepared.placeholders),
+                           skipped_rules=list(prepared.skipped_rules))
     t0 = time.perf_counter()
     done = 0
     if progress is not None:

@@ -60,7 +60,7 @@ def win_share_table(seats: pd.DataFrame, by: str = "company") -> Table:
     table = Table(title=f"Win share per {by} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
                   title_justify="left", pad_edge=False)
     table.add_column(by.capitalize(), no_wrap=True)
-    for name in ("Games", "Wins", "Win %", "95% CI", "Fair %", "Win/fair"):
+    for name in ("Games", "Win %", "95% CI", "Fair %", "Win/fair"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in df.itertuples(index=False):
         ratio = row.ratio
@@ -69,9 +69,8 @@ def win_share_table(seats: pd.DataFrame, by: str = "company") -> Table:
             style = "green"
         elif not math.isnan(row.ci_high) and row.ci_high < row.fair_share:
             style = "red"
-        wins = f"{row.wins:,.0f}" if float(row.wins).is_integer() else f"{row.wins:,.2f}"
         table.add_row(
-            escape(str(getattr(row, by))), f"{row.games:,}", wins,
+            escape(str(getattr(row, by))), f"{row.games:,}",
             f"{100 * row.win_share:.1f}",
             f"{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}",
             f"{100 * row.fair_share:.1f}", f"[{style}]{ratio:.2f}[/{style}]" if style else

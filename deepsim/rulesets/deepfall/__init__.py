@@ -14,7 +14,8 @@ import yaml
 
 from deepsim.errors import InputError
 from deepsim.params import (
-    apply_overrides, leaf_paths, load_yaml, nearest, parse_override, validate,
+    apply_overrides, field_info, leaf_paths, load_yaml, nearest, parse_override, validate,
+    yaml_comment,
 )
 from deepsim.rulesets.base import Prepared
 from deepsim.rulesets.deepfall import compile as comp
@@ -28,7 +29,9 @@ DATA_FILE = HERE / "ruleset.yaml"
 BOTS_FILE = HERE / "bots.yaml"
 
 #: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
-SKIPPED_RULES: list[str] = []
+SKIPPED_RULES: list[str] = [
+    "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
+]
 
 
 def _title(name: str) -> str:
@@ -86,7 +89,8 @@ def bot_styles() -> dict[str, dict[str, float]]:
 
 
 def _placeholders(d: DeepfallData) -> list[str]:
-    out = [f"lineages.{n}.start_bag" for n in LINEAGES]   # A3: cards not printed
+    out = [f"lineages.{n}.start_bag" for n in LINEAGES   # A3: cards not printed
+           if d.lineages[n].start_bag_placeholder]
     if d.dungeon.placeholder:
         out.append("dungeon.floor_weights")              # A21
     return out
@@ -267,9 +271,21 @@ class DeepfallRuleset:
         return self._frames(prepared, seed, game_index, gi, gf, si, sf)
 
     def parameters(self) -> list[dict]:
-        """Every parameter path with its default and type (for ``deepsim params``)."""
-        return [{"path": p, "default": v, "type": type(v).__name__}
-                for p, v in parameter_paths().items()]
+        """Every parameter: dotted path, default, type, bounds and the data file's note.
+
+        The note is the comment beside the key in ruleset.yaml: the rulebook section (§)
+        or gap (A..) it implements.
+        """
+        lines = _default_lines()
+        out = []
+        for path, value in parameter_paths().items():
+            typ, bounds = field_info(DeepfallData, path)
+            line = lines.get(path)
+            parent = path.rsplit(".", 1)[0]
+            note = yaml_comment(DATA_FILE, line) or yaml_comment(DATA_FILE, lines.get(parent))
+            out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
+                        "section": note})
+        return out
 
 
 RULESET = DeepfallRuleset()

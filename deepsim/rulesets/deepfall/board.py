@@ -22,13 +22,13 @@ SD_N = 12
 
 # Shared game scalars (int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
- GS_TRACE) = range(10)
-G_N = 10
+ GS_TRACE, GS_BACKLOG) = range(11)
+G_N = 11
 
 # Positions in the scratch tuple.
 (X_THEME, X_PLUNDER, X_GONE, X_ACT_STR, X_ACT_CNT, X_FALLEN, X_SD, X_BAG, X_OUT, X_DISC,
  X_EFF, X_HAS_LIN, X_HAS_CAL, X_GLORY, X_LOOT, X_CARRY, X_POOL, X_G, X_SYM, X_ROLLED, X_TMP,
- X_TRIN) = range(22)
+ X_TRIN, X_KEPT) = range(23)
 
 
 @njit(cache=True)
@@ -55,7 +55,8 @@ def new_scratch():
             np.zeros(N_SYMBOLS, np.int64),                           # symbols to spend
             np.zeros(N_SYMBOLS, np.int64),                           # symbols rolled
             np.zeros(MAX_SEATS, np.float64),                         # temp
-            np.zeros(N_SYMBOLS, np.int64))                           # trinity symbols
+            np.zeros(N_SYMBOLS, np.int64),                           # trinity symbols
+            np.zeros((MAX_SEATS, N_SYMBOLS), np.int64))              # unspent, kept (A23)
 
 
 @njit(cache=True, inline="always")

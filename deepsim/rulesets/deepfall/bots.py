@@ -24,8 +24,8 @@ from deepsim.rulesets.deepfall.layout import (
     E_WORTHY_MULT, FAITH, K_CASH_DEPTH, K_CASH_LOOT, K_CONTEST, K_LAST_STAND, K_PRESS_MAX,
     K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
     K_DREAD_STOP, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
-    R_LS_COST, R_MAX_SURPLUS, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_PER_FLOOR, STEEL, THRONE_THEME,
+    R_LS_COST, R_MAX_SURPLUS, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
+    R_WORTHY_MULT, STEEL, THRONE_THEME,
 )
 
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
@@ -66,6 +66,8 @@ def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
     cap = rules[R_MAX_SURPLUS]
     m = (rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH] + min(surplus, cap)) \
         * eff[p, E_MARKER_WEIGHT]
+    if rules[R_REINFORCE] < 0.5 and scr[X_ACT_CNT][fi, s, p] > 0:
+        return -1.0                 # A34 off: no second marker in a room the crew holds
     score = 0.0
     if mine > rival:
         if kn[K_REINFORCE] > 0.5 and rival > 0:
@@ -309,7 +311,7 @@ def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
                 basis = np.float64(depth[deepest - 1])
-            worthy = basis * rules[R_WORTHY_PER_FLOOR] * scr[X_EFF][p, E_WORTHY_MULT]
+            worthy = basis * rules[R_WORTHY_MULT] * scr[X_EFF][p, E_WORTHY_MULT]
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
             cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest

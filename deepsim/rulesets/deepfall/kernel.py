@@ -17,10 +17,10 @@ from numba import njit, prange
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
-    G_N, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND, GS_SLOTS, GS_STEPS,
+    G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND, GS_SLOTS, GS_STEPS,
     GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_PROG_CUNNING,
-    SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G, X_GLORY, X_SD,
-    bag_size, holds, new_scratch, rand_below, strength_of,
+    SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G, X_GLORY, X_KEPT, X_SD,
+    bag_size, holds, new_scratch, rand_below, rival_best, strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
     CUNNING, DREAD, E_CLAIM_LOOT, E_COMBAT_LOOT, E_CUNNING_BONUS, E_DREAD_CANCEL,
@@ -38,12 +38,13 @@ from deepsim.rulesets.deepfall.layout import (
     R_BAG_RETURNS, R_BASE_STRENGTH, R_CLAIMS_PER_TURN, R_DEFER, R_DIVIDEND, R_DREAD_FULL_STEPS,
     R_DREAD_PER_UNCANCELED, R_FALLEN_STR, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND, R_LOOT_PER_GREED,
     R_LS_CONSUMES, R_LS_COST, R_MAX_COLLAPSES, R_MAX_ROUNDS, R_MAX_SURPLUS, R_MOVE_COST,
+    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
     R_OVERFLOW_CARRIES, R_PRESS_DREAD, R_PROD_PER_ROOM, R_PROD_TRINITY, R_RECRUIT_COST,
     R_RECRUIT_MIN, R_RECRUIT_POOL, R_REINFORCE, R_RISE_FRACTION, R_RISE_PLUNDER,
     R_SETBACK_AT, R_SETBACK_DICE, R_START_FLOOR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND,
     R_SURPLUS_STRENGTH, R_TAKEN_LOSES, R_THRONE_F6, R_TIE_SHARE, R_TRINITY_BONUS,
     R_VAULT_F6, R_WARDEN_FALLEN, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_PER_FLOOR, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
+    R_WORTHY_MULT, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
     S_CREWS, S_DEEPEST, S_DICE_LOST, S_LAST_STANDS, S_LIN_ABILITY, S_LINEAGE, S_MOVES,
     S_PLACE, S_PRESS_ONS, S_RECRUITED, S_ROOMS_CLAIMED, S_SETBACKS, S_TAKEN_FINAL,
     S_TAKEN_NO_STAND, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
@@ -91,7 +92,7 @@ def credit(si, row, p, e, has_lin, has_cal):
 
 
 @njit(cache=True)
-def muster(p, sd, bag, out, disc, loot, lin_bag, rules, si, row, ev, g):
+def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: Floor 1, starting bag)."""
     start = np.int64(rules[R_START_FLOOR])
     sd[p, SD_FLOOR] = start
@@ -107,6 +108,8 @@ def muster(p, sd, bag, out, disc, loot, lin_bag, rules, si, row, ev, g):
         out[p, k] = 0
         disc[p, k] = 0
     loot[p] = 0.0
+    for k in range(kept.shape[1]):
+        kept[p, k] = 0
     si[row, p, S_CREWS] += 1
     emit(ev, g, p, EV_MUSTER, start, 0, 0, 0, 0, 0, 0)
 
@@ -199,7 +202,7 @@ def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, r
         gained += eff[p, E_COMBAT_LOOT] * depth[fi]
         credit(si, row, p, E_COMBAT_LOOT, has_lin, has_cal)
     loot[p] += gained
-    if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+    if sd[p, SD_PROG_SLOT] >= 0:            # A25: progress is for one target room only
         sd[p, SD_PROG_SLOT] = -1
         sd[p, SD_PROG_FLOOR] = -1
         sd[p, SD_PROG_STEEL] = 0
@@ -226,8 +229,8 @@ def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules
 
 
 @njit(cache=True)
-def cash_out(p, sd, bag, out, disc, glory, loot, act_str, act_cnt, fallen, lin_bag, rules,
-             si, sf, row, ev, g):
+def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
+             rules, si, sf, row, ev, g):
     """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
     banked = loot[p] * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * sd[p, SD_DEEPEST]
     glory[p] += banked
@@ -244,7 +247,7 @@ def cash_out(p, sd, bag, out, disc, glory, loot, act_str, act_cnt, fallen, lin_b
     # the fresh crew's dice come from the box; drawn dice of the retired crew are gone
     for k in range(N_DICE):
         out[p, k] = 0
-    muster(p, sd, bag, out, disc, loot, lin_bag, rules, si, row, ev, g)
+    muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
 
 
 @njit(cache=True)
@@ -252,12 +255,13 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
               ls_free, knobs, si, sf, row, ev):
     """One player's turn of the Delve phase (§6A steps 1-5)."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin) = scr
+     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     slots = g[GS_SLOTS]
     collapsed = g[GS_COLLAPSED]
     kn = knobs[sd[p, SD_BOT]]
     for k in range(N_SYMBOLS):
-        sym[k] = 0
+        sym[k] = kept[p, k]          # A23: nonzero only when unspent symbols carry over
+        kept[p, k] = 0
         rolled[k] = 0
     si[row, p, S_TURNS] += 1
     sd[p, SD_CREW_TURNS] += 1
@@ -355,14 +359,19 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
                 credit(si, row, p, E_SETBACK_HEAL, has_lin, has_cal)
             lose -= heal
             lost = 0
+            from_bag = rules[R_SETBACK_FROM_BAG] > 0.5               # A43
             for _ in range(lose):                                 # A28 lowest die first
                 best = -1
                 for t in range(N_DICE):
-                    if out[p, t] > 0 and (best < 0 or die_rank[t] < die_rank[best]):
+                    have = out[p, t] + (bag[p, t] if from_bag else 0)
+                    if have > 0 and (best < 0 or die_rank[t] < die_rank[best]):
                         best = t
                 if best < 0:
                     break
-                out[p, best] -= 1
+                if out[p, best] > 0:
+                    out[p, best] -= 1
+                else:
+                    bag[p, best] -= 1
                 lost += 1
             si[row, p, S_DICE_LOST] += lost
             emit(ev, g, p, EV_SETBACK, lost, heal, 0, 0, 0, 0, 0)
@@ -451,7 +460,9 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
 
     # §6A.4 Loot: Greed x Depth Value (A5), at the deeper floor of this turn (spend order free).
     if sym[GREED] > 0:
-        fl = start_floor if start_floor > sd[p, SD_FLOOR] else sd[p, SD_FLOOR]
+        fl = sd[p, SD_FLOOR]
+        if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A40
+            fl = start_floor
         gained = sym[GREED] * rules[R_LOOT_PER_GREED] * depth[fl - 1]
         loot[p] += gained
         sf[row, p, SF_LOOT_GAINED] += gained
@@ -506,11 +517,14 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         else:
             choice = 0
     if choice == 1 and sd[p, SD_STAND] == 0:                      # A29 no Cash Out after
-        cash_out(p, sd, bag, out, disc, glory, loot, act_str, act_cnt, fallen, lin_bag,
+        cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
                  rules, si, sf, row, ev, g)
     elif choice == 0:
         emit(ev, g, p, EV_STAY, sd[p, SD_FLOOR], np.int64(loot[p] * 100), 0, 0, 0, 0, 0)
+    # A23: unspent symbols are lost, unless the designer lets them carry to the next turn
     for k in range(N_SYMBOLS):
+        if rules[R_UNSPENT_LOST] < 0.5 and choice != 1 and k != DREAD:
+            kept[p, k] = sym[k]
         sym[k] = 0
 
 
@@ -521,11 +535,13 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
     Returns True when a marker was placed. ``keep_c`` Cunning is kept back for Moves.
     """
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin) = scr
+     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     fi = sd[p, SD_FLOOR] - 1
     s, assault = bots.choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin,
                                   allow_assault)
     if s < 0:
+        return False
+    if rules[R_REINFORCE] < 0.5 and act_cnt[fi, s, p] > 0:         # A34
         return False
     need_s, need_c = claim_cost(fi, s, p, theme, rooms, eff, sd, rules)
     ok, solo = trinity_ok(p, theme[fi, s], rooms, eff, trin)
@@ -540,6 +556,14 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
             sur_c = cap - sur_s
         if sur_c < 0:
             sur_c = 0
+        if rules[R_MUST_BEAT] > 0.5:                                  # A8 alternative
+            strength = rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH]
+            if rules[R_SURPLUS_STRENGTH] > 0.5:
+                strength += sur_s + sur_c
+            mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
+            if mine + strength * eff[p, E_MARKER_WEIGHT] <= rival_best(fi, s, p, n, act_str,
+                                                                        fallen, eff, rules):
+                return False
         do_claim(fi, s, p, sur_s, sur_c, need_s, need_c, solo, theme, rooms, act_str,
                  act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal, ev, g)
         return True
@@ -571,7 +595,7 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
 def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
     """The Maw Takes p's crew on floor index fi (§6B.2, §7.3 Worthy End or disaster)."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin) = scr
+     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     slots = g[GS_SLOTS]
     stand = sd[p, SD_STAND] == 1
     worth = 0.0
@@ -580,7 +604,7 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
         basis = np.float64(deepest)
         if rules[R_WORTHY_DEPTH_BASIS] > 0.5:                    # A6
             basis = np.float64(depth[deepest - 1])
-        worth = basis * rules[R_WORTHY_PER_FLOOR] * eff[p, E_WORTHY_MULT]  # A20 on top
+        worth = basis * rules[R_WORTHY_MULT] * eff[p, E_WORTHY_MULT]  # A20 on top
         if eff[p, E_WORTHY_MULT] != 1.0:
             credit(si, row, p, E_WORTHY_MULT, has_lin, has_cal)
         if rules[R_WORTHY_KEEPS_LOOT] > 0.5:                      # A6
@@ -613,7 +637,7 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
                 act_cnt[f2, s, p] = 0
                 act_str[f2, s, p] = 0.0
     if not final:
-        muster(p, sd, bag, out, disc, loot, lin_bag, rules, si, row, ev, g)
+        muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
     else:
         loot[p] = 0.0
 
@@ -622,7 +646,7 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
 def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
     """Collapse floor index fi (§6B.2): score majorities, value rises, the Maw Takes."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin) = scr
+     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     slots = g[GS_SLOTS]
     emit(ev, g, -1, EV_MAW, fi + 1, g[GS_STEPS], g[GS_DREAD], 0, 0, 0, 0)
     for s in range(slots):
@@ -704,11 +728,19 @@ def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
     todo = due - g[GS_COLLAPSED]
     cap = np.int64(rules[R_MAX_COLLAPSES])
     if todo > cap:
-        gi[row, G_DEFERRED] += todo - cap
+        # count each held-back collapse once, not again every round it stays held back
+        new = todo - cap - g[GS_BACKLOG]
+        if new > 0:
+            gi[row, G_DEFERRED] += new
         emit(ev, g, -1, EV_DEFER, todo - cap, g[GS_STEPS], 0, 0, 0, 0, 0)
         if rules[R_DEFER] < 0.5:                                  # A31 lost, not deferred
             g[GS_STEPS] = (g[GS_COLLAPSED] + cap + 1) * spf - 1
+            g[GS_BACKLOG] = 0
+        else:
+            g[GS_BACKLOG] = todo - cap
         todo = cap
+    else:
+        g[GS_BACKLOG] = 0
     for _ in range(todo):
         fi = N_FLOORS - 1 - g[GS_COLLAPSED]
         collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev)
@@ -726,7 +758,7 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
           lin_bag, seat_spec, bot_pool, unique, si, row, ev):
     """§3 setup: dungeon by weights (A21), companies (A19), bots, Maw and Dread track."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin) = scr
+     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     slots = scale[n, 0]
     g[GS_SLOTS] = slots
     g[GS_DREAD_LEN] = scale[n, 1]                                  # §9 track length
@@ -798,7 +830,7 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
         glory[p] = 0.0
         for k in range(N_SYMBOLS):
             carry[p, k] = 0.0
-        muster(p, sd, bag, out, disc, loot, lin_bag, rules, si, row, ev, g)
+        muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
         si[row, p, S_DEEPEST] = sd[p, SD_DEEPEST]
     for k in range(N_DICE):
         pool[k] = np.int64(rules[R_RECRUIT_POOL])

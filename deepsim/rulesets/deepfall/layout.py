@@ -51,7 +51,7 @@ RULES = (
     ("loot_per_greed", "loot.per_greed"),
     ("glory_per_loot", "loot.glory_per_loot"),
     ("cash_out_dividend", "exits.cash_out_dividend"),
-    ("worthy_end_per_floor", "exits.worthy_end_per_floor"),
+    ("worthy_end_multiplier", "exits.worthy_end_multiplier"),
     ("worthy_end_basis_depth", "exits.worthy_end_basis"),
     ("worthy_end_keeps_loot", "exits.worthy_end_keeps_loot"),
     ("last_stand_cost", "exits.last_stand_cost"),
@@ -72,16 +72,21 @@ RULES = (
     ("max_rounds", "end.max_rounds"),
     ("throne_on_floor_6", "dungeon.throne_on_floor_6"),
     ("vault_on_floor_6", "dungeon.vault_on_floor_6"),
+    ("unspent_symbols_lost", "turn.unspent_symbols_lost"),
+    ("setback_from_bag", "turn.setback_from_bag"),
+    ("must_beat_leader", "claims.must_beat_leader"),
+    ("loot_best_floor", "loot.best_floor_of_turn"),
 )
 (R_HAND, R_FREE_MOVES, R_MOVE_COST, R_PRESS_DREAD, R_SETBACK_AT, R_SETBACK_DICE,
  R_DREAD_PER_UNCANCELED, R_BAG_RETURNS, R_START_FLOOR, R_CLAIMS_PER_TURN, R_BASE_STRENGTH,
  R_SURPLUS_STRENGTH, R_MAX_SURPLUS, R_ASSAULT, R_TRINITY_BONUS, R_REINFORCE, R_FALLEN_STR,
  R_WARDEN_FALLEN, R_PROD_PER_ROOM, R_PROD_TRINITY, R_LOOT_PER_GREED, R_GLORY_PER_LOOT,
- R_DIVIDEND, R_WORTHY_PER_FLOOR, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT, R_LS_COST,
+ R_DIVIDEND, R_WORTHY_MULT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT, R_LS_COST,
  R_LS_CONSUMES, R_TAKEN_LOSES, R_RECRUIT_COST, R_RECRUIT_MIN, R_RECRUIT_POOL,
  R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND, R_DREAD_FULL_STEPS, R_MAX_COLLAPSES, R_DEFER,
  R_OVERFLOW_CARRIES, R_RISE_FRACTION, R_RISE_PLUNDER, R_TIE_SHARE, R_MAX_ROUNDS,
- R_THRONE_F6, R_VAULT_F6) = range(len(RULES))
+ R_THRONE_F6, R_VAULT_F6, R_UNSPENT_LOST, R_SETBACK_FROM_BAG, R_MUST_BEAT, R_LOOT_BEST_FLOOR
+ ) = range(len(RULES))
 N_RULES = len(RULES)
 
 # ---- bot knobs (see bots.yaml) -----------------------------------------------------------

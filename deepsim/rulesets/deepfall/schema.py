@@ -128,6 +128,7 @@ class Effects(_Strict):
 
 class Lineage(Effects):
     start_bag: dict[Literal[DICE], int]  # type: ignore[valid-type]
+    start_bag_placeholder: bool = True   # A3: the Lineage cards are not printed
 
     @model_validator(mode="after")
     def _bag(self):
@@ -151,7 +152,8 @@ class Turn(_Strict):
     setback_dice: int = Field(ge=0, le=5)
     dread_per_uncanceled: int = Field(ge=0, le=1)
     bag_returns: bool
-    unspent_symbols_lost: Literal[True]
+    unspent_symbols_lost: bool
+    setback_from_bag: bool
     start_floor: int = Field(ge=1, le=6)
 
 
@@ -163,6 +165,7 @@ class Claims(_Strict):
     assault_progress: bool
     trinity_counts_bonus: bool
     reinforce_own: bool
+    must_beat_leader: bool
     fallen_strength: int = Field(ge=0, le=5)
     warden_doubles_fallen: bool
 
@@ -174,12 +177,13 @@ class Production(_Strict):
 
 class Loot(_Strict):
     per_greed: float = Field(ge=0, le=10)
+    best_floor_of_turn: bool
     glory_per_loot: float = Field(ge=0, le=10)
 
 
 class Exits(_Strict):
     cash_out_dividend: float = Field(ge=0, le=20)
-    worthy_end_per_floor: float = Field(ge=0, le=20)
+    worthy_end_multiplier: float = Field(ge=0, le=20)
     worthy_end_basis: Literal["floor", "depth_value"]
     worthy_end_keeps_loot: bool
     last_stand_cost: int = Field(ge=0, le=20)
