@@ -31,6 +31,7 @@ BOTS_FILE = HERE / "bots.yaml"
 #: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
 SKIPPED_RULES: list[str] = [
     "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
+    "§7.2 Library note 'loot-rich': no mechanic beyond the tile's value (A44)",
 ]
 
 
@@ -251,6 +252,10 @@ class DeepfallRuleset:
                  f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
                  f"{gi[0, L.G_DREAD_LEN]}"]
         lines += [f"  {nm}" for nm in names]
+        if prepared.placeholders:
+            lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
+        for rule in prepared.skipped_rules:
+            lines.append(f"  skipped rule: {rule}")
         lines += format_events(ev, names)
         lines.append("")
         lines.append("Final Glory:")

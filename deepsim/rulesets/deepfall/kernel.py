@@ -461,7 +461,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     # §6A.4 Loot: Greed x Depth Value (A5), at the deeper floor of this turn (spend order free).
     if sym[GREED] > 0:
         fl = sd[p, SD_FLOOR]
-        if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A40
+        if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A52
             fl = start_floor
         gained = sym[GREED] * rules[R_LOOT_PER_GREED] * depth[fl - 1]
         loot[p] += gained
