@@ -217,8 +217,10 @@ def params(
         rs = runner.get_ruleset(ruleset)
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table("Path", "Default", "Type", "Bounds", "Rulebook / gap",
-                  title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
+    table = Table(title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
+    table.add_column("Path", no_wrap=True)
+    for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
+        table.add_column(name)
     for row in rs.parameters():
         if match and match not in row["path"]:
             continue
