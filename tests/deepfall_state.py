@@ -1,0 +1,280 @@
+"""Test helper: a hand-built DEEPFALL game state around the real kernel functions.
+
+A :class:`State` runs the kernel's own ``setup`` (so the §3 scaling table and the §4 company
+effects come from the ruleset data exactly as in a real game), then lets a test rewrite any
+part of the state (dungeon tiles, markers, crew floors, bags, die faces, bot knobs) and call
+one rule function of ``deepsim.rulesets.deepfall.kernel`` on it.
+
+Floors are given as rulebook floor *numbers* (1 = top, 6 = bottom) everywhere in this
+helper; the kernel's 0-based floor index is ``floor - 1``. Every State has the kernel's
+event trace switched on, so tests can read what the kernel did (``events``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from functools import lru_cache
+
+import numpy as np
+
+from deepsim.rng import game_key
+from deepsim.rulesets.deepfall import RULESET
+from deepsim.rulesets.deepfall import board as B
+from deepsim.rulesets.deepfall import kernel as K
+from deepsim.rulesets.deepfall import layout as L
+from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, ROOMS, SYMBOLS
+
+SCENARIO = {"name": "rule-tests", "ruleset": "deepfall", "players": 4, "seed": 1,
+            "games": 1}
+
+#: A bot that does nothing by itself: no Press On, stays on its floor (``target_depth`` is
+#: set to the crew's floor by :meth:`State.stay_put`), never Cashes Out, no Last Stand, no
+#: recruits, no contesting. Tests switch on exactly the decision they need.
+STILL = {"random": 0.0, "press_max": 0.0, "dread_stop": 0.0, "press_when_short": 0.0,
+         "target_depth": 1.0, "safety_rounds": 0.0, "cash_loot": 1e9, "cash_depth": 0.0,
+         "last_stand": 0.0, "recruit_max": 0.0, "contest": 0.0, "reinforce": 0.0}
+
+SYM = {name: i for i, name in enumerate(SYMBOLS)}
+DIE = {name: i for i, name in enumerate(DICE)}
+ROOM = {name: i for i, name in enumerate(ROOMS)}
+RULE = {name: i for i, (name, _) in enumerate(L.RULES)}
+KNOB = {name: i for i, name in enumerate(L.KNOBS)}
+#: scratch-tuple position of each kernel parameter name (X_THEME -> "theme", ...)
+_SCRATCH = {name[2:].lower(): getattr(B, name) for name in dir(B) if name.startswith("X_")}
+
+
+@lru_cache(maxsize=64)
+def _prepared_arrays(overrides: tuple[str, ...], players: int):
+    prep = RULESET.prepare(dict(SCENARIO, players=players), source="<rule-tests>",
+                           overrides=list(overrides))
+    return prep.compiled["arrays"]
+
+
+def arrays(overrides=(), players: int = 4):
+    """Fresh (mutable) kernel arrays of the ruleset after ``--set`` style overrides."""
+    a = _prepared_arrays(tuple(overrides), players)
+    return dataclasses.replace(
+        a, **{f.name: getattr(a, f.name).copy() for f in dataclasses.fields(a)
+              if isinstance(getattr(a, f.name), np.ndarray)})
+
+
+def prepared(overrides=(), **scenario):
+    """A Prepared of the ruleset for a scenario (defaults: 4 players, seed 1)."""
+    return RULESET.prepare(dict(SCENARIO, **scenario), source="<rule-tests>",
+                           overrides=list(overrides))
+
+
+class State:
+    """One game state after the kernel's ``setup``, with handles on every part of it.
+
+    Parameters
+    ----------
+    companies : list of (lineage, calling)
+        One per seat; the player count is its length.
+    overrides : sequence of str
+        ``path=value`` ruleset overrides (as ``--set``).
+    """
+
+    def __init__(self, companies, overrides=(), seed: int = 1, trace: bool = True):
+        self.n = len(companies)
+        self.a = arrays(overrides, self.n)
+        a = self.a
+        self.scr = B.new_scratch()
+        self.si = np.zeros((1, L.MAX_SEATS, L.N_SEAT_INT), np.int64)
+        self.sf = np.zeros((1, L.MAX_SEATS, len(L.SEAT_FLT)), np.float64)
+        self.gi = np.zeros((1, len(L.GAME_INT)), np.int64)
+        self.ev = np.zeros((20_000, L.EVENT_WIDTH), np.int64)
+        self.key = np.uint64(game_key(np.int64(seed), np.int64(0)))
+        spec = -np.ones((L.MAX_SEATS, 3), np.int64)
+        for p, (lin, cal) in enumerate(companies):
+            spec[p, 0] = LINEAGES.index(lin)
+            spec[p, 1] = CALLINGS.index(cal)
+            spec[p, 2] = p                     # one bot profile per seat
+        a.seat_spec = spec
+        a.unique = 0
+        a.knobs = np.tile(np.array([STILL[k] for k in L.KNOBS], np.float64),
+                          (L.MAX_SEATS, 1))
+        self.g[B.GS_TRACE] = 1 if trace else 0
+        self.call(K.setup, seat_spec=spec)
+        self.g[B.GS_ROUND] = 1
+
+    # ---- named parts of the scratch tuple ------------------------------------------------
+    theme = property(lambda self: self.scr[B.X_THEME])
+    plunder = property(lambda self: self.scr[B.X_PLUNDER])
+    gone = property(lambda self: self.scr[B.X_GONE])
+    act_str = property(lambda self: self.scr[B.X_ACT_STR])
+    act_cnt = property(lambda self: self.scr[B.X_ACT_CNT])
+    fallen = property(lambda self: self.scr[B.X_FALLEN])
+    sd = property(lambda self: self.scr[B.X_SD])
+    bag = property(lambda self: self.scr[B.X_BAG])
+    out = property(lambda self: self.scr[B.X_OUT])
+    eff = property(lambda self: self.scr[B.X_EFF])
+    glory = property(lambda self: self.scr[B.X_GLORY])
+    loot = property(lambda self: self.scr[B.X_LOOT])
+    carry = property(lambda self: self.scr[B.X_CARRY])
+    g = property(lambda self: self.scr[B.X_G])
+    sym = property(lambda self: self.scr[B.X_SYM])
+    rolled = property(lambda self: self.scr[B.X_ROLLED])
+    trin = property(lambda self: self.scr[B.X_TRIN])
+
+    @property
+    def slots(self) -> int:
+        return int(self.g[B.GS_SLOTS])
+
+    # ---- building the state ----------------------------------------------------------------
+    def set_floor(self, floor: int, themes, close_rest: bool = True):
+        """Tiles of ``floor`` from slot 0; other slots closed (``gone``) unless asked."""
+        fi = floor - 1
+        for s in range(self.slots):
+            if s < len(themes):
+                self.theme[fi, s] = ROOM[themes[s]]
+                self.gone[fi, s] = 0
+            elif close_rest:
+                self.gone[fi, s] = 1
+            self.plunder[fi, s] = 0
+
+    def empty_dungeon(self):
+        """Close every room of every floor (a test then opens the rooms it needs)."""
+        for fi in range(L.N_FLOORS):
+            self.set_floor(fi + 1, [])
+
+    def place(self, floor: int, slot: int, p: int, strength: float, count: int = 1):
+        """Add ``count`` active markers of total weighted ``strength`` for seat p."""
+        self.act_str[floor - 1, slot, p] += strength
+        self.act_cnt[floor - 1, slot, p] += count
+
+    def put_crew(self, p: int, floor: int, deepest: int | None = None):
+        """Move seat p's crew to ``floor``; its bot then targets that floor (stays)."""
+        self.sd[p, B.SD_FLOOR] = floor
+        self.sd[p, B.SD_DEEPEST] = floor if deepest is None else deepest
+        self.stay_put(p)
+
+    def stay_put(self, p: int):
+        """The seat's bot targets the floor its crew is on."""
+        self.knob(p, target_depth=self.sd[p, B.SD_FLOOR])
+
+    def knob(self, p: int, **kw):
+        for k, v in kw.items():
+            self.a.knobs[p, KNOB[k]] = float(v)
+
+    def set_bag(self, p: int, **counts):
+        self.bag[p, :] = 0
+        for die, c in counts.items():
+            self.bag[p, DIE[die]] = c
+
+    def bag_of(self, p: int) -> dict:
+        return {d: int(self.bag[p, i]) for i, d in enumerate(DICE) if self.bag[p, i]}
+
+    def die_faces(self, die: str, symbol: str):
+        """Make every face of die type ``die`` show ``symbol`` (the roll becomes certain)."""
+        self.a.faces[DIE[die], :] = SYM[symbol]
+
+    def set_rule(self, name: str, value: float):
+        self.a.rules[RULE[name]] = value
+
+    def rule(self, name: str) -> float:
+        return float(self.a.rules[RULE[name]])
+
+    # ---- calling the rules ---------------------------------------------------------------
+    def call(self, fn, **given):
+        """Call kernel function ``fn`` binding its parameters by name to this state.
+
+        Scratch arrays (``theme``, ``sd``, ``kept``...), ``scr``, the kernel arrays
+        (``rules``, ``rooms``, ``depth``...), the outputs (``si``, ``sf``, ``gi``, ``ev``,
+        ``row`` = 0), ``n`` and ``key`` are filled in; everything else comes from ``given``.
+        Binding by name keeps the helper working when a kernel signature gains an array.
+        """
+        args = []
+        for name in inspect.signature(fn.py_func).parameters:
+            if name in given:
+                v = given[name]
+            elif name == "scr":
+                v = self.scr
+            elif name in _SCRATCH:
+                v = self.scr[_SCRATCH[name]]
+            elif name in ("si", "sf", "gi", "ev"):
+                v = getattr(self, name)
+            elif name == "row":
+                v = np.int64(0)
+            elif name == "n":
+                v = np.int64(self.n)
+            elif name == "key":
+                v = self.key
+            elif hasattr(self.a, name):
+                v = getattr(self.a, name)
+                if isinstance(v, (int, np.integer)):
+                    v = np.int64(v)
+            else:
+                raise TypeError(f"{fn.__name__}: no value for parameter {name!r}")
+            args.append(v)
+        return fn(*args)
+
+    def collapse(self, floor: int):
+        self.call(K.collapse, fi=np.int64(floor - 1))
+
+    def maw_phase(self):
+        self.call(K.maw_phase)
+
+    def taken(self, p: int, floor: int, final: bool = False):
+        self.call(K.taken, p=np.int64(p), fi=np.int64(floor - 1), final=bool(final))
+
+    def cash_out(self, p: int):
+        self.call(K.cash_out, p=np.int64(p))
+
+    def muster(self, p: int):
+        self.call(K.muster, p=np.int64(p))
+
+    def claim_cost(self, floor: int, slot: int, p: int):
+        need = self.call(K.claim_cost, fi=np.int64(floor - 1), s=np.int64(slot),
+                         p=np.int64(p))
+        return int(need[0]), int(need[1])
+
+    def trinity_ok(self, p: int, room: str, steel=0, cunning=0, faith=0):
+        pool = np.zeros(L.N_SYMBOLS, np.int64)
+        pool[L.STEEL], pool[L.CUNNING], pool[L.FAITH] = steel, cunning, faith
+        ok, solo = self.call(K.trinity_ok, p=np.int64(p), th=np.int64(ROOM[room]),
+                             trinity_pool=pool)
+        return bool(ok), bool(solo)
+
+    def do_claim(self, floor: int, slot: int, p: int, surplus_s=0, surplus_c=0):
+        """Place a marker paying the room's current cost plus the given surplus."""
+        need_s, need_c = self.claim_cost(floor, slot, p)
+        self.sym[L.STEEL] += need_s + surplus_s
+        self.sym[L.CUNNING] += need_c + surplus_c
+        return self.call(K.do_claim, fi=np.int64(floor - 1), s=np.int64(slot),
+                         p=np.int64(p), surplus_s=np.int64(surplus_s),
+                         surplus_c=np.int64(surplus_c), need_s=np.int64(need_s),
+                         need_c=np.int64(need_c), solo_used=False)
+
+    def try_claim(self, p: int, steel=0, cunning=0, trinity=(0, 0, 0),
+                  allow_assault=False, keep_c=0) -> bool:
+        """The kernel's claim step with exactly these symbols to spend this turn."""
+        self.sym[:] = 0
+        self.sym[L.STEEL] = steel
+        self.sym[L.CUNNING] = cunning
+        self.trin[:] = 0
+        self.trin[L.STEEL], self.trin[L.CUNNING], self.trin[L.FAITH] = trinity
+        return bool(self.call(K.try_claim, p=np.int64(p), kn=self.a.knobs[p],
+                              allow_assault=bool(allow_assault), keep_c=np.int64(keep_c)))
+
+    def last_stand_price(self, p: int) -> int:
+        return int(self.call(K.last_stand_price, p=np.int64(p),
+                             slots=np.int64(self.slots),
+                             collapsed=np.int64(self.g[B.GS_COLLAPSED])))
+
+    def play_turn(self, p: int):
+        self.call(K.play_turn, p=np.int64(p))
+
+    # ---- reading what happened --------------------------------------------------------------
+    def events(self, kind: int | None = None) -> np.ndarray:
+        ev = self.ev[: self.g[B.GS_EV]]
+        if kind is None:
+            return ev
+        return ev[ev[:, 2] == kind]
+
+    def seat_int(self, p: int, col: int) -> int:
+        return int(self.si[0, p, col])
+
+    def seat_flt(self, p: int, col: int) -> float:
+        return float(self.sf[0, p, col])
