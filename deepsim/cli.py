@@ -38,6 +38,11 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
+# `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/odds/cli.py)
+from deepsim.odds.cli import odds_app  # noqa: E402
+
+app.add_typer(odds_app, name="odds")
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
@@ -77,9 +82,35 @@ def main(
     """Monte Carlo balance simulator for tabletop games."""
 
 
+def _check_run_mode(scenario: Path | None, resume: Path | None, from_: Path | None, *,
+                    games: int | None, seed: int | None, chunk_size: int | None,
+                    out: Path | None, force: bool, sets: list[str]) -> None:
+    """Refuse option combinations that cannot mean anything (InputError, exit 2)."""
+    if resume is not None and from_ is not None:
+        raise InputError("--resume finishes a run in place, --from re-runs it elsewhere; "
+                         "give one of them", key="--resume")
+    if resume is not None or from_ is not None:
+        flag = "--resume" if resume is not None else "--from"
+        given = [name for name, value in (
+            ("SCENARIO", scenario), ("--games", games), ("--seed", seed),
+            ("--chunk-size", chunk_size), ("--set", sets or None),
+            *((("--out", out), ("--force", force or None)) if resume is not None else ()),
+        ) if value is not None]
+        if given:
+            what = ("finishes the run with its recorded scenario, seed, games, chunk size "
+                    "and overrides in its own directory" if resume is not None else
+                    "re-runs exactly the recorded scenario, seed, games, chunk size and "
+                    "overrides (to change them, run the scenario file instead)")
+            raise InputError(f"{flag} {what}; drop {', '.join(given)}", key=flag)
+    elif scenario is None:
+        raise InputError("give a SCENARIO file, --resume RUN_DIR or --from RUN_DIR",
+                         key="SCENARIO")
+
+
 @app.command()
 def run(
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    scenario: Annotated[Path | None, typer.Argument(
+        help="Scenario YAML file (not with --resume/--from).")] = None,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games to play (default: scenario's).")]
     = None,
@@ -100,6 +131,14 @@ def run(
     sets: Annotated[list[str] | None, typer.Option("--set",
                                                    help="Ruleset parameter override "
                                                         "path=value; repeatable.")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", metavar="RUN_DIR",
+        help="Finish an interrupted run in RUN_DIR (plays only its missing chunks).")]
+    = None,
+    from_: Annotated[Path | None, typer.Option(
+        "--from", metavar="RUN_DIR",
+        help="Re-run exactly the run recorded in RUN_DIR/run.json into a new --out.")]
+    = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="No progress bar or summary.")] = False,
 ) -> None:
@@ -116,24 +155,46 @@ def run(
         nonlocal task_id
         if task_id is None:  # start the bar only once games are about to run
             progress_bar.start()
-            task_id = progress_bar.add_task("games", total=total)
+            # a resumed run starts part-way: that is not speed
+            task_id = progress_bar.add_task("games", total=total, completed=done)
         progress_bar.update(task_id, completed=done, total=total)
 
+    sets = list(sets or [])
     try:
+        _check_run_mode(scenario, resume, from_, games=games, seed=seed,
+                        chunk_size=chunk_size, out=out, force=force, sets=sets)
         try:
-            result = runner.run(scenario, games=games, seed=seed, chunk_size=chunk_size,
-                                threads=threads, out=out, force=force,
-                                overrides=list(sets or []), progress=on_progress)
+            if resume is not None:
+                result = runner.resume(resume, threads=threads, progress=on_progress)
+            elif from_ is not None:
+                result = runner.rerun(from_, out=out, force=force, threads=threads,
+                                      progress=on_progress)
+            else:
+                result = runner.run(scenario, games=games, seed=seed, chunk_size=chunk_size,
+                                    threads=threads, out=out, force=force, overrides=sets,
+                                    progress=on_progress)
         finally:
             progress_bar.stop()
     except InputError as exc:
         raise _fail(exc) from None
-    except KeyboardInterrupt:
-        err_console.print("[bold yellow]Interrupted.[/bold yellow] Finished chunks are kept; "
-                          "the run is marked incomplete (manifest status 'running').")
+    except KeyboardInterrupt as exc:
+        where = getattr(exc, "out_dir", None)
+        done = (f" ({exc.chunks_done} of {exc.n_chunks} chunks finished)"
+                if hasattr(exc, "chunks_done") else "")
+        err_console.print(f"[bold yellow]Interrupted.[/bold yellow] Finished chunks are "
+                          f"kept{done}; the run is marked incomplete (manifest status "
+                          "'running').", highlight=False)
+        if where is not None:
+            err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
+                              highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    if not quiet:
+        for note in result.notes:
+            err_console.print(escape(note), highlight=False)
+    for w in result.warnings:
+        err_console.print(f"[yellow]warning:[/yellow] {escape(w)}", highlight=False)
     if quiet:
-        console.print(str(result.out_dir))
+        typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
     from deepsim.summary import render_summary
 

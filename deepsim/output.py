@@ -46,6 +46,8 @@ __all__ = [
     "MANIFEST_SCHEMA_VERSION",
     "RUN_JSON_NAME",
     "RunWriter",
+    "check_parts",
+    "clean_stray_files",
     "default_out_dir",
     "hash_json",
     "part_name",
@@ -64,6 +66,7 @@ DEFAULT_RUNS_ROOT = Path("reports") / "runs"
 
 _DICT_TYPE = pa.dictionary(pa.int32(), pa.string())
 _PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+_TEMP_RE = re.compile(r"^\..+\.tmp-[0-9a-f]+$")  # deepsim.atomic.temp_path_for names
 _SORT_KEYS = {"games": ["game"], "seats": ["game", "seat"]}
 
 
@@ -246,6 +249,42 @@ class RunWriter:
         self._schemas: dict[str, pa.Schema] = {}
         self._write_manifest()
 
+    @classmethod
+    def resume(cls, out_dir: Path, manifest: dict) -> RunWriter:
+        """A writer that continues an interrupted run from its manifest.
+
+        Later chunks are cast to the schema of the first finished part, as in an
+        uninterrupted run. The manifest is rewritten at once (status ``"running"``).
+
+        Parameters
+        ----------
+        out_dir : Path
+            The run directory; its listed parts must have been checked
+            (:func:`check_parts`) and unlisted files removed (:func:`clean_stray_files`).
+        manifest : dict
+            Its manifest, as read by :func:`read_manifest`.
+
+        Returns
+        -------
+        RunWriter
+        """
+        self = cls.__new__(cls)
+        self.out_dir = Path(out_dir)
+        for kind in KINDS:
+            (self.out_dir / kind).mkdir(parents=True, exist_ok=True)
+        self.manifest = dict(manifest)
+        self.manifest["chunks"] = sorted((dict(c) for c in manifest["chunks"]),
+                                         key=lambda c: int(c["index"]))
+        self.manifest["status"] = "running"
+        self._schemas = {}
+        if self.manifest["chunks"]:
+            first = self.manifest["chunks"][0]
+            for kind in KINDS:
+                schema = pq.read_schema(self.out_dir / kind / part_name(int(first["index"])))
+                self._schemas[kind] = schema.remove_metadata()
+        self._write_manifest()
+        return self
+
     def _write_manifest(self) -> None:
         self.manifest["updated_utc"] = _utc_now()
         atomic_write_json(self.out_dir / MANIFEST_NAME, self.manifest)
@@ -342,6 +381,7 @@ class RunWriter:
         if done != self.manifest["games"]:
             raise RuntimeError(f"cannot complete run: {done} of {self.manifest['games']} "
                                f"games written")
+        self.manifest["chunks"].sort(key=lambda c: c["index"])
         self.manifest["status"] = "complete"
         self._write_manifest()
 
@@ -462,6 +502,69 @@ def _check_parts(run_dir: Path, manifest: dict, kind: str) -> list[Path]:
         raise InputError(f"manifest says complete but its chunks hold {total_games} of "
                          f"{manifest['games']} games", file=mpath)
     return listed
+
+
+def check_parts(run_dir: Path | str, manifest: dict) -> dict[str, list[Path]]:
+    """Check every part the manifest lists (and that no other part exists).
+
+    Parameters
+    ----------
+    run_dir : Path or str
+    manifest : dict
+        From :func:`read_manifest`.
+
+    Returns
+    -------
+    dict
+        ``{"games": [paths], "seats": [paths]}`` in manifest order.
+
+    Raises
+    ------
+    InputError
+        As :func:`read_run`: a part missing, unreadable, with other row counts, columns or
+        run identity, or a ``*.parquet`` part the manifest does not list.
+    """
+    run_dir = Path(run_dir)
+    return {kind: _check_parts(run_dir, manifest, kind) for kind in KINDS}
+
+
+def clean_stray_files(run_dir: Path | str, manifest: dict) -> list[Path]:
+    """Remove what an interrupted writer may have left: temporary files and unlisted parts.
+
+    A kill can land after a part was renamed into place but before the manifest listing
+    it was written; that part is removed (its chunk is played again). Temporary files
+    (``.<name>.tmp-<hex>``) in the run directory, ``games/`` and ``seats/`` are removed.
+    Nothing else is touched.
+
+    Parameters
+    ----------
+    run_dir : Path or str
+    manifest : dict
+        The run's manifest; the parts it lists are kept.
+
+    Returns
+    -------
+    list of Path
+        The files removed, sorted.
+    """
+    run_dir = Path(run_dir)
+    listed = {f"{kind}/{part_name(int(c['index']))}" for c in manifest["chunks"]
+              for kind in KINDS}
+    removed = []
+    for folder in (run_dir, *(run_dir / kind for kind in KINDS)):
+        if not folder.is_dir():
+            continue
+        for path in folder.iterdir():
+            if not path.is_file():
+                continue
+            rel = path.relative_to(run_dir).as_posix()
+            stray_temp = bool(_TEMP_RE.match(path.name))
+            stray_part = (folder != run_dir and bool(_PART_RE.match(path.name))
+                          and rel not in listed)
+            if stray_temp or stray_part:
+                path.unlink()
+                removed.append(path)
+    return sorted(removed)
 
 
 def _read_kind(paths: list[Path], kind: str, columns: list[str] | None) -> pd.DataFrame:

@@ -27,22 +27,30 @@ from deepsim.atomic import deferred_sigint
 from deepsim.errors import InputError
 from deepsim.output import (
     DEFAULT_RUNS_ROOT,
+    MANIFEST_NAME,
+    RUN_JSON_NAME,
     RunWriter,
+    check_parts,
+    clean_stray_files,
     hash_json,
     prepare_out_dir,
+    read_manifest,
     read_run_json,
     write_run_json,
 )
 
 __all__ = [
     "RUN_JSON_VERSION",
+    "RunInterrupted",
     "RunResult",
     "available_rulesets",
     "chunk_ranges",
     "execute",
     "get_ruleset",
     "load_scenario",
+    "rerun",
     "resolve",
+    "resume",
     "run",
     "set_threads",
     "trace_run",
@@ -114,9 +122,14 @@ def versions() -> dict[str, str]:
     return out
 
 
-def _check_count(value: Any, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InputError(f"expected an integer >= {minimum}, got {value!r}", key=what)
+_MAX_SEED = 2**63 - 1
+
+
+def _check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+    if (isinstance(value, bool) or not isinstance(value, int) or value < minimum
+            or (maximum is not None and value > maximum)):
+        bounds = f">= {minimum}" if maximum is None else f"{minimum} .. {maximum}"
+        raise InputError(f"expected an integer {bounds}, got {value!r}", key=what)
     return int(value)
 
 
@@ -199,7 +212,7 @@ def resolve(scenario_path: Path | str, *, games: int | None = None, seed: int | 
     if games is not None:
         scenario["games"] = _check_count(games, "--games", 1)
     if seed is not None:
-        scenario["seed"] = _check_count(seed, "--seed", 0)
+        scenario["seed"] = _check_count(seed, "--seed", 0, _MAX_SEED)
     if chunk_size is not None:
         scenario["chunk_size"] = _check_count(chunk_size, "--chunk-size", 1)
     for key, minimum in (("games", 1), ("seed", 0), ("chunk_size", 1)):
@@ -211,9 +224,53 @@ def resolve(scenario_path: Path | str, *, games: int | None = None, seed: int | 
             raise InputError(str(exc), file=source) from None
     if "ruleset" not in scenario:
         raise InputError("scenario names no ruleset", file=source, key="ruleset")
-    ruleset = get_ruleset(scenario["ruleset"])
-    prepared = ruleset.prepare(scenario, source=source, overrides=list(overrides or []))
+    try:
+        ruleset = get_ruleset(scenario["ruleset"])
+    except InputError as exc:
+        from deepsim.scenario import LINES
+
+        message = str(exc).split(": ", 1)[-1] if exc.key else str(exc)
+        raise InputError(message, file=source, key="ruleset",
+                         line=LINES.get(source, {}).get("ruleset")) from None
+    prepared = _prepare(ruleset, scenario, source=source, overrides=list(overrides or []))
     return ruleset, scenario, prepared
+
+
+def _players_range(params: Any) -> tuple[int, int] | None:
+    players = params.get("players") if isinstance(params, dict) else None
+    if isinstance(players, dict):
+        lo, hi = players.get("min"), players.get("max")
+        if isinstance(lo, int) and isinstance(hi, int):
+            return lo, hi
+    return None
+
+
+def _prepare(ruleset: Any, scenario: dict, *, source: str, overrides: list[str]) -> Any:
+    """``ruleset.prepare`` plus the checks every ruleset shares.
+
+    A ruleset whose parameters declare ``players: {min, max}`` (after overrides) must
+    play every player count the scenario asks for.
+
+    Raises
+    ------
+    InputError
+        From ``prepare``, or a player count outside the ruleset's range.
+    """
+    prepared = ruleset.prepare(scenario, source=source, overrides=list(overrides))
+    span = _players_range(prepared.params)
+    counts = scenario.get("players")
+    counts = counts if isinstance(counts, list) else [counts]
+    if span is not None and all(isinstance(c, int) for c in counts):
+        lo, hi = span
+        outside = [c for c in counts if not lo <= c <= hi]
+        if outside:
+            from deepsim.scenario import LINES
+
+            raise InputError(
+                f"{prepared.ruleset} plays {lo}-{hi} players with these parameters "
+                f"(players.min/players.max), got {', '.join(map(str, outside))}",
+                file=source, key="players", line=LINES.get(source, {}).get("players"))
+    return prepared
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -232,6 +289,10 @@ class RunResult:
         The final ``run.json`` content.
     manifest : dict
         The final ``manifest.json`` content (``status == "complete"``).
+    notes : list of str
+        What a resume or re-run did (for the CLI to print).
+    warnings : list of str
+        E.g. library versions changed since a resumed or re-run run was made.
     """
 
     out_dir: Path
@@ -239,6 +300,27 @@ class RunResult:
     prepared: Any
     info: dict = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run, after the current chunk's writes finished.
+
+    Attributes
+    ----------
+    out_dir : Path
+        The run directory: every finished chunk is valid, the manifest says
+        ``"running"``, and ``deepsim run --resume out_dir`` finishes it.
+    chunks_done, n_chunks : int
+        Chunks finished so far and in all.
+    """
+
+    def __init__(self, out_dir: Path, chunks_done: int, n_chunks: int):
+        super().__init__(f"run interrupted after {chunks_done} of {n_chunks} chunks: {out_dir}")
+        self.out_dir = Path(out_dir)
+        self.chunks_done = chunks_done
+        self.n_chunks = n_chunks
 
 
 def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None = None,
@@ -276,8 +358,9 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     InputError
         Invalid scenario, values, overrides, thread count, or ``out`` exists without
         ``force`` (checked before any game runs or any directory is created).
-    KeyboardInterrupt
-        Ctrl-C: finished chunks stay valid, the manifest keeps status ``"running"``.
+    RunInterrupted
+        Ctrl-C (a ``KeyboardInterrupt``): finished chunks stay valid, the manifest keeps
+        status ``"running"``; :func:`resume` finishes the run.
     """
     if out is not None and Path(out).exists() and not force:
         raise InputError("output directory already exists; pass --force to overwrite it or "
@@ -293,8 +376,8 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
 
 
 def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, source: str,
-            overrides: list[str], threads: int, progress: ProgressFn | None = None
-            ) -> RunResult:
+            overrides: list[str], threads: int, progress: ProgressFn | None = None,
+            extra_info: dict | None = None) -> RunResult:
     """Play a prepared scenario into an existing, empty run directory.
 
     Parameters
@@ -314,6 +397,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
     threads : int
         Threads in use (recorded only; see :func:`set_threads`).
     progress : callable(done, total), optional
+    extra_info : dict, optional
+        More keys for ``run.json`` (e.g. ``rerun_of``).
 
     Returns
     -------
@@ -323,8 +408,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
     ------
     RuntimeError
         The ruleset returned frames that do not match the chunk.
-    KeyboardInterrupt
-        Propagated after the current chunk's writes finish.
+    RunInterrupted
+        Ctrl-C, propagated after the current chunk's writes finish.
     """
     resolved = prepared.scenario if isinstance(prepared.scenario, dict) else scenario
     games = int(resolved.get("games", scenario["games"]))
@@ -356,6 +441,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "finished_utc": None,
         "wall_time_s": None,
         "games_per_s": None,
+        **(extra_info or {}),
     }
     with deferred_sigint():
         write_run_json(out_dir, info)
@@ -364,26 +450,269 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
                            seed=seed, games=games, chunk_size=chunk_size,
                            placeholders=list(prepared.placeholders),
                            skipped_rules=list(prepared.skipped_rules))
+    return _play(ruleset, prepared, writer, info, out_dir=out_dir, progress=progress)
+
+
+def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir: Path,
+          progress: ProgressFn | None) -> RunResult:
+    """Play every chunk the writer's manifest does not list yet, then mark the run complete.
+
+    ``wall_time_s`` and ``games_per_s`` in ``run.json`` cover this call only (for a resumed
+    run: the games played after the resume).
+    """
+    games, chunk_size = int(info["games"]), int(info["chunk_size"])
+    plan = chunk_ranges(games, chunk_size)
+    finished = {int(c["index"]) for c in writer.manifest["chunks"]}
+    todo = [c for c in plan if c[0] not in finished]
+    done = sum(count for index, _, count in plan if index in finished)
+    played = 0
     t0 = time.perf_counter()
-    done = 0
     if progress is not None:
-        progress(0, games)
-    for index, start, count in chunk_ranges(games, chunk_size):
-        games_df, seats_df = ruleset.run_chunk(prepared, start, count)
-        with deferred_sigint():
-            writer.write_chunk(index, start, count, games_df, seats_df)
-        done += count
-        if progress is not None:
-            progress(done, games)
+        progress(done, games)
+    try:
+        for index, start, count in todo:
+            games_df, seats_df = ruleset.run_chunk(prepared, start, count)
+            with deferred_sigint():
+                writer.write_chunk(index, start, count, games_df, seats_df)
+            done += count
+            played += count
+            if progress is not None:
+                progress(done, games)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, RunInterrupted):
+            raise
+        raise RunInterrupted(out_dir, len(writer.manifest["chunks"]), len(plan)) from None
     wall = time.perf_counter() - t0
     with deferred_sigint():
         writer.complete()
         info["finished_utc"] = _utc_now()
         info["wall_time_s"] = round(wall, 3)
-        info["games_per_s"] = round(games / wall, 1) if wall > 0 else None
+        info["games_per_s"] = round(played / wall, 1) if wall > 0 and played else None
         write_run_json(out_dir, info)
     return RunResult(out_dir=out_dir, ruleset=ruleset, prepared=prepared, info=info,
                      manifest=writer.manifest)
+
+
+def _params_diff(recorded: Any, current: Any, limit: int = 5) -> str:
+    """' (changed: a.b 1 -> 2, ...)' naming the parameter paths that differ, or ''."""
+    if not isinstance(recorded, dict) or not isinstance(current, dict):
+        return ""
+    from deepsim.params import leaf_paths
+
+    old, new = leaf_paths(recorded), leaf_paths(current)
+    changed = [f"{k} {old.get(k, '<absent>')!r} -> {new.get(k, '<absent>')!r}"
+               for k in sorted(set(old) | set(new)) if old.get(k, "<absent>")
+               != new.get(k, "<absent>")]
+    if not changed:
+        return ""
+    more = f", and {len(changed) - limit} more" if len(changed) > limit else ""
+    return f" (changed: {', '.join(changed[:limit])}{more})"
+
+
+def _require(info: dict, keys: tuple[str, ...], where: str) -> None:
+    for key in keys:
+        if key not in info:
+            raise InputError("run.json lacks this key; was it written by deepsim run?",
+                             file=where, key=key)
+
+
+def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str]]:
+    """Prepare a recorded run's scenario again; check it is the same ruleset variant.
+
+    Returns (ruleset, prepared, warnings). Raises InputError when the parameters or the
+    resolved scenario no longer hash to the recorded values.
+    """
+    ruleset = get_ruleset(info["ruleset"])
+    overrides = info.get("overrides") or []
+    if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
+        raise InputError(f"expected a list of path=value strings, got {overrides!r}",
+                         file=where, key="overrides")
+    if not isinstance(info["scenario_input"], dict):
+        raise InputError("expected the scenario mapping", file=where, key="scenario_input")
+    source = str(info.get("scenario_path") or where)
+    try:
+        prepared = _prepare(ruleset, dict(info["scenario_input"]), source=source,
+                            overrides=list(overrides))
+    except InputError as exc:
+        raise InputError(f"the recorded scenario no longer prepares: {exc}",
+                         file=where) from None
+    if prepared.params_hash != info["params_hash"]:
+        raise InputError(
+            f"the ruleset parameters changed since this run was made (params hash "
+            f"{prepared.params_hash[:12]}, recorded {str(info['params_hash'])[:12]})"
+            f"{_params_diff(info.get('params'), prepared.params)}; {what}",
+            file=where, key="params_hash")
+    scenario_hash = hash_json(prepared.scenario)
+    if scenario_hash != info["scenario_hash"]:
+        raise InputError(
+            f"the recorded scenario now resolves differently (scenario hash "
+            f"{scenario_hash[:12]}, recorded {str(info['scenario_hash'])[:12]}); {what}",
+            file=where, key="scenario_hash")
+    warnings = []
+    recorded = info.get("versions") or {}
+    now = versions()
+    moved = [f"{k} {recorded[k]} -> {now[k]}" for k in ("deepsim", "numba", "numpy")
+             if k in recorded and k in now and recorded[k] != now[k]]
+    if moved:
+        warnings.append(f"versions changed since the run was made ({', '.join(moved)}); "
+                        "the parameters are the same, but a changed engine may play "
+                        "differently")
+    return ruleset, prepared, warnings
+
+
+def resume(run_dir: Path | str, *, threads: int | None = None,
+           progress: ProgressFn | None = None) -> RunResult:
+    """Finish an interrupted run: play the chunks its manifest does not list.
+
+    The run's scenario is prepared again from ``run.json`` (``scenario_input`` and
+    ``overrides``); its parameter and scenario hashes must match the manifest's. The
+    finished parts are checked as :func:`deepsim.output.read_run` does, temporary files
+    and unlisted parts left by the interruption are removed, the missing chunks are played
+    and the run is marked complete. The result is identical to an uninterrupted run.
+
+    Parameters
+    ----------
+    run_dir : Path or str
+        The interrupted run's directory (manifest status ``"running"``).
+    threads : int, optional
+        numba threads (default: all cores); results do not depend on it.
+    progress : callable(done, total), optional
+        First called with the games already finished.
+
+    Returns
+    -------
+    RunResult
+        ``notes`` say how many chunks were already finished and which stray files were
+        removed; ``warnings`` name changed library versions.
+
+    Raises
+    ------
+    InputError
+        Not a run directory, a complete run, ``run.json`` and the manifest disagreeing,
+        changed parameters or scenario, a finished part that fails its checks, or a
+        manifest listing chunks the run's plan does not have.
+    RunInterrupted
+        Ctrl-C again; resume again later.
+    """
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise InputError("run directory not found", file=str(run_dir))
+    where = str(run_dir / RUN_JSON_NAME)
+    mwhere = str(run_dir / MANIFEST_NAME)
+    info = read_run_json(run_dir)
+    manifest = read_manifest(run_dir)
+    _require(info, ("ruleset", "scenario_input", "scenario_hash", "params_hash", "seed",
+                    "games", "chunk_size"), where)
+    if manifest["status"] == "complete":
+        raise InputError("this run is already complete; nothing to resume", file=mwhere,
+                         key="status")
+    if manifest["status"] != "running":
+        raise InputError(f"unknown run status {manifest['status']!r} (expected 'running')",
+                         file=mwhere, key="status")
+    for key in ("scenario_hash", "params_hash", "seed", "games", "chunk_size"):
+        if info[key] != manifest[key]:
+            raise InputError(f"run.json and manifest.json disagree on {key}: {info[key]!r} "
+                             f"vs {manifest[key]!r}", file=where, key=key)
+    n_threads = set_threads(threads)
+    ruleset, prepared, warnings = _reprepare(
+        info, where, what="resuming would mix two rulesets in one run; start a new run "
+                          f"with 'deepsim run --from {run_dir}'")
+    for key in ("games", "seed", "chunk_size"):
+        value = prepared.scenario.get(key) if isinstance(prepared.scenario, dict) else None
+        if value is not None and int(value) != int(manifest[key]):
+            raise InputError(f"the recorded scenario resolves to {key} {value!r} but the run "
+                             f"has {manifest[key]!r}", file=where, key=key)
+    plan = {index: (start, count)
+            for index, start, count in chunk_ranges(int(manifest["games"]),
+                                                    int(manifest["chunk_size"]))}
+    seen: set[int] = set()
+    for i, chunk in enumerate(manifest["chunks"]):
+        try:
+            index, start, count = int(chunk["index"]), int(chunk["start"]), int(chunk["count"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"malformed chunk entry: {exc}", file=mwhere,
+                             key=f"chunks[{i}]") from None
+        if plan.get(index) != (start, count) or index in seen:
+            raise InputError(f"chunk {index} (games {start}..{start + count - 1}) is not "
+                             f"one of this run's {len(plan)} chunks of {manifest['chunk_size']}"
+                             " games, or is listed twice", file=mwhere, key=f"chunks[{i}]")
+        seen.add(index)
+    removed = clean_stray_files(run_dir, manifest)
+    check_parts(run_dir, manifest)
+    notes = [f"resuming {run_dir}: {len(seen)} of {len(plan)} chunks were finished"]
+    if removed:
+        notes.append("removed what the interruption left: "
+                     + ", ".join(p.relative_to(run_dir).as_posix() for p in removed))
+    with deferred_sigint():
+        writer = RunWriter.resume(run_dir, manifest)
+        info.setdefault("resumes", []).append({
+            "resumed_utc": _utc_now(), "chunks_finished_before": len(seen),
+            "threads": n_threads, "command": sys.argv, "versions": versions(),
+        })
+        write_run_json(run_dir, info)
+    result = _play(ruleset, prepared, writer, info, out_dir=run_dir, progress=progress)
+    result.notes, result.warnings = notes, warnings
+    return result
+
+
+def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = False,
+          threads: int | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
+          progress: ProgressFn | None = None) -> RunResult:
+    """Play again exactly the run recorded in ``run_dir/run.json``, into a new directory.
+
+    Same ruleset, scenario (as handed to the ruleset: games, seed, chunk size included)
+    and overrides; the parameters must still hash to the recorded ``params_hash``. The
+    new run's ``run.json`` names the original in ``rerun_of``.
+
+    Parameters
+    ----------
+    run_dir : Path or str
+        A run directory (complete or not); only its ``run.json`` is read.
+    out : Path or str, optional
+        New run directory (default: a new folder under ``runs_root``); never ``run_dir``.
+    force : bool, default False
+        Allow an existing ``out``.
+    threads : int, optional
+    runs_root : Path or str
+    progress : callable(done, total), optional
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    InputError
+        No readable ``run.json``, changed parameters or scenario, ``out`` exists without
+        ``force``, or ``out`` is ``run_dir``.
+    RunInterrupted
+    """
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise InputError("run directory not found", file=str(run_dir))
+    where = str(run_dir / RUN_JSON_NAME)
+    info = read_run_json(run_dir)
+    _require(info, ("ruleset", "scenario_input", "scenario_hash", "params_hash"), where)
+    if out is not None and Path(out).resolve() == run_dir.resolve():
+        raise InputError("--out is the run being re-run; choose another directory",
+                         file=str(out))
+    if out is not None and Path(out).exists() and not force:
+        raise InputError("output directory already exists; pass --force to overwrite it or "
+                         "choose another --out", file=str(out))
+    n_threads = set_threads(threads)
+    ruleset, prepared, warnings = _reprepare(
+        info, where, what="this deepsim cannot re-run it exactly")
+    scenario = dict(info["scenario_input"])
+    source = str(info.get("scenario_path") or where)
+    name = str(info.get("scenario_name") or scenario.get("name") or run_dir.name)
+    out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
+    result = execute(ruleset, prepared, scenario, out_dir=out_dir, source=source,
+                     overrides=list(info.get("overrides") or []), threads=n_threads,
+                     progress=progress, extra_info={"rerun_of": str(run_dir)})
+    result.notes = [f"re-running {run_dir} (seed {result.info['seed']}, "
+                    f"{result.info['games']} games) into {out_dir}"]
+    result.warnings = warnings
+    return result
 
 
 # --- tracing ---------------------------------------------------------------------------------
@@ -422,9 +751,9 @@ def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
     if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < total:
         raise InputError(f"game {game!r} is not in this run (0 .. {total - 1})", key="--game")
     ruleset = get_ruleset(info["ruleset"])
-    prepared = ruleset.prepare(dict(info["scenario_input"]),
-                               source=str(info.get("scenario_path") or where),
-                               overrides=list(info.get("overrides") or []))
+    prepared = _prepare(ruleset, dict(info["scenario_input"]),
+                        source=str(info.get("scenario_path") or where),
+                        overrides=list(info.get("overrides") or []))
     warnings = []
     if info.get("params_hash") and prepared.params_hash != info["params_hash"]:
         warnings.append("the ruleset parameters changed since this run (params hash "
