@@ -1,0 +1,33 @@
+"""``deepsim odds``: exact dice probabilities for every ruleset's dice (icepool).
+
+One module per ruleset answers its questions from the ruleset's own data file, so a
+``--set`` override changes the answer exactly as it changes the simulation:
+
+- ``deepfall``: the DEEPFALL ruleset data (``deepsim/rulesets/deepfall/ruleset.yaml``);
+- ``atlantis``, ``rivals``, ``rove``: ``deepsim/odds/data/<name>.yaml`` (Rivals' face lists
+  and Rove's affinity profiles are flagged placeholders).
+
+Each answer is a :class:`deepsim.odds.table.Result` (rendered by :mod:`deepsim.odds.table`).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from deepsim.errors import InputError
+from deepsim.params import nearest
+
+RULESETS = ("deepfall", "atlantis", "rivals", "rove")
+
+
+def module(ruleset: str):
+    """The odds module of ``ruleset`` (``QUESTIONS`` and ``answer``)."""
+    if ruleset not in RULESETS:
+        raise InputError(f"no odds for '{ruleset}'{nearest(ruleset, RULESETS)}; rulesets: "
+                         f"{', '.join(RULESETS)}", key="RULESET")
+    return importlib.import_module(f"deepsim.odds.{ruleset}")
+
+
+def answer(ruleset: str, question: str, **options):
+    """Answer ``question`` about ``ruleset``'s dice; options as the CLI names them."""
+    return module(ruleset).answer(question, **options)

@@ -1,0 +1,263 @@
+"""The answer of one ``deepsim odds`` question and its renderings: rich, csv, json, md, SVG.
+
+Every question returns one :class:`Result`: a table (columns, rows, optional footer rows
+such as means), the inputs it was asked with, the method (exact through icepool, or Monte
+Carlo where a mechanic has no closed form), the placeholder data it used, and notes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from deepsim.errors import InputError
+
+FORMATS = ("table", "csv", "json", "md")
+
+
+@dataclass
+class Column:
+    """One column: ``key`` in each row, ``label`` shown, ``kind`` in int|prob|float|text."""
+
+    key: str
+    label: str
+    kind: str = "prob"
+
+
+@dataclass
+class Result:
+    """One answered question."""
+
+    ruleset: str
+    question: str
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+    footer: list[dict[str, Any]] = field(default_factory=list)
+    method: str = ""
+    inputs: dict[str, Any] = field(default_factory=dict)
+    placeholders: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    plot_x: str | None = None                 # column key on the x axis
+    plot_y: list[str] = field(default_factory=list)   # probability columns to draw
+
+    def column(self, key: str) -> Column:
+        for c in self.columns:
+            if c.key == key:
+                return c
+        raise KeyError(key)
+
+
+def as_float(v: Any) -> Any:
+    """Fractions (icepool's exact probabilities) to float; other values unchanged."""
+    if isinstance(v, Fraction):
+        return float(v)
+    return v
+
+
+def fmt_cell(v: Any, kind: str) -> str:
+    """A cell as text for the rich and markdown tables."""
+    if v is None:
+        return ""
+    v = as_float(v)
+    if kind == "prob" and isinstance(v, (int, float)):
+        if v == 0:
+            return "0"
+        if v >= 1 - 5e-7 and v <= 1:
+            return "100%"
+        if v < 0.00005:
+            return "<0.01%" if v > 0 else "0"
+        return f"{100 * v:.2f}%"
+    if kind == "float" and isinstance(v, (int, float)):
+        return f"{v:.3f}"
+    if kind == "int" and isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _notes_lines(res: Result) -> list[str]:
+    out = []
+    if res.method:
+        out.append(f"Method: {res.method}")
+    if res.inputs:
+        out.append("Inputs: " + "; ".join(f"{k} = {_inline(v)}" for k, v in res.inputs.items()))
+    if res.placeholders:
+        out.append("PLACEHOLDER data (not in the rulebook; replace it in the data file): "
+                   + ", ".join(res.placeholders))
+    out += res.notes
+    return out
+
+
+def _inline(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_inline(x)}" for k, x in v.items()) or "-"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_inline(x) for x in v) or "-"
+    return str(as_float(v))
+
+
+def render_rich(res: Result, console) -> None:
+    """Print the table and its notes with rich."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=escape(res.title), title_justify="left")
+    for c in res.columns:
+        table.add_column(escape(c.label), justify="left" if c.kind == "text" else "right")
+    for row in res.rows:
+        table.add_row(*(escape(fmt_cell(row.get(c.key), c.kind)) for c in res.columns))
+    if res.footer:
+        table.add_section()
+        for row in res.footer:
+            table.add_row(*(escape(fmt_cell(row.get(c.key), "float" if c.kind == "prob"
+                                             else c.kind)) for c in res.columns),
+                          style="bold")
+    console.print(table)
+    for line in _notes_lines(res):
+        style = "yellow" if line.startswith("PLACEHOLDER") else "dim"
+        console.print(f"[{style}]{escape(line)}[/{style}]", highlight=False)
+
+
+def to_csv(res: Result) -> str:
+    """The rows (not the footer) as CSV with the column keys as header; floats unrounded."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([c.key for c in res.columns])
+    for row in res.rows:
+        w.writerow([_csv_value(as_float(row.get(c.key))) for c in res.columns])
+    return buf.getvalue()
+
+
+def _csv_value(v: Any) -> Any:
+    if isinstance(v, float):
+        return repr(v)
+    return "" if v is None else v
+
+
+def _json_value(v: Any) -> Any:
+    v = as_float(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {str(k): _json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x) for x in v]
+    return v
+
+
+def to_json(res: Result) -> str:
+    """Everything: inputs, method, placeholders, notes, columns, rows, footer."""
+    obj = {
+        "ruleset": res.ruleset,
+        "question": res.question,
+        "title": res.title,
+        "method": res.method,
+        "inputs": _json_value(res.inputs),
+        "placeholders": res.placeholders,
+        "notes": res.notes,
+        "columns": [{"key": c.key, "label": c.label, "kind": c.kind} for c in res.columns],
+        "rows": [{c.key: _json_value(r.get(c.key)) for c in res.columns} for r in res.rows],
+        "footer": [{c.key: _json_value(r.get(c.key)) for c in res.columns}
+                   for r in res.footer],
+    }
+    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_markdown(res: Result) -> str:
+    """A GitHub markdown table with the title above and the notes below."""
+    def esc(s: str) -> str:
+        return s.replace("|", "\\|")
+    lines = [f"**{esc(res.title)}**", ""]
+    lines.append("| " + " | ".join(esc(c.label) for c in res.columns) + " |")
+    lines.append("|" + "|".join(":---" if c.kind == "text" else "---:" for c in res.columns)
+                 + "|")
+    for row in res.rows:
+        lines.append("| " + " | ".join(esc(fmt_cell(row.get(c.key), c.kind))
+                                       for c in res.columns) + " |")
+    for row in res.footer:
+        lines.append("| " + " | ".join(
+            f"**{esc(fmt_cell(row.get(c.key), 'float' if c.kind == 'prob' else c.kind))}**"
+            if row.get(c.key) is not None else "" for c in res.columns) + " |")
+    lines.append("")
+    lines += [f"- {esc(n)}" for n in _notes_lines(res)]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# plot: a small grouped bar chart as SVG (no plotting dependency)
+# ---------------------------------------------------------------------------------------
+
+_PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+            "#ff9da7")
+
+
+def _xml(s: str) -> str:
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def to_svg(res: Result) -> str:
+    """The question's probability columns as grouped bars over its x column (SVG text)."""
+    if not res.plot_x or not res.plot_y:
+        raise InputError(f"the {res.ruleset} question '{res.question}' has nothing to plot")
+    xs = [fmt_cell(r.get(res.plot_x), res.column(res.plot_x).kind) for r in res.rows]
+    series = [(res.column(k).label, [float(as_float(r.get(k)) or 0.0) for r in res.rows])
+              for k in res.plot_y]
+    top = max([v for _, vals in series for v in vals] + [1e-9])
+    top = min(1.0, math.ceil(top * 10 + 1e-9) / 10) if top > 0.1 else top * 1.1
+    width, height = max(420, 60 + len(xs) * (14 * len(series) + 14)), 320
+    left, right, top_pad, bottom = 56, 16, 36, 70
+    pw, ph = width - left - right, height - top_pad - bottom
+    group = pw / max(1, len(xs))
+    bar = max(2.0, (group - 8) / max(1, len(series)))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{left}" y="20" font-size="13" font-weight="bold">{_xml(res.title)}</text>']
+    for i in range(6):                                   # y grid and labels
+        v = top * i / 5
+        y = top_pad + ph - ph * i / 5
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" '
+                   f'stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                   f'{100 * v:.0f}%</text>')
+    for j, (label, vals) in enumerate(series):
+        color = _PALETTE[j % len(_PALETTE)]
+        for i, v in enumerate(vals):
+            h = ph * (v / top if top else 0)
+            x = left + i * group + 4 + j * bar
+            out.append(f'<rect x="{x:.1f}" y="{top_pad + ph - h:.1f}" width="{bar - 1:.1f}" '
+                       f'height="{h:.1f}" fill="{color}"><title>{_xml(label)} '
+                       f'{_xml(xs[i])}: {100 * v:.2f}%</title></rect>')
+    for i, x in enumerate(xs):
+        cx = left + i * group + group / 2
+        out.append(f'<text x="{cx:.1f}" y="{top_pad + ph + 14}" text-anchor="middle">'
+                   f'{_xml(x)}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{top_pad + ph + 30}" text-anchor="middle">'
+               f'{_xml(res.column(res.plot_x).label)}</text>')
+    lx = left
+    for j, (label, _) in enumerate(series):             # legend
+        color = _PALETTE[j % len(_PALETTE)]
+        out.append(f'<rect x="{lx}" y="{height - 22}" width="10" height="10" '
+                   f'fill="{color}"/>')
+        out.append(f'<text x="{lx + 14}" y="{height - 13}">{_xml(label)}</text>')
+        lx += 24 + 7 * len(label)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def write_plot(res: Result, path: Path) -> None:
+    """Write the SVG plot to ``path`` (which must end in .svg)."""
+    if path.suffix.lower() != ".svg":
+        raise InputError("plots are written as SVG; give a path ending in .svg",
+                         key="--plot", file=str(path))
+    try:
+        path.write_text(to_svg(res), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
