@@ -38,7 +38,16 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool =
     return mapping
 
 
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode, deep: bool = False):
+    items = loader.construct_sequence(node, deep=deep)
+    loader._lines[id(items)] = {i: n.start_mark.line + 1  # type: ignore[attr-defined]
+                                for i, n in enumerate(node.value)}
+    return items
+
+
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG,
+                            _construct_sequence)
 
 
 def _collect_lines(obj: Any, table: dict[int, dict], prefix: str, out: dict[str, int]) -> None:
@@ -50,7 +59,10 @@ def _collect_lines(obj: Any, table: dict[int, dict], prefix: str, out: dict[str,
                 out[path] = lines[k]
             _collect_lines(v, table, path, out)
     elif isinstance(obj, list):
+        lines = table.get(id(obj), {})
         for i, v in enumerate(obj):
+            if i in lines:
+                out[f"{prefix}.{i}"] = lines[i]
             _collect_lines(v, table, f"{prefix}.{i}", out)
 
 
@@ -63,10 +75,17 @@ def load_yaml(path: Path | str) -> tuple[dict, dict[str, int]]:
         When the file is missing, is not valid YAML, has a duplicate key, or is not a mapping.
     """
     path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", file=str(path))
+    if path.is_dir():
+        raise InputError("is a folder; expected a YAML file", file=str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 text file (byte {exc.start}: {exc.reason}); expected "
+                         "a YAML file", file=str(path)) from None
     loader = _LineLoader(text)
     loader._lines = {}  # type: ignore[attr-defined]
     try:
@@ -80,8 +99,10 @@ def load_yaml(path: Path | str) -> tuple[dict, dict[str, int]]:
                          line=mark.line + 1 if mark else None) from None
     finally:
         loader.dispose()
+    if data is None:
+        raise InputError("the file is empty; expected a mapping of keys", file=str(path))
     if not isinstance(data, dict):
-        raise InputError(f"expected a mapping of keys at the top level, got "
+        raise InputError(f"expected a mapping of keys at the top level, got a "
                          f"{type(data).__name__}", file=str(path))
     lines: dict[str, int] = {}
     _collect_lines(data, loader._lines, "", lines)  # type: ignore[attr-defined]
@@ -168,6 +189,10 @@ def validate(model: type[BaseModel], data: dict, *, source: str,
                                lines=lines or {}) from None
 
 
+_BOUND_ERRORS = ("greater_than", "greater_than_equal", "less_than", "less_than_equal",
+                 "too_short", "too_long")
+
+
 def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel],
                      source: str, lines: dict[str, int]) -> InputError:
     """Turn a pydantic ValidationError into one InputError listing every problem."""
@@ -175,7 +200,7 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
     first_key, first_line = None, None
     for err in exc.errors():
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
-        key = ".".join(str(p) for p in loc) or "<top>"
+        key = ".".join(str(p) for p in loc)
         line = lines.get(key)
         if line is None:
             for i in range(len(loc), 0, -1):
@@ -184,6 +209,19 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
                     break
         msg = err["msg"]
         hint = ""
+        value = err.get("input")
+        shown = "" if err["type"] in ("missing", "extra_forbidden") else f" (got {value!r})"
+        if err["type"] in ("value_error", "assertion_error"):
+            # a validator's own message names the value (never dump a whole mapping)
+            msg = msg.split(", ", 1)[1] if msg.startswith(("Value error, ",
+                                                           "Assertion failed, ")) else msg
+            shown = ""
+        elif err["type"] in _BOUND_ERRORS:
+            note = _description_at(model, loc)  # e.g. "must be >= 1 or a game never ends"
+            if note:
+                hint = f"; {note}"
+        elif err["type"] == "missing":
+            msg = "required key is missing"
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
             hint = nearest(loc[-1], _fields_at(model, loc[:-1]))
@@ -192,15 +230,33 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
             msg = f"unknown name; expected one of {expected}"
             names = [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]
             hint = nearest(err.get("input"), names)
-        value = err.get("input")
-        shown = "" if err["type"] in ("missing", "extra_forbidden") else f" (got {value!r})"
-        msgs.append(f"{key}{f' (line {line})' if line else ''}: {msg}{shown}{hint}")
+        where = f"{key}{f' (line {line})' if line else ''}: " if key else ""
+        msgs.append(f"{where}{msg}{shown}{hint}")
         if first_key is None:
             first_key, first_line = key, line
     if len(msgs) == 1:
-        return InputError(msgs[0].split(": ", 1)[1] if ": " in msgs[0] else msgs[0],
-                          file=source, key=first_key, line=first_line)
+        text = msgs[0].split(": ", 1)[1] if first_key else msgs[0]
+        return InputError(text, file=source, key=first_key or None, line=first_line)
     return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
+
+
+def _description_at(model: type[BaseModel], loc: tuple) -> str:
+    """The ``description`` of the field at ``loc`` (what its bounds protect), or ''."""
+    ann: Any = model
+    field = None
+    for part in loc:
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            field = ann.model_fields.get(str(part))
+            if field is None:
+                return ""
+            ann = field.annotation
+        else:
+            args = [a for a in (getattr(ann, "__args__", ()) or ()) if a is not type(None)]
+            if not args:
+                return ""
+            ann = args[-1]
+            field = None
+    return str(field.description) if field is not None and field.description else ""
 
 
 def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from deepsim.params import load_yaml, validate
 
@@ -30,6 +30,19 @@ class ScenarioBase(BaseModel):
     chunk_size: int = Field(50_000, ge=1, le=10_000_000)
     players: int | list[int] = 4
     overrides: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _player_counts(cls, value: Any) -> Any:
+        # one clear message instead of one per member of the int | list[int] union
+        def is_count(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        if is_count(value) or (isinstance(value, list) and value
+                               and all(is_count(v) for v in value)):
+            return value
+        raise ValueError(f"expected a player count (an integer) or a non-empty list of "
+                         f"player counts, got {value!r}")
 
 
 def load_scenario(path: Path | str) -> dict:

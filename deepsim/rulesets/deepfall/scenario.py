@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.deepfall.layout import KNOBS, MAX_SEATS
 from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES
@@ -41,15 +41,24 @@ class DeepfallScenario(ScenarioBase):
                                                      "greedy", "martyr"], min_length=1)
     seats: list[Seat] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _players(self):
-        counts = self.players if isinstance(self.players, list) else [self.players]
-        if not counts:
-            raise ValueError("players needs at least one player count")
-        for c in counts:
-            if not 2 <= c <= MAX_SEATS:
-                raise ValueError(f"players: DEEPFALL plays 2-6 players, got {c}")
-        if self.seats and len(self.seats) != max(counts):
-            raise ValueError(f"seats lists {len(self.seats)} seats but the largest player "
-                             f"count is {max(counts)}: give one seat per player")
-        return self
+    @field_validator("players")
+    @classmethod
+    def _player_range(cls, value: int | list[int]) -> int | list[int]:
+        counts = value if isinstance(value, list) else [value]
+        outside = [c for c in counts if not 2 <= c <= MAX_SEATS]
+        if outside:
+            raise ValueError(f"DEEPFALL plays 2-{MAX_SEATS} players, got "
+                             f"{', '.join(map(str, outside))}")
+        return value
+
+    @field_validator("seats")
+    @classmethod
+    def _one_seat_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
+        players = info.data.get("players")  # absent when it failed its own check
+        if value and players is not None:
+            largest = max(players) if isinstance(players, list) else players
+            if len(value) != largest:
+                raise ValueError(f"lists {len(value)} seats but the largest player count is "
+                                 f"{largest}: give one seat per player (a game with n "
+                                 f"players uses the first n)")
+        return value
