@@ -141,6 +141,9 @@ def run(
     = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="No progress bar or summary.")] = False,
+    make_report: Annotated[bool, typer.Option("--report/--no-report",
+                                              help="Write the balance report into "
+                                                   "RUN_DIR/report/ at the end.")] = True,
 ) -> None:
     """Play a scenario's games and write parquet results, then print a summary."""
     console, err_console = _console(), _console(stderr=True)
@@ -194,6 +197,8 @@ def run(
     for w in result.warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}", highlight=False)
     if quiet:
+        if make_report:
+            _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
     from deepsim.summary import render_summary
@@ -209,6 +214,8 @@ def run(
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    out_dir=str(result.out_dir), status=result.manifest["status"])
+    if make_report:
+        _auto_report(result.out_dir, console, quiet=False)
 
 
 @app.command()
@@ -336,3 +343,58 @@ def scenarios(
         return
     console.print(table)
 
+
+def _auto_report(run_dir: Path, console: Console, quiet: bool) -> None:
+    """The report at the end of ``run``: a failure is a warning, the run stands."""
+    from deepsim.report import report_runs
+
+    try:
+        _, paths = report_runs([run_dir])
+    except Exception as exc:  # noqa: BLE001 - the run's results are safe; say so and go on
+        console.print(f"[yellow]warning:[/yellow] the report failed ({escape(str(exc))}); "
+                      f"retry with: deepsim report {escape(str(run_dir))}", highlight=False)
+        return
+    if not quiet:
+        console.print(f"Report: {escape(str(paths[0].parent))} "
+                      f"({', '.join(p.name for p in paths if p.suffix in ('.md', '.html'))})",
+                      highlight=False)
+
+
+@app.command()
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(
+        metavar="RUN_DIR...",
+        help="Run directories. The first is reported; the others add what some claims "
+             "need (a run with maw.steps_per_floor=1 for B1/B8, 2-player games for the "
+             "matchup matrix).")],
+    formats: Annotated[str, typer.Option("--format", "-f",
+                                         help="Comma-separated: md, html.")] = "md,html",
+    out: Annotated[Path | None, typer.Option("--out", "-o",
+                                             help="Output folder (default: "
+                                                  "FIRST_RUN_DIR/report/).")] = None,
+    options: Annotated[list[str] | None, typer.Option(
+        "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
+                         "repeatable (keys in the report's Method section).")] = None,
+) -> None:
+    """Balance report of finished runs: win shares, seats, length, exits, claims B1-B8."""
+    from deepsim.report import parse_formats, report_runs
+
+    console = _console()
+    try:
+        rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
+                                 options=list(options or []))
+    except InputError as exc:
+        raise _fail(exc) from None
+    table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),
+                  title_justify="left")
+    styles = {"holds": "green", "fails": "red", "inconclusive": "yellow"}
+    for res in rep.claims:
+        style = styles.get(res.verdict.split(" (")[0], "dim")
+        table.add_row(res.claim.id, f"[{style}]{escape(res.verdict)}[/{style}]",
+                      escape(res.claim.text))
+    console.print(table)
+    for p in paths:
+        if p.suffix in (".md", ".html"):
+            console.print(f"Wrote {escape(str(p))}", highlight=False)
+    console.print(f"Plots and report.json in {escape(str(paths[0].parent))}; "
+                  f"{rep.elapsed_s:.1f} s", highlight=False)

@@ -1,0 +1,143 @@
+"""Load one or more run directories for the report (only the columns it uses)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from deepsim.errors import InputError
+from deepsim.output import read_manifest, read_run, read_run_json
+
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run"]
+
+GAMES_COLUMNS = [
+    "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
+    "rooms_contested", "contested_markers", "deferred_steps", "warned",
+    "taken_after_warning", "floors_collapsed",
+]
+SEATS_COLUMNS = [
+    "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
+    "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
+    "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability", "calling_ability",
+]
+_SEATS_PREFIXES = ("claims_",)
+
+
+def flatten(obj, prefix: str = "") -> dict:
+    """Nested mappings -> ``{"a.b.c": leaf}``."""
+    out = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            key = f"{prefix}.{k}" if prefix else str(k)
+            if isinstance(v, dict) and v:
+                out.update(flatten(v, key))
+            else:
+                out[key] = v
+    return out
+
+
+@dataclass
+class RunData:
+    """One run: where it is, what it was (``run.json``, manifest) and its frames."""
+
+    path: Path
+    info: dict
+    manifest: dict
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    params: dict = field(default_factory=dict)
+
+    @property
+    def n_games(self) -> int:
+        return len(self.games)
+
+    @property
+    def seed(self):
+        return self.manifest.get("seed")
+
+    @property
+    def params_hash(self) -> str:
+        return str(self.manifest.get("params_hash", ""))
+
+    @property
+    def scenario_name(self) -> str:
+        return str(self.manifest.get("scenario_name") or self.info.get("scenario_name")
+                   or self.path.name)
+
+    @property
+    def placeholders(self) -> list[str]:
+        return list(self.info.get("placeholders") or self.manifest.get("placeholders") or [])
+
+    @property
+    def skipped_rules(self) -> list[str]:
+        return list(self.info.get("skipped_rules") or self.manifest.get("skipped_rules")
+                    or [])
+
+    @property
+    def overrides(self) -> list[str]:
+        return [str(o) for o in self.info.get("overrides") or []]
+
+    @property
+    def status(self) -> str:
+        return str(self.manifest.get("status", "?"))
+
+    @property
+    def label(self) -> str:
+        """``name, seed S, N games, params <hash12>``."""
+        over = f", {' '.join('--set ' + o for o in self.overrides)}" if self.overrides else ""
+        return (f"{self.scenario_name}, seed {self.seed}, {self.n_games:,} games, "
+                f"params {self.params_hash[:12]}{over}")
+
+    @property
+    def player_counts(self) -> list[int]:
+        if "players" not in self.games.columns or self.games.empty:
+            return []
+        return sorted(int(p) for p in self.games["players"].unique())
+
+    def param(self, path: str, default=None):
+        return self.params.get(path, default)
+
+
+def _schema_names(run_dir: Path, manifest: dict, kind: str) -> list[str] | None:
+    for chunk in manifest.get("chunks", []):
+        rel = chunk.get(f"{kind}_part")
+        if rel:
+            try:
+                return list(pq.read_schema(run_dir / rel).names)
+            except Exception:  # noqa: BLE001 - read_run reports a bad part properly
+                return None
+    return None
+
+
+def _pick(names: list[str] | None, wanted: Iterable[str], prefixes=()) -> list[str] | None:
+    if names is None:
+        return None
+    want = [c for c in wanted if c in names]
+    want += [c for c in names if c.startswith(tuple(prefixes)) and c not in want]
+    return want
+
+
+def load_run(run_dir: Path | str) -> RunData:
+    """Read a run directory's ``run.json``, manifest and the report's columns.
+
+    Raises
+    ------
+    InputError
+        Not a run directory, or a part that fails the manifest checks of
+        :func:`deepsim.output.read_run`.
+    """
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise InputError("run directory not found", file=str(run_dir))
+    manifest = read_manifest(run_dir)
+    info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}
+    games_cols = _pick(_schema_names(run_dir, manifest, "games"), GAMES_COLUMNS)
+    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), SEATS_COLUMNS,
+                       _SEATS_PREFIXES)
+    games, seats = read_run(run_dir, games_columns=games_cols, seats_columns=seats_cols)
+    return RunData(path=run_dir, info=info, manifest=manifest, games=games, seats=seats,
+                   params=flatten(info.get("params") or {}))

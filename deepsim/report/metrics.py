@@ -1,0 +1,568 @@
+"""The report's numbers: pure functions over a run's ``games`` and ``seats`` frames.
+
+No I/O, no printing, no plotting. Every interval and test comes from a library:
+Wilson intervals (``statsmodels`` ``proportion_confint``, via :mod:`deepsim.stats`),
+exact binomial tests (``scipy.stats.binomtest``), Holm's correction (``statsmodels``
+``multipletests``), t intervals of a mean (``statsmodels`` ``DescrStatsW``), ratio-of-sums
+intervals with games as clusters (``statsmodels`` WLS with a heteroskedasticity-robust
+covariance), Brown-Forsythe tests (``scipy.stats.levene``), the ratio of two proportions
+(``statsmodels`` ``confint_proportions_2indep``) and Bradley-Terry strengths (``choix``).
+
+Frames are those of :func:`deepsim.output.read_run`; each function names the columns it
+needs and raises ``KeyError`` when one is missing (the report then skips that section).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+from statsmodels.regression.linear_model import WLS
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import confint_proportions_2indep
+from statsmodels.stats.weightstats import DescrStatsW
+
+from deepsim import stats
+
+__all__ = [
+    "bradley_terry",
+    "contention",
+    "deferral",
+    "exercise",
+    "exit_usage",
+    "game_length",
+    "holm",
+    "margins",
+    "matchup_matrix",
+    "mean_ci",
+    "normalized_place",
+    "proportion_ratio_ci",
+    "ratio_of_sums",
+    "require",
+    "rounds_histogram",
+    "seat_advantage",
+    "swing",
+    "swing_test",
+    "viability_verdict",
+    "warning_honesty",
+    "wilson",
+    "win_share_table",
+]
+
+EXIT_COLUMNS = ["cash_outs", "last_stands", "worthy_ends", "taken_no_stand",
+                "taken_no_stand_final", "crews"]
+
+
+def require(df: pd.DataFrame, columns, what: str = "frame") -> None:
+    """Raise ``KeyError`` naming the first of ``columns`` missing from ``df``."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise KeyError(f"{what} has no column(s) {', '.join(missing)}")
+
+
+# --- generic statistics ---------------------------------------------------------------------
+
+def wilson(successes, n, alpha: float = 0.05):
+    """Wilson score interval (statsmodels); see :func:`deepsim.stats.wilson_interval`."""
+    return stats.wilson_interval(successes, n, alpha=alpha)
+
+
+def holm(pvalues, alpha: float = 0.05) -> np.ndarray:
+    """Holm-adjusted p-values (``statsmodels.stats.multitest.multipletests``).
+
+    NaN p-values are left out of the family and stay NaN.
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
+    return out
+
+
+def mean_ci(x, alpha: float = 0.05) -> tuple[float, float, float]:
+    """Mean of ``x`` and its t interval (``DescrStatsW.tconfint_mean``); NaN if < 2 values."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    if x.size < 2 or np.all(x == x[0]):
+        m = float(x.mean())
+        return m, m, m
+    lo, hi = DescrStatsW(x).tconfint_mean(alpha=alpha)
+    return float(x.mean()), float(lo), float(hi)
+
+
+def ratio_of_sums(y, x, alpha: float = 0.05) -> tuple[float, float, float]:
+    """``sum(y) / sum(x)`` with an interval that treats each row (a game) as a cluster.
+
+    The estimate is the slope of a no-intercept weighted least squares fit of ``y`` on ``x``
+    with weights ``1/x`` (rows with ``x > 0``), which equals ``sum(y) / sum(x)``; its interval
+    uses the heteroskedasticity-robust (HC1) covariance, i.e. the usual linearised variance
+    of a ratio estimator over independent rows.
+
+    Returns
+    -------
+    estimate, low, high : float
+        NaN when no row has ``x > 0``.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    keep = x > 0
+    if not keep.any():
+        return math.nan, math.nan, math.nan
+    y, x = y[keep], x[keep]
+    est = float(y.sum() / x.sum())
+    resid = y - est * x
+    if x.size < 2 or not np.any(resid):
+        return est, est, est
+    fit = WLS(y, x[:, None], weights=1.0 / x).fit(cov_type="HC1")
+    lo, hi = fit.conf_int(alpha=alpha)[0]
+    return float(fit.params[0]), float(lo), float(hi)
+
+
+def proportion_ratio_ci(count1, n1, count2, n2, alpha: float = 0.05
+                        ) -> tuple[float, float, float]:
+    """Ratio of two independent proportions and its interval (statsmodels, log-adjusted)."""
+    if n1 <= 0 or n2 <= 0 or count2 <= 0:
+        return math.nan, math.nan, math.nan
+    lo, hi = confint_proportions_2indep(count1, n1, count2, n2, compare="ratio", alpha=alpha)
+    return float((count1 / n1) / (count2 / n2)), float(lo), float(hi)
+
+
+def normalized_place(seats: pd.DataFrame) -> np.ndarray:
+    """Finishing place scaled to [0, 1]: ``(place - 1) / (players - 1)`` (0 = first)."""
+    require(seats, ["place", "players"], "seats")
+    n = seats["players"].to_numpy(dtype=np.float64)
+    return (seats["place"].to_numpy(dtype=np.float64) - 1.0) / np.maximum(n - 1.0, 1.0)
+
+
+# --- win shares -----------------------------------------------------------------------------
+
+def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
+                      max_rel_width: float = 0.10) -> np.ndarray:
+    """The viability rule, element-wise.
+
+    - ``"not viable"``: the interval's upper end is below ``min_ratio`` x fair share;
+    - ``"inconclusive"``: otherwise, when the interval is wider than ``max_rel_width`` x fair
+      share (a small sample never passes);
+    - ``"viable"``: otherwise.
+    """
+    lo = np.asarray(ci_low, dtype=np.float64)
+    hi = np.asarray(ci_high, dtype=np.float64)
+    fair = np.asarray(fair_share, dtype=np.float64)
+    out = np.where(hi < min_ratio * fair, "not viable",
+                   np.where((hi - lo) > max_rel_width * fair, "inconclusive", "viable"))
+    out = np.where(np.isnan(hi) | np.isnan(lo), "inconclusive", out)
+    return out.astype(object)
+
+
+def win_share_table(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
+                    min_ratio: float = 0.8, max_rel_width: float = 0.10) -> pd.DataFrame:
+    """Win share per group against its fair share, with a viability verdict and Holm tests.
+
+    Parameters
+    ----------
+    seats : DataFrame
+        Columns ``by``, ``win`` (1, ``1/k`` on a k-way tie, else 0) and ``fair``
+        (``1/players``).
+    by : str
+        Grouping column: ``company``, ``lineage``, ``calling``, ``bot``...
+    alpha, min_ratio, max_rel_width : float
+        See :class:`deepsim.report.config.ReportConfig`.
+
+    Returns
+    -------
+    DataFrame
+        The columns of :func:`deepsim.stats.win_shares` (``games`` = seat-games, ``wins``,
+        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` = mean of ``fair`` =
+        sum of 1/n over the group's games divided by its games, ``ratio``), plus:
+        ``fair_wins`` (sum of ``fair``: the wins a fair group would have), ``ratio_low``,
+        ``ratio_high`` (interval / fair share), ``p_over``, ``p_under`` (one-sided exact
+        binomial tests of the rounded win count against the fair share), ``p_over_holm``,
+        ``p_under_holm`` (Holm over all 2 x groups tests), ``test`` (``"over"``,
+        ``"under"`` or ``"fair"`` at ``alpha`` after Holm) and ``verdict`` (viability rule).
+
+    Notes
+    -----
+    The binomial test uses one success probability (the group's mean fair share) for all its
+    seat-games; in mixed player counts the true null is a sum of Bernoullis with different
+    probabilities, whose variance is smaller, so the test is slightly conservative.
+    """
+    require(seats, [by, "win", "fair"], "seats")
+    base = stats.win_shares(seats, by=by, alpha=alpha)
+    if base.empty:
+        return base
+    fair_wins = seats.groupby(by, observed=True)["fair"].sum()
+    fair_wins.index = fair_wins.index.astype(str)
+    base["fair_wins"] = base[by].map(fair_wins).astype("float64")
+    base["ratio_low"] = base["ci_low"] / base["fair_share"]
+    base["ratio_high"] = base["ci_high"] / base["fair_share"]
+    p_over, p_under = [], []
+    for wins, n, p in base[["wins", "games", "fair_share"]].itertuples(index=False):
+        k = round(float(wins))
+        n = int(n)
+        if n == 0 or not 0 < p < 1:
+            p_over.append(math.nan)
+            p_under.append(math.nan)
+            continue
+        p_over.append(sps.binomtest(k, n, p, alternative="greater").pvalue)
+        p_under.append(sps.binomtest(k, n, p, alternative="less").pvalue)
+    adj = holm(np.concatenate([p_over, p_under]), alpha=alpha)
+    m = len(base)
+    base["p_over"], base["p_under"] = p_over, p_under
+    base["p_over_holm"], base["p_under_holm"] = adj[:m], adj[m:]
+    base["test"] = np.where(base["p_over_holm"] < alpha, "over",
+                            np.where(base["p_under_holm"] < alpha, "under", "fair"))
+    base["verdict"] = viability_verdict(base["ci_low"], base["ci_high"], base["fair_share"],
+                                        min_ratio=min_ratio, max_rel_width=max_rel_width)
+    return base
+
+
+def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Win share by seat position for each player count (seat 0 plays first in round 1).
+
+    Returns
+    -------
+    DataFrame
+        One row per (players, seat): ``players``, ``seat``, ``games``, ``wins``,
+        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (1/players), ``ratio``.
+    """
+    require(seats, ["players", "seat", "win"], "seats")
+    g = seats.groupby(["players", "seat"], observed=True)["win"]
+    out = pd.DataFrame({"games": g.size(), "wins": g.sum()}).reset_index()
+    out["players"] = out["players"].astype("int64")
+    out["seat"] = out["seat"].astype("int64")
+    out["win_share"] = out["wins"] / out["games"]
+    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy(),
+                                           alpha)
+    out["fair_share"] = 1.0 / out["players"]
+    out["ratio"] = out["win_share"] / out["fair_share"]
+    return out.sort_values(["players", "seat"]).reset_index(drop=True)
+
+
+# --- game length and margins ----------------------------------------------------------------
+
+def game_length(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Rounds per game by player count: :func:`deepsim.stats.rounds_by_players` plus the
+    t interval of the mean (``mean_low``, ``mean_high``) and ``truncated`` games."""
+    require(games, ["players", "rounds"], "games")
+    out = stats.rounds_by_players(games)
+    lows, highs, trunc = [], [], []
+    for p in out["players"]:
+        sel = games["players"] == p
+        _, lo, hi = mean_ci(games.loc[sel, "rounds"].to_numpy(), alpha)
+        lows.append(lo)
+        highs.append(hi)
+        trunc.append(int(games.loc[sel, "truncated"].astype(bool).sum())
+                     if "truncated" in games.columns else 0)
+    out["mean_low"], out["mean_high"], out["truncated"] = lows, highs, trunc
+    return out
+
+
+def rounds_histogram(games: pd.DataFrame) -> pd.DataFrame:
+    """Games per (rounds, players): index ``rounds`` (every value seen), one column per
+    player count, counts as int64."""
+    require(games, ["players", "rounds"], "games")
+    tab = pd.crosstab(games["rounds"], games["players"])
+    full = range(int(tab.index.min()), int(tab.index.max()) + 1) if len(tab) else []
+    return tab.reindex(full, fill_value=0).astype("int64")
+
+
+def margins(games: pd.DataFrame) -> pd.DataFrame:
+    """Winner's Glory minus runner-up's, absolute (``margin``) and relative (``margin_rel``,
+    over the winner's Glory), by player count and for all games (``players`` = ``"all"``).
+
+    Columns: ``players``, ``games``, ``ties`` (share of games with margin 0), and
+    ``mean``/``median``/``p5``/``p95`` of each of ``margin`` and ``margin_rel`` (prefixed
+    ``abs_`` and ``rel_``).
+    """
+    require(games, ["players", "margin", "margin_rel"], "games")
+    rows = []
+    groups = [(str(int(p)), d) for p, d in games.groupby("players", sort=True)]
+    groups.append(("all", games))
+    for label, d in groups:
+        row = {"players": label, "games": len(d),
+               "ties": float((d["margin"] == 0).mean()) if len(d) else math.nan}
+        for col, pre in (("margin", "abs"), ("margin_rel", "rel")):
+            x = d[col].to_numpy(dtype=np.float64)
+            p5, med, p95 = np.percentile(x, [5, 50, 95]) if x.size else (math.nan,) * 3
+            row.update({f"{pre}_mean": float(x.mean()) if x.size else math.nan,
+                        f"{pre}_median": float(med), f"{pre}_p5": float(p5),
+                        f"{pre}_p95": float(p95)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- exits ----------------------------------------------------------------------------------
+
+def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
+               ) -> pd.DataFrame:
+    """Exits per player-game and the feel-bad rate, by group (or all seats: ``by=None``).
+
+    A crew is one company mustered on the board (a fresh crew replaces a retired or Taken
+    one). The feel-bad event is a crew Taken without a Last Stand; "mid-game" leaves out the
+    final collapse of Floor 1, where every crew still on it is Taken.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: ``<by>`` (or ``"all"``), ``player_games``, ``crews_pg``,
+        ``cash_outs_pg``, ``last_stands_pg``, ``worthy_ends_pg``, ``taken_ns_pg``, ``taken_final_pg`` (per
+        player-game means; the last at the final collapse), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
+        Last Stand per crew, Wilson with crews as trials), ``fb_crew_mid`` (+ interval, mid-game
+        only), ``fb_pg`` / ``fb_pg_low`` / ``fb_pg_high`` (share of player-games with at
+        least one, Wilson) and ``fb_pg_mid`` (+ interval, mid-game only).
+    """
+    require(seats, EXIT_COLUMNS, "seats")
+    col = by or "_all"
+    d = seats if by else seats.assign(_all="all")
+    rows = []
+    for key, grp in d.groupby(col, observed=True, sort=True):
+        tns = grp["taken_no_stand"].to_numpy(dtype=np.float64)
+        fin = grp["taken_no_stand_final"].to_numpy(dtype=np.float64)
+        crews = grp["crews"].to_numpy(dtype=np.float64)
+        n = len(grp)
+        row = {col if by else "group": str(key), "player_games": n,
+               "crews_pg": crews.mean(), "cash_outs_pg": grp["cash_outs"].mean(),
+               "last_stands_pg": grp["last_stands"].mean(),
+               "worthy_ends_pg": grp["worthy_ends"].mean(), "taken_ns_pg": tns.mean(),
+               "taken_final_pg": fin.mean()}
+        n_crews = float(crews.sum())
+        for suffix, t in (("", tns), ("_mid", tns - fin)):
+            k = float(t.sum())
+            lo, hi = wilson(k, n_crews, alpha)
+            row[f"fb_crew{suffix}"] = k / n_crews if n_crews else math.nan
+            row[f"fb_crew{suffix}_low"], row[f"fb_crew{suffix}_high"] = lo, hi
+            k = float((t > 0).sum())
+            lo, hi = wilson(k, n, alpha)
+            row[f"fb_pg{suffix}"], row[f"fb_pg{suffix}_low"] = k / n, lo
+            row[f"fb_pg{suffix}_high"] = hi
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- swing ----------------------------------------------------------------------------------
+
+def swing(seats: pd.DataFrame, by: str = "company") -> pd.DataFrame:
+    """Spread of outcomes per group: Glory (mean, variance, sd) and finishing place
+    (variance of :func:`normalized_place`, 0 = first, 1 = last), sorted by Glory variance
+    descending."""
+    require(seats, [by, "glory", "place", "players"], "seats")
+    d = pd.DataFrame({by: seats[by], "glory": seats["glory"].astype("float64"),
+                      "nplace": normalized_place(seats)})
+    g = d.groupby(by, observed=True)
+    out = pd.DataFrame({"games": g.size(), "glory_mean": g["glory"].mean(),
+                        "glory_var": g["glory"].var(), "glory_sd": g["glory"].std(),
+                        "place_mean": g["nplace"].mean(), "place_var": g["nplace"].var()})
+    out = out.reset_index()
+    out[by] = out[by].astype(str)
+    return out.sort_values("glory_var", ascending=False).reset_index(drop=True)
+
+
+def swing_test(seats: pd.DataFrame, by: str, group: str) -> dict:
+    """Is ``group`` (e.g. the Wardancer Calling) swingier than the other groups pooled?
+
+    For Glory and for normalized place: the variance ratio (group / rest) and the p-value
+    of a Brown-Forsythe test (``scipy.stats.levene(center="median")``) of equal spread.
+
+    Returns
+    -------
+    dict
+        ``n_group``, ``n_rest``, ``glory_ratio``, ``glory_p``, ``place_ratio``, ``place_p``
+        (NaN when the group is absent).
+    """
+    require(seats, [by, "glory", "place", "players"], "seats")
+    mask = (seats[by] == group).to_numpy(dtype=bool)
+    out = {"n_group": int(mask.sum()), "n_rest": int((~mask).sum())}
+    if out["n_group"] < 2 or out["n_rest"] < 2:
+        return {**out, "glory_ratio": math.nan, "glory_p": math.nan,
+                "place_ratio": math.nan, "place_p": math.nan}
+    for name, x in (("glory", seats["glory"].to_numpy(dtype=np.float64)),
+                    ("place", normalized_place(seats))):
+        a, b = x[mask], x[~mask]
+        vb = b.var(ddof=1)
+        out[f"{name}_ratio"] = float(a.var(ddof=1) / vb) if vb > 0 else math.nan
+        out[f"{name}_p"] = float(sps.levene(a, b, center="median").pvalue)
+    return out
+
+
+# --- contention and the Maw -----------------------------------------------------------------
+
+def contention(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Rooms with 2+ claimants at collapse, by player count.
+
+    Columns: ``players``, ``games``, ``rooms_scored`` (per game), ``contested_share``
+    (rooms with 2+ claimants / rooms scored) and ``markers_per_contested`` (control markers
+    per contested room), each with ``_low``/``_high`` (games as clusters, see
+    :func:`ratio_of_sums`).
+    """
+    require(games, ["players", "rooms_scored", "rooms_contested", "contested_markers"],
+            "games")
+    rows = []
+    for p, d in games.groupby("players", sort=True):
+        row = {"players": int(p), "games": len(d), "rooms_scored": d["rooms_scored"].mean()}
+        for name, y, x in (("contested_share", "rooms_contested", "rooms_scored"),
+                           ("markers_per_contested", "contested_markers", "rooms_contested")):
+            est, lo, hi = ratio_of_sums(d[y].to_numpy(), d[x].to_numpy(), alpha)
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = est, lo, hi
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def deferral(games: pd.DataFrame, alpha: float = 0.05) -> dict:
+    """How often the one-floor-per-round cap binds (collapses held back, A31).
+
+    Returns
+    -------
+    dict
+        ``games``, ``binds_share`` (games with a deferred step) with Wilson ``binds_low`` /
+        ``binds_high``, ``deferred_per_game`` (mean).
+    """
+    require(games, ["deferred_steps"], "games")
+    n = len(games)
+    k = float((games["deferred_steps"] > 0).sum())
+    lo, hi = wilson(k, n, alpha)
+    return {"games": n, "binds_share": k / n if n else math.nan, "binds_low": lo,
+            "binds_high": hi,
+            "deferred_per_game": float(games["deferred_steps"].mean()) if n else math.nan}
+
+
+def warning_honesty(games: pd.DataFrame, seats: pd.DataFrame | None = None,
+                    alpha: float = 0.05) -> pd.DataFrame:
+    """Crews on the next floor to fall at the start of a round, and what became of them.
+
+    Columns by player count: ``players``, ``games``, ``warned_pg`` (warned crew-rounds per
+    game), ``taken_if_warned`` (Taken that round / warned crew-rounds, games as clusters,
+    with ``_low``/``_high``) and, when ``seats`` is given, ``unwarned_taken_pg``: crews
+    Taken per game that were not on that floor at the start of the round (they moved onto
+    it during the round).
+    """
+    require(games, ["players", "warned", "taken_after_warning"], "games")
+    taken = None
+    if seats is not None and {"taken_no_stand", "worthy_ends", "game"} <= set(seats.columns):
+        per = (seats["taken_no_stand"] + seats["worthy_ends"]).groupby(seats["game"]).sum()
+        taken = per.reindex(games["game"]).to_numpy() if "game" in games.columns else None
+    rows = []
+    for p, d in games.groupby("players", sort=True):
+        est, lo, hi = ratio_of_sums(d["taken_after_warning"].to_numpy(), d["warned"].to_numpy(),
+                                    alpha)
+        row = {"players": int(p), "games": len(d), "warned_pg": d["warned"].mean(),
+               "taken_if_warned": est, "taken_if_warned_low": lo, "taken_if_warned_high": hi}
+        if taken is not None:
+            t = taken[(games["players"] == p).to_numpy()]
+            row["unwarned_taken_pg"] = float(np.mean(t - d["taken_after_warning"].to_numpy()))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- head to head ---------------------------------------------------------------------------
+
+def matchup_matrix(seats: pd.DataFrame, by: str = "company"
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Head-to-head results of 2-player games.
+
+    Returns
+    -------
+    wins, games : DataFrame
+        Square, indexed and columned by the groups (sorted): ``wins.loc[a, b]`` = wins of
+        ``a`` against ``b`` (ties count 1/2 each), ``games.loc[a, b]`` = games between them.
+        Empty frames when there is no 2-player game.
+    """
+    require(seats, ["game", "seat", "players", by, "win"], "seats")
+    two = seats.loc[seats["players"] == 2, ["game", "seat", by, "win"]]
+    if two.empty:
+        return pd.DataFrame(), pd.DataFrame()
+    two = two.sort_values(["game", "seat"])
+    a = two.iloc[0::2].reset_index(drop=True)
+    b = two.iloc[1::2].reset_index(drop=True)
+    if not (a["game"].to_numpy() == b["game"].to_numpy()).all():
+        raise ValueError("2-player games must have exactly two seat rows")
+    codes, uniques = pd.factorize(pd.concat([a[by], b[by]], ignore_index=True), sort=True)
+    labels = [str(u) for u in uniques]
+    ia, ib = codes[:len(a)], codes[len(a):]
+    k = len(labels)
+    wins = np.zeros((k, k))
+    cnt = np.zeros((k, k))
+    np.add.at(wins, (ia, ib), a["win"].to_numpy(dtype=np.float64))
+    np.add.at(wins, (ib, ia), b["win"].to_numpy(dtype=np.float64))
+    np.add.at(cnt, (ia, ib), 1.0)
+    np.add.at(cnt, (ib, ia), 1.0)
+    np.fill_diagonal(cnt, np.diag(cnt) / 2.0)  # a mirror game was counted twice
+    return (pd.DataFrame(wins, index=labels, columns=labels),
+            pd.DataFrame(cnt, index=labels, columns=labels))
+
+
+def bradley_terry(wins: pd.DataFrame, alpha_reg: float = 0.0) -> pd.DataFrame:
+    """Bradley-Terry strengths from a head-to-head wins matrix (``choix.ilsr_pairwise_dense``).
+
+    Parameters
+    ----------
+    wins : DataFrame
+        Square, ``wins.loc[a, b]`` = times ``a`` beat ``b`` (fractional ties allowed).
+    alpha_reg : float, default 0
+        choix's regularisation; 0 is the maximum-likelihood fit (the comparison graph must
+        be connected). A tiny value is used automatically if the plain fit fails.
+
+    Returns
+    -------
+    DataFrame
+        One row per item, sorted by strength descending: ``item``, ``strength`` (log
+        scale, mean 0: P(a beats b) = 1 / (1 + exp(strength_b - strength_a))) and
+        ``p_vs_average`` (chance to beat an item of strength 0).
+    """
+    import choix
+
+    if wins.empty:
+        return pd.DataFrame(columns=["item", "strength", "p_vs_average"])
+    mat = wins.to_numpy(dtype=np.float64).copy()
+    np.fill_diagonal(mat, 0.0)
+    try:
+        theta = choix.ilsr_pairwise_dense(mat, alpha=alpha_reg, max_iter=1000)
+    except (RuntimeError, ValueError, np.linalg.LinAlgError):
+        theta = choix.ilsr_pairwise_dense(mat, alpha=max(alpha_reg, 1e-6), max_iter=1000)
+    theta = theta - theta.mean()
+    out = pd.DataFrame({"item": list(wins.index), "strength": theta,
+                        "p_vs_average": 1.0 / (1.0 + np.exp(-theta))})
+    return out.sort_values("strength", ascending=False).reset_index(drop=True)
+
+
+# --- rules exercised ------------------------------------------------------------------------
+
+def exercise(seats: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """How often each Lineage and Calling ability, exit and room theme is used.
+
+    Returns
+    -------
+    dict of DataFrame
+        ``"lineage"`` / ``"calling"``: ``group``, ``player_games``, ``uses_pg`` (times the
+        ability changed the play, per player-game) and ``share_used`` (player-games with at
+        least one use); ``"rooms"``: ``theme``, ``claims``, ``claims_per_game`` (per
+        player-game); ``"exits"``: ``exit``, ``uses``, ``per_player_game``. Keys whose
+        columns are absent are left out.
+    """
+    out: dict[str, pd.DataFrame] = {}
+    for by, col in (("lineage", "lineage_ability"), ("calling", "calling_ability")):
+        if {by, col} <= set(seats.columns):
+            g = seats.groupby(by, observed=True)[col]
+            df = pd.DataFrame({"player_games": g.size(), "uses_pg": g.mean(),
+                               "share_used": g.apply(lambda s: float((s > 0).mean()))})
+            df = df.reset_index().rename(columns={by: "group"})
+            df["group"] = df["group"].astype(str)
+            out[by] = df.sort_values("uses_pg").reset_index(drop=True)
+    themes = [c for c in seats.columns if c.startswith("claims_")]
+    if themes:
+        n = max(len(seats), 1)
+        out["rooms"] = pd.DataFrame({
+            "theme": [c.removeprefix("claims_") for c in themes],
+            "claims": [int(seats[c].sum()) for c in themes],
+            "claims_per_game": [float(seats[c].sum()) / n for c in themes]})
+    exits = [c for c in ("cash_outs", "last_stands", "worthy_ends", "taken_no_stand")
+             if c in seats.columns]
+    if exits:
+        n = max(len(seats), 1)
+        out["exits"] = pd.DataFrame({
+            "exit": exits, "uses": [int(seats[c].sum()) for c in exits],
+            "per_player_game": [float(seats[c].sum()) / n for c in exits]})
+    return out
