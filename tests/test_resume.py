@@ -262,3 +262,30 @@ def test_killed_deepfall_run_resumes_identical(tmp_path):
     assert not [p for p in cut.rglob("*") if ".tmp-" in p.name]
     _assert_same_run(cut, whole)
     print(f"killed after {finished} of {n_chunks} chunks; resumed run identical")
+
+
+# --- read_run on a real DEEPFALL run: a missing or foreign part is reported ----------------
+
+def test_read_run_reports_missing_and_foreign_deepfall_parts(tmp_path):
+    scenario = ROOT / "scenarios" / "deepfall-4p.yaml"
+    common = {"games": 300, "chunk_size": 100, "seed": 2, "threads": 1}
+    runner.run(scenario, out=tmp_path / "a", **common)
+    # same seed, games and chunking; only a parameter differs: every part has the same
+    # shape and row count, so only the run identity in its metadata gives it away
+    runner.run(scenario, out=tmp_path / "b", overrides=["exits.cash_out_dividend=6"],
+               **common)
+    a = tmp_path / "a"
+    games, seats = read_run(a, require_complete=True)
+    assert len(games) == 300 and len(seats) == 1200
+    shutil.copy(a / "seats" / "part-00001.parquet", tmp_path / "keep.parquet")
+    shutil.copy(tmp_path / "b" / "seats" / "part-00001.parquet",
+                a / "seats" / "part-00001.parquet")
+    with pytest.raises(InputError, match=r"part-00001.parquet: part does not belong to this "
+                                         r"run: deepsim.(scenario|params)_hash"):
+        read_run(a)
+    (a / "seats" / "part-00001.parquet").unlink()
+    with pytest.raises(InputError, match=r"part listed in the manifest is missing \(chunk 1, "
+                                         r"games 100..199\)"):
+        read_run(a)
+    shutil.copy(tmp_path / "keep.parquet", a / "seats" / "part-00001.parquet")
+    assert len(read_run(a)[1]) == 1200
