@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test clean venv
+.PHONY: run test clean venv bench
 
 venv: $(STAMP)
 
@@ -30,3 +30,6 @@ test: $(STAMP)
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+bench: $(STAMP)
+	$(VENV)/bin/deepsim bench

@@ -297,6 +297,21 @@ def params(
     console.print(table)
 
 
+@app.command()
+def bench(
+    quick: bool = typer.Option(False, "--quick", help="Tiny game counts (smoke test only)."),
+    out: Path = typer.Option(Path("reports/bench.json"), "--out", "-o",
+                             help="Where to write the JSON results."),
+) -> None:
+    """Benchmark the DEEPFALL kernel: games/s per core, JIT vs plain Python, RNG floor, memory."""
+    from deepsim.bench import run_bench
+    from deepsim.bench_render import bench_table
+    console = _console()
+    res = run_bench(quick=quick, out=out, log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
+    console.print(bench_table(res))
+    console.print(f"Results: {escape(str(out))}")
+
+
 def _players_text(value) -> str:
     if value is None:
         return "?"

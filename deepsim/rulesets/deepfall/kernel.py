@@ -32,7 +32,7 @@ from deepsim.rulesets.deepfall.layout import (
     EV_RISE, EV_ROLL, EV_ROUND, EV_SCORE, EV_SETBACK, EV_SETUP, EV_STAY, EV_TAKEN,
     EVENT_WIDTH, FAITH, GAME_FLT, GAME_INT, SEAT_FLT, SEAT_INT, G_COLLAPSED, G_CONSUMED, G_CONTESTED, G_CONTESTED_MARKERS,
     G_DEFERRED, G_DREAD_FILLS, G_DREAD_LEN, G_MAW_STEPS, G_N_WINNERS, G_PLAYERS, G_PRESS_ONS,
-    G_ROOMS_PER_FLOOR, G_ROOMS_SCORED, G_ROUNDS, G_SETBACKS, G_TAKEN_WARNED, G_TRUNCATED,
+    G_RNG_DRAWS, G_ROOMS_PER_FLOOR, G_ROOMS_SCORED, G_ROUNDS, G_SETBACKS, G_TAKEN_WARNED, G_TRUNCATED,
     G_UNCLAIMED, G_WARNED, G_WINNER, GF_MARGIN, GF_MARGIN_REL, GF_TOP, GREED, K_RANDOM,
     MAX_SEATS, MAX_SLOTS, METTLE, N_DICE, N_EFFECTS, N_FLOORS, N_SYMBOLS, R_ASSAULT,
     R_BAG_RETURNS, R_BASE_STRENGTH, R_CLAIMS_PER_TURN, R_DEFER, R_DIVIDEND, R_DREAD_FULL_STEPS,
@@ -890,6 +890,7 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
                       cal_recruit, ls_free, knobs, si, sf, row, ev)
         maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev)
     gi[row, G_ROUNDS] = rnd
+    gi[row, G_RNG_DRAWS] = g[GS_CTR]
     gi[row, G_MAW_STEPS] = g[GS_STEPS]
     gi[row, G_COLLAPSED] = g[GS_COLLAPSED]
     # §1 most Glory wins; A38 tied leaders share the win (or nobody wins)

@@ -113,11 +113,11 @@ GAME_INT = ("players", "rounds", "truncated", "n_winners", "winner_seat", "maw_s
             "floors_collapsed", "dread_fills", "deferred_steps", "press_ons", "setbacks",
             "rooms_scored", "rooms_contested", "contested_markers", "rooms_unclaimed",
             "rooms_consumed", "warned", "taken_after_warning", "rooms_per_floor",
-            "dread_track_length")
+            "dread_track_length", "rng_draws")
 (G_PLAYERS, G_ROUNDS, G_TRUNCATED, G_N_WINNERS, G_WINNER, G_MAW_STEPS, G_COLLAPSED,
  G_DREAD_FILLS, G_DEFERRED, G_PRESS_ONS, G_SETBACKS, G_ROOMS_SCORED, G_CONTESTED,
  G_CONTESTED_MARKERS, G_UNCLAIMED, G_CONSUMED, G_WARNED, G_TAKEN_WARNED, G_ROOMS_PER_FLOOR,
- G_DREAD_LEN) = range(len(GAME_INT))
+ G_DREAD_LEN, G_RNG_DRAWS) = range(len(GAME_INT))
 GAME_FLT = ("margin", "margin_rel", "top_glory")
 GF_MARGIN, GF_MARGIN_REL, GF_TOP = range(len(GAME_FLT))
 

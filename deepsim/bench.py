@@ -1,0 +1,254 @@
+"""`deepsim bench`: how fast the kernel plays, against plain Python and against the RNG floor.
+
+Every figure comes from this one invocation on this machine (a benchmark, never a test):
+
+- games/s per core on 1 thread and on 2 threads (scaling ratio), for 2, 4 and 6 players on
+  the full rules with the default bots (the default scenario's bot pool);
+- the same kernel under ``NUMBA_DISABLE_JIT=1`` (plain Python) on a small game count, and
+  the JIT/Python ratio;
+- cold compile time (empty numba cache) and cached start time, in fresh processes;
+- random draws per game (the kernel counts them) and ns per draw of the counter-based RNG
+  alone, measured with LLVM loop and SLP vectorisation off; their product is the floor in
+  games/s, and the measured speed is reported as a fraction of it;
+- the time split of an end-to-end run (kernel, parquet writing, report);
+- peak resident memory of whole ``deepsim run`` processes at two game counts.
+
+Results are printed and written atomically to ``reports/bench.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from deepsim.atomic import atomic_write_json
+
+DEFAULT_SCENARIO = Path("scenarios/deepfall-4p.yaml")
+PLAYER_COUNTS = (2, 4, 6)
+
+
+def _scenario(players: int, seed: int = 1) -> dict:
+    """The default scenario's bots and companies, at ``players`` players."""
+    return {"name": f"bench-{players}p", "ruleset": "deepfall", "players": players,
+            "seed": seed, "companies": {"unique": True},
+            "bots": ["random", "cautious", "balanced", "greedy", "martyr"]}
+
+
+def _prepare(players: int):
+    from deepsim.rulesets import get
+    rs = get("deepfall")
+    return rs, rs.prepare(_scenario(players), source="<bench>")
+
+
+def kernel_speed(players: int, games: int, threads: int, repeats: int = 3) -> dict:
+    """Best-of-``repeats`` wall-clock games/s of ``run_chunk`` after a warm-up.
+
+    Returns
+    -------
+    dict
+        ``games_per_s`` (float, games/s on ``threads`` threads), ``per_core`` (games/s
+        divided by threads) and ``rng_draws_per_game`` (mean random draws per game).
+    """
+    rs, prep = _prepare(players)
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        rs.run_chunk(prep, 0, 256)                       # compile or load, warm caches
+        best = float("inf")
+        draws = 0.0
+        for r in range(repeats):
+            t0 = time.perf_counter()
+            g, _ = rs.run_chunk(prep, (r + 1) * games, games)
+            best = min(best, time.perf_counter() - t0)
+            draws = float(g["rng_draws"].mean())
+    finally:
+        numba.set_num_threads(old)
+    gps = games / best
+    return {"games_per_s": gps, "per_core": gps / threads, "rng_draws_per_game": draws}
+
+
+def _child_env(**extra: str) -> dict:
+    env = dict(os.environ)
+    env.update(extra)
+    return env
+
+
+def python_reference(players: int, games: int) -> float:
+    """games/s of the same kernel code run as plain Python (``NUMBA_DISABLE_JIT=1``)."""
+    code = ("import time, json; from deepsim.bench import _prepare; "
+            f"rs, p = _prepare({players}); rs.run_chunk(p, 0, 1); t = time.perf_counter(); "
+            f"rs.run_chunk(p, 1, {games}); print(json.dumps(time.perf_counter() - t))")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], check=True,
+                         capture_output=True, text=True, env=_child_env(NUMBA_DISABLE_JIT="1"))
+    return games / float(out.stdout.strip().splitlines()[-1])
+
+
+def start_times(cold: bool = True) -> dict:
+    """Seconds to import and play one game in a fresh process: empty cache, then warm.
+
+    With ``cold`` False the cache is the current one and only the cached start is timed.
+    """
+    code = ("import time; t = time.perf_counter(); from deepsim.bench import _prepare; "
+            "rs, p = _prepare(4); rs.run_chunk(p, 0, 1); print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = _child_env(NUMBA_CACHE_DIR=cache) if cold else _child_env()
+        out = {"cold_compile_s": None}
+        for label in ("cold_compile_s", "cached_start_s") if cold else ("cached_start_s",):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           env=env)
+            out[label] = time.perf_counter() - t0
+    return out
+
+
+def rng_ns_per_draw(draws: int = 50_000_000) -> float:
+    """ns per draw of ``rng.below`` alone, with LLVM loop and SLP vectorisation off."""
+    code = (
+        "import time, numpy as np; from numba import njit; from deepsim.rng import below, "
+        "game_key\n"
+        "@njit\n"
+        "def loop(key, n):\n"
+        "    t = 0\n"
+        "    for i in range(n):\n"
+        "        t += below(key, np.uint64(i), 6)\n"
+        "    return t\n"
+        "k = game_key(1, 2); loop(k, 10); t0 = time.perf_counter(); "
+        f"loop(k, {draws}); print((time.perf_counter() - t0) / {draws} * 1e9)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env=_child_env(NUMBA_LOOP_VECTORIZE="0",
+                                                   NUMBA_SLP_VECTORIZE="0"))
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+class _TimedRuleset:
+    """Wraps a ruleset so the runner's calls to ``run_chunk`` are timed (kernel time)."""
+
+    def __init__(self, ruleset):
+        self._rs = ruleset
+        self.kernel_s = 0.0
+
+    def __getattr__(self, name):
+        return getattr(self._rs, name)
+
+    def run_chunk(self, prepared, start, count):
+        t0 = time.perf_counter()
+        try:
+            return self._rs.run_chunk(prepared, start, count)
+        finally:
+            self.kernel_s += time.perf_counter() - t0
+
+
+def _cli() -> str:
+    return str(Path(sys.executable).with_name("deepsim"))
+
+
+def end_to_end_split(games: int, chunk_size: int, threads: int, workdir: Path) -> dict:
+    """Seconds in the kernel, in parquet writing and in the report for one whole run.
+
+    The run goes through the real runner (``runner.execute``); the kernel's share is timed
+    inside it, writing is the rest of the run's wall time, and the report is a separate
+    ``deepsim report`` process when that command exists.
+    """
+    from deepsim import runner
+    rs, prep = _prepare(4)
+    numba.set_num_threads(threads)
+    rs.run_chunk(prep, 0, 64)
+    timed = _TimedRuleset(rs)
+    scenario = dict(_scenario(4), games=games, chunk_size=chunk_size)
+    prep = rs.prepare(scenario, source="<bench>")
+    out_dir = workdir / "split"
+    out_dir.mkdir(parents=True)
+    t0 = time.perf_counter()
+    runner.execute(timed, prep, scenario, out_dir=out_dir, source="<bench>", overrides=[],
+                   threads=threads)
+    total = time.perf_counter() - t0
+    result = {"games": games, "threads": threads, "kernel_s": timed.kernel_s,
+              "write_s": total - timed.kernel_s, "report_s": None}
+    t0 = time.perf_counter()
+    rep = subprocess.run([_cli(), "report", str(out_dir)], capture_output=True, text=True)
+    if rep.returncode == 0:
+        result["report_s"] = time.perf_counter() - t0
+    else:
+        result["report_error"] = " ".join((rep.stderr or rep.stdout).strip().splitlines()[-2:])
+    return result
+
+
+def peak_rss_mb(games: int, workdir: Path) -> float:
+    """Peak resident memory (MiB) of a whole ``deepsim run`` process of the default scenario.
+
+    Results stream to parquet chunk by chunk, so this should not grow with ``games``.
+    """
+    args = [_cli(), "run", str(DEFAULT_SCENARIO), "--games", str(games),
+            "--out", str(workdir / f"rss-{games}"), "--quiet"]
+    helptext = subprocess.run([_cli(), "run", "--help"], capture_output=True, text=True).stdout
+    if "--no-report" in helptext:
+        args.append("--no-report")
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"deepsim run failed: {' '.join(args)}")
+    return usage.ru_maxrss / 1024.0
+
+
+def run_bench(*, quick: bool = False, out: Path | None = Path("reports/bench.json"),
+              log=print) -> dict:
+    """Run every measurement; write ``out`` (JSON) atomically; return the results.
+
+    ``quick`` shrinks every game count (for a smoke test): the numbers are then not
+    meaningful, only the shape of the output.
+    """
+    n_fast = 2_000 if quick else 40_000
+    n_py = 10 if quick else 300
+    n_split = 5_000 if quick else 1_000_000
+    rss_counts = (1_000, 2_000) if quick else (100_000, 1_000_000)
+    counts = (4,) if quick else PLAYER_COUNTS
+    threads_max = min(2, numba.config.NUMBA_NUM_THREADS)
+    res: dict = {"machine": {"python": platform.python_version(), "numba": numba.__version__,
+                             "numpy": np.__version__, "cpu_count": os.cpu_count(),
+                             "platform": platform.platform()},
+                 "quick": quick, "players": {}}
+    for n in counts:
+        log(f"kernel speed, {n} players ...")
+        one = kernel_speed(n, n_fast, 1)
+        two = kernel_speed(n, n_fast, threads_max)
+        log(f"plain-Python reference, {n} players ...")
+        py = python_reference(n, n_py)
+        res["players"][str(n)] = {
+            "games_per_s_1_thread": one["games_per_s"],
+            "games_per_s_per_core_1_thread": one["per_core"],
+            "games_per_s_2_threads": two["games_per_s"],
+            "games_per_s_per_core_2_threads": two["per_core"],
+            "scaling_2_threads": two["games_per_s"] / one["games_per_s"],
+            "python_games_per_s": py,
+            "jit_vs_python": one["games_per_s"] / py,
+            "rng_draws_per_game": one["rng_draws_per_game"],
+        }
+    log("RNG alone ...")
+    ns = rng_ns_per_draw(5_000_000 if quick else 50_000_000)
+    res["rng_ns_per_draw"] = ns
+    for n, row in res["players"].items():
+        floor = 1e9 / (row["rng_draws_per_game"] * ns)
+        row["rng_floor_games_per_s"] = floor
+        row["fraction_of_floor"] = row["games_per_s_per_core_1_thread"] / floor
+    log("cold compile and cached start ...")
+    res.update(start_times(cold=not quick))
+    with tempfile.TemporaryDirectory() as tmp:
+        log(f"end-to-end split, {n_split:,} games ...")
+        res["split"] = end_to_end_split(n_split, min(100_000, n_split), threads_max, Path(tmp))
+        res["peak_rss_mb"] = {}
+        for n in rss_counts:
+            log(f"peak memory, {n:,} games ...")
+            res["peak_rss_mb"][str(n)] = peak_rss_mb(n, Path(tmp))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(out, res)
+    return res

@@ -1,0 +1,36 @@
+"""Rich rendering of `deepsim bench` results (numbers from :mod:`deepsim.bench`)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+
+
+def bench_table(res: dict) -> Group:
+    """Tables of a bench result dict: speed per player count, then start-up, split, memory."""
+    t = Table(title="DEEPFALL kernel speed (full rules, default bots)", title_justify="left")
+    for col in ("n", "1T g/s", "2T g/s", "2T/1T", "Python g/s", "JIT/Py", "draws",
+                "floor g/s", "of floor"):
+        t.add_column(col, justify="right", no_wrap=True)
+    t.caption = ("n players; 1T = games/s per core on 1 thread; draws = random draws per game; "
+                 "floor = games/s if only the draws cost")
+    for n, r in res["players"].items():
+        t.add_row(n, f"{r['games_per_s_per_core_1_thread']:,.0f}",
+                  f"{r['games_per_s_2_threads']:,.0f}", f"{r['scaling_2_threads']:.2f}x",
+                  f"{r['python_games_per_s']:,.1f}", f"{r['jit_vs_python']:,.0f}x",
+                  f"{r['rng_draws_per_game']:,.0f}", f"{r['rng_floor_games_per_s']:,.0f}",
+                  f"{100 * r['fraction_of_floor']:.1f}%")
+    o = Table(title="Start-up, end-to-end split and memory", title_justify="left")
+    o.add_column("Measure")
+    o.add_column("Value", justify="right")
+    o.add_row("RNG alone (vectorisation off)", f"{res['rng_ns_per_draw']:.2f} ns/draw")
+    cold = res.get("cold_compile_s")
+    o.add_row("cold compile (empty cache)", "not measured" if cold is None else f"{cold:.1f} s")
+    o.add_row("cached start", f"{res['cached_start_s']:.1f} s")
+    sp = res["split"]
+    o.add_row(f"run of {sp['games']:,} games: kernel", f"{sp['kernel_s']:.1f} s")
+    o.add_row("  parquet writing and manifest", f"{sp['write_s']:.1f} s")
+    o.add_row("  report", "n/a" if sp.get("report_s") is None else f"{sp['report_s']:.1f} s")
+    for n, mb in res["peak_rss_mb"].items():
+        o.add_row(f"peak memory, {int(n):,} games", f"{mb:,.0f} MiB")
+    return Group(t, o)

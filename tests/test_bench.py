@@ -1,0 +1,23 @@
+"""Smoke test of `deepsim bench --quick`: it runs and writes valid JSON (no speed asserted)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from deepsim.cli import app
+
+
+def test_bench_quick_writes_json(tmp_path):
+    out = tmp_path / "bench.json"
+    res = CliRunner().invoke(app, ["bench", "--quick", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    row = data["players"]["4"]
+    for key in ("games_per_s_per_core_1_thread", "scaling_2_threads", "python_games_per_s",
+                "jit_vs_python", "rng_draws_per_game", "fraction_of_floor"):
+        assert row[key] > 0, key
+    assert data["rng_ns_per_draw"] > 0
+    assert data["split"]["kernel_s"] > 0 and data["split"]["write_s"] >= 0
+    assert set(data["peak_rss_mb"]) == {"1000", "2000"}
