@@ -43,6 +43,23 @@ def test_deepfall_bag_is_drawn_without_replacement():
     assert row(res, "k", 2)["steel"] == 0
 
 
+@pytest.mark.parametrize("bag,n", [("warrior=2,recruit=3", 3), ("priest=1,relic=2,rogue=2", 5),
+                                   ("scholar=3,champion=1,warrior=1", 2)])
+def test_deepfall_hypergeometric_weights_match_icepool_deck_deal(bag, n):
+    import icepool
+    s = OD.setup(dice=bag)
+    singles = {t: OD.die_of(s.data, t, tuple(range(6))) for t in s.bag}
+
+    def pool(hand):
+        out = singles[hand[0]]
+        for t in hand[1:]:
+            out = out + singles[t]
+        return out
+    dealt = icepool.map(lambda hand: pool(tuple(hand)), icepool.Deck(s.bag).deal(n))
+    from deepsim.odds.common import probs
+    assert probs(OD.hand_die(s.data, s.bag, n)) == probs(dealt)
+
+
 def test_deepfall_claim_by_hand():
     # 4 warriors, hand 1: a Den (threat 3, lock 0) needs 3 Steel: never from one die
     res = answer("deepfall", "claim", dice="warrior=4", hand=1, room="den", max_press=3)

@@ -11,15 +11,14 @@ Vaults).
 The draw follows the kernel (``kernel.draw_hand``): a hand is drawn from the bag without
 replacement and each die rolled; a Press On draws another hand from what is left of the bag
 (dice drawn this turn stay out until the end of the turn), so k Press Ons draw
-min(hand x (k+1), bag) dice in all. icepool deals the bag (``Deck.deal``) and sums the dice
-exactly.
+min(hand x (k+1), bag) dice in all: each die type contributes j dice with weight
+C(count, j), and icepool sums the dice exactly (:func:`hand_dice`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cache
 
 import icepool
 
@@ -147,25 +146,48 @@ def die_of(d: DeepfallData, die: str, axes: tuple[int, ...]) -> icepool.Die:
     return icepool.Die(weights)
 
 
+def hand_dice(d: DeepfallData, bag: dict[str, int], ns,
+              axes: tuple[int, ...] = tuple(range(6))) -> dict[int, icepool.Die]:
+    """Symbols (counts on ``axes``) of n dice drawn without replacement and rolled, per n.
+
+    Drawing n dice from the bag without replacement takes j_t dice of each type t with
+    weight prod C(c_t, j_t) (sum j_t = n). Each type is one icepool die over
+    (j_t, symbols of j_t dice of that type) weighted by C(c_t, j_t); icepool sums the
+    types exactly and the outcomes with sum j_t = n are the n-dice draw. One pass serves
+    every n of ``ns``.
+    """
+    total = sum(bag.values())
+    ns = sorted({min(int(n), total) for n in ns})
+    top = ns[-1]
+    zero = (0,) * len(axes)
+    acc = icepool.Die([icepool.Vector((0,) + zero)])
+    for t, c in bag.items():
+        if c <= 0:
+            continue
+        one = die_of(d, t, axes)
+        weights: dict[icepool.Vector, int] = {}
+        roll = icepool.Die([icepool.Vector(zero)])
+        for j in range(min(c, top) + 1):
+            if j:
+                roll = roll + one
+            k = math.comb(c, j)
+            for v, q in roll.items():
+                key = icepool.Vector((j,) + tuple(v))
+                weights[key] = weights.get(key, 0) + k * q
+        acc = acc + icepool.Die(weights)
+        acc = icepool.Die({v: q for v, q in acc.items() if v[0] <= top})
+    out = {}
+    for n in ns:
+        out[n] = icepool.Die({icepool.Vector(tuple(v[1:])): q
+                              for v, q in acc.items() if v[0] == n})
+    return out
+
+
 def hand_die(d: DeepfallData, bag: dict[str, int], n: int,
              axes: tuple[int, ...] = tuple(range(6))) -> icepool.Die:
     """Symbols (counts on ``axes``) of ``n`` dice drawn without replacement and rolled."""
-    total = sum(bag.values())
-    n = min(n, total)
-    zero = icepool.Vector((0,) * len(axes))
-    if n <= 0:
-        return icepool.Die([zero])
-    singles = {t: die_of(d, t, axes) for t in bag}
-
-    @cache
-    def pool(hand: tuple[str, ...]) -> icepool.Die:
-        out = singles[hand[0]]
-        for t in hand[1:]:
-            out = out + singles[t]
-        return out
-
-    deck = icepool.Deck({t: c for t, c in bag.items() if c > 0})
-    return icepool.map(lambda hand: pool(tuple(hand)), deck.deal(n))
+    n = min(n, sum(bag.values()))
+    return hand_dice(d, bag, [n], axes)[n]
 
 
 def resolve_dread(faith: int, dread: int, eff: dict[str, float]) -> tuple[int, int]:
@@ -289,9 +311,11 @@ def claim(s: Setup, *, room: str | None = None, steel: int | None = None,
     solo = eff["solo_vault"] > 0.5                            # §4 Lorekeeper
     rows = []
     kmax = min(need(max_press, key="--max-press", lo=0, hi=50), s.max_presses())
+    dice = hand_dice(s.data, s.bag, [s.drawn(k) for k in range(kmax + 1)],
+                     (STEEL, CUNNING, FAITH))
     for k in range(kmax + 1):
         n = s.drawn(k)
-        joint = probs(hand_die(s.data, s.bag, n, (STEEL, CUNNING, FAITH)))
+        joint = probs(dice[n])
         p_s = p_c = p_sc = p_t = p_sct = 0
         for v, p in joint.items():
             ok_s = v[0] >= need_s
@@ -340,9 +364,10 @@ def setback(s: Setup, *, max_press: int = 3) -> Result:
                - int(eff["setback_heal"]))
     rows = []
     kmax = min(need(max_press, key="--max-press", lo=0, hi=50), s.max_presses())
+    dice = hand_dice(d, s.bag, [s.drawn(k) for k in range(kmax + 1)], (FAITH, DREAD))
     for k in range(kmax + 1):
         n = s.drawn(k)
-        joint = probs(hand_die(d, s.bag, n, (FAITH, DREAD)))
+        joint = probs(dice[n])
         p_sb = p_lost = e_lost = e_rolled = e_left = e_track = 0
         avail = s.bag_size if d.turn.setback_from_bag else n          # A43
         for v, p in joint.items():
