@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test clean venv bench
+.PHONY: run test clean venv bench findings
 
 venv: $(STAMP)
 
@@ -33,3 +33,24 @@ clean:
 
 bench: $(STAMP)
 	$(VENV)/bin/deepsim bench
+
+# reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
+# players, random companies and bots), a 2-player run (matchups), the literal Maw
+# (maw.steps_per_floor=1, B1/B8) and Wardancer's Worthy End read as "instead of" (A20).
+# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md and its PNGs are committed.
+FINDINGS_RUNS ?= reports/runs/findings
+FINDINGS_GAMES ?= 1000000
+FINDINGS_VARIANT_GAMES ?= 200000
+DEEPSIM_QUIET := --force --quiet --no-report
+
+findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
+		--out $(FINDINGS_RUNS)/mixed $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/deepfall-2p.yaml --out $(FINDINGS_RUNS)/2p $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
+		--set maw.steps_per_floor=1 --out $(FINDINGS_RUNS)/mixed-spf1 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
+		--set callings.wardancer.worthy_end_multiplier=0.88 \
+		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	$(VENV)/bin/python -m deepsim.report.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports

@@ -31,7 +31,7 @@ SECTION_TITLES = [
     "Claims B1-B8", "Win share per company, Lineage and Calling", "Seat advantage",
     "Game length", "Margins", "Exits and the feel-bad rate", "Bot styles", "Swing",
     "Contention", "The Maw's pace", "Matchups (2-player games) and Bradley-Terry strength",
-    "Rules exercised", "Method",
+    "Rules exercised", "One rule reading at a time", "Method",
 ]
 FIGURES = ["win_share_heatmap.png", "win_share_companies.png", "seat_advantage.png",
            "game_length.png", "margins.png", "exits.png"]
@@ -172,7 +172,10 @@ def runs(tmp_path_factory):
                      out=root / "2p").out_dir
     spf1 = runner.run("scenarios/deepfall-mixed.yaml", games=600, chunk_size=600,
                       out=root / "spf1", overrides=["maw.steps_per_floor=1"]).out_dir
-    return {"mixed": mixed, "2p": two, "spf1": spf1, "root": root}
+    a20 = runner.run("scenarios/deepfall-mixed.yaml", games=600, chunk_size=600,
+                     out=root / "a20",
+                     overrides=["callings.wardancer.worthy_end_multiplier=0.88"]).out_dir
+    return {"mixed": mixed, "2p": two, "spf1": spf1, "a20": a20, "root": root}
 
 
 class _Checker(HTMLParser):
@@ -231,7 +234,7 @@ def test_report_from_a_small_run_has_every_section(runs):
     for title in SECTION_TITLES:
         assert f"## {title}" in md, title
     for cid in CLAIMS:
-        assert f"| {cid} (" in md, cid
+        assert f"| {cid}: " in md, cid
     # every output names seed, game count, rules hash and the placeholder data
     info = json.loads((Path(runs["mixed"]) / "run.json").read_text())
     for text in (md, (out / "report.html").read_text()):
@@ -286,6 +289,7 @@ def test_several_runs_fill_b1_b8_and_the_matchups(runs):
     assert all(p.verdict == "holds" for p in b8.values())
     # the runs' roles are stated
     assert rep.roles[0].startswith("matchups") and "B1 and B8" in rep.roles[1]
+    assert "one-gap variation maw.steps_per_floor=1" in rep.roles[1]
     mu = next(s for s in rep.sections if s.key == "matchups")
     assert any(t.caption.startswith("Matchup matrix") for t in mu.tables)
     assert any(f.name == "bradley_terry.png" for f in mu.figures)
@@ -338,3 +342,26 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
                            str(b), "--no-report", "-q"])
     assert res.exit_code == 0, res.output
     assert not (b / "report").exists()
+
+
+def test_one_gap_variations_and_findings(runs, tmp_path):
+    from deepsim.report.findings import write_findings
+
+    paths = write_findings([runs["mixed"], runs["2p"], runs["spf1"], runs["a20"]],
+                           tmp_path / "reports")
+    text = paths[0].read_text()
+    assert paths[0].name == "FINDINGS.md"
+    for cid in CLAIMS:
+        assert f"**{cid}**" in text and f"| {cid}: " in text
+    assert "## One rule reading at a time" in text
+    assert "callings.wardancer.worthy_end_multiplier=0.88" in text
+    assert "maw.steps_per_floor=1" in text
+    for p in paths[1:]:  # every plot it writes is referenced, and small
+        assert f"(findings/{p.name})" in text and p.stat().st_size < 250_000
+    assert (Path(runs["mixed"]) / "report" / "report.html").is_file()
+    rep, _ = report_runs([runs["mixed"], runs["a20"]], out_dir=tmp_path / "var")
+    var = next(s for s in rep.sections if s.key == "variations")
+    verdicts = var.tables[0].frame
+    assert list(verdicts["Claim"]) == list(CLAIMS)
+    assert list(verdicts.columns[1:]) == ["callings.wardancer.worthy_end_multiplier=2.2",
+                                          "callings.wardancer.worthy_end_multiplier=0.88"]

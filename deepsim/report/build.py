@@ -438,6 +438,52 @@ def _sec_method(ctx: Context) -> Section:
     return s
 
 
+def _sec_variations(ctx: Context, foot: str) -> Section:
+    s = Section("variations", "One rule reading at a time")
+    variations = ctx.one_gap_variations()
+    s.paragraphs.append(
+        "Runs given besides the primary one whose rules differ from it in exactly one "
+        "parameter (one gap of the rulebook read another way, everything else at the "
+        "primary run's values): each claim's verdict and the win share of each Lineage and "
+        "Calling under each reading. Each column is measured on its own run alone.")
+    if not variations:
+        s.paragraphs.append(
+            "No such run was given. Example: `deepsim run scenarios/deepfall-mixed.yaml "
+            "--set callings.wardancer.worthy_end_multiplier=0.88` (A20 read as 'instead "
+            "of'), then `deepsim report " + str(ctx.primary.path) + " RUN_DIR`.")
+        return s
+    verdicts: dict[str, dict[str, str]] = {}
+    ratios: dict[str, dict[str, str]] = {}
+    readings = [(ctx.primary, variations[0][1])]
+    readings += list(variations)
+    for run, path in readings:
+        col = f"{path}={run.param(path)}"
+        if col in verdicts:
+            col += f" ({run.path.name})"
+        sub = Context(run, [], ctx.config)
+        verdicts[col] = {r.claim.id: r.verdict for r in evaluate_claims(sub)}
+        ratios[col] = {}
+        for by in ("lineage", "calling"):
+            try:
+                ws = sub.win_shares(by)
+            except KeyError:
+                continue
+            for row in ws.itertuples():
+                ratios[col][str(getattr(row, by))] = (
+                    f"{row.ratio:.2f} ({row.ratio_low:.2f}-{row.ratio_high:.2f})")
+    claims_df = pd.DataFrame(verdicts)
+    claims_df.insert(0, "Claim", claims_df.index)
+    s.tables.append(Table("Claim verdicts by reading (first column: the primary run)",
+                          claims_df.reset_index(drop=True)))
+    rat = pd.DataFrame(ratios)
+    rat.insert(0, "Lineage / Calling", rat.index)
+    s.tables.append(Table("Win share / fair share (95% CI) by reading",
+                          rat.reset_index(drop=True).fillna("-")))
+    s.paragraphs.append("Runs: " + "; ".join(f"`{run.path}`: {run.label}"
+                                             for run, _ in readings) + ".")
+    return s
+
+
 _SECTIONS: list[tuple[str, str, Callable]] = [
     ("win-share", "Win share per company, Lineage and Calling", _sec_win_share),
     ("seats", "Seat advantage", _sec_seats),
@@ -450,6 +496,7 @@ _SECTIONS: list[tuple[str, str, Callable]] = [
     ("maw", "The Maw's pace", _sec_maw),
     ("matchups", "Matchups (2-player games) and Bradley-Terry strength", _sec_matchups),
     ("exercise", "Rules exercised", _sec_exercise),
+    ("variations", "One rule reading at a time", _sec_variations),
 ]
 
 
@@ -457,16 +504,21 @@ def _roles(ctx: Context) -> list[str]:
     roles = []
     spf = ctx.variants("maw.steps_per_floor")
     for run in ctx.others:
+        diff = ctx.diff_paths(run)
         bits = []
-        if run.params_hash == ctx.primary.params_hash:
+        if not diff:
             bits.append("matchups (its 2-player games)" if 2 in run.player_counts
                         else "nothing (same rules, no 2-player games)")
-        elif any(r is run for r in spf.values()):
-            bits.append(f"B1 and B8 at maw.steps_per_floor="
-                        f"{run.param('maw.steps_per_floor')}")
         else:
-            bits.append("nothing: its rules differ from the primary run's in more than "
-                        "maw.steps_per_floor")
+            if any(r is run for r in spf.values()):
+                bits.append(f"B1 and B8 at maw.steps_per_floor="
+                            f"{run.param('maw.steps_per_floor')}")
+            if len(diff) == 1:
+                path = next(iter(diff))
+                bits.append(f"one-gap variation {path}={run.param(path)}")
+            else:
+                bits.append(f"nothing: its rules differ from the primary run's in {len(diff)} "
+                            f"parameters ({', '.join(sorted(diff)[:4])})")
         roles.append(", ".join(bits))
     return roles
 

@@ -69,10 +69,11 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
           ("lineages.dvergar.threat_ignore", "callings.reaver.claim_loot",
            "callings.wardancer.worthy_end_multiplier", "callings.wardancer.free_last_stand")),
     Claim("B4", "§7.3", "Being Taken without a Last Stand 'almost never happens'.",
-          "Share of player-games with at least one crew Taken without a Last Stand (Wilson), "
-          "heuristic bot styles (the random baseline left out), mid-game and with the final "
-          "collapse of Floor 1; holds when the interval is at or below claims.almost_never. "
-          "Per-crew rates and every style in the Exits section.",
+          "Crews Taken without a Last Stand, as a share of player-games with at least one "
+          "and as a share of crews (Wilson), heuristic bot styles (the random baseline left "
+          "out), mid-game and with the final collapse of Floor 1 (where every crew still on "
+          "it is Taken); each part holds when its interval is at or below "
+          "claims.almost_never. Every style in the Exits section.",
           ("exits.taken_loses_markers", "exits.last_stand_cost", "end.max_rounds")),
     Claim("B5", "§7.3 note",
           "Under greedy play Cash Out and Worthy End are substitutes; aggression slightly "
@@ -196,6 +197,20 @@ class Context:
         return self.cached(("ws", by), lambda: M.win_share_table(
             self.primary.seats, by, alpha=c.alpha, min_ratio=c.min_ratio,
             max_rel_width=c.max_rel_width))
+
+    def diff_paths(self, run: RunData) -> set[str]:
+        """Rule parameters whose value in ``run`` differs from the primary run's."""
+        return self._diff_paths(run)
+
+    def one_gap_variations(self) -> list[tuple[RunData, str]]:
+        """The other runs whose rules differ from the primary's in exactly one parameter,
+        with that parameter's path."""
+        out = []
+        for run in self.others:
+            diff = self._diff_paths(run)
+            if len(diff) == 1:
+                out.append((run, next(iter(diff))))
+        return out
 
     def _diff_paths(self, run: RunData) -> set[str]:
         a, b = self.primary.params, run.params
@@ -369,7 +384,7 @@ def _b3(ctx: Context) -> list[ClaimPart]:
 
 def _b4(ctx: Context) -> list[ClaimPart]:
     seats = ctx.primary.seats
-    labels = ("mid-game (final collapse left out)", "with the final collapse of Floor 1")
+    labels = ("mid-game", "with the final collapse of Floor 1")
     if "bot" not in seats.columns:
         return [_not_measured(lbl, "no bot column") for lbl in labels]
     pop = seats[seats["bot"] != "random"]
@@ -382,16 +397,24 @@ def _b4(ctx: Context) -> list[ClaimPart]:
         return [_not_measured(lbl, "no heuristic bot seats") for lbl in labels]
     r = eu.iloc[0]
     cap = ctx.config.almost_never
+    who = (f"{int(r['player_games']):,} heuristic-bot player-games, "
+           f"{r['crews_pg'] * r['player_games']:,.0f} crews (random baseline left out)")
     parts = []
+    note = f"claimed: at most {cap:g}; {who}"
     for label, sfx in zip(labels, ("_mid", ""), strict=True):
         parts.append(ClaimPart(
-            label,
-            f"{r['fb_pg' + sfx]:.3f} of player-games; {r['fb_crew' + sfx]:.3f} per crew",
-            f"{_ci(r['fb_pg' + sfx + '_low'], r['fb_pg' + sfx + '_high'])} of player-games",
+            f"per player-game, {label}",
+            f"{r['fb_pg' + sfx]:.3f} of player-games have a crew Taken without a Last Stand",
+            _ci(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"]),
             region_verdict(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"], 0.0, cap),
-            ctx.primary.label,
-            f"claimed: at most {cap:g} of player-games; {int(r['player_games']):,} "
-            f"heuristic-bot player-games (random baseline left out)"))
+            ctx.primary.label, note if not parts else ""))
+    for label, sfx in zip(labels, ("_mid", ""), strict=True):
+        parts.append(ClaimPart(
+            f"per crew, {label}",
+            f"{r['fb_crew' + sfx]:.3f} of crews are Taken without a Last Stand",
+            _ci(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"]),
+            region_verdict(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"], 0.0, cap),
+            ctx.primary.label))
     return parts
 
 

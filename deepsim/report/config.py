@@ -23,7 +23,7 @@ _RT = "B1: the rulebook's game length in rounds"
 _RTOL = "B1: '~' means the mean is within this many rounds of the target"
 _TM = ("B3, B5: 'a touch / slightly strong' means win share above fair, by at most this "
        "fraction (0.2 = +20%)")
-_AN = "B4: 'almost never' means in at most this share of player-games"
+_AN = "B4: 'almost never' means in at most this share of player-games (or of crews)"
 _ST = ("B5: exits are substitutes when the win-rate ratio of their users is within "
        "[1/(1+this), 1+this]")
 _TG = ("B6: a game is tight when the winner leads the runner-up by at most this fraction "

@@ -15,7 +15,7 @@ import pandas as pd
 from deepsim.report.claims import ClaimResult
 from deepsim.report.model import Report, Section, Table
 
-__all__ = ["claim_details", "claims_table", "compress_paths", "run_lines", "to_html",
+__all__ = ["claim_details", "claims_table", "compress_paths", "md_section", "run_lines", "to_html",
            "to_markdown"]
 
 VERDICT_CLASSES = {"holds": "v-holds", "fails": "v-fails", "inconclusive": "v-inc",
@@ -79,7 +79,7 @@ def claims_table(results: list[ClaimResult]) -> pd.DataFrame:
     rows = []
     for res in results:
         for i, part in enumerate(res.parts):
-            rows.append({"Claim": f"{res.claim.id} ({res.verdict})" if i == 0 else "",
+            rows.append({"Claim": f"{res.claim.id}: {res.verdict}" if i == 0 else "",
                          "Part": part.label, "Measured": part.measured,
                          "95% interval": part.interval, "Verdict": part.verdict})
     return pd.DataFrame(rows, columns=["Claim", "Part", "Measured", "95% interval", "Verdict"])
@@ -116,7 +116,7 @@ def _md_table(t: Table) -> list[str]:
     return lines + [""]
 
 
-def _md_section(s: Section, image_prefix: str, level: int = 2) -> list[str]:
+def md_section(s: Section, image_prefix: str, level: int = 2) -> list[str]:
     lines = [f"{'#' * level} {s.title}", ""]
     if s.missing:
         return lines + [f"Not available for this run: {s.missing}.", ""]
@@ -136,7 +136,7 @@ def to_markdown(report: Report, image_prefix: str = "") -> str:
     lines += ["Contents: " + " | ".join(f"[{s.title}](#{_anchor(s.title)})"
                                         for s in report.sections), ""]
     for s in report.sections:
-        lines += _md_section(s, image_prefix)
+        lines += md_section(s, image_prefix)
     lines.append(f"*Generated {report.created_utc} in {report.elapsed_s:.1f} s.*")
     return "\n".join(lines) + "\n"
 
