@@ -206,12 +206,16 @@ def to_svg(res: Result) -> str:
     """The question's probability columns as grouped bars over its x column (SVG text)."""
     if not res.plot_x or not res.plot_y:
         raise InputError(f"the {res.ruleset} question '{res.question}' has nothing to plot")
-    xs = [fmt_cell(r.get(res.plot_x), res.column(res.plot_x).kind) for r in res.rows]
-    series = [(res.column(k).label, [float(as_float(r.get(k)) or 0.0) for r in res.rows])
+    xkind = res.column(res.plot_x).kind
+    rows = [r for r in res.rows                  # e.g. a '>=1' summary row is not a k
+            if xkind != "int" or isinstance(r.get(res.plot_x), int)]
+    xs = [fmt_cell(r.get(res.plot_x), xkind) for r in rows]
+    series = [(res.column(k).label, [float(as_float(r.get(k)) or 0.0) for r in rows])
               for k in res.plot_y]
     top = max([v for _, vals in series for v in vals] + [1e-9])
     top = min(1.0, math.ceil(top * 10 + 1e-9) / 10) if top > 0.1 else top * 1.1
-    width, height = max(420, 60 + len(xs) * (14 * len(series) + 14)), 320
+    width = max(420, 60 + len(xs) * (14 * len(series) + 14), 80 + 8 * len(res.title))
+    height = 320
     left, right, top_pad, bottom = 56, 16, 36, 70
     pw, ph = width - left - right, height - top_pad - bottom
     group = pw / max(1, len(xs))
