@@ -261,7 +261,10 @@ def test_formats_and_plot(tmp_path):
     assert r.output.startswith("**Atlantis") and "| attacks |" in r.output
     svg = tmp_path / "p.svg"
     r = invoke(*args, "--plot", str(svg))
-    assert r.exit_code == 0 and svg.read_text().startswith("<svg")
+    assert r.exit_code == 0 and "<svg" in svg.read_text()
+    png = tmp_path / "p.png"
+    assert invoke(*args, "--plot", str(png)).exit_code == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
     r = invoke("rivals", "colours", "--format", "json")
     assert json.loads(r.output)["placeholders"]
 
@@ -273,7 +276,7 @@ def test_formats_and_plot(tmp_path):
     (["atlantis", "destroy", "--ad", "2"], "--dr"),
     (["rivals", "attack", "--attack", "purple"], "unknown colour"),
     (["rove", "ether", "--set", "dim_supply=-1"], "dim_supply"),
-    (["rove", "damage", "--plot", "x.png"], "SVG"),
+    (["rove", "damage", "--plot", "x.txt"], ".png"),
     (["atlantis", "damage", "--ad", "2", "--format", "xml"], "unknown format"),
 ])
 def test_bad_input_exits_2(args, msg):

@@ -34,7 +34,7 @@ odds_app = typer.Typer(
 )
 
 Fmt = Annotated[str, typer.Option("--format", "-f", help="table | csv | json | md.")]
-Plot = Annotated[Path | None, typer.Option("--plot", help="Also write an SVG bar chart here.")]
+Plot = Annotated[Path | None, typer.Option("--plot", help="Also write a bar chart here (.png, .svg or .pdf).")]
 Sets = Annotated[list[str] | None, typer.Option(
     "--set", help="Data override path=value (as for deepsim run); repeatable.")]
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -190,78 +191,54 @@ def to_markdown(res: Result) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# plot: a small grouped bar chart as SVG (no plotting dependency)
+# plot: a small grouped bar chart (matplotlib)
 # ---------------------------------------------------------------------------------------
 
-_PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
-            "#ff9da7")
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
-def _xml(s: str) -> str:
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+def write_plot(res: Result, path: Path) -> None:
+    """Draw the question's probability columns as grouped bars over its x column.
 
+    The format follows the suffix of ``path`` (.png, .svg or .pdf).
 
-def to_svg(res: Result) -> str:
-    """The question's probability columns as grouped bars over its x column (SVG text)."""
+    Raises
+    ------
+    InputError
+        Nothing to plot for this question, an unknown suffix, or an unwritable path.
+    """
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise InputError(f"give a plot path ending in {', '.join(PLOT_SUFFIXES)}",
+                         key="--plot", file=str(path))
     if not res.plot_x or not res.plot_y:
         raise InputError(f"the {res.ruleset} question '{res.question}' has nothing to plot")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.ticker import PercentFormatter
+
     xkind = res.column(res.plot_x).kind
     rows = [r for r in res.rows                  # e.g. a '>=1' summary row is not a k
             if xkind != "int" or isinstance(r.get(res.plot_x), int)]
     xs = [fmt_cell(r.get(res.plot_x), xkind) for r in rows]
-    series = [(res.column(k).label, [float(as_float(r.get(k)) or 0.0) for r in rows])
-              for k in res.plot_y]
-    top = max([v for _, vals in series for v in vals] + [1e-9])
-    top = min(1.0, math.ceil(top * 10 + 1e-9) / 10) if top > 0.1 else top * 1.1
-    width = max(420, 60 + len(xs) * (14 * len(series) + 14), 80 + 8 * len(res.title))
-    height = 320
-    left, right, top_pad, bottom = 56, 16, 36, 70
-    pw, ph = width - left - right, height - top_pad - bottom
-    group = pw / max(1, len(xs))
-    bar = max(2.0, (group - 8) / max(1, len(series)))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{left}" y="20" font-size="13" font-weight="bold">{_xml(res.title)}</text>']
-    for i in range(6):                                   # y grid and labels
-        v = top * i / 5
-        y = top_pad + ph - ph * i / 5
-        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" '
-                   f'stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-                   f'{100 * v:.0f}%</text>')
-    for j, (label, vals) in enumerate(series):
-        color = _PALETTE[j % len(_PALETTE)]
-        for i, v in enumerate(vals):
-            h = ph * (v / top if top else 0)
-            x = left + i * group + 4 + j * bar
-            out.append(f'<rect x="{x:.1f}" y="{top_pad + ph - h:.1f}" width="{bar - 1:.1f}" '
-                       f'height="{h:.1f}" fill="{color}"><title>{_xml(label)} '
-                       f'{_xml(xs[i])}: {100 * v:.2f}%</title></rect>')
-    for i, x in enumerate(xs):
-        cx = left + i * group + group / 2
-        out.append(f'<text x="{cx:.1f}" y="{top_pad + ph + 14}" text-anchor="middle">'
-                   f'{_xml(x)}</text>')
-    out.append(f'<text x="{left + pw / 2:.1f}" y="{top_pad + ph + 30}" text-anchor="middle">'
-               f'{_xml(res.column(res.plot_x).label)}</text>')
-    lx = left
-    for j, (label, _) in enumerate(series):             # legend
-        color = _PALETTE[j % len(_PALETTE)]
-        out.append(f'<rect x="{lx}" y="{height - 22}" width="10" height="10" '
-                   f'fill="{color}"/>')
-        out.append(f'<text x="{lx + 14}" y="{height - 13}">{_xml(label)}</text>')
-        lx += 24 + 7 * len(label)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def write_plot(res: Result, path: Path) -> None:
-    """Write the SVG plot to ``path`` (which must end in .svg)."""
-    if path.suffix.lower() != ".svg":
-        raise InputError("plots are written as SVG; give a path ending in .svg",
-                         key="--plot", file=str(path))
+    x = np.arange(len(xs))
+    width = 0.8 / max(1, len(res.plot_y))
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.5 * len(xs) * len(res.plot_y) + 2), 3.5))
+    for j, key in enumerate(res.plot_y):
+        vals = [float(as_float(r.get(key)) or 0.0) for r in rows]
+        ax.bar(x + (j - (len(res.plot_y) - 1) / 2) * width, vals, width,
+               label=res.column(key).label)
+    ax.set_xticks(x, xs)
+    ax.set_xlabel(res.column(res.plot_x).label)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title("\n".join(textwrap.wrap(res.title, 60)), fontsize=10)
+    if len(res.plot_y) > 1:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
     try:
-        path.write_text(to_svg(res), encoding="utf-8")
+        fig.savefig(path)
     except OSError as exc:
         raise InputError(f"cannot write the plot: {exc.strerror}", file=str(path)) from None
+    finally:
+        plt.close(fig)
