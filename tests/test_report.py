@@ -363,5 +363,5 @@ def test_one_gap_variations_and_findings(runs, tmp_path):
     var = next(s for s in rep.sections if s.key == "variations")
     verdicts = var.tables[0].frame
     assert list(verdicts["Claim"]) == list(CLAIMS)
-    assert list(verdicts.columns[1:]) == ["callings.wardancer.worthy_end_multiplier=2.2",
-                                          "callings.wardancer.worthy_end_multiplier=0.88"]
+    assert list(verdicts.columns[1:]) == [
+        "primary run", "callings.wardancer.worthy_end_multiplier=0.88 (primary: 2.2)"]

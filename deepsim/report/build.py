@@ -303,7 +303,7 @@ def _sec_maw(ctx: Context, foot: str) -> Section:
             d = M.deferral(run.games, ctx.config.alpha)
         except KeyError:
             continue
-        rows.append({"Run": run.label, "steps_per_floor": str(run.param("maw.steps_per_floor",
+        rows.append({"Run": f"{run.path.name}: {run.label}", "steps_per_floor": str(run.param("maw.steps_per_floor",
                                                                          "?")),
                      "Games": _int(d["games"]), "Cap binds (games)": _pct(d["binds_share"], 2),
                      "95% CI": _pci(d["binds_low"], d["binds_high"], 2),
@@ -313,7 +313,8 @@ def _sec_maw(ctx: Context, foot: str) -> Section:
         except KeyError:
             continue
         for r in w.itertuples():
-            wrows.append({"steps_per_floor": str(run.param("maw.steps_per_floor", "?")),
+            wrows.append({"Run": run.path.name,
+                          "steps_per_floor": str(run.param("maw.steps_per_floor", "?")),
                           "Players": r.players, "Warned crew-rounds / game": _num(r.warned_pg),
                           "Taken if warned": _pct(r.taken_if_warned),
                           "95% CI": _pci(r.taken_if_warned_low, r.taken_if_warned_high),
@@ -454,12 +455,12 @@ def _sec_variations(ctx: Context, foot: str) -> Section:
         return s
     verdicts: dict[str, dict[str, str]] = {}
     ratios: dict[str, dict[str, str]] = {}
-    readings = [(ctx.primary, variations[0][1])]
-    readings += list(variations)
+    readings = [(ctx.primary, None), *variations]
     for run, path in readings:
-        col = f"{path}={run.param(path)}"
+        col = ("primary run" if path is None else
+               f"{path}={run.param(path)} (primary: {ctx.primary.param(path)})")
         if col in verdicts:
-            col += f" ({run.path.name})"
+            col += f" [{run.path.name}]"
         sub = Context(run, [], ctx.config)
         verdicts[col] = {r.claim.id: r.verdict for r in evaluate_claims(sub)}
         ratios[col] = {}

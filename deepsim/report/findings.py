@@ -55,6 +55,23 @@ def _plain(report: Report) -> list[str]:
     return out
 
 
+def _changes(report: Report) -> list[str]:
+    """Bullets: claims whose verdict differs under a one-gap variation."""
+    sec = next((x for x in report.sections if x.key == "variations" and x.tables), None)
+    if sec is None:
+        return []
+    df = sec.tables[0].frame.set_index("Claim")
+    base = df.columns[0]
+    out = []
+    for col in df.columns[1:]:
+        diff = [f"{cid} {df.loc[cid, base]} → {df.loc[cid, col]}" for cid in df.index
+                if df.loc[cid, col].split(" (")[0] != df.loc[cid, base].split(" (")[0]]
+        reading, _, primary = col.partition(" (primary: ")
+        out.append(f"- With `{reading}` instead of {primary.rstrip(')')}: "
+                   + ("; ".join(diff) if diff else "no claim changes verdict") + ".")
+    return out
+
+
 def _trim(section: Section) -> Section:
     keep = _KEEP.get(section.key)
     tables = section.tables if keep is None else [t for t in section.tables
@@ -94,6 +111,9 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/") -> s
     for other_run, role in zip(report.others, report.roles, strict=False):
         lines.append(f"- `{other_run.path}`: {other_run.label}. Used for: {role}.")
     lines += ["", "## The claims, plainly", ""] + _plain(report) + [""]
+    changes = _changes(report)
+    if changes:
+        lines += ["## What one rule read another way changes", ""] + changes + [""]
     lines += ["## Claims table", ""]
     df = claims_table(report.claims)
     lines.append("| " + " | ".join(df.columns) + " |")
