@@ -462,7 +462,10 @@ def _b5(ctx: Context) -> list[ClaimPart]:
         f"{_ci(r['ratio_low'], r['ratio_high'])} x fair",
         region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + c.touch_max, lo_open=True),
         ctx.primary.label,
-        f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}"))
+        f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}. The fair "
+        f"share is against the whole field, so weak styles in it (random, cautious) raise "
+        f"every stronger style's ratio; compare greedy with balanced for the pure effect of "
+        f"aggression"))
     return parts
 
 
