@@ -18,7 +18,6 @@ Results are printed and written atomically to ``reports/bench.json``.
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import subprocess

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from deepsim.rulesets.deepfall.layout import (
-    KNOBS, MAX_SEATS, N_EFFECTS, N_RULES, RULES,
+    MAX_SEATS, N_EFFECTS, N_RULES, RULES,
 )
 from deepsim.rulesets.deepfall.schema import (
-    CALLINGS, DICE, EFFECTS, FLAG_EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
+    CALLINGS, DICE, EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
     DeepfallData,
 )
 
@@ -144,6 +144,3 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
         bot_pool=np.asarray(bot_pool, np.int64), unique=int(unique),
         knobs=np.ascontiguousarray(knobs, np.float64))
 
-
-FLAGS = FLAG_EFFECTS
-KNOB_NAMES = KNOBS
