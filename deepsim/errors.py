@@ -12,6 +12,7 @@ class InputError(Exception):
 
     def __init__(self, message: str, *, file: str | None = None, key: str | None = None,
                  line: int | None = None):
+        self.message = message
         self.file = file
         self.key = key
         self.line = line

@@ -145,11 +145,13 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
-                    valid_paths: dict[str, Any], source: str) -> dict:
+                    valid_paths: dict[str, Any], source: str,
+                    lines: dict[str, int] | None = None) -> dict:
     """Return a deep copy of ``data`` with dotted-path overrides applied.
 
     ``valid_paths`` is the leaf-path table of the fully defaulted model: a path must be one
-    of them (or a prefix of some, to replace a whole sub-mapping).
+    of them (or a prefix of some, to replace a whole sub-mapping). ``lines`` maps an
+    override path to its line in ``source`` (for a scenario's ``overrides:``).
 
     Raises
     ------
@@ -163,19 +165,27 @@ def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
         path = str(path)
         if path not in valid_paths and not any(p.startswith(path + ".") for p in valid_paths):
             raise InputError(f"unknown parameter path{nearest(path, valid_paths)}",
-                             file=source, key=path)
+                             file=source, key=path, line=(lines or {}).get(path))
         node: Any = out
         parts = path.split(".")
-        for part in parts[:-1]:
-            if isinstance(node, list):
-                node = node[int(part)]
+        for i, part in enumerate(parts):
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                index: Any = int(part)
+            elif isinstance(node, dict):
+                index = part
             else:
-                node = node.setdefault(part, {})
-        last = parts[-1]
-        if isinstance(node, list):
-            node[int(last)] = value
-        else:
-            node[last] = value
+                # an earlier override replaced a parent with a value that has no such key
+                parent = ".".join(parts[:i])
+                raise InputError(f"an earlier override set '{parent}' to {node!r}, which has "
+                                 f"no key '{part}'; set the whole of '{parent}' or only "
+                                 "its keys", file=source, key=path,
+                                 line=(lines or {}).get(path))
+            if i == len(parts) - 1:
+                node[index] = value
+            elif isinstance(node, dict):
+                node = node.setdefault(index, {})
+            else:
+                node = node[index]
     return out
 
 

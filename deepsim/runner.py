@@ -236,41 +236,15 @@ def resolve(scenario_path: Path | str, *, games: int | None = None, seed: int | 
     return ruleset, scenario, prepared
 
 
-def _players_range(params: Any) -> tuple[int, int] | None:
-    players = params.get("players") if isinstance(params, dict) else None
-    if isinstance(players, dict):
-        lo, hi = players.get("min"), players.get("max")
-        if isinstance(lo, int) and isinstance(hi, int):
-            return lo, hi
-    return None
-
-
 def _prepare(ruleset: Any, scenario: dict, *, source: str, overrides: list[str]) -> Any:
-    """``ruleset.prepare`` plus the checks every ruleset shares.
-
-    A ruleset whose parameters declare ``players: {min, max}`` (after overrides) must
-    play every player count the scenario asks for.
+    """``ruleset.prepare`` (which also checks the player counts against the ruleset's range).
 
     Raises
     ------
     InputError
-        From ``prepare``, or a player count outside the ruleset's range.
+        From ``prepare``.
     """
-    prepared = ruleset.prepare(scenario, source=source, overrides=list(overrides))
-    span = _players_range(prepared.params)
-    counts = scenario.get("players")
-    counts = counts if isinstance(counts, list) else [counts]
-    if span is not None and all(isinstance(c, int) for c in counts):
-        lo, hi = span
-        outside = [c for c in counts if not lo <= c <= hi]
-        if outside:
-            from deepsim.scenario import LINES
-
-            raise InputError(
-                f"{prepared.ruleset} plays {lo}-{hi} players with these parameters "
-                f"(players.min/players.max), got {', '.join(map(str, outside))}",
-                file=source, key="players", line=LINES.get(source, {}).get("players"))
-    return prepared
+    return ruleset.prepare(scenario, source=source, overrides=list(overrides))
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -616,7 +590,7 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     n_threads = set_threads(threads)
     ruleset, prepared, warnings = _reprepare(
         info, where, what="resuming would mix two rulesets in one run; start a new run "
-                          f"with 'deepsim run --from {run_dir}'")
+                          f"with 'deepsim run {info.get('scenario_path') or 'SCENARIO'}'")
     for key in ("games", "seed", "chunk_size"):
         value = prepared.scenario.get(key) if isinstance(prepared.scenario, dict) else None
         if value is not None and int(value) != int(manifest[key]):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from deepsim.errors import InputError
 from deepsim.params import (
@@ -58,9 +57,11 @@ def parameter_paths() -> dict:
     return leaf_paths(model.model_dump())
 
 
-def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set"
-              ) -> DeepfallData:
+def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
+              lines: dict[str, int] | None = None) -> DeepfallData:
     """Validated ruleset data after dotted-path overrides.
+
+    ``lines`` maps an override path (or a parent of it) to its line in ``source``.
 
     Raises
     ------
@@ -68,9 +69,31 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
         Unknown path (with nearest valid ones) or a value out of its bounds.
     """
     base = copy.deepcopy(DeepfallData.model_validate(default_data()).model_dump())
-    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source)
+    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
+                           lines=lines)
     return validate(DeepfallData, data, source=source if overrides else str(DATA_FILE),
-                    lines={} if overrides else _default_lines())
+                    lines=(lines or {}) if overrides else _default_lines())
+
+
+def _override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str, int]:
+    """``{parameter path: line}`` of a scenario's ``overrides:`` block, for its errors.
+
+    Each override path and its parents get the override's line (the first override under a
+    parent wins), so a check on a parent (e.g. a die's six faces) finds the line too. Paths
+    a ``--set`` in ``sets`` also touches are left out: the error may be the ``--set``'s.
+    """
+    own = {k[len("overrides."):]: v for k, v in scenario_lines.items()
+           if k.startswith("overrides.")}
+    out: dict[str, int] = {}
+    for path, line in sorted(own.items(), key=lambda kv: kv[1]):
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            out.setdefault(".".join(parts[:i]), line)
+
+    def related(a: str, b: str) -> bool:
+        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+    return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
 
 
 @lru_cache(maxsize=1)
@@ -121,11 +144,28 @@ class DeepfallRuleset:
         lines = LINES.get(source, {})
         sc = validate(DeepfallScenario, scenario, source=source, lines=lines)
         merged = dict(sc.overrides)
+        sets = []
         for o in overrides or []:
             k, v = parse_override(o)
             merged[k] = v
+            sets.append(k)
         src = source if not overrides else f"{source} / --set"
-        data = load_data(merged, source=src)
+        ov_lines = _override_lines(lines, sets)
+        try:
+            data = load_data(merged, source=src, lines=ov_lines)
+        except InputError as exc:
+            if exc.line is None or src == source:
+                raise
+            # the line is in the scenario's overrides: block, not in a --set
+            raise InputError(exc.message, file=source, key=exc.key, line=exc.line) from None
+        counts = sc.players if isinstance(sc.players, list) else [sc.players]
+        lo, hi = data.players.min, data.players.max
+        outside = [c for c in counts if not lo <= c <= hi]
+        if outside:
+            raise InputError(f"DEEPFALL plays {lo}-{hi} players with these parameters "
+                             f"(players.min {lo}, players.max {hi}), got "
+                             f"{', '.join(map(str, outside))}", file=source, key="players",
+                             line=lines.get("players"))
         styles = bot_styles()
         names = list(styles)
         for i, b in enumerate(sc.bots):
@@ -135,7 +175,6 @@ class DeepfallRuleset:
                                  line=lines.get(f"bots.{i}"))
         # bot profiles: the named styles, then one per seat with knob overrides
         profiles = [dict(styles[n]) for n in names]
-        counts = sc.players if isinstance(sc.players, list) else [sc.players]
         spec = -np.ones((L.MAX_SEATS, 3), np.int64)
         seat_bots = []
         for i, seat in enumerate(sc.seats):
@@ -294,4 +333,3 @@ class DeepfallRuleset:
 
 
 RULESET = DeepfallRuleset()
-_ = yaml  # PyYAML is the loader behind deepsim.params

@@ -3,9 +3,12 @@
 A game's state is a tuple of fixed-size arrays (:func:`new_scratch`), allocated once per
 block of games and reset between games. Floors are 0-based inside (index 0 = Floor 1).
 
-Small helpers here, in bots.py and in kernel.py are ``inline="always"`` (inlined in numba
-IR): a real call would pass the state tuple by value and touch the reference counts of
-its arrays on every call, which measured 1.6x slower over whole games.
+Every function that only reads and writes these arrays (all of the rules and the bots)
+is compiled with ``_nrt=False``: numba then emits no reference counting for its array
+arguments. With it on, each call paid two atomic operations per array argument, and the
+rules pass several arrays to small helpers in inner loops: switching it off measured
+2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_scratch``
+and the entry points in kernel.py) keep numba's runtime.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ def new_scratch():
             np.zeros((MAX_SEATS, N_SYMBOLS), np.int64))              # unspent, kept (A23)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rand_below(key, g, n):
     """Next uniform integer in [0, n) of this game's stream (advances the counter)."""
     v = below(key, np.uint64(g[GS_CTR]), n)
@@ -71,7 +74,7 @@ def rand_below(key, g, n):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def strength_of(fi, s, q, act_str, fallen, eff, rules):
     """Weighted marker strength of player q in room (fi, s) (§6B.2; §4 Warden)."""
     fw = rules[R_FALLEN_STR]
@@ -80,7 +83,7 @@ def strength_of(fi, s, q, act_str, fallen, eff, rules):
     return act_str[fi, s, q] + fallen[fi, s, q] * fw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rival_best(fi, s, p, n, act_str, fallen, eff, rules):
     """Strongest other player's weighted strength in room (fi, s)."""
     best = 0.0
@@ -92,7 +95,7 @@ def rival_best(fi, s, p, n, act_str, fallen, eff, rules):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
     """True when p's active crew has markers in the room and p has the strict majority.
 
@@ -104,7 +107,7 @@ def holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
     return mine > rival_best(fi, s, p, n, act_str, fallen, eff, rules)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def bag_size(bag, p):
     """Dice left in p's bag."""
     t = 0
@@ -113,19 +116,19 @@ def bag_size(bag, p):
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def next_floor(g):
     """Floor number (1..6) the Maw collapses next."""
     return N_FLOORS - g[GS_COLLAPSED]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def steps_needed(fl, g, rules):
     """Maw steps still needed before floor number ``fl`` collapses (A1)."""
     return (N_FLOORS + 1 - fl) * np.int64(rules[R_STEPS_PER_FLOOR]) - g[GS_STEPS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def doomed_this_round(fl, g, rules, n):
     """Would floor ``fl`` likely collapse in this round's Maw phase? (a bot's estimate)"""
     if fl != next_floor(g):
@@ -137,7 +140,7 @@ def doomed_this_round(fl, g, rules, n):
     return need <= gain
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rounds_until(fl, g, rules):
     """Estimated rounds before floor ``fl`` collapses (>= 1; one collapse per round)."""
     k = next_floor(g) - fl + 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -19,6 +20,14 @@ class Seat(BaseModel):
     calling: Literal[CALLINGS + ("random",)] = "random"  # type: ignore[valid-type]
     bot: str = "any"
     knobs: dict[Literal[KNOBS], float] = Field(default_factory=dict)  # type: ignore[valid-type]
+
+    @field_validator("knobs")
+    @classmethod
+    def _numbers(cls, value: dict[str, float]) -> dict[str, float]:
+        bad = [k for k, v in value.items() if math.isnan(v)]
+        if bad:
+            raise ValueError(f"knob {', '.join(bad)} is not a number (nan); give a number")
+        return value
 
 
 class Companies(BaseModel):

@@ -8,6 +8,7 @@ error messages of pydantic are turned into :class:`deepsim.errors.InputError` by
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -40,6 +41,13 @@ class _Strict(BaseModel):
 class Players(_Strict):
     min: int = Field(ge=2, le=6)
     max: int = Field(ge=2, le=6)
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.min > self.max:
+            raise ValueError(f"players.min must be <= players.max, got min {self.min} and "
+                             f"max {self.max}")
+        return self
 
 
 class Floors(_Strict):
@@ -96,6 +104,8 @@ class Dungeon(_Strict):
             if len(w) != len(ROOMS):
                 raise ValueError(f"floor_weights.{f} needs {len(ROOMS)} weights "
                                  f"(one per theme {', '.join(ROOMS)}), got {len(w)}")
+            if any(not math.isfinite(x) for x in w):
+                raise ValueError(f"floor_weights.{f} must be finite numbers, got {w}")
             if any(x < 0 for x in w) or sum(w) <= 0:
                 raise ValueError(f"floor_weights.{f} must be >= 0 with a positive sum")
         return self
@@ -197,6 +207,13 @@ class Recruit(_Strict):
     min_cost: int = Field(ge=0, le=20)
     pool_per_type: int = Field(ge=0, le=1000)
 
+    @model_validator(mode="after")
+    def _order(self):
+        if self.min_cost > self.cost:
+            raise ValueError(f"recruit.min_cost must be <= recruit.cost, got min_cost "
+                             f"{self.min_cost} and cost {self.cost}")
+        return self
+
 
 class Maw(_Strict):
     steps_per_floor: int = Field(ge=1, le=10)
@@ -241,8 +258,6 @@ class DeepfallData(_Strict):
     def _complete(self):
         if tuple(self.symbols) != SYMBOLS:
             raise ValueError(f"symbols must be {list(SYMBOLS)}")
-        if self.players.min > self.players.max:
-            raise ValueError("players.min must be <= players.max")
         for n in range(self.players.min, self.players.max + 1):
             if str(n) not in self.scaling:
                 raise ValueError(f"scaling needs a row for {n} players")
@@ -251,6 +266,4 @@ class DeepfallData(_Strict):
             missing = [k for k in names if k not in getattr(self, group)]
             if missing:
                 raise ValueError(f"{group} is missing {missing}")
-        if self.recruit.min_cost > self.recruit.cost:
-            raise ValueError("recruit.min_cost must be <= recruit.cost")
         return self
