@@ -43,6 +43,11 @@ from deepsim.odds.cli import odds_app  # noqa: E402
 
 app.add_typer(odds_app, name="odds")
 
+# `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
+from deepsim.gate.cli import register as _register_gate  # noqa: E402
+
+_register_gate(app)
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.

@@ -30,6 +30,9 @@ class ScenarioBase(BaseModel):
     chunk_size: int = Field(50_000, ge=1, le=10_000_000)
     players: int | list[int] = 4
     overrides: dict[str, Any] = Field(default_factory=dict)
+    # `deepsim check` expectations, validated by deepsim.gate.expect; excluded from the
+    # resolved scenario, so they never change a run's scenario hash.
+    expect: Any = Field(None, exclude=True)
 
     @field_validator("players", mode="before")
     @classmethod
@@ -63,5 +66,5 @@ def load_scenario(path: Path | str) -> dict:
     LINES[str(path)] = lines
     model = validate(ScenarioBase, data, source=str(path), lines=lines)
     out = dict(data)
-    out.update({k: getattr(model, k) for k in ScenarioBase.model_fields})
+    out.update({k: getattr(model, k) for k in ScenarioBase.model_fields if k != "expect"})
     return out

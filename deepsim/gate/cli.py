@@ -1,0 +1,321 @@
+"""``deepsim check`` and ``deepsim compare``: typer commands and rich output.
+
+Registered on the main app by :func:`register` (called from :mod:`deepsim.cli`). Exit
+codes: 0 all expectations pass (compare: H0 accepted, or no hypotheses given), 1 an
+expectation fails (compare: H1 accepted), 3 inconclusive within the game budget, 2 bad
+input (printed in red, no traceback).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from deepsim.errors import InputError
+from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_PASS
+
+__all__ = ["check", "compare", "register", "render_check", "render_compare"]
+
+_STYLE = {"pass": "green", "fail": "bold red", "inconclusive": "yellow"}
+EXIT_TEXT = {EXIT_PASS: "exit 0: every expectation passes",
+             EXIT_FAIL: "exit 1: an expectation fails",
+             EXIT_INCONCLUSIVE: "exit 3: inconclusive within the game budget"}
+
+
+def _fail(exc: InputError) -> typer.Exit:
+    Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
+                               highlight=False)
+    return typer.Exit(EXIT_INPUT)
+
+
+def _num(x: float, unit: str = "") -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    text = f"{x:.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+    return f"{text} {unit}".rstrip() if unit else text
+
+
+def _progress(quiet: bool) -> tuple[Progress, callable]:
+    bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("elapsed"), TimeElapsedColumn(),
+                   console=Console(stderr=True), disable=quiet, transient=True)
+    task = {"id": None}
+
+    def on_progress(done: int, total: int) -> None:
+        if task["id"] is None:
+            bar.start()
+            task["id"] = bar.add_task("games", total=total, completed=done)
+        bar.update(task["id"], completed=done, total=total)
+
+    return bar, on_progress
+
+
+# --- check ----------------------------------------------------------------------------------
+
+def render_check(console: Console, result) -> None:
+    """The check's table (expectation, bound, measured value, interval, games, verdict),
+    the method line and the verdict counts."""
+    from deepsim.gate.check import level_text
+
+    levels = {r.alpha for r in result.rows}
+    one_level = len(levels) == 1
+    head = f"Interval ({level_text(next(iter(levels)))})" if one_level else "Interval (level)"
+    title = (f"deepsim check {escape(result.source)}: seed {result.seed}, "
+             f"{result.games_played:,} games")
+    if result.overrides:
+        title += ", " + escape(" ".join(f"--set {o}" for o in result.overrides))
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("Expectation")
+    table.add_column("Bound")
+    table.add_column("Measured", justify="right")
+    table.add_column(head, justify="right")
+    table.add_column("Games", justify="right")
+    table.add_column("Verdict")
+    previous = None
+    for i, row in enumerate(result.rows, 1):
+        inst, est = row.instance, row.estimate
+        label = escape(inst.spec)
+        if inst.name and inst.position != previous:  # the name once per expectation
+            label = f"[dim]{escape(inst.name)}[/dim]\n{label}"
+        previous = inst.position
+        interval = f"[{_num(est.low)}, {_num(est.high)}]"
+        if not one_level:
+            interval += f" ({level_text(row.alpha)})"
+        style = _STYLE[row.verdict]
+        table.add_row(str(i), label, escape(inst.bound_text),
+                      escape(_num(est.value, inst.metric.unit)), escape(interval),
+                      f"{row.games:,}", f"[{style}]{row.verdict}[/{style}]")
+    console.print(table)
+    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
+    if result.stopped_early:
+        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
+    if result.not_played:
+        console.print(f"[dim]left out (never played in this scenario): "
+                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
+    if result.placeholders:
+        console.print(f"[yellow]placeholder data:[/yellow] "
+                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+    c = result.counts
+    code = result.exit_code
+    style = {EXIT_PASS: "bold green", EXIT_FAIL: "bold red"}.get(code, "bold yellow")
+    console.print(f"[{style}]{c['pass']} pass, {c['fail']} fail, {c['inconclusive']} "
+                  f"inconclusive[/{style}] of {len(result.rows)} ({EXIT_TEXT[code]}; "
+                  f"{result.elapsed_s:.1f} s)", highlight=False)
+
+
+def check(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML with an expect: block.")],
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games of the single look (default: the scenario's); with "
+                              "--sequential, the default --max-games.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Master seed (default: scenario's).")]
+    = None,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Ruleset parameter override path=value; repeatable.")] = None,
+    alpha: Annotated[float, typer.Option(
+        "--alpha", help="Family-wise error rate over all expectations.")] = 0.05,
+    sequential: Annotated[bool, typer.Option(
+        "--sequential", help="Add games in looks until every expectation is decided "
+                             "(alpha spending keeps the intervals valid).")] = False,
+    max_games: Annotated[int | None, typer.Option(
+        "--max-games", help="Game budget of --sequential (default: --games or the "
+                            "scenario's games).")] = None,
+    min_games: Annotated[int | None, typer.Option(
+        "--min-games", help="First look of --sequential (default: max-games/32, at least "
+                            "1,000); later looks double.")] = None,
+    spending: Annotated[str, typer.Option(
+        "--spending", help="Lan-DeMets spending function: pocock (decides clear cases "
+                           "early) or obf (O'Brien-Fleming: keeps alpha for the end).")]
+    = "pocock",
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", help="numba threads (default: all cores); verdicts do not "
+                                "depend on it.")] = None,
+    junit: Annotated[Path | None, typer.Option(
+        "--junit", help="Also write JUnit XML (one test case per expectation).")] = None,
+    fail_fast: Annotated[bool, typer.Option(
+        "--fail-fast", help="Stop at the first look with a failed expectation.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="No progress bar and no table; one line.")]
+    = False,
+) -> None:
+    """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
+    input."""
+    from deepsim.gate.check import run_check
+    from deepsim.gate.junit import write_junit
+
+    console = Console()
+    bar, on_progress = _progress(quiet)
+    try:
+        try:
+            result = run_check(scenario, games=games, seed=seed, overrides=list(sets or []),
+                               alpha=alpha, sequential=sequential, max_games=max_games,
+                               min_games=min_games, spending=spending, threads=threads,
+                               fail_fast=fail_fast, progress=on_progress)
+        finally:
+            bar.stop()
+        if junit is not None:
+            try:
+                write_junit(result, junit)
+            except OSError as exc:
+                raise InputError(f"cannot write the JUnit file: {exc.strerror}",
+                                 file=str(junit)) from None
+    except InputError as exc:
+        raise _fail(exc) from None
+    if quiet:
+        c = result.counts
+        typer.echo(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
+                   f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
+                   f"({EXIT_TEXT[result.exit_code]})")
+    else:
+        render_check(console, result)
+        if junit is not None:
+            console.print(f"JUnit XML: {escape(str(junit))}", highlight=False)
+    raise typer.Exit(result.exit_code)
+
+
+# --- compare --------------------------------------------------------------------------------
+
+def render_compare(console: Console, r) -> None:
+    """Both variants, the difference with its interval, the LLR, its bounds and the
+    decision."""
+    du = "pp" if r.unit == "%" else r.unit
+    table = Table(title=f"deepsim compare: {escape(r.metric)} ({escape(r.unit)}), B - A",
+                  title_justify="left", show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("")
+    table.add_row("A", escape(r.label_a))
+    table.add_row("B", escape(r.label_b))
+    games = (f"{r.games:,} paired games (same seed and game indices: common random numbers)"
+             if r.paired else f"{r.games:,} games, unpaired (different seeds)")
+    table.add_row("Games", games)
+    table.add_row("Measured", f"A {_num(r.diff.value_a, r.unit)}, B "
+                              f"{_num(r.diff.value_b, r.unit)}")
+    lo, hi = r.diff.interval(0.05)
+    note = "fixed-sample; not adjusted for the sequential stop" if r.mode == "sprt" else \
+        "fixed-sample"
+    table.add_row("B - A", f"{r.diff.est:+.4g} {du}, 95% interval [{lo:+.4g}, {hi:+.4g}] "
+                           f"({note})")
+    if r.theta0 is not None:
+        table.add_row("Hypotheses", f"H0: B - A = {r.theta0:g} {du}, H1: B - A = "
+                                    f"{r.theta1:g} {du}; alpha {r.alpha:g}, beta {r.beta:g}")
+    if r.mode == "sprt":
+        table.add_row("LLR", f"{r.llr:+.3f} (bounds [{r.lower:.3f}, {r.upper:.3f}], GSPRT, "
+                             f"{r.model} model)")
+    elif r.theta0 is not None and not math.isnan(r.llr):
+        table.add_row("LLR", f"{r.llr:+.3f} (normal approximation; for reference: a "
+                             f"fixed-sample test decides)")
+    if not math.isnan(r.p_value):
+        ref = r.theta0 if r.theta0 is not None else 0.0
+        table.add_row("p-value", f"{r.p_value:.3g} (two-sided, B - A = {ref:g})")
+    if r.theta0 is None:
+        decision = "no hypotheses given (--sprt H0 H1): estimate only"
+        style = "bold"
+    elif r.decision == "H1":
+        decision, style = f"H1 accepted: B - A = {r.theta1:g} {du} (exit 1)", "bold red"
+    elif r.decision == "H0":
+        decision, style = f"H0 accepted: B - A = {r.theta0:g} {du} (exit 0)", "bold green"
+    else:
+        decision, style = (f"inconclusive after {r.games:,} games (exit 3)", "bold yellow")
+    table.add_row("Decision", f"[{style}]{escape(decision)}[/{style}]")
+    console.print(table)
+    for n in r.notes:
+        console.print(f"[dim]{escape(n)}[/dim]", highlight=False)
+    console.print(f"[dim]{r.elapsed_s:.1f} s[/dim]", highlight=False)
+
+
+def compare(
+    a: Annotated[Path, typer.Argument(help="Scenario file (variant A), or a finished run "
+                                           "directory.")],
+    b: Annotated[Path | None, typer.Argument(
+        help="Scenario file of variant B (default: A), or a second run directory.")] = None,
+    metric: Annotated[str, typer.Option(
+        "--metric", "-m", help="One number: NAME or NAME[key=value,...], e.g. "
+                               "'win_share[company=Dvergar Reaver]', 'win_edge[seat=1]', "
+                               "'rounds[players=4]'.")] = "",
+    sprt: Annotated[tuple[float, float] | None, typer.Option(
+        "--sprt", metavar="H0 H1", help="H0 and H1 for B - A in the metric's unit "
+                                        "(percentage points for shares).")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="P(accept H1 | H0).")] = 0.05,
+    beta: Annotated[float, typer.Option("--beta", help="P(accept H0 | H1).")] = 0.05,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Override for both variants; repeatable.")] = None,
+    sets_a: Annotated[list[str] | None, typer.Option(
+        "--set-a", help="Override for variant A only; repeatable.")] = None,
+    sets_b: Annotated[list[str] | None, typer.Option(
+        "--set-b", help="Override for variant B only; repeatable.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed of both variants (default: A's scenario seed).")] = None,
+    seed_b: Annotated[int | None, typer.Option(
+        "--seed-b", help="Another seed for B: unpaired games (an A/A test).")] = None,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", help="Paired games before the SPRT may stop.")] = 2000,
+    max_games: Annotated[int, typer.Option(
+        "--max-games", help="Budget of paired games; then inconclusive (exit 3).")]
+    = 200_000,
+    batch: Annotated[int | None, typer.Option(
+        "--batch", help="Games between two looks at the LLR.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="numba threads.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Compare two variants on one metric: SPRT on paired games (or a fixed-sample test of
+    two run directories). Exit 0 H0, 1 H1, 3 inconclusive, 2 bad input."""
+    from deepsim.gate.compare import compare_runs, run_compare
+
+    console = Console()
+    bar, on_progress = _progress(quiet)
+    try:
+        if not metric:
+            raise InputError("name the metric to compare, e.g. --metric "
+                             "'win_share[company=Dvergar Reaver]'", key="--metric")
+        if a.is_dir():
+            if b is None or not b.is_dir():
+                raise InputError("a run directory is compared with a second run directory",
+                                 file=str(b) if b else None, key=None if b else "B")
+            given = [n for n, v in (("--set", sets), ("--set-a", sets_a), ("--set-b", sets_b),
+                                    ("--seed", seed), ("--seed-b", seed_b),
+                                    ("--batch", batch)) if v]
+            if given:
+                raise InputError(f"two finished runs are compared as they are; drop "
+                                 f"{', '.join(given)}", key=given[0])
+            result = compare_runs(a, b, metric=metric,
+                                  theta0=sprt[0] if sprt else None,
+                                  theta1=sprt[1] if sprt else None, alpha=alpha, beta=beta)
+        else:
+            if not a.exists():
+                raise InputError("no such scenario file or run directory", file=str(a))
+            if b is not None and b.is_dir():
+                raise InputError("a scenario is compared with a scenario (or with itself "
+                                 "and --set-a/--set-b), not a run directory", file=str(b))
+            if sprt is None:
+                raise InputError("give the hypotheses: --sprt H0 H1 (B - A in the metric's "
+                                 "unit, e.g. --sprt 0 2 for two percentage points)",
+                                 key="--sprt")
+            try:
+                result = run_compare(a, b, metric=metric, sets=list(sets or []),
+                                     sets_a=list(sets_a or []), sets_b=list(sets_b or []),
+                                     seed=seed, seed_b=seed_b, theta0=sprt[0], theta1=sprt[1],
+                                     alpha=alpha, beta=beta, min_games=min_games,
+                                     max_games=max_games, batch=batch, threads=threads,
+                                     progress=on_progress)
+            finally:
+                bar.stop()
+    except InputError as exc:
+        raise _fail(exc) from None
+    render_compare(console, result)
+    raise typer.Exit(result.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` and ``compare`` to the ``deepsim`` app."""
+    app.command("check")(check)
+    app.command("compare")(compare)
