@@ -1,0 +1,324 @@
+"""``deepsim sweep`` and ``deepsim tune`` (registered on the main typer app by
+:func:`register`). Bad input exits 2 with one red line and no traceback; Ctrl-C exits 130
+and keeps what was written so far."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from deepsim.errors import InputError
+
+__all__ = ["register", "sweep", "tune"]
+
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(exc: InputError) -> typer.Exit:
+    Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
+                               highlight=False)
+    return typer.Exit(EXIT_INPUT)
+
+
+def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str], None]]:
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("games"), TextColumn("ETA"), TimeRemainingColumn(),
+                   TextColumn("elapsed"), TimeElapsedColumn(),
+                   console=Console(stderr=True), disable=quiet, transient=False)
+    state: dict = {}
+
+    def on_progress(done: int, total: int, label: str) -> None:
+        label = label if len(label) <= 60 else label[:57] + "..."
+        if state.get("total") != total:  # a new phase (trials, then confirmation runs)
+            if "task" in state:
+                bar.update(state["task"], completed=state["total"])
+            else:
+                bar.start()
+                state["started"] = True
+            state["task"] = bar.add_task(label, total=total)
+            state["total"] = total
+        bar.update(state["task"], completed=done, description=label)
+
+    def stop() -> None:
+        if state.get("started"):
+            bar.stop()
+
+    return stop, on_progress
+
+
+def fmt(v: float, low: float | None = None, high: float | None = None) -> str:
+    """``0.0312 [0.0251, 0.0380]``."""
+    def one(x):
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "-"
+        return f"{x:.4f}" if abs(x) < 10 else f"{x:.2f}"
+    if low is None:
+        return one(v)
+    return f"{one(v)} [{one(low)}, {one(high)}]"
+
+
+def _param_text(v) -> str:
+    from deepsim.tune.grid import format_value
+
+    return format_value(v)
+
+
+def sweep_tables(result) -> list[Table]:
+    """Rich tables of a sweep: ungrouped metrics together, one table per grouped metric."""
+    frame, specs = result.frame, result.specs
+    paths = [s.path for s in specs]
+    scalars = [m.label for m in result.metrics if m.by is None and
+               frame.loc[frame["metric"] == m.label, "group"].eq("").all()]
+    grouped = [m.label for m in result.metrics if m.label not in scalars]
+    tables = []
+    points = frame.drop_duplicates("point").sort_values("point")
+    if scalars:
+        t = Table(title=f"Sweep of {result.info['scenario_name']}: {result.info['games']:,} "
+                        f"games per point, seed {result.info['seed']} (value and 95% interval)",
+                  title_justify="left")
+        for p in paths:
+            t.add_column(escape(p), justify="right")
+        for m in scalars:
+            t.add_column(escape(m), justify="right")
+        for _, pt in points.iterrows():
+            cells = [escape(_param_text(pt[p])) for p in paths]
+            for m in scalars:
+                r = frame[(frame["point"] == pt["point"]) & (frame["metric"] == m)].iloc[0]
+                cells.append(fmt(r["value"], r["low"], r["high"]))
+            t.add_row(*cells)
+        tables.append(t)
+    for m in grouped:
+        d = frame[frame["metric"] == m]
+        groups = list(dict.fromkeys(d["group"]))
+        t = Table(title=f"{m} (value and 95% interval)", title_justify="left")
+        for p in paths:
+            t.add_column(escape(p), justify="right")
+        for g in groups:
+            t.add_column(escape(str(g)), justify="right")
+        for _, pt in points.iterrows():
+            cells = [escape(_param_text(pt[p])) for p in paths]
+            for g in groups:
+                r = d[(d["point"] == pt["point"]) & (d["group"] == g)]
+                cells.append(fmt(r["value"].iloc[0], r["low"].iloc[0], r["high"].iloc[0])
+                             if len(r) else "-")
+            t.add_row(*cells)
+        tables.append(t)
+    return tables
+
+
+def sweep(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    params: Annotated[list[str], typer.Option(
+        "--param", "-p", metavar="PATH=VALUES",
+        help="Parameter and its values: a list (1,2) or a range LOW:HIGH:STEP "
+             "(2.0:3.0:0.25); repeat for a grid.")],
+    metrics: Annotated[list[str] | None, typer.Option(
+        "--metric", "-m", metavar="NAME[:BY]",
+        help="Metric to report (repeatable): company_spread, lineage_spread, calling_spread, "
+             "bot_spread, seat_advantage, length_error, mean_rounds, win_share:BY, ratio:BY, "
+             "feel_bad[:BY], or a numeric seats/games column (worthy_ends, cash_outs:bot). "
+             "BY: company, lineage, calling, bot, players, seat.")] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n",
+                                              help="Games per grid point (default: "
+                                                   "scenario's).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Seed of every point (default: "
+                                                  "scenario's).")] = None,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Override path=value applied at every point; repeatable.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="numba threads (default: all cores).")]
+    = None,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
+                                                   help="Games per in-memory chunk.")] = None,
+    target_rounds: Annotated[float, typer.Option(
+        "--target-rounds", help="Target of length_error (rounds).")] = 11.0,
+    out: Annotated[Path | None, typer.Option("--out", "-o",
+                                             help="Output folder (default: a new folder "
+                                                  "under reports/sweeps/).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    = False,
+    no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plots.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Print only the output folder.")] = False,
+) -> None:
+    """Play a scenario at every point of a parameter grid, with the same seeds at each."""
+    from deepsim.tune.sweep import run_sweep
+
+    console = Console()
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            result = run_sweep(scenario, list(params), metrics=list(metrics or []) or None,
+                               games=games, seed=seed, sets=list(sets or []),
+                               chunk_size=chunk_size, threads=threads, out=out, force=force,
+                               target_rounds=target_rounds, make_plots=not no_plots,
+                               progress=on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] sweep.parquet "
+                                   "keeps the points that finished.", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        typer.echo(str(result.out_dir))
+        return
+    for t in sweep_tables(result):
+        console.print(t)
+    for note in result.notes:
+        console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
+    console.print(f"Common random numbers: {escape(result.info['common_random_numbers'])}.",
+                  highlight=False)
+    console.print(f"Wrote {escape(str(result.out_dir))}/ (sweep.parquet, sweep.json"
+                  f"{', plots/' if any('plots' in str(f) for f in result.files) else ''})",
+                  highlight=False)
+
+
+def tune_table(result) -> Table:
+    """Baseline vs best, on the tuning games and on the confirmation games."""
+    info = result.info
+    t = Table(title=f"Tune of {info['scenario_name']}: {info['objective']} (value and 95% "
+                    "interval; lower is better)", title_justify="left")
+    t.add_column("")
+    t.add_column(f"tuning: {info['games']:,} games, seed {info['seed']}", justify="right")
+    conf = result.confirm
+    if conf:
+        t.add_column(f"confirm: {conf['games']:,} games, seed {conf['seed']}",
+                     justify="right")
+    rows = result.trials
+    base = rows[rows["baseline"]]
+    best_trial = info["best"]["trial"]
+    best = rows[rows["trial"] == best_trial].iloc[0]
+    for label, r, key in (("defaults", base.iloc[0] if len(base) else None, "baseline"),
+                          (f"best (trial {best_trial})", best, "best")):
+        cells = [label, fmt(r["value"], r["low"], r["high"]) if r is not None else "-"]
+        if conf:
+            c = conf["runs"][key]
+            cells.append(fmt(c["value"], c["low"], c["high"]))
+        t.add_row(*cells)
+    if conf:
+        tuned = (best["value"] - base.iloc[0]["value"]) if len(base) else math.nan
+        t.add_row("change", fmt(tuned),
+                  f"{fmt(conf['change'], conf['change_low'], conf['change_high'])} "
+                  f"({conf['change_rel']:+.0%})")
+    return t
+
+
+def confirm_verdict(conf: dict) -> str:
+    """One sentence: did the gain hold on the confirmation games?"""
+    lo, hi = conf["change_low"], conf["change_high"]
+    span = (f"change {fmt(conf['change'])}, paired bootstrap 95% interval {fmt(lo)} to "
+            f"{fmt(hi)} over {conf['bootstrap_reps']} replicates")
+    if hi < 0:
+        return f"The gain holds on {conf['games']:,} new games ({span})."
+    if lo > 0:
+        return (f"The tuned numbers are worse on {conf['games']:,} new games ({span}): the "
+                "search's gain was noise; tune with more games per trial.")
+    return (f"Not shown on {conf['games']:,} new games ({span}): the interval includes 0; "
+            "more games per trial or per re-run would tell.")
+
+
+def tune(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    params: Annotated[list[str], typer.Option(
+        "--param", "-p", metavar="PATH=LOW:HIGH",
+        help="Parameter and its search range LOW:HIGH[:STEP] (integers for an integer "
+             "parameter), or a list of values a,b,c; repeatable.")],
+    objective: Annotated[str, typer.Option(
+        "--objective", help="company_spread, lineage_spread, calling_spread, bot_spread, "
+                            "seat_advantage, length_error, or a weighted sum such as "
+                            "company_spread+0.5*seat_advantage.")] = "company_spread",
+    trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
+    games: Annotated[int | None, typer.Option("--games", "-n",
+                                              help="Games per trial (default: "
+                                                   "scenario's).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Seed of every trial (default: "
+                                                  "scenario's).")] = None,
+    sampler_seed: Annotated[int, typer.Option("--sampler-seed",
+                                              help="Seed of the TPE sampler.")] = 0,
+    confirm_games: Annotated[int | None, typer.Option(
+        "--confirm-games", help="Games of the re-runs of the defaults and the best point "
+                                "(default 5 x --games; 0: none).")] = None,
+    confirm_seed: Annotated[int | None, typer.Option(
+        "--confirm-seed", help="Seed of the re-runs (default: --seed + 1, games the search "
+                               "never saw).")] = None,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Override path=value applied to every trial; repeatable.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="numba threads (default: all cores).")]
+    = None,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
+                                                   help="Games per in-memory chunk.")] = None,
+    target_rounds: Annotated[float, typer.Option(
+        "--target-rounds", help="Target of length_error (rounds).")] = 11.0,
+    out: Annotated[Path | None, typer.Option("--out", "-o",
+                                             help="Output folder (default: a new folder "
+                                                  "under reports/tunes/).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    = False,
+    make_report: Annotated[bool, typer.Option("--report/--no-report",
+                                              help="Full report of each re-run.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Print only the output folder.")] = False,
+) -> None:
+    """Search parameter values (optuna TPE, seeded) that minimise an imbalance objective."""
+    from deepsim.tune.tune import run_tune
+
+    console = Console()
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            result = run_tune(scenario, list(params), objective=objective, trials=trials,
+                              games=games, seed=seed, sampler_seed=sampler_seed,
+                              sets=list(sets or []), chunk_size=chunk_size, threads=threads,
+                              out=out, force=force, target_rounds=target_rounds,
+                              confirm_games=confirm_games, confirm_seed=confirm_seed,
+                              report=make_report, progress=on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
+                                   "keeps the trials that finished.", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        typer.echo(str(result.out_dir))
+        return
+    console.print(tune_table(result))
+    console.print("Best parameters (best.yaml):", highlight=False)
+    console.print(escape(result.yaml_block), highlight=False, soft_wrap=True)
+    for note in result.notes:
+        console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
+    if result.confirm:
+        console.print(escape(confirm_verdict(result.confirm)), highlight=False)
+        for name, run in result.confirm["runs"].items():
+            where = run.get("report", run["run_dir"])
+            console.print(f"Re-run of the {name}: {escape(where)}", highlight=False)
+    console.print(f"Wrote {escape(str(result.out_dir))}/ (best.yaml, trials.parquet, "
+                  "objective.png, tune.json)", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sweep`` and ``tune`` to the ``deepsim`` app."""
+    app.command("sweep")(sweep)
+    app.command("tune")(tune)

@@ -1,0 +1,161 @@
+"""Plots of sweeps and tunes (matplotlib, Agg backend): each function returns PNG bytes.
+
+- one swept parameter: each metric against it, one line per group, with its 95% interval
+  as a band;
+- two swept parameters: a heatmap per metric (and group), each cell annotated with the
+  value and the half-width of its interval;
+- a tune: the objective of every trial with its interval, the best so far as a step line
+  and the baseline as a dashed line.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+__all__ = ["sweep_heatmap", "sweep_line", "trials_plot"]
+
+DPI = 90
+MAX_PANELS = 12
+
+
+def _png(fig: Figure, footer: str) -> bytes:
+    if footer:
+        fig.text(0.0, -0.01, footer, fontsize=6.5, color="0.35", ha="left", va="top")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.1,
+                metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _numeric(values) -> bool:
+    return all(isinstance(v, (int, float, np.integer, np.floating))
+               and not isinstance(v, (bool, np.bool_)) for v in values)
+
+
+def _fmt(v: float) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{v:.3g}" if abs(v) >= 1 else f"{v:.3f}"
+
+
+def sweep_line(frame: pd.DataFrame, param: str, metric: str, *, title: str,
+               footer: str = "") -> bytes:
+    """``metric`` (rows of the tidy sweep frame) against ``param``: a line per group with
+    its interval as a band."""
+    d = frame[frame["metric"] == metric]
+    xs = list(dict.fromkeys(d[param].tolist()))
+    numeric = _numeric(xs)
+    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    groups = list(dict.fromkeys(d["group"].tolist()))
+    for group in groups:
+        g = d[d["group"] == group]
+        if numeric:
+            g = g.sort_values(param)
+            x = g[param].to_numpy(dtype=np.float64)
+        else:
+            x = np.array([xs.index(v) for v in g[param]], dtype=np.float64)
+        line, = ax.plot(x, g["value"], marker="o", ms=3.5, lw=1.4,
+                        label=group if group else metric)
+        ax.fill_between(x, g["low"].to_numpy(dtype=np.float64),
+                        g["high"].to_numpy(dtype=np.float64), color=line.get_color(),
+                        alpha=0.18, lw=0)
+    if not numeric:
+        ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_xlabel(param)
+    ax.set_ylabel(metric)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    if len(groups) > 1 or groups[0]:
+        ax.legend(fontsize=7, ncols=2 if len(groups) > 8 else 1, loc="best")
+    return _png(fig, footer)
+
+
+def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: str,
+                  footer: str = "") -> bytes:
+    """``metric`` over the ``p1`` x ``p2`` grid: one heatmap per group (at most 12), each
+    cell annotated with the value and ``±`` half its interval's width."""
+    d = frame[frame["metric"] == metric]
+    groups = list(dict.fromkeys(d["group"].tolist()))[:MAX_PANELS]
+    ys = list(dict.fromkeys(d[p1].tolist()))
+    xs = list(dict.fromkeys(d[p2].tolist()))
+    if _numeric(ys):
+        ys = sorted(ys)
+    if _numeric(xs):
+        xs = sorted(xs)
+    ncols = min(len(groups), 3)
+    nrows = math.ceil(len(groups) / ncols)
+    cell = 0.55 if len(xs) * len(ys) > 30 else 0.9
+    fig = Figure(figsize=(max(4.0, ncols * (1.6 + cell * len(xs))),
+                          max(3.0, nrows * (1.2 + cell * len(ys)))), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for k, group in enumerate(groups):
+        ax = axes[k // ncols][k % ncols]
+        g = d[d["group"] == group]
+        val = np.full((len(ys), len(xs)), np.nan)
+        half = np.full((len(ys), len(xs)), np.nan)
+        for a, b, v, lo, hi in zip(g[p1], g[p2], g["value"], g["low"], g["high"],
+                                   strict=True):
+            i, j = ys.index(a), xs.index(b)
+            val[i, j] = v
+            half[i, j] = (hi - lo) / 2
+        im = ax.imshow(val, origin="lower", aspect="auto", cmap="viridis")
+        fig.colorbar(im, ax=ax, shrink=0.8)
+        finite = val[np.isfinite(val)]
+        mid = (finite.min() + finite.max()) / 2 if finite.size else 0.0
+        fs = 6.5 if len(xs) * len(ys) > 30 else 7.5
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if np.isfinite(val[i, j]):
+                    ax.text(j, i, f"{_fmt(val[i, j])}\n±{_fmt(half[i, j])}", ha="center",
+                            va="center", fontsize=fs,
+                            color="white" if val[i, j] < mid else "black")
+        ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=7, rotation=45)
+        ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=7)
+        ax.set_xlabel(p2, fontsize=8)
+        ax.set_ylabel(p1, fontsize=8)
+        if group:
+            ax.set_title(str(group), fontsize=8)
+    for k in range(len(groups), nrows * ncols):
+        axes[k // ncols][k % ncols].set_visible(False)
+    fig.suptitle(title, fontsize=10)
+    return _png(fig, footer)
+
+
+def trials_plot(trials: pd.DataFrame, objective: str, *, title: str, footer: str = "",
+                baseline: float | None = None) -> bytes:
+    """Objective per trial with its interval, the best so far, and the baseline."""
+    fig = Figure(figsize=(7.5, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    ok = trials[trials["state"] == "COMPLETE"].sort_values("trial")
+    x = ok["trial"].to_numpy()
+    y = ok["value"].to_numpy(dtype=np.float64)
+    lo = ok["low"].to_numpy(dtype=np.float64)
+    hi = ok["high"].to_numpy(dtype=np.float64)
+    ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o", ms=3.5,
+                lw=0.8, capsize=0, ecolor=(0.2, 0.4, 0.8, 0.25),
+                label="trial (95% interval)")
+    if len(y):
+        ax.step(x, np.minimum.accumulate(y), where="post", color="C3", lw=1.6,
+                label="best so far")
+    if baseline is not None and math.isfinite(baseline):
+        ax.axhline(baseline, color="0.4", ls="--", lw=1.0, label="baseline (defaults)")
+    failed = trials[trials["state"] != "COMPLETE"]
+    if len(failed):
+        ax.plot(failed["trial"], np.full(len(failed), np.nanmax(y) if len(y) else 0.0), "x",
+                color="0.5", label="refused by the ruleset")
+    ax.set_xlabel("trial")
+    ax.set_ylabel(objective)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return _png(fig, footer)
