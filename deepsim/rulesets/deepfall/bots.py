@@ -32,12 +32,12 @@ RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
 VAULT_OR_THRONE_BONUS = 3.0   # heuristic: a held Vault/Throne makes a Last Stand free
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _coin(key, g):
     return rand_below(key, g, 2) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _need(fi, s, p, scr, rules, rooms):
     """(steel, cunning) still needed for room (fi, s), after Dvergar and assault progress."""
     theme = scr[X_THEME]
@@ -52,7 +52,7 @@ def _need(fi, s, p, scr, rules, rooms):
     return max(ns, 0), max(nc, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
     """Heuristic worth of placing a marker in room (fi, s); <= 0 means not worth it."""
     theme = scr[X_THEME]
@@ -87,7 +87,7 @@ def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _trinity(p, th, rooms, scr, trin):
     if rooms[th, RM_TRINITY] == 0:
         return True
@@ -96,7 +96,7 @@ def _trinity(p, th, rooms, scr, trin):
     return scr[X_EFF][p, E_SOLO_VAULT] > 0.5
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
 
@@ -170,7 +170,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
     return best_s, best_s >= 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
     g = scr[X_G]
@@ -201,7 +201,7 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     return t if t < safe else safe
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)"""
     g = scr[X_G]
@@ -235,7 +235,7 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     return short
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)"""
     g = scr[X_G]
@@ -245,7 +245,7 @@ def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin
     return target_floor < sd[p, SD_FLOOR]     # leaving upward: this floor falls sooner
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def mettle_reserve(p, n, kn, scr, rules):
     """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""
     if kn[K_RANDOM] > 0.5:
@@ -260,7 +260,7 @@ def mettle_reserve(p, n, kn, scr, rules):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def recruits(key, p, n, cost, kn, scr, rules):
     """§8: how many dice to recruit this turn (the kernel stops when Mettle runs out)."""
     sym = scr[X_SYM]
@@ -275,7 +275,7 @@ def recruits(key, p, n, cost, kn, scr, rules):
     return max(0, min(k, np.int64(kn[K_RECRUIT_MAX])))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _held_value(p, n, scr, rules, rooms, depth):
     """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
     g = scr[X_G]
@@ -289,7 +289,7 @@ def _held_value(p, n, scr, rules, rooms, depth):
     return tot
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
     g = scr[X_G]

@@ -59,7 +59,7 @@ N_SEAT_FLT = len(SEAT_FLT)
 # Room table columns (compile.py builds `rooms` as int64[N_ROOMS, 6]).
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def emit(ev, g, seat, kind, a, b, c, d, e, f, h):
     """Append one trace event (no-op unless the game is traced)."""
     if g[GS_TRACE] == 0:
@@ -80,7 +80,7 @@ def emit(ev, g, seat, kind, a, b, c, d, e, f, h):
     g[GS_EV] = k + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def credit(si, row, p, e, has_lin, has_cal):
     """Count one use of effect ``e`` for seat ``p`` and for the company half that grants it."""
     si[row, p, S_USE0 + e] += 1
@@ -90,7 +90,7 @@ def credit(si, row, p, e, has_lin, has_cal):
         si[row, p, S_CAL_ABILITY] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: Floor 1, starting bag)."""
     start = np.int64(rules[R_START_FLOOR])
@@ -113,7 +113,7 @@ def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     emit(ev, g, p, EV_MUSTER, start, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev):
     """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4)."""
     drawn = 0
@@ -141,7 +141,7 @@ def draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev):
 # the Delve: one player's turn (§6A)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def claim_cost(fi, s, p, theme, rooms, eff, sd, rules):
     """(steel needed, cunning needed) to claim room (fi, s) now, after assault progress."""
     th = theme[fi, s]
@@ -159,7 +159,7 @@ def claim_cost(fi, s, p, theme, rooms, eff, sd, rules):
     return need_s, need_c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def trinity_ok(p, th, rooms, eff, trinity_pool):
     """§7.1 Vaults need a rolled Steel, Cunning and Faith this turn, unless Lorekeeper."""
     if rooms[th, RM_TRINITY] == 0:
@@ -172,7 +172,7 @@ def trinity_ok(p, th, rooms, eff, trinity_pool):
     return False, False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, rooms,
              act_str, act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal,
              ev, g):
@@ -213,7 +213,7 @@ def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, r
     return gained
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules, ls_free,
                      slots, collapsed):
     """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
@@ -227,7 +227,7 @@ def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules
     return np.int64(rules[R_LS_COST])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
              rules, si, sf, row, ev, g):
     """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
@@ -527,7 +527,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         sym[k] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_assault, keep_c):
     """Ask the bot for a room on the crew's current floor and claim it or carry progress.
 
