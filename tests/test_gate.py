@@ -36,7 +36,7 @@ from deepsim.report import metrics as M
 
 cli = CliRunner(env={"COLUMNS": "200"})
 ROOT = Path(__file__).resolve().parents[1]
-GATE = ROOT / "scenarios" / "deepfall-gate.yaml"
+GATE = ROOT / "scenarios" / "ci-balance.yaml"
 
 BASE = """\
 name: gate-test
