@@ -37,6 +37,17 @@ FLAG_EFFECTS = ("no_faith_cancel", "dread_to_mettle", "setback_immune", "solo_va
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, data):
+        # pydantic's lax mode reads true/false as 1/0 for a number; a designer who writes
+        # `hand_size=true` made a mistake, so say so (strings like '1e-3' stay accepted)
+        if isinstance(data, dict):
+            for name, field in cls.model_fields.items():
+                if field.annotation in (int, float) and isinstance(data.get(name), bool):
+                    raise ValueError(f"{name}: expected a number, got {data[name]!r}")
+        return data
+
 
 class Players(_Strict):
     min: int = Field(ge=2, le=6)
