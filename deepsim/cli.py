@@ -154,6 +154,15 @@ def run(
     make_report: Annotated[bool, typer.Option("--report/--no-report",
                                               help="Write the balance report into "
                                                    "RUN_DIR/report/ at the end.")] = True,
+    backend: Annotated[str, typer.Option("--backend", help="Where the chunks run: local "
+                                         "(this process) or dask (one task per chunk; "
+                                         "docs/distributed.md).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS",
+        help="Dask scheduler (tcp://host:8786 or a scheduler file); default with "
+             "--backend dask: a LocalCluster on 127.0.0.1.")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="Worker processes of that LocalCluster (default 2).")] = None,
 ) -> None:
     """Play a scenario's games and write parquet results, then print a summary."""
     console, err_console = _console(), _console(stderr=True)
@@ -176,16 +185,21 @@ def run(
     try:
         _check_run_mode(scenario, resume, from_, games=games, seed=seed,
                         chunk_size=chunk_size, out=out, force=force, sets=sets)
+        from deepsim.distributed import open_backend
+
         try:
-            if resume is not None:
-                result = runner.resume(resume, threads=threads, progress=on_progress)
-            elif from_ is not None:
-                result = runner.rerun(from_, out=out, force=force, threads=threads,
-                                      progress=on_progress)
-            else:
-                result = runner.run(scenario, games=games, seed=seed, chunk_size=chunk_size,
-                                    threads=threads, out=out, force=force, overrides=sets,
-                                    progress=on_progress)
+            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
+                if resume is not None:
+                    result = runner.resume(resume, threads=threads, progress=on_progress,
+                                           backend=engine)
+                elif from_ is not None:
+                    result = runner.rerun(from_, out=out, force=force, threads=threads,
+                                          progress=on_progress, backend=engine)
+                else:
+                    result = runner.run(scenario, games=games, seed=seed,
+                                        chunk_size=chunk_size, threads=threads, out=out,
+                                        force=force, overrides=sets, progress=on_progress,
+                                        backend=engine)
         finally:
             progress_bar.stop()
     except InputError as exc:

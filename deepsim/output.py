@@ -50,11 +50,13 @@ __all__ = [
     "clean_stray_files",
     "default_out_dir",
     "hash_json",
+    "part_metadata",
     "part_name",
     "prepare_out_dir",
     "read_manifest",
     "read_run",
     "read_run_json",
+    "write_chunk_parts",
     "write_run_json",
 ]
 
@@ -194,6 +196,109 @@ def _to_arrow(df: pd.DataFrame, metadata: dict[str, str]) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
+def part_metadata(identity: dict, kind: str, index: int, start: int,
+                  count: int) -> dict[str, str]:
+    """The ``deepsim.*`` key-value metadata of one part.
+
+    Parameters
+    ----------
+    identity : dict
+        The run's manifest (or any mapping with its ``scenario_hash``, ``params_hash``,
+        ``seed`` and optional ``placeholders`` / ``skipped_rules``).
+    kind : {"games", "seats"}
+    index, start, count : int
+        Chunk index, first game, number of games.
+
+    Returns
+    -------
+    dict of str to str
+    """
+    m = identity
+    return {
+        "deepsim.schema_version": str(MANIFEST_SCHEMA_VERSION),
+        "deepsim.kind": kind,
+        "deepsim.scenario_hash": m["scenario_hash"],
+        "deepsim.params_hash": m["params_hash"],
+        "deepsim.seed": str(m["seed"]),
+        "deepsim.chunk": str(index),
+        "deepsim.start": str(start),
+        "deepsim.count": str(count),
+        # placeholder data and skipped rules travel with every part (never hidden)
+        "deepsim.placeholders": ",".join(m.get("placeholders", [])),
+        "deepsim.skipped_rules": " | ".join(m.get("skipped_rules", [])),
+    }
+
+
+def _part_table(kind: str, df: pd.DataFrame, meta: dict[str, str],
+                schemas: dict[str, pa.Schema]) -> pa.Table:
+    """``df`` as Arrow, cast to ``schemas[kind]`` when set (else it sets it)."""
+    table = _to_arrow(df, meta)
+    first = schemas.get(kind)
+    if first is None:
+        schemas[kind] = table.schema
+    elif not table.schema.equals(first, check_metadata=False):
+        try:
+            table = table.cast(first.with_metadata(table.schema.metadata))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError) as exc:
+            raise RuntimeError(
+                f"ruleset returned a {kind} frame whose schema differs from the first "
+                f"chunk's: {table.schema} vs {first}") from exc
+    return table
+
+
+def write_chunk_parts(out_dir: Path | str, identity: dict, index: int, start: int,
+                      count: int, games: pd.DataFrame, seats: pd.DataFrame,
+                      schemas: dict[str, pa.Schema]) -> dict[str, Any]:
+    """Write chunk ``index``'s two parts atomically; return its manifest entry.
+
+    What :meth:`RunWriter.write_chunk` writes, without touching the manifest: a
+    distributed worker calls it for its own chunk and the client lists the entry
+    (:meth:`RunWriter.add_chunk`).
+
+    Parameters
+    ----------
+    out_dir : Path or str
+        The run directory (``games/`` and ``seats/`` must exist).
+    identity : dict
+        See :func:`part_metadata`.
+    index, start, count : int
+    games, seats : DataFrame
+        The ruleset's frames for the chunk.
+    schemas : dict
+        ``{kind: pa.Schema}`` of the run's first written chunk: the parts are cast to it.
+        A missing kind is set to this chunk's schema (the first chunk defines it).
+
+    Returns
+    -------
+    dict
+        ``index, start, count, games_rows, seats_rows, games_part, seats_part``.
+
+    Raises
+    ------
+    RuntimeError
+        The frames do not match the chunk, or cannot be cast to ``schemas``.
+    """
+    if len(games) != count:
+        raise RuntimeError(f"ruleset returned {len(games)} game rows for chunk {index} "
+                           f"(expected {count})")
+    if count and "game" in games.columns:
+        g = games["game"].to_numpy()
+        if int(g.min()) != start or int(g.max()) != start + count - 1:
+            raise RuntimeError(f"chunk {index}: game indices {int(g.min())}..{int(g.max())}"
+                               f" do not match {start}..{start + count - 1}")
+    out_dir = Path(out_dir)
+    entry: dict[str, Any] = {"index": int(index), "start": int(start), "count": int(count)}
+    for kind, df in (("games", games), ("seats", seats)):
+        meta = part_metadata(identity, kind, index, start, count)
+        table = _part_table(kind, df, meta, schemas)
+        rel = f"{kind}/{part_name(index)}"
+        with atomic_path(out_dir / rel) as tmp:
+            pq.write_table(table, tmp, compression="zstd")
+        entry[f"{kind}_rows"] = int(table.num_rows)
+        entry[f"{kind}_part"] = rel
+    return entry
+
+
 class RunWriter:
     """Write a run's chunks as parquet parts and keep ``manifest.json`` in step.
 
@@ -289,35 +394,10 @@ class RunWriter:
         self.manifest["updated_utc"] = _utc_now()
         atomic_write_json(self.out_dir / MANIFEST_NAME, self.manifest)
 
-    def _part_metadata(self, kind: str, index: int, start: int, count: int) -> dict[str, str]:
-        m = self.manifest
-        return {
-            "deepsim.schema_version": str(MANIFEST_SCHEMA_VERSION),
-            "deepsim.kind": kind,
-            "deepsim.scenario_hash": m["scenario_hash"],
-            "deepsim.params_hash": m["params_hash"],
-            "deepsim.seed": str(m["seed"]),
-            "deepsim.chunk": str(index),
-            "deepsim.start": str(start),
-            "deepsim.count": str(count),
-            # placeholder data and skipped rules travel with every part (never hidden)
-            "deepsim.placeholders": ",".join(m.get("placeholders", [])),
-            "deepsim.skipped_rules": " | ".join(m.get("skipped_rules", [])),
-        }
-
-    def _table(self, kind: str, df: pd.DataFrame, meta: dict[str, str]) -> pa.Table:
-        table = _to_arrow(df, meta)
-        first = self._schemas.get(kind)
-        if first is None:
-            self._schemas[kind] = table.schema
-        elif not table.schema.equals(first, check_metadata=False):
-            try:
-                table = table.cast(first.with_metadata(table.schema.metadata))
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError) as exc:
-                raise RuntimeError(
-                    f"ruleset returned a {kind} frame whose schema differs from the first "
-                    f"chunk's: {table.schema} vs {first}") from exc
-        return table
+    @property
+    def schemas(self) -> dict[str, pa.Schema]:
+        """``{kind: schema}`` every later part is cast to (empty before the first chunk)."""
+        return dict(self._schemas)
 
     def write_chunk(self, index: int, start: int, count: int, games: pd.DataFrame,
                     seats: pd.DataFrame) -> dict[str, Any]:
@@ -348,26 +428,18 @@ class RunWriter:
             The frames do not match the chunk (a ruleset bug), or a later chunk's columns
             cannot be cast to the first chunk's schema.
         """
-        if len(games) != count:
-            raise RuntimeError(f"ruleset returned {len(games)} game rows for chunk {index} "
-                               f"(expected {count})")
-        if count and "game" in games.columns:
-            g = games["game"].to_numpy()
-            if int(g.min()) != start or int(g.max()) != start + count - 1:
-                raise RuntimeError(f"chunk {index}: game indices {int(g.min())}..{int(g.max())}"
-                                   f" do not match {start}..{start + count - 1}")
-        entry: dict[str, Any] = {"index": int(index), "start": int(start), "count": int(count)}
-        for kind, df in (("games", games), ("seats", seats)):
-            meta = self._part_metadata(kind, index, start, count)
-            table = self._table(kind, df, meta)
-            rel = f"{kind}/{part_name(index)}"
-            with atomic_path(self.out_dir / rel) as tmp:
-                pq.write_table(table, tmp, compression="zstd")
-            entry[f"{kind}_rows"] = int(table.num_rows)
-            entry[f"{kind}_part"] = rel
-        self.manifest["chunks"].append(entry)
-        self._write_manifest()
+        entry = write_chunk_parts(self.out_dir, self.manifest, index, start, count, games,
+                                  seats, self._schemas)
+        self.add_chunk(entry)
         return entry
+
+    def add_chunk(self, entry: dict[str, Any]) -> None:
+        """List a chunk whose parts are already written (:func:`write_chunk_parts`).
+
+        Appends ``entry`` to the manifest and rewrites it atomically.
+        """
+        self.manifest["chunks"].append(dict(entry))
+        self._write_manifest()
 
     def complete(self) -> None:
         """Mark the run complete (after the last chunk) and rewrite the manifest.

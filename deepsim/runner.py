@@ -301,7 +301,7 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
         chunk_size: int | None = None, threads: int | None = None,
         out: Path | str | None = None, force: bool = False,
         overrides: list[str] | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-        progress: ProgressFn | None = None) -> RunResult:
+        progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
     """Run a scenario end to end and write its run directory.
 
     Parameters
@@ -322,6 +322,9 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
         Parent of default run directories.
     progress : callable(done, total), optional
         Called with games done and total games before the first chunk and after each one.
+    backend : object, optional
+        Plays the chunks elsewhere (:class:`deepsim.distributed.DaskBackend`); default:
+        here, one chunk after another. The results are the same.
 
     Returns
     -------
@@ -346,12 +349,12 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     name = str(scenario.get("name") or Path(scenario_path).stem)
     out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
     return execute(ruleset, prepared, scenario, out_dir=out_dir, source=str(scenario_path),
-                   overrides=overrides, threads=n_threads, progress=progress)
+                   overrides=overrides, threads=n_threads, progress=progress, backend=backend)
 
 
 def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, source: str,
             overrides: list[str], threads: int, progress: ProgressFn | None = None,
-            extra_info: dict | None = None) -> RunResult:
+            extra_info: dict | None = None, backend: Any = None) -> RunResult:
     """Play a prepared scenario into an existing, empty run directory.
 
     Parameters
@@ -373,6 +376,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
     progress : callable(done, total), optional
     extra_info : dict, optional
         More keys for ``run.json`` (e.g. ``rerun_of``).
+    backend : object, optional
+        See :func:`run`.
 
     Returns
     -------
@@ -424,15 +429,18 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
                            seed=seed, games=games, chunk_size=chunk_size,
                            placeholders=list(prepared.placeholders),
                            skipped_rules=list(prepared.skipped_rules))
-    return _play(ruleset, prepared, writer, info, out_dir=out_dir, progress=progress)
+    return _play(ruleset, prepared, writer, info, out_dir=out_dir, progress=progress,
+                 backend=backend)
 
 
 def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir: Path,
-          progress: ProgressFn | None) -> RunResult:
+          progress: ProgressFn | None, backend: Any = None) -> RunResult:
     """Play every chunk the writer's manifest does not list yet, then mark the run complete.
 
     ``wall_time_s`` and ``games_per_s`` in ``run.json`` cover this call only (for a resumed
-    run: the games played after the resume).
+    run: the games played after the resume). A ``backend`` plays the chunks instead
+    (``backend.play_chunks``: it writes their parts, lists them with ``writer.add_chunk``
+    and reports progress).
     """
     games, chunk_size = int(info["games"]), int(info["chunk_size"])
     plan = chunk_ranges(games, chunk_size)
@@ -444,14 +452,18 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
     if progress is not None:
         progress(done, games)
     try:
-        for index, start, count in todo:
-            games_df, seats_df = ruleset.run_chunk(prepared, start, count)
-            with deferred_sigint():
-                writer.write_chunk(index, start, count, games_df, seats_df)
-            done += count
-            played += count
-            if progress is not None:
-                progress(done, games)
+        if backend is not None:
+            played = backend.play_chunks(ruleset, prepared, writer, info, todo, out_dir=out_dir,
+                                         done=done, progress=progress)
+        else:
+            for index, start, count in todo:
+                games_df, seats_df = ruleset.run_chunk(prepared, start, count)
+                with deferred_sigint():
+                    writer.write_chunk(index, start, count, games_df, seats_df)
+                done += count
+                played += count
+                if progress is not None:
+                    progress(done, games)
     except KeyboardInterrupt as exc:
         if isinstance(exc, RunInterrupted):
             raise
@@ -535,7 +547,7 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
 
 
 def resume(run_dir: Path | str, *, threads: int | None = None,
-           progress: ProgressFn | None = None) -> RunResult:
+           progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
     """Finish an interrupted run: play the chunks its manifest does not list.
 
     The run's scenario is prepared again from ``run.json`` (``scenario_input`` and
@@ -552,6 +564,8 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         numba threads (default: all cores); results do not depend on it.
     progress : callable(done, total), optional
         First called with the games already finished.
+    backend : object, optional
+        See :func:`run`.
 
     Returns
     -------
@@ -624,14 +638,15 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
             "threads": n_threads, "command": sys.argv, "versions": versions(),
         })
         write_run_json(run_dir, info)
-    result = _play(ruleset, prepared, writer, info, out_dir=run_dir, progress=progress)
+    result = _play(ruleset, prepared, writer, info, out_dir=run_dir, progress=progress,
+                   backend=backend)
     result.notes, result.warnings = notes, warnings
     return result
 
 
 def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = False,
           threads: int | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-          progress: ProgressFn | None = None) -> RunResult:
+          progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
     """Play again exactly the run recorded in ``run_dir/run.json``, into a new directory.
 
     Same ruleset, scenario (as handed to the ruleset: games, seed, chunk size included)
@@ -649,6 +664,8 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     threads : int, optional
     runs_root : Path or str
     progress : callable(done, total), optional
+    backend : object, optional
+        See :func:`run`.
 
     Returns
     -------
@@ -682,7 +699,8 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
     result = execute(ruleset, prepared, scenario, out_dir=out_dir, source=source,
                      overrides=list(info.get("overrides") or []), threads=n_threads,
-                     progress=progress, extra_info={"rerun_of": str(run_dir)})
+                     progress=progress, extra_info={"rerun_of": str(run_dir)},
+                     backend=backend)
     result.notes = [f"re-running {run_dir} (seed {result.info['seed']}, "
                     f"{result.info['games']} games) into {out_dir}"]
     result.warnings = warnings
