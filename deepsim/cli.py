@@ -43,15 +43,15 @@ from deepsim.odds.cli import odds_app  # noqa: E402
 
 app.add_typer(odds_app, name="odds")
 
-# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
-from deepsim.tune.cli import register as _register_tune  # noqa: E402
-
-_register_tune(app)
-
 # `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
 from deepsim.gate.cli import register as _register_gate  # noqa: E402
 
 _register_gate(app)
+
+# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
+from deepsim.tune.cli import register as _register_tune  # noqa: E402
+
+_register_tune(app)
 
 
 def _console(stderr: bool = False) -> Console:
