@@ -164,6 +164,24 @@ def _play_chunk(spec: dict, out_dir: str, identity: dict, index: int, start: int
             "worker": f"{os.uname().nodename}:{os.getpid()}"}
 
 
+def _chunk_frames(spec: dict, start: int, count: int, keep_games: list[str] | None,
+                  keep_seats: list[str] | None) -> tuple[Any, Any]:
+    """The task of :meth:`DaskBackend.frames`: one chunk's (games, seats) frames, in memory.
+
+    Only the columns in ``keep_games``/``keep_seats`` are returned (``None``: all).
+    """
+    import numba
+
+    numba.set_num_threads(1)
+    ruleset, prepared = _prepared(spec)
+    games, seats = ruleset.run_chunk(prepared, start, count)
+    if keep_games is not None:
+        games = games[[c for c in games.columns if c in set(keep_games)]]
+    if keep_seats is not None:
+        seats = seats[[c for c in seats.columns if c in set(keep_seats)]]
+    return games, seats
+
+
 def warm_up() -> float:
     """Load (or compile) the DEEPFALL kernel in this process; return the seconds it took.
 
@@ -476,6 +494,56 @@ class DaskBackend:
                      "task_play_seconds": round(play, 3),
                      "rewritten": lister.rewritten}
         return played
+
+
+    def frames(self, spec: dict, chunks: list[tuple[int, int, int]],
+               keep_games: set[str] | None = None, keep_seats: set[str] | None = None,
+               progress: Callable[[int], None] | None = None) -> tuple[Any, Any]:
+        """Play ``chunks`` as tasks and return their (games, seats) frames, in game order.
+
+        Nothing is written: each task returns its chunk's frames (only the kept columns),
+        as ``deepsim sweep --backend dask`` needs them. ``spec`` is what :func:`_prepared`
+        checks on the worker (see :meth:`play_chunks`); ``progress(count)`` is called as
+        each task finishes.
+
+        Raises
+        ------
+        RuntimeError
+            A task failed after its retries, or its worker died too often.
+        """
+        if self.client is None:
+            raise RuntimeError("DaskBackend is not started; use it in a 'with' block")
+        import pandas as pd
+
+        distributed = self._import()
+        kg = None if keep_games is None else sorted(keep_games)
+        ks = None if keep_seats is None else sorted(keep_seats)
+        job = hash_json([spec, [list(c) for c in chunks], kg, ks])[:16]
+        futures = [self.client.submit(_chunk_frames, spec, start, count, kg, ks,
+                                      key=f"deepsim-frames-{job}-chunk-{index:05d}",
+                                      retries=self.retries)
+                   for index, start, count in chunks]
+        by_key = {f.key: c for f, c in zip(futures, chunks, strict=True)}
+        results: dict[int, tuple[Any, Any]] = {}
+        try:
+            for future in distributed.as_completed(futures):
+                index, _, count = by_key[future.key]
+                try:
+                    results[index] = future.result()
+                except Exception as exc:
+                    raise RuntimeError(f"chunk {index} failed on the Dask cluster "
+                                       f"({type(exc).__name__}: {exc})") from exc
+                future.release()
+                if progress is not None:
+                    progress(count)
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        order = [results[index] for index, _, _ in chunks]
+        if len(order) == 1:
+            return order[0]
+        return (pd.concat([g for g, _ in order], ignore_index=True),
+                pd.concat([s for _, s in order], ignore_index=True))
 
 
 @contextlib.contextmanager

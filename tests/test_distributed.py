@@ -225,3 +225,17 @@ def test_warm_up_loads_the_kernel(local_run):
     from deepsim.distributed import warm_up
 
     assert warm_up() >= 0
+
+
+def test_sweep_on_local_cluster_equals_local_sweep(local_run, tmp_path):
+    """`deepsim sweep --backend dask`: a 2-point sweep gives the local sweep's sweep.parquet."""
+    args = ["sweep", str(SCENARIO), "--param", "exits.worthy_end_multiplier=2.0,3.0", "--games", "600",
+            "--chunk-size", "200", "--seed", str(RUN["seed"]), "--no-plots", "-q"]
+    res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "local")])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "dask"), "--backend", "dask",
+                                   "--workers", "2"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "dask" / "sweep.json").read_text())["backend"]["workers"] == 2
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local" / "sweep.parquet"),
+                                  pd.read_parquet(tmp_path / "dask" / "sweep.parquet"))

@@ -157,19 +157,31 @@ def sweep(
     no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plots.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Print only the output folder.")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="Where the chunks run: local "
+                                         "(this process) or dask (one task per chunk; "
+                                         "docs/distributed.md).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS",
+        help="Dask scheduler (tcp://host:8786 or a scheduler file); default with "
+             "--backend dask: a LocalCluster on 127.0.0.1.")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="Worker processes of that LocalCluster (default 2).")] = None,
 ) -> None:
     """Play a scenario at every point of a parameter grid, with the same seeds at each."""
+    from deepsim.distributed import open_backend
     from deepsim.tune.sweep import run_sweep
 
     console = Console()
     stop_bar, on_progress = _progress(quiet)
     try:
         try:
-            result = run_sweep(scenario, list(params), metrics=list(metrics or []) or None,
-                               games=games, seed=seed, sets=list(sets or []),
-                               chunk_size=chunk_size, threads=threads, out=out, force=force,
-                               target_rounds=target_rounds, make_plots=not no_plots,
-                               progress=on_progress)
+            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
+                result = run_sweep(scenario, list(params),
+                                   metrics=list(metrics or []) or None, games=games,
+                                   seed=seed, sets=list(sets or []), chunk_size=chunk_size,
+                                   threads=threads, out=out, force=force,
+                                   target_rounds=target_rounds, make_plots=not no_plots,
+                                   progress=on_progress, backend=engine)
         finally:
             stop_bar()
     except InputError as exc:
@@ -280,7 +292,10 @@ def tune(
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Print only the output folder.")] = False,
 ) -> None:
-    """Search parameter values (optuna TPE, seeded) that minimise an imbalance objective."""
+    """Search parameter values (optuna TPE, seeded) that minimise an imbalance objective.
+
+    Plays in this process (no --backend dask, unlike run and sweep).
+    """
     from deepsim.tune.tune import run_tune
 
     console = Console()

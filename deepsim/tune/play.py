@@ -34,6 +34,8 @@ class PreparedPoint:
     point: dict
     overrides: list[str]
     prepared: Any
+    #: The scenario mapping ``runner.resolve`` prepared (for a worker to prepare it again).
+    scenario: dict | None = None
     params_hash: str = field(init=False)
 
     def __post_init__(self):
@@ -81,11 +83,15 @@ class Player:
         Games per in-memory chunk (default: the scenario's, at most 10,000).
     threads : int, optional
         numba threads (default: all cores); results do not depend on it.
+    backend : DaskBackend, optional
+        Started; plays each point's chunks as Dask tasks (same results).
     """
 
     def __init__(self, scenario_path: Path | str, *, games: int | None = None,
                  seed: int | None = None, sets: list[str] | None = None,
-                 chunk_size: int | None = None, threads: int | None = None):
+                 chunk_size: int | None = None, threads: int | None = None,
+                 backend: Any = None):
+        self.backend = backend
         self.scenario_path = Path(scenario_path)
         self.threads = runner.set_threads(threads)
         self.sets = list(sets or [])
@@ -114,14 +120,25 @@ class Player:
         """
         overrides = self.sets + point_overrides(point)
         try:
-            _, _, prepared = runner.resolve(self.scenario_path, games=games or self.games,
+            _, scenario, prepared = runner.resolve(self.scenario_path, games=games or self.games,
                                             seed=self.seed if seed is None else seed,
                                             overrides=overrides)
         except InputError as exc:
             where = ", ".join(point_overrides(point)) or "the --set overrides"
             raise InputError(f"{where}: {exc}", key="--param" if point else "--set") from None
         return PreparedPoint(index=index, point=dict(point), overrides=overrides,
-                             prepared=prepared)
+                             prepared=prepared, scenario=scenario)
+
+    def spec(self, point: PreparedPoint) -> dict:
+        """What a Dask worker needs to prepare ``point`` again (and check it is the same)."""
+        from deepsim.distributed import _versions
+        from deepsim.output import hash_json
+
+        return {"ruleset": self.ruleset.name, "scenario_input": point.scenario,
+                "overrides": list(point.overrides), "source": str(self.scenario_path),
+                "params_hash": point.params_hash,
+                "scenario_hash": hash_json(point.prepared.scenario),
+                "versions": _versions()}
 
     def play(self, point: PreparedPoint, *, seats_columns: set[str] | None = None,
              games_columns: set[str] | None = None, games: int | None = None,
@@ -141,6 +158,9 @@ class Player:
         total = int(games or point.prepared.scenario.get("games", self.games))
         keep_s = None if seats_columns is None else {"game", "seat"} | set(seats_columns)
         keep_g = None if games_columns is None else {"game"} | set(games_columns)
+        if self.backend is not None:
+            chunks = list(runner.chunk_ranges(total, self.chunk_size))
+            return self.backend.frames(self.spec(point), chunks, keep_g, keep_s, progress)
         g_parts, s_parts = [], []
         for _, start, count in runner.chunk_ranges(total, self.chunk_size):
             g, s = self.ruleset.run_chunk(point.prepared, start, count)

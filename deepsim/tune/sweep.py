@@ -93,8 +93,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
               chunk_size: int | None = None, threads: int | None = None,
               out: Path | str | None = None, force: bool = False, alpha: float = 0.05,
               target_rounds: float = DEFAULT_TARGET_ROUNDS, make_plots: bool = True,
-              root: Path | str = DEFAULT_SWEEPS_ROOT, progress: ProgressFn | None = None
-              ) -> SweepResult:
+              root: Path | str = DEFAULT_SWEEPS_ROOT, progress: ProgressFn | None = None,
+              backend=None) -> SweepResult:
     """Run a sweep and write its folder; see the module docstring.
 
     Parameters
@@ -117,6 +117,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
         Interval level (1 - confidence) and the target of ``length_error``.
     make_plots : bool
     progress : callable(done, total, label), optional
+    backend : DaskBackend, optional
+        Started; every point's chunks are played as Dask tasks (same results).
 
     Raises
     ------
@@ -127,7 +129,7 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     check_out(out, force)
     sets = list(sets or [])
     player = Player(scenario_path, games=games, seed=seed, sets=sets, chunk_size=chunk_size,
-                    threads=threads)
+                    threads=threads, backend=backend)
     specs = [parse_param(p, player.table) for p in params]
     grid = build_grid(specs, fixed=sets)
     points = [player.prepare(point, i) for i, point in enumerate(grid)]
@@ -161,6 +163,7 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
                    for p in points],
         "metrics": labels, "alpha": alpha, "target_rounds": target_rounds,
         "placeholders": list(points[0].prepared.placeholders),
+        "backend": backend.describe() if backend is not None else {"name": "local"},
         "versions": versions(), **machine(), "started_utc": utc_now(),
         "finished_utc": None, "wall_time_s": None, "status": "running", "notes": notes,
     }
