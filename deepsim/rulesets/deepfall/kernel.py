@@ -913,7 +913,6 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
             if glory[q] > glory[p]:
                 place += 1
         si[row, p, S_PLACE] = place
-        si[row, p, S_PRESS_ONS] += 0
         gi[row, G_PRESS_ONS] += si[row, p, S_PRESS_ONS]
         gi[row, G_SETBACKS] += si[row, p, S_SETBACKS]
         gi[row, G_CONSUMED] += si[row, p, S_CONSUMED]
