@@ -248,26 +248,30 @@ class DeepfallRuleset:
         gidx, seat = np.nonzero(mask)
         seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
                  "players": players[gidx].astype(np.int64)}
-        s_int = si[gidx, seat]
-        s_flt = sf[gidx, seat]
-        lin = s_int[:, L.S_LINEAGE]
-        cal = s_int[:, L.S_CALLING]
-        lin_names = np.array([_title(n) for n in LINEAGES])
-        cal_names = np.array([_title(n) for n in CALLINGS])
-        seats["lineage"] = pd.Categorical(lin_names[lin], categories=list(lin_names))
-        seats["calling"] = pd.Categorical(cal_names[cal], categories=list(cal_names))
+        # one contiguous row per column (transposed once) and categoricals built from codes:
+        # building them from strings cost a third of a chunk's time
+        s_int = np.ascontiguousarray(si[gidx, seat].T)
+        s_flt = np.ascontiguousarray(sf[gidx, seat].T)
+        lin = s_int[L.S_LINEAGE]
+        cal = s_int[L.S_CALLING]
+        lin_names = [_title(n) for n in LINEAGES]
+        cal_names = [_title(n) for n in CALLINGS]
+        seats["lineage"] = pd.Categorical.from_codes(lin, categories=lin_names)
+        seats["calling"] = pd.Categorical.from_codes(cal, categories=cal_names)
         companies = [f"{a} {b}" for a in lin_names for b in cal_names]
-        seats["company"] = pd.Categorical(np.array(companies)[lin * 6 + cal],
-                                          categories=companies)
+        seats["company"] = pd.Categorical.from_codes(lin * len(cal_names) + cal,
+                                                     categories=companies)
         labels = prepared.compiled["bot_labels"]
-        seats["bot"] = pd.Categorical(np.array(labels)[s_int[:, L.S_BOT]],
-                                      categories=list(dict.fromkeys(labels)))
+        bot_names = list(dict.fromkeys(labels))
+        bot_code = np.array([bot_names.index(b) for b in labels], np.int64)
+        seats["bot"] = pd.Categorical.from_codes(bot_code[s_int[L.S_BOT]],
+                                                 categories=bot_names)
         for j, c in enumerate(L.SEAT_INT):
             if c in ("lineage", "calling", "bot"):
                 continue
-            seats[c] = s_int[:, j]
+            seats[c] = s_int[j]
         for j, c in enumerate(L.SEAT_FLT):
-            seats[c] = s_flt[:, j]
+            seats[c] = s_flt[j]
         seats["fair"] = 1.0 / seats["players"]
         return games_df, pd.DataFrame(seats)
 
