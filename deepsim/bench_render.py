@@ -11,7 +11,7 @@ def bench_table(res: dict) -> Group:
     t = Table(title="DEEPFALL kernel speed (full rules, default bots)", title_justify="left")
     for col in ("n", "1T g/s", "2T g/s", "2T/1T", "Python g/s", "JIT/Py", "draws",
                 "floor g/s", "of floor"):
-        t.add_column(col, justify="right", no_wrap=True)
+        t.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     t.caption = ("n players; 1T = games/s per core on 1 thread; draws = random draws per game; "
                  "floor = games/s if only the draws cost")
     for n, r in res["players"].items():
