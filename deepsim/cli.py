@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deepsim import __version__, runner
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import InputError
 from deepsim.output import read_run
 
@@ -127,9 +128,7 @@ def run(
     seed: Annotated[int | None, typer.Option("--seed", "-s",
                                              help="Master seed (default: scenario's).")]
     = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="numba threads (default: all cores).")]
-    = None,
+    threads: Threads = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size",
                                                    help="Games per chunk/part (default: "
                                                         "scenario's).")] = None,
@@ -154,15 +153,9 @@ def run(
     make_report: Annotated[bool, typer.Option("--report/--no-report",
                                               help="Write the balance report into "
                                                    "RUN_DIR/report/ at the end.")] = True,
-    backend: Annotated[str, typer.Option("--backend", help="Where the chunks run: local "
-                                         "(this process) or dask (one task per chunk; "
-                                         "docs/distributed.md).")] = "local",
-    scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", metavar="ADDRESS",
-        help="Dask scheduler (tcp://host:8786 or a scheduler file); default with "
-             "--backend dask: a LocalCluster on 127.0.0.1.")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", help="Worker processes of that LocalCluster (default 2).")] = None,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Play a scenario's games and write parquet results, then print a summary."""
     console, err_console = _console(), _console(stderr=True)

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import InputError
 
 __all__ = ["register", "sweep", "tune"]
@@ -142,9 +143,7 @@ def sweep(
                                                   "scenario's).")] = None,
     sets: Annotated[list[str] | None, typer.Option(
         "--set", help="Override path=value applied at every point; repeatable.")] = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="numba threads (default: all cores).")]
-    = None,
+    threads: Threads = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size",
                                                    help="Games per in-memory chunk.")] = None,
     target_rounds: Annotated[float, typer.Option(
@@ -157,15 +156,9 @@ def sweep(
     no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plots.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Print only the output folder.")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="Where the chunks run: local "
-                                         "(this process) or dask (one task per chunk; "
-                                         "docs/distributed.md).")] = "local",
-    scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", metavar="ADDRESS",
-        help="Dask scheduler (tcp://host:8786 or a scheduler file); default with "
-             "--backend dask: a LocalCluster on 127.0.0.1.")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", help="Worker processes of that LocalCluster (default 2).")] = None,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Play a scenario at every point of a parameter grid, with the same seeds at each."""
     from deepsim.distributed import open_backend
@@ -275,9 +268,7 @@ def tune(
                                "never saw).")] = None,
     sets: Annotated[list[str] | None, typer.Option(
         "--set", help="Override path=value applied to every trial; repeatable.")] = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="numba threads (default: all cores).")]
-    = None,
+    threads: Threads = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size",
                                                    help="Games per in-memory chunk.")] = None,
     target_rounds: Annotated[float, typer.Option(
