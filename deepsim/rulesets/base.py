@@ -47,6 +47,14 @@ class Prepared:
 class Ruleset(Protocol):
     name: str
     title: str
+    #: seats column of what a player plays (DEEPFALL: ``company``; Atlantis: ``faction``)
+    faction_column: str
+    #: its noun in prose ("company", "faction")
+    faction_label: str
+    #: seats columns win shares may be grouped by (gate ``by:``, sweep/tune ``:BY``)
+    group_columns: tuple[str, ...]
+    #: sweep/tune metrics used when none are named
+    default_metrics: tuple[str, ...]
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:

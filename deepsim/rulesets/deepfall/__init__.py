@@ -129,6 +129,14 @@ class DeepfallRuleset:
 
     name = "deepfall"
     title = "DEEPFALL"
+    #: the seats column naming what a player picks (Lineage + Calling), and its noun
+    faction_column = "company"
+    faction_label = "company"
+    #: seats columns a win share can be grouped by (gate, sweep, tune, report)
+    group_columns = ("company", "lineage", "calling", "bot", "seat")
+    #: sweep/tune metrics when none are given
+    default_metrics = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
+                       "mean_rounds")
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
