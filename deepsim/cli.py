@@ -218,15 +218,21 @@ def run(
             _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
+    from deepsim.report.load import ruleset_meta
     from deepsim.summary import render_summary
 
+    info = result.info
+    meta = ruleset_meta(info["ruleset"])
     games_df, seats_df = read_run(
         result.out_dir,
-        games_columns=["players", "rounds", "margin", "margin_rel", "truncated"],
-        seats_columns=["company", "win", "fair"],
+        games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
+                                                          "margin_rel", "truncated",
+                                                          "winner_side"]),
+        seats_columns=_present(result.out_dir, "seats", [meta.faction_column, "win", "fair",
+                                                          "players"]),
     )
-    info = result.info
-    render_summary(console, games_df, seats_df,
+    render_summary(console, games_df, seats_df, by=meta.faction_column,
+                   label=meta.faction_label,
                    title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
@@ -376,6 +382,15 @@ def scenarios(
     console.print(table)
 
 
+def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:
+    """Those of ``columns`` the run's ``kind`` parts have (a ruleset writes its own)."""
+    from deepsim.output import read_manifest
+    from deepsim.report.load import _schema_names
+
+    names = _schema_names(Path(run_dir), read_manifest(run_dir), kind)
+    return columns if names is None else [c for c in columns if c in names]
+
+
 def _auto_report(run_dir: Path, console: Console, quiet: bool) -> None:
     """The report at the end of ``run``: a failure is a warning, the run stands."""
     from deepsim.report import report_runs
@@ -417,13 +432,20 @@ def report(
                                  options=list(options or []))
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),
-                  title_justify="left")
-    styles = {"holds": "green", "fails": "red", "inconclusive": "yellow"}
-    for res in rep.claims:
-        style = styles.get(res.verdict.split(" (")[0], "dim")
-        table.add_row(res.claim.id, f"[{style}]{escape(res.verdict)}[/{style}]",
-                      escape(res.claim.text))
+    if rep.claims:
+        table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),
+                      title_justify="left")
+        styles = {"holds": "green", "fails": "red", "inconclusive": "yellow"}
+        for res in rep.claims:
+            style = styles.get(res.verdict.split(" (")[0], "dim")
+            table.add_row(res.claim.id, f"[{style}]{escape(res.verdict)}[/{style}]",
+                          escape(res.claim.text))
+    else:  # a ruleset without rulebook claims: name the sections written
+        table = Table("Section", "Tables", "Plots", title=escape(rep.title),
+                      title_justify="left")
+        for sec in rep.sections:
+            table.add_row(escape(sec.title), "-" if sec.missing else str(len(sec.tables)),
+                          "-" if sec.missing else str(len(sec.figures)))
     console.print(table)
     for p in paths:
         if p.suffix in (".md", ".html"):

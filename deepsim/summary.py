@@ -47,7 +47,8 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
                  border_style="yellow", expand=False)
 
 
-def win_share_table(seats: pd.DataFrame, by: str = "company") -> Table:
+def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None = None
+                    ) -> Table:
     """Table of win share per ``by`` group with the 95% Wilson interval and fair share.
 
     Parameters
@@ -55,11 +56,15 @@ def win_share_table(seats: pd.DataFrame, by: str = "company") -> Table:
     seats : DataFrame
         Columns ``by``, ``win``, ``fair`` (see :func:`deepsim.stats.win_shares`).
     by : str, default ``"company"``
+        The ruleset's faction column (``Ruleset.faction_column``) or any group column.
+    label : str, optional
+        Its noun in prose (``Ruleset.faction_label``); default ``by``.
     """
+    label = label or by
     df = stats.win_shares(seats, by=by)
-    table = Table(title=f"Win share per {by} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
+    table = Table(title=f"Win share per {label} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
                   title_justify="left", pad_edge=False)
-    table.add_column(by.capitalize(), no_wrap=True)
+    table.add_column(label.capitalize(), no_wrap=True)
     for name in ("Games", "Win %", "95% CI", "Fair %", "Win/fair"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in df.itertuples(index=False):
@@ -94,20 +99,24 @@ def rounds_table(games: pd.DataFrame) -> Table:
 
 
 def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,
+                   by: str = "company", label: str | None = None,
                    title: str = "Run summary", placeholders: Sequence[str] = (),
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
                    games_per_s: float | None = None, out_dir: str | None = None,
                    status: str | None = None) -> None:
-    """Print a run's summary: banner, win shares per company, rounds, margin, truncation.
+    """Print a run's summary: banner, win shares per faction, rounds, margin, truncation.
 
     Parameters
     ----------
     console : rich.console.Console
         Where to print.
     games : DataFrame
-        Needs ``players``, ``rounds``; uses ``margin``, ``margin_rel``, ``truncated``.
+        Uses ``players`` (else the seats' ``players``), ``rounds``, ``margin``,
+        ``margin_rel``, ``truncated`` and ``winner_side`` (-1 = a draw) when present.
     seats : DataFrame
-        Needs ``company``, ``win``, ``fair``.
+        Needs ``by``, ``win``, ``fair``; ``players`` when the games have none.
+    by, label : str
+        The ruleset's faction column and its noun (default ``company``, DEEPFALL's).
     title : str
         Heading.
     placeholders, skipped_rules : sequence of str
@@ -126,9 +135,13 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     if status is not None and status != "complete":
         console.print(f"[bold red]Run is {escape(status)}: these are partial results.[/]")
     parts = []
-    if not seats.empty and "company" in seats.columns:
-        parts.append(win_share_table(seats))
-    if not games.empty:
+    if not seats.empty and by in seats.columns:
+        parts.append(win_share_table(seats, by=by, label=label))
+    if ("players" not in games.columns and "players" in seats.columns and not games.empty
+            and "game" in games.columns and "game" in seats.columns):
+        per_game = seats.drop_duplicates("game").set_index("game")["players"]
+        games = games.assign(players=games["game"].map(per_game).to_numpy())
+    if not games.empty and {"players", "rounds"} <= set(games.columns):
         parts.append(rounds_table(games))
     if parts:
         console.print(Group(*parts))
@@ -141,6 +154,9 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     if ov["truncated"] is not None:
         style = "red" if ov["truncated"] else "green"
         lines.append(f"Truncated games (round cap): [{style}]{ov['truncated']:,}[/{style}]")
+    if "winner_side" in games.columns and not games.empty:
+        draws = int((games["winner_side"].to_numpy() < 0).sum())
+        lines.append(f"Draws: {draws:,} ({100 * draws / len(games):.1f}% of games)")
     if wall_time_s is not None:
         speed = f", {games_per_s:,.0f} games/s" if games_per_s else ""
         lines.append(f"Wall time: {wall_time_s:,.1f} s{speed}")

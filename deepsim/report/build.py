@@ -24,7 +24,7 @@ from deepsim.report import metrics as M
 from deepsim.report import plots
 from deepsim.report.claims import Context, evaluate_claims
 from deepsim.report.config import ReportConfig
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData, load_run, report_hook
 from deepsim.report.model import Figure, Report, Section, Table
 from deepsim.report.render import claim_details, claims_table, compress_paths, to_html, to_markdown
 
@@ -121,12 +121,47 @@ def _sec_win_share(ctx: Context, foot: str) -> Section:
     return s
 
 
+def _sec_faction_share(ctx: Context, foot: str) -> Section:
+    """Win share per faction of any ruleset (its ``faction_column``, named by its noun)."""
+    c = ctx.config
+    meta = ctx.meta
+    by, noun, nouns = meta.faction_column, meta.faction_label, meta.factions_label
+    s = Section("win-share", f"Win share per {noun}")
+    ws = ctx.win_shares(by)
+    s.paragraphs.append(
+        f"Win share = wins (a tie or draw shared by k seats counts 1/k) / seat-games, with its "
+        f"95% Wilson interval. Fair share = the mean of the `fair` column over the {noun}'s "
+        f"seat-games (1/players when every seat may win). **Verdict** (viability rule): *not "
+        f"viable* when the interval's upper end is below {c.min_ratio:g} x fair share; "
+        f"otherwise *inconclusive* when the interval is wider than {c.max_rel_width:g} x fair "
+        f"share; otherwise *viable*. **Holm test**: one-sided exact binomial tests for over "
+        f"and under fair share, Holm-corrected over all 2 x {len(ws)} tests at {c.alpha:g}.")
+    counts = ws["verdict"].value_counts()
+    s.paragraphs.append(
+        f"{counts.get('viable', 0)} of {len(ws)} {nouns} viable, "
+        f"{counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
+        f"inconclusive; {int((ws['test'] == 'over').sum())} win significantly more than "
+        f"their fair share, {int((ws['test'] == 'under').sum())} significantly less.")
+    s.figures.append(Figure("win_share_factions.png", plots.company_forest(
+        ws, by, min_ratio=c.min_ratio, title=f"Win share / fair share per {noun}",
+        footer=foot), f"Each {noun}'s win share over its fair share with the 95% interval; "
+                      "colour = viability verdict."))
+    s.tables.append(Table(f"{nouns.capitalize()} ({len(ws)})",
+                          _ws_display(ws, by, noun.capitalize())))
+    return s
+
+
 def _sec_seats(ctx: Context, foot: str) -> Section:
     s = Section("seats", "Seat advantage")
     sa = M.seat_advantage(ctx.primary.seats, ctx.config.alpha)
-    s.paragraphs.append("Win share by seat for each player count (seat 1 plays first in "
-                        "round 1; the first-player marker then passes clockwise), with 95% "
-                        "Wilson intervals, against the fair share 1/players.")
+    if ctx.meta.is_deepfall:
+        s.paragraphs.append("Win share by seat for each player count (seat 1 plays first in "
+                            "round 1; the first-player marker then passes clockwise), with 95% "
+                            "Wilson intervals, against the fair share 1/players.")
+    else:
+        s.paragraphs.append("Win share by seat for each player count (seat 1 moves first; a "
+                            "tie or draw shared by k seats counts 1/k), with 95% Wilson "
+                            "intervals, against the fair share 1/players.")
     s.figures.append(Figure("seat_advantage.png", plots.seat_bars(
         sa, title="Win share / fair share by seat", footer=foot),
         "Seat advantage: bars are win share over 1/players with 95% intervals."))
@@ -421,6 +456,8 @@ def _sec_exercise(ctx: Context, foot: str) -> Section:
 
 
 def _sec_method(ctx: Context) -> Section:
+    if not ctx.meta.is_deepfall:
+        return _sec_method_generic(ctx)
     s = Section("method", "Method")
     s.paragraphs.append(
         "Intervals are 95% (1 - alpha). Win shares: Wilson score intervals (statsmodels "
@@ -436,6 +473,23 @@ def _sec_method(ctx: Context) -> Section:
     s.paragraphs.append("Settings (change with `deepsim report ... --option KEY=VALUE`):")
     s.tables.append(Table("", pd.DataFrame(
         [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()])))
+    return s
+
+
+def _sec_method_generic(ctx: Context) -> Section:
+    s = Section("method", "Method")
+    s.paragraphs.append(
+        "Intervals are 95% (1 - alpha). Shares: Wilson score intervals (statsmodels "
+        "`proportion_confint`); over/under tests: exact one-sided binomial tests (scipy "
+        "`binomtest`) of the rounded win count against the fair share, Holm-corrected "
+        "(statsmodels `multipletests`); means: t intervals (statsmodels `DescrStatsW`); "
+        "differences of two shares: statsmodels `confint_proportions_2indep`. Seats of one "
+        "game are not independent (one winner per game); with many games this makes the "
+        "per-seat intervals slightly conservative or liberal, not wrong in direction.")
+    s.paragraphs.append("Settings (change with `deepsim report ... --option KEY=VALUE`):")
+    s.tables.append(Table("", pd.DataFrame(
+        [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()
+         if not k.startswith("claims.")])))
     return s
 
 
@@ -501,7 +555,33 @@ _SECTIONS: list[tuple[str, str, Callable]] = [
 ]
 
 
+def _generic_sections(ctx: Context) -> list[tuple[str, str, Callable]]:
+    """The shared sections of a ruleset other than DEEPFALL (whose own sections come from
+    its report hook)."""
+    meta = ctx.meta
+    out: list[tuple[str, str, Callable]] = [
+        ("win-share", f"Win share per {meta.faction_label}", _sec_faction_share),
+        ("seats", "Seat advantage", _sec_seats),
+    ]
+    seats = ctx.primary.seats
+    if "bot" in seats.columns and seats["bot"].nunique() > 1:
+        out.append(("bots", "Bot styles", _sec_bots))
+    return out
+
+
+def _generic_roles(ctx: Context) -> list[str]:
+    labels = ctx.run_labels()
+    roles = []
+    for run, label in zip(ctx.others, labels[1:], strict=True):
+        diff = ctx.diff_paths(run)
+        roles.append(f"side-by-side comparison ({label})" if diff else
+                     f"side-by-side comparison ({label}; same rules)")
+    return roles
+
+
 def _roles(ctx: Context) -> list[str]:
+    if not ctx.meta.is_deepfall:
+        return _generic_roles(ctx)
     roles = []
     spf = ctx.variants("maw.steps_per_floor")
     for run in ctx.others:
@@ -531,14 +611,36 @@ def build_report(runs: Sequence[RunData], config: ReportConfig | None = None) ->
         raise InputError("no run directory given")
     ctx = Context(runs[0], list(runs[1:]), config or ReportConfig())
     foot = footer(ctx.primary)
+    deepfall = ctx.meta.is_deepfall
+    hook = None if deepfall else report_hook(ctx.meta.name)
     sections: list[Section] = []
-    for key, title, fn in _SECTIONS:
+    for key, title, fn in (_SECTIONS if deepfall else _generic_sections(ctx)):
         try:
             sections.append(fn(ctx, foot))
         except KeyError as exc:
             sections.append(Section(key, title, missing=str(exc).strip("'\"")))
-    results = evaluate_claims(ctx)
-    claims = Section("claims", "Claims B1-B8")
+    if hook is not None:
+        try:
+            sections += list(hook.report_sections(ctx))
+        except KeyError as exc:
+            sections.append(Section(f"{ctx.meta.name}-sections",
+                                    f"{ctx.meta.title or ctx.meta.name} sections",
+                                    missing=str(exc).strip("'\"")))
+    if deepfall:
+        results = evaluate_claims(ctx)
+    else:
+        claims_fn = getattr(hook, "report_claims", None)
+        results = list(claims_fn(ctx)) if callable(claims_fn) else []
+    if not results:
+        r = ctx.primary
+        report = Report(
+            title=f"Balance report: {r.scenario_name} ({r.manifest.get('ruleset', '?')})",
+            primary=r, others=ctx.others, config=ctx.config,
+            sections=[*sections, _sec_method(ctx)], claims=[], roles=_roles(ctx),
+            created_utc=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
+        report.elapsed_s = time.perf_counter() - t0
+        return report
+    claims = Section("claims", "Claims B1-B8" if deepfall else "Claims")
     claims.paragraphs.append(
         "Each rulebook claim, the numbers that test it and a verdict: **holds** (the 95% "
         "interval lies inside what the claim asserts), **fails** (entirely outside), "

@@ -187,6 +187,30 @@ class Context:
     def runs(self) -> list[RunData]:
         return [self.primary, *self.others]
 
+    @property
+    def meta(self):
+        """The primary run's ruleset metadata (:class:`~deepsim.report.load.RulesetMeta`)."""
+        return self.primary.meta
+
+    def run_labels(self) -> list[str]:
+        """A short label per run of :attr:`runs` naming the rule parameters that tell the
+        runs apart (``combat.hit_faces=[5, 6]``); runs with the same rules are told apart by
+        seed, then by folder name. Labels are unique."""
+        runs = self.runs
+        paths = sorted(set().union(*(self._diff_paths(r) for r in runs[1:])) if runs[1:]
+                       else set())
+        labels = []
+        for run in runs:
+            bits = [f"{p}={run.param(p)}" for p in paths]
+            labels.append(", ".join(bits))
+        if len(set(labels)) < len(labels) and len({str(r.seed) for r in runs}) == len(runs):
+            labels = [", ".join(filter(None, [lbl, f"seed {r.seed}"]))
+                      for lbl, r in zip(labels, runs, strict=True)]
+        if len(set(labels)) < len(labels):
+            labels = [", ".join(filter(None, [lbl, r.path.name]))
+                      for lbl, r in zip(labels, runs, strict=True)]
+        return [lbl or "primary run" for lbl in labels]
+
     def cached(self, key, fn: Callable):
         if key not in self._cache:
             self._cache[key] = fn()

@@ -12,7 +12,8 @@ import pyarrow.parquet as pq
 from deepsim.errors import InputError
 from deepsim.output import read_manifest, read_run, read_run_json
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run"]
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RulesetMeta", "RunData", "flatten", "load_run",
+           "report_hook", "ruleset_meta"]
 
 GAMES_COLUMNS = [
     "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
@@ -25,6 +26,82 @@ SEATS_COLUMNS = [
     "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability", "calling_ability",
 ]
 _SEATS_PREFIXES = ("claims_",)
+
+
+@dataclass(frozen=True)
+class RulesetMeta:
+    """What the shared code needs to know of a ruleset (see :mod:`deepsim.rulesets.base`):
+    its name, the seats column of what a player plays and its noun, the seats columns win
+    shares may be grouped by and the sweep/tune metrics used when none are named."""
+
+    name: str
+    title: str = ""
+    faction_column: str = "faction"
+    faction_label: str = "faction"
+    group_columns: tuple[str, ...] = ("faction", "bot", "seat")
+    default_metrics: tuple[str, ...] = ("faction_spread", "seat_advantage", "draw_share")
+
+    @property
+    def is_deepfall(self) -> bool:
+        return self.name == "deepfall"
+
+    @property
+    def factions_label(self) -> str:
+        """The noun's plural ("companies", "factions")."""
+        w = self.faction_label
+        return w[:-1] + "ies" if w.endswith("y") and w[-2:-1] not in "aeiou" else w + "s"
+
+
+def ruleset_meta(name: str | None) -> RulesetMeta:
+    """The metadata of ruleset ``name`` (looked up with :func:`deepsim.rulesets.get`).
+
+    A ruleset that cannot be loaded (not installed here, or broken) gets the generic
+    defaults (column ``faction``), so a report of its runs still builds.
+    """
+    from deepsim import rulesets
+
+    name = str(name or "")
+    try:
+        rs = rulesets.get(name)
+    except Exception:  # noqa: BLE001 - unknown or broken ruleset: generic metadata
+        return RulesetMeta(name=name)
+    base = RulesetMeta(name=name)
+    column = str(getattr(rs, "faction_column", base.faction_column))
+    return RulesetMeta(
+        name=name, title=str(getattr(rs, "title", "")), faction_column=column,
+        faction_label=str(getattr(rs, "faction_label", column)),
+        group_columns=tuple(getattr(rs, "group_columns", (column, "bot", "seat"))),
+        default_metrics=tuple(getattr(rs, "default_metrics", base.default_metrics)))
+
+
+def report_hook(name: str | None):
+    """The object that adds a ruleset's own report sections, or None.
+
+    Either the ruleset's ``RULESET`` (when it has ``report_sections``) or its
+    ``deepsim.rulesets.<name>.report`` module (when that has ``report_sections``). The hook
+    may also give ``report_claims(ctx) -> list[ClaimResult]`` and ``GAMES_COLUMNS`` /
+    ``SEATS_COLUMNS`` (the columns its sections read, loaded besides the shared ones).
+    """
+    import importlib
+
+    from deepsim import rulesets
+
+    if not name:
+        return None
+    try:
+        rs = rulesets.get(str(name))
+    except Exception:  # noqa: BLE001 - fall back to the module
+        rs = None
+    if rs is not None and callable(getattr(rs, "report_sections", None)):
+        return rs
+    modname = f"deepsim.rulesets.{name}.report"
+    try:
+        mod = importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        if exc.name and (modname == exc.name or modname.startswith(exc.name + ".")):
+            return None
+        raise
+    return mod if callable(getattr(mod, "report_sections", None)) else None
 
 
 def flatten(obj, prefix: str = "") -> dict:
@@ -50,6 +127,7 @@ class RunData:
     games: pd.DataFrame
     seats: pd.DataFrame
     params: dict = field(default_factory=dict)
+    _meta: RulesetMeta | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_games(self) -> int:
@@ -101,6 +179,17 @@ class RunData:
     def param(self, path: str, default=None):
         return self.params.get(path, default)
 
+    @property
+    def ruleset(self) -> str:
+        return str(self.manifest.get("ruleset") or self.info.get("ruleset") or "")
+
+    @property
+    def meta(self) -> RulesetMeta:
+        """The run's ruleset metadata (faction column and noun, group columns)."""
+        if self._meta is None:
+            self._meta = ruleset_meta(self.ruleset)
+        return self._meta
+
 
 def _schema_names(run_dir: Path, manifest: dict, kind: str) -> list[str] | None:
     for chunk in manifest.get("chunks", []):
@@ -135,9 +224,13 @@ def load_run(run_dir: Path | str) -> RunData:
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}
-    games_cols = _pick(_schema_names(run_dir, manifest, "games"), GAMES_COLUMNS)
-    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), SEATS_COLUMNS,
-                       _SEATS_PREFIXES)
+    meta = ruleset_meta(manifest.get("ruleset"))
+    hook = report_hook(meta.name)
+    g_want = list(dict.fromkeys([*GAMES_COLUMNS, *getattr(hook, "GAMES_COLUMNS", ())]))
+    s_want = list(dict.fromkeys([*SEATS_COLUMNS, *meta.group_columns, meta.faction_column,
+                                 *getattr(hook, "SEATS_COLUMNS", ())]))
+    games_cols = _pick(_schema_names(run_dir, manifest, "games"), g_want)
+    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), s_want, _SEATS_PREFIXES)
     games, seats = read_run(run_dir, games_columns=games_cols, seats_columns=seats_cols)
     return RunData(path=run_dir, info=info, manifest=manifest, games=games, seats=seats,
                    params=flatten(info.get("params") or {}))
