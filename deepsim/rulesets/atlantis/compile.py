@@ -191,12 +191,17 @@ def unit_table(d: AtlantisData, counts: dict[str, dict[str, int]]) -> np.ndarray
 
 
 def roster_array(d: AtlantisData, counts: dict[str, dict[str, int]]) -> np.ndarray:
-    """int64[2, MAX_UNITS]: per side, one unit type row per copy (table order), -1 padded."""
+    """int64[2, MAX_UNITS]: per side, one unit type row per copy, -1 padded.
+
+    Order: the side's own table (its leader first), then types added from the other tables
+    (``forces:``), each in table order.
+    """
     rows = unit_rows(d)
     out = -np.ones((2, L.MAX_UNITS), np.int64)
     for s, side in enumerate(L.SIDES):
+        own = list(getattr(d.units, side))
         entries = []
-        for name in d.unit_names():          # table order: the leader first of its side
+        for name in own + [u for u in d.unit_names() if u not in own]:
             entries += [rows[name]] * counts[side].get(name, 0)
         if len(entries) > L.MAX_UNITS:
             raise ValueError(f"{side} force has {len(entries)} units; at most "

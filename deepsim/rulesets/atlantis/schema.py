@@ -325,6 +325,7 @@ class AtlantisData(_Strict):
                                      f"and {name}")
                 words[w] = name
         names: dict[str, str] = {}
+        titles: dict[str, str] = {}
         for group in UNIT_GROUPS:
             table = getattr(self.units, group)
             for u in table:
@@ -332,6 +333,10 @@ class AtlantisData(_Strict):
                     raise ValueError(f"unit name {u!r} appears in units.{names[u]} and "
                                      f"units.{group}")
                 names[u] = group
+            for u, x in table.items():
+                if x.title in titles:
+                    raise ValueError(f"unit title {x.title!r} of {u} is also {titles[x.title]}'s")
+                titles[x.title] = u
             leaders = [u for u, x in table.items() if x.leader]
             if group != "neutral" and len(leaders) != 1:
                 raise ValueError(f"units.{group} needs exactly one leader (AT-V1), got "

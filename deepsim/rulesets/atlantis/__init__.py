@@ -1,0 +1,494 @@
+"""Atlantis: Sea King vs Sea Witch. Data in ruleset.yaml, rules in kernel.py, bots in bots.py.
+
+A two-player hex skirmish (``../shared/rulebooks/003_770e7de8cdd5da82.txt``; rule ids AT-*
+and ambiguities AMB-T* of the digest). This module is the runner contract: ``prepare``
+validates a scenario and the data with its overrides and builds the kernel arrays
+(``compile.py``, ``maps.py``); ``run_chunk`` plays games; ``_frames`` turns the kernel's
+outputs into the games and seats tables.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from deepsim.errors import InputError
+from deepsim.params import (
+    apply_overrides, field_info, leaf_paths, load_yaml, nearest, parse_override, validate,
+    yaml_comment,
+)
+from deepsim.rulesets.atlantis import layout as L
+from deepsim.rulesets.base import Prepared
+from deepsim.scenario import LINES
+
+HERE = Path(__file__).parent
+DATA_FILE = HERE / "ruleset.yaml"
+BOTS_FILE = HERE / "bots.yaml"
+
+#: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
+SKIPPED_RULES: list[str] = []
+
+#: the map-size keys a fixed map (scenario ``map: {file|grid}``) decides
+_MAP_KEYS = ("map.source", "map.width", "map.height")
+
+
+@lru_cache(maxsize=1)
+def default_data() -> dict:
+    """The shipped ruleset data as read from ruleset.yaml."""
+    data, _ = load_yaml(DATA_FILE)
+    return data
+
+
+@lru_cache(maxsize=1)
+def _default_lines() -> dict:
+    return load_yaml(DATA_FILE)[1]
+
+
+def _model():
+    from deepsim.rulesets.atlantis.schema import AtlantisData
+    return AtlantisData
+
+
+@lru_cache(maxsize=1)
+def parameter_paths() -> dict:
+    """Every settable dotted path of the ruleset with its default value."""
+    return leaf_paths(_model().model_validate(default_data()).model_dump())
+
+
+def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
+              lines: dict[str, int] | None = None):
+    """Validated ruleset data (``schema.AtlantisData``) after dotted-path overrides.
+
+    Raises
+    ------
+    InputError
+        Unknown path (with the nearest valid ones) or a value out of its bounds.
+    """
+    model = _model()
+    base = copy.deepcopy(model.model_validate(default_data()).model_dump())
+    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
+                           lines=lines)
+    return validate(model, data, source=source if overrides else str(DATA_FILE),
+                    lines=(lines or {}) if overrides else _default_lines())
+
+
+def _override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str, int]:
+    """``{parameter path: line}`` of a scenario's ``overrides:`` block (as DEEPFALL's)."""
+    own = {k[len("overrides."):]: v for k, v in scenario_lines.items()
+           if k.startswith("overrides.")}
+    out: dict[str, int] = {}
+    for path, line in sorted(own.items(), key=lambda kv: kv[1]):
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            out.setdefault(".".join(parts[:i]), line)
+
+    def related(a: str, b: str) -> bool:
+        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+    return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
+
+
+@lru_cache(maxsize=1)
+def bot_styles() -> dict[str, dict[str, float]]:
+    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
+    raw, _ = load_yaml(BOTS_FILE)
+    out = {}
+    for name, knobs in raw.items():
+        full = {k: 0.0 for k in L.KNOBS}
+        for k, v in (knobs or {}).items():
+            if k not in full:
+                raise InputError(f"unknown knob{nearest(k, L.KNOBS)}", file=str(BOTS_FILE),
+                                 key=f"{name}.{k}")
+            full[k] = float(v)
+        out[name] = full
+    return out
+
+
+def _hash(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def terrain_codes(data) -> dict[str, int]:
+    """``{map text code: terrain row}`` from the data's terrain table."""
+    return {t.code: i for i, t in enumerate(data.terrain.values())}
+
+
+def current_rows(data) -> set[int]:
+    """Terrain rows whose hexes carry a current direction (Current, River Outflow)."""
+    return {i for i, t in enumerate(data.terrain.values()) if t.current}
+
+
+def _side_title(side: str) -> str:
+    return L.SIDE_TITLES[L.SIDES.index(side)]
+
+
+class AtlantisRuleset:
+    """The Atlantis ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
+
+    name = "atlantis"
+    title = "Atlantis: Sea King vs Sea Witch"
+    faction_column = "faction"
+    faction_label = "faction"
+    group_columns = ("faction", "bot", "seat")
+
+    # ---- prepare ------------------------------------------------------------------------
+
+    def prepare(self, scenario: dict, *, source: str = "<scenario>",
+                overrides: list[str] | None = None) -> Prepared:
+        """Validate a scenario and the ruleset data with its overrides; build kernel arrays.
+
+        Scenario ``overrides:`` apply first, then ``--set`` ``overrides`` (later wins); a
+        fixed map then sets ``map.source``/``map.width``/``map.height``.
+
+        Raises
+        ------
+        InputError
+            For any invalid scenario key, side, bot, knob, force, map or parameter.
+        """
+        from deepsim.rulesets.atlantis import compile as comp
+        from deepsim.rulesets.atlantis import maps
+        from deepsim.rulesets.atlantis.scenario import AtlantisScenario
+
+        lines = LINES.get(source, {})
+        sc = validate(AtlantisScenario, scenario, source=source, lines=lines)
+        merged = dict(sc.overrides)
+        sets = []
+        for o in overrides or []:
+            k, v = parse_override(o)
+            merged[k] = v
+            sets.append(k)
+        src = source if not overrides else f"{source} / --set"
+        ov_lines = _override_lines(lines, sets)
+        data = self._load(merged, src, source, ov_lines)
+
+        # ---- the map: fixed (file or inline grid) or generated
+        fixed = None
+        if sc.map.file is not None or sc.map.grid is not None:
+            taken = [k for k in merged if k in _MAP_KEYS or k == "map"]
+            if taken:
+                raise InputError(f"the scenario's fixed map decides {', '.join(_MAP_KEYS)}; "
+                                 f"do not also set {', '.join(taken)}", file=src,
+                                 key=taken[0], line=ov_lines.get(taken[0]))
+            codes, cur = terrain_codes(data), current_rows(data)
+            if sc.map.file is not None:
+                base = (Path(source).parent if not source.startswith("<")
+                        else Path.cwd())
+                fixed = maps.load_map_file(base / sc.map.file, codes, cur)
+            else:
+                first = lines.get("map.grid")
+                fixed = maps.parse_grid(sc.map.grid, codes, cur, source=source,
+                                        first_line=(first + 1) if first else 1)
+            merged = {**merged, "map.source": "fixed", "map.width": fixed.width,
+                      "map.height": fixed.height}
+            try:
+                data = load_data(merged, source=fixed.source, lines={})
+            except InputError as exc:
+                raise InputError(f"with this map ({fixed.width}x{fixed.height}): "
+                                 f"{exc.message}", file=fixed.source, key=exc.key) from None
+        elif data.map.source == "fixed":
+            raise InputError("map.source fixed needs a map in the scenario: "
+                             "`map: {file: PATH}` or `map: {grid: ...}`", file=src,
+                             key="map.source", line=ov_lines.get("map.source"))
+
+        # ---- forces
+        counts = self._forces(sc, data, source, lines)
+        self._check_room(data, counts, fixed, source, lines)
+
+        # ---- bots: the named styles, then one profile per side with knob overrides
+        styles = bot_styles()
+        names = list(styles)
+        for i, b in enumerate(sc.bots):
+            if b not in styles:
+                raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
+                                 f"{', '.join(names)}", file=source, key=f"bots.{i}",
+                                 line=lines.get(f"bots.{i}"))
+        profiles = [dict(styles[n]) for n in names]
+        labels = list(names)
+        side_bot = [-1, -1]
+        for s, side in enumerate(L.SIDES):
+            spec = getattr(sc.sides, side)
+            key = f"sides.{side}.bot"
+            if spec.bot == "any":
+                if spec.knobs:
+                    raise InputError("knobs need a fixed bot style on the side (not 'any')",
+                                     file=source, key=f"sides.{side}.knobs",
+                                     line=lines.get(f"sides.{side}.knobs"))
+                continue
+            if spec.bot not in styles:
+                raise InputError(f"unknown bot '{spec.bot}'{nearest(spec.bot, names)}; "
+                                 f"known: any, {', '.join(names)}", file=source, key=key,
+                                 line=lines.get(key))
+            if spec.knobs:
+                prof = dict(styles[spec.bot])
+                prof.update(spec.knobs)
+                profiles.append(prof)
+                labels.append(f"{spec.bot}*")
+                side_bot[s] = len(profiles) - 1
+            else:
+                side_bot[s] = names.index(spec.bot)
+        knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
+        arrays = comp.build(data, forces=counts, map_spec=fixed, knobs=knobs,
+                            side_bot=side_bot, bot_pool=[names.index(b) for b in sc.bots])
+
+        params = data.model_dump()
+        if fixed is not None:
+            # the grid itself is part of the ruleset variant (a changed file changes the hash)
+            params["map"]["grid"] = fixed.text
+        resolved = sc.model_dump()
+        resolved["resolved_overrides"] = merged
+        resolved["resolved_forces"] = counts
+        placeholders = [] if fixed is not None else ["map.generator", "map.width",
+                                                     "map.height"]
+        return Prepared(ruleset=self.name, scenario=resolved, params=params,
+                        params_hash=_hash(params), placeholders=placeholders,
+                        skipped_rules=list(SKIPPED_RULES),
+                        compiled={"arrays": arrays, "bot_labels": labels, "seed": sc.seed,
+                                  "unit_titles": [self._unit_title(data, u)
+                                                  for u in data.unit_names()],
+                                  "unit_names": data.unit_names(),
+                                  "terrain_titles": [t.title for t in data.terrain.values()],
+                                  "terrain_codes": [t.code for t in data.terrain.values()],
+                                  "fixed_map": fixed})
+
+    @staticmethod
+    def _load(merged, src, source, ov_lines):
+        try:
+            return load_data(merged, source=src, lines=ov_lines)
+        except InputError as exc:
+            if exc.line is None or src == source:
+                raise
+            # the line is in the scenario's overrides: block, not in a --set
+            raise InputError(exc.message, file=source, key=exc.key, line=exc.line) from None
+
+    @staticmethod
+    def _unit_title(data, name: str) -> str:
+        for g in ("sea_king", "sea_witch", "neutral"):
+            table = getattr(data.units, g)
+            if name in table:
+                return table[name].title
+        return name
+
+    @staticmethod
+    def _forces(sc, data, source: str, lines: dict) -> dict[str, dict[str, int]]:
+        """Both forces after the scenario's ``forces:`` (checked; see compile.force_counts)."""
+        from deepsim.rulesets.atlantis import compile as comp
+        known = data.unit_names()
+        leaders = {side: next(u for u, x in getattr(data.units, side).items() if x.leader)
+                   for side in L.SIDES}
+        for side, units in sc.forces.items():
+            for u, n in units.items():
+                key = f"forces.{side}.{u}"
+                line = lines.get(key) or lines.get(f"forces.{side}")
+                if u not in known:
+                    raise InputError(f"unknown unit '{u}'{nearest(u, known)}; units are "
+                                     f"the names of ruleset.yaml's units tables (deepsim "
+                                     f"params atlantis --match units.)", file=source,
+                                     key=key, line=line)
+                if u == leaders[side] and n != 1:
+                    raise InputError(f"the {_side_title(side)} is the side's leader (AT-V1): "
+                                     f"its count stays 1, got {n}", file=source, key=key,
+                                     line=line)
+                other = L.SIDES[1 - L.SIDES.index(side)]
+                if u == leaders[other] and n > 0:
+                    raise InputError(f"the {_side_title(other)} leads the other side (AT-V1) "
+                                     f"and cannot join the {_side_title(side)}'s force",
+                                     file=source, key=key, line=line)
+        return comp.force_counts(data, {s: dict(v) for s, v in sc.forces.items()})
+
+    @staticmethod
+    def _check_room(data, counts, fixed, source: str, lines: dict) -> None:
+        """Each force fits its deployment rows (Large units on hexes they may enter) and
+        both forces plus created units fit the kernel's unit slots."""
+        from deepsim.rulesets.atlantis import compile as comp
+        from deepsim.rulesets.atlantis import maps
+        from deepsim.rulesets.atlantis.schema import CREATED_SLOTS
+        w, h, rows = data.map.width, data.map.height, data.setup.deploy_rows
+        large = {}
+        for side in L.SIDES:
+            large[side] = sum(n for u, n in counts[side].items()
+                              if AtlantisRuleset._unit(data, u).large)
+        if fixed is not None:
+            cap = maps.deploy_capacity(comp.terrain_table(data), fixed.terrain, w, h, rows)
+            where = fixed.source
+        else:
+            g = data.map.generator
+            in_zone = g.feature_depth < rows
+            cap = ((w * rows, w * rows - (g.spawning_beds if in_zone else 0)),
+                   (w * rows, w * rows - (g.temples if in_zone else 0)))
+            where = source
+        for s, side in enumerate(L.SIDES):
+            n = sum(counts[side].values())
+            free, large_ok = cap[s]
+            if n > free or large[side] > large_ok:
+                raise InputError(
+                    f"the {_side_title(side)}'s force of {n} units ({large[side]} Large) does "
+                    f"not fit its {rows} deployment rows of this {w}x{h} map: {free} hexes a "
+                    f"unit may deploy on, {large_ok} of them open to Large units (AT-M5). "
+                    f"Widen the map (map.width), add rows (setup.deploy_rows) or shrink the "
+                    f"force (forces:)", file=where,
+                    key="forces" if sc_has_forces(counts, data, side) else "map",
+                    line=lines.get("forces") if fixed is None else None)
+        total = sum(sum(c.values()) for c in counts.values())
+        neutrals = ((data.setup.brain_coral + data.setup.island_fish)
+                    if data.setup.neutrals_in_scenario else 0)
+        if total + neutrals + CREATED_SLOTS > L.MAX_UNITS:
+            raise InputError(f"both forces hold {total} units; with {neutrals} neutrals and "
+                             f"{CREATED_SLOTS} slots for created creatures that exceeds the "
+                             f"engine's {L.MAX_UNITS} unit slots", file=source, key="forces",
+                             line=lines.get("forces"))
+
+    @staticmethod
+    def _unit(data, name: str):
+        for g in ("sea_king", "sea_witch", "neutral"):
+            table = getattr(data.units, g)
+            if name in table:
+                return table[name]
+        raise KeyError(name)
+
+    # ---- playing ------------------------------------------------------------------------
+
+    def run_chunk(self, prepared: Prepared, start: int, count: int
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play games ``start .. start+count-1``; one games row per game, two seats rows.
+
+        The result depends only on (seed, game index): not on chunking or thread count.
+        """
+        from deepsim.rulesets.atlantis.kernel import play_games
+        a = prepared.compiled["arrays"]
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
+                                    *a.kernel_args())
+        return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        count = gi.shape[0]
+        games = {"game": np.arange(start, start + count, dtype=np.int64),
+                 "seed": np.full(count, seed, np.int64)}
+        for j, c in enumerate(L.GAME_INT):
+            games[c] = gi[:, j]
+        games["truncated"] = games["truncated"].astype(bool)
+        for j, c in enumerate(L.GAME_FLT):
+            games[c] = gf[:, j]
+        ws = gi[:, L.G_WINNER_SIDE]
+        games["winner"] = pd.Categorical.from_codes(
+            np.where(ws < 0, 2, ws), categories=list(L.SIDE_TITLES) + ["draw"])
+        games["end"] = pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
+                                                 categories=list(L.END_CAUSES))
+        games["first"] = pd.Categorical.from_codes(gi[:, L.G_FIRST_SIDE],
+                                                   categories=list(L.SIDE_TITLES))
+        titles = prepared.compiled["unit_titles"]
+        games["killer"] = pd.Categorical.from_codes(gi[:, L.G_KILLER_TYPE] + 1,
+                                                    categories=[""] + list(titles))
+        games_df = pd.DataFrame(games)
+
+        gidx = np.repeat(np.arange(count), 2)
+        seat = np.tile(np.arange(2), count)
+        seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
+                 "players": np.full(2 * count, 2, np.int64)}
+        s_int = np.ascontiguousarray(si.reshape(2 * count, L.N_SEAT_INT).T)
+        s_flt = np.ascontiguousarray(sf.reshape(2 * count, len(L.SEAT_FLT)).T)
+        seats["faction"] = pd.Categorical.from_codes(s_int[L.S_SIDE],
+                                                     categories=list(L.SIDE_TITLES))
+        labels = prepared.compiled["bot_labels"]
+        bot_names = list(dict.fromkeys(labels))
+        bot_code = np.array([bot_names.index(b) for b in labels], np.int64)
+        seats["bot"] = pd.Categorical.from_codes(bot_code[s_int[L.S_BOT]],
+                                                 categories=bot_names)
+        for j, c in enumerate(L.SEAT_INT):
+            if c in ("side", "bot"):
+                continue
+            seats[c] = s_int[j]
+        for j, c in enumerate(L.SEAT_FLT):
+            seats[c] = s_flt[j]
+        seats["fair"] = np.full(2 * count, 0.5)
+        win = s_flt[L.SF_WIN]
+        seats["outcome"] = pd.Categorical.from_codes(
+            np.where(win >= 1.0, 0, np.where(win <= 0.0, 1, 2)),
+            categories=["win", "loss", "draw"])
+        seats["first"] = seat == 0
+        return games_df, pd.DataFrame(seats)
+
+    # ---- trace --------------------------------------------------------------------------
+
+    def _trace_arrays(self, prepared: Prepared, game_index: int):
+        from deepsim.rulesets.atlantis.kernel import trace_game
+        a = prepared.compiled["arrays"]
+        seed = int(prepared.scenario["seed"])
+        return seed, trace_game(np.int64(seed), np.int64(game_index), 200_000,
+                                *a.kernel_args())
+
+    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+        """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
+
+        It is the same kernel code path as the batch (``play_game``), so the trace ends with
+        the winner of that game's batch row.
+        """
+        from deepsim.rulesets.atlantis.trace import format_events
+        seed, (gi, gf, si, sf, ev) = self._trace_arrays(prepared, game_index)
+        labels = prepared.compiled["bot_labels"]
+        seat_names = [f"seat {p}: {L.SIDE_TITLES[int(si[0, p, L.S_SIDE])]} "
+                      f"({labels[int(si[0, p, L.S_BOT])]})" for p in range(2)]
+        a = prepared.compiled["arrays"]
+        lines = [f"Atlantis game {game_index} of seed {seed}: "
+                 f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
+                 f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
+                 f"map"]
+        lines += [f"  {nm}" for nm in seat_names]
+        if prepared.placeholders:
+            lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
+        for rule in prepared.skipped_rules:
+            lines.append(f"  skipped rule: {rule}")
+        lines += format_events(ev, prepared)
+        lines.append("")
+        g = gi[0]
+        winner = ("draw" if g[L.G_WINNER_SIDE] < 0
+                  else L.SIDE_TITLES[int(g[L.G_WINNER_SIDE])])
+        killer = (prepared.compiled["unit_titles"][int(g[L.G_KILLER_TYPE])]
+                  if g[L.G_KILLER_TYPE] >= 0 else "-")
+        lines.append(f"Result: {winner} after {g[L.G_TURNS]} player-turns "
+                     f"({L.END_CAUSES[int(g[L.G_END_CAUSE])]}, killer {killer}); material "
+                     f"Sea Witch {gf[0, L.GF_MATERIAL_WITCH]:g}, Sea King "
+                     f"{gf[0, L.GF_MATERIAL_KING]:g}")
+        return lines
+
+    def trace_result(self, prepared: Prepared, game_index: int):
+        """(games_df, seats_df) of one traced game, for checking against a batch row."""
+        seed, (gi, gf, si, sf, _) = self._trace_arrays(prepared, game_index)
+        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+
+    # ---- parameters ---------------------------------------------------------------------
+
+    def parameters(self) -> list[dict]:
+        """Every parameter: dotted path, default, type, bounds and the data file's note.
+
+        The note is the comment beside the key in ruleset.yaml (or beside its parent): the
+        rule id (AT-*) or ambiguity (AMB-T*) it implements.
+        """
+        lines = _default_lines()
+        out = []
+        for path, value in parameter_paths().items():
+            typ, bounds = field_info(_model(), path)
+            note = ""
+            parts = path.split(".")
+            for i in range(len(parts), 0, -1):
+                note = yaml_comment(DATA_FILE, lines.get(".".join(parts[:i])))
+                if note:
+                    break
+            out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
+                        "section": note})
+        return out
+
+
+def sc_has_forces(counts, data, side) -> bool:
+    """True when ``side``'s force differs from the Basic game's (to blame ``forces``)."""
+    basic = {u: x.count for u, x in getattr(data.units, side).items() if x.count}
+    return counts[side] != basic
+
+
+RULESET = AtlantisRuleset()
