@@ -156,6 +156,10 @@ class AtlantisRuleset:
         from deepsim.rulesets.atlantis.scenario import AtlantisScenario
 
         lines = LINES.get(source, {})
+        if lines and "players" not in lines:
+            # load_scenario fills the generic default (4 players) when the file gives none;
+            # Atlantis is always 2
+            scenario = {**scenario, "players": 2}
         sc = validate(AtlantisScenario, scenario, source=source, lines=lines)
         merged = dict(sc.overrides)
         sets = []
@@ -233,7 +237,8 @@ class AtlantisRuleset:
             else:
                 side_bot[s] = names.index(spec.bot)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
-        arrays = comp.build(data, forces=counts, map_spec=fixed, knobs=knobs,
+        arrays = comp.build(data, forces={s: dict(v) for s, v in sc.forces.items()},
+                            map_spec=fixed, knobs=knobs,
                             side_bot=side_bot, bot_pool=[names.index(b) for b in sc.bots])
 
         params = data.model_dump()

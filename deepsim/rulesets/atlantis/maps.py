@@ -231,7 +231,7 @@ def generate(gen: np.ndarray, width: int, height: int, seed: int, game: int
     from deepsim.rng import game_key
     terrain = np.zeros(width * height, np.int64)
     current = -np.ones(width * height, np.int64)
-    generate_map(game_key(np.int64(seed), np.int64(game)), np.uint64(0),
+    generate_map(np.uint64(game_key(np.int64(seed), np.int64(game))), np.uint64(0),
                  np.ascontiguousarray(gen, np.float64), np.int64(width), np.int64(height),
                  neighbor_table(width, height), terrain, current)
     return terrain, current
@@ -303,9 +303,10 @@ def parse_grid(text: str, codes: dict[str, int], current_rows: set[int], *,
                 close = difflib.get_close_matches(tok, by_code, n=3, cutoff=0.3)
                 hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
                 raise InputError(f"column {col} (hex {len(row_t) + 1} of row {len(rows)}): "
-                                 f"{d}; expected a terrain code ({', '.join(by_code)}), a "
-                                 f"current's with a direction digit 0-5 (e.g. "
-                                 f"'{_current_example(codes, current_rows)}'){hint} "
+                                 f"{d}; expected a terrain code ({', '.join(by_code)}) or, "
+                                 f"for a current ({_current_codes(codes, current_rows)}), "
+                                 f"its code and a direction digit 0-5 (E, NE, NW, W, SW, SE; "
+                                 f"e.g. '{_current_example(codes, current_rows)}'){hint} "
                                  f"(got {tok!r})", file=source, line=line_no)
             row_t.append(t)
             row_d.append(d)
@@ -328,6 +329,10 @@ def parse_grid(text: str, codes: dict[str, int], current_rows: set[int], *,
                     terrain=np.array([t for r in rows for t in r], np.int64),
                     current=np.array([d for r in dirs for d in r], np.int64),
                     text=text, source=source)
+
+
+def _current_codes(codes: dict[str, int], current_rows: set[int]) -> str:
+    return ", ".join(c for c, row in codes.items() if row in current_rows)
 
 
 def _current_example(codes: dict[str, int], current_rows: set[int]) -> str:
