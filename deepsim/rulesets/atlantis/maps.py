@@ -103,7 +103,7 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
     ----------
     key : uint64
         The game's stream key (``rng.game_key``).
-    ctr : uint64
+    ctr : int64 or uint64
         Next unused counter of the stream.
     gen : float64[N_GEN]
         Generator settings (``layout.GEN``).
@@ -118,7 +118,7 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
 
     Returns
     -------
-    uint64
+    int64
         The next unused counter. The map depends only on (key, ctr, gen, width, height).
 
     Notes
@@ -134,6 +134,7 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
     cells is the half turn of the first (currents turned by 3), and each Spawning Bed sits
     at the half turn of a Sea Temple.
     """
+    k_ctr = np.uint64(ctr)        # the caller may keep its counter as int64
     n_cells = width * height
     s_open = max(gen[L.GN_OPEN], 0.0)
     s_cover = max(gen[L.GN_COVER], 0.0)
@@ -150,10 +151,10 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
     for cell in range(n_draw):
         r = cell // width
         edge = min(r, height - 1 - r)
-        depth = 1 if uniform(key, ctr) < deep_share else 0
-        ctr += np.uint64(1)
-        u = uniform(key, ctr)
-        ctr += np.uint64(1)
+        depth = 1 if uniform(key, k_ctr) < deep_share else 0
+        k_ctr += np.uint64(1)
+        u = uniform(key, k_ctr)
+        k_ctr += np.uint64(1)
         if edge < deploy_rows:
             k = _OPEN if u * safe_total < s_open else _COVER
         else:
@@ -171,15 +172,15 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
         n = POOL_LEN[depth, k]
         if k == _HAZARD and (not lethal or edge < hazard_free):
             n = POOL_SAFE_LEN[depth, k]
-        t = POOL[depth, k, below(key, ctr, n)]
-        ctr += np.uint64(1)
+        t = POOL[depth, k, below(key, k_ctr, n)]
+        k_ctr += np.uint64(1)
         if edge < deploy_rows and t == L.TR_CREVASSE:
             t = L.TR_MUD_FLATS
         terrain_out[cell] = t
         current_out[cell] = -1
         if t == L.TR_CURRENT or t == L.TR_RIVER_OUTFLOW:
-            current_out[cell] = below(key, ctr, 6)
-            ctr += np.uint64(1)
+            current_out[cell] = below(key, k_ctr, 6)
+            k_ctr += np.uint64(1)
     if mirrored:
         for cell in range(n_draw):
             m = n_cells - 1 - cell
@@ -191,12 +192,12 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
     beds = np.int64(gen[L.GN_BEDS])
     temple_row = height - 1 - depth_row
     for i in range(min(temples, width)):
-        col = below(key, ctr, width)
-        ctr += np.uint64(1)
+        col = below(key, k_ctr, width)
+        k_ctr += np.uint64(1)
         tries = 0
         while terrain_out[temple_row * width + col] == L.TR_SEA_TEMPLE and tries < 4 * width:
-            col = below(key, ctr, width)
-            ctr += np.uint64(1)
+            col = below(key, k_ctr, width)
+            k_ctr += np.uint64(1)
             tries += 1
         cell = temple_row * width + col
         terrain_out[cell] = L.TR_SEA_TEMPLE
@@ -207,17 +208,17 @@ def generate_map(key, ctr, gen, width, height, neighbors, terrain_out, current_o
             current_out[m] = -1
     if not mirrored:
         for i in range(min(beds, width)):
-            col = below(key, ctr, width)
-            ctr += np.uint64(1)
+            col = below(key, k_ctr, width)
+            k_ctr += np.uint64(1)
             tries = 0
             while terrain_out[depth_row * width + col] == L.TR_SPAWNING_BED and tries < 4 * width:
-                col = below(key, ctr, width)
-                ctr += np.uint64(1)
+                col = below(key, k_ctr, width)
+                k_ctr += np.uint64(1)
                 tries += 1
             cell = depth_row * width + col
             terrain_out[cell] = L.TR_SPAWNING_BED
             current_out[cell] = -1
-    return ctr
+    return np.int64(k_ctr)
 
 
 def generate(gen: np.ndarray, width: int, height: int, seed: int, game: int
