@@ -25,7 +25,7 @@ from deepsim.params import (
 )
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared
-from deepsim.scenario import LINES
+from deepsim.scenario import LINES, ScenarioBase
 
 HERE = Path(__file__).parent
 DATA_FILE = HERE / "ruleset.yaml"
@@ -33,6 +33,9 @@ BOTS_FILE = HERE / "bots.yaml"
 
 #: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
 SKIPPED_RULES: list[str] = []
+
+#: the player count deepsim.scenario.load_scenario fills in when a file names none
+_GENERIC_PLAYERS = ScenarioBase.model_fields["players"].default
 
 #: the map-size keys a fixed map (scenario ``map: {file|grid}``) decides
 _MAP_KEYS = ("map.source", "map.width", "map.height")
@@ -156,9 +159,10 @@ class AtlantisRuleset:
         from deepsim.rulesets.atlantis.scenario import AtlantisScenario
 
         lines = LINES.get(source, {})
-        if lines and "players" not in lines:
-            # load_scenario fills the generic default (4 players) when the file gives none;
-            # Atlantis is always 2
+        if "players" not in lines and scenario.get("players") == _GENERIC_PLAYERS:
+            # load_scenario fills the generic default (4 players) when the file names none,
+            # and run.json records that mapping (--resume/--from prepare it without the
+            # file's lines): Atlantis is always 2. A `players: 4` written in a file is refused.
             scenario = {**scenario, "players": 2}
         sc = validate(AtlantisScenario, scenario, source=source, lines=lines)
         merged = dict(sc.overrides)
