@@ -211,9 +211,11 @@ KNOBS = (
     "leader_keep_back",# hexes the own leader keeps from the nearest enemy
     "hide",            # propensity to hide in cover instead of attacking a poor target
     "spell_aggr",      # weight on offensive spells vs protective ones
+    "caution",         # weight on the enemy's expected hits on a cell (moves, retreats)
+    "deploy_random",   # 1 = deploy at random in the zone (AMB-T22), 0 = by the heuristic
 )
 (K_RANDOM, K_ADVANCE, K_FOCUS_DAMAGED, K_FOCUS_VALUE, K_LEADER_HUNT, K_SCREEN,
- K_LEADER_KEEP_BACK, K_HIDE, K_SPELL_AGGR) = range(len(KNOBS))
+ K_LEADER_KEEP_BACK, K_HIDE, K_SPELL_AGGR, K_CAUTION, K_DEPLOY_RANDOM) = range(len(KNOBS))
 N_KNOBS = len(KNOBS)
 
 # ---- how a game ended (games.end_cause) -------------------------------------------------

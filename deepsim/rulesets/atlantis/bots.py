@@ -1,0 +1,728 @@
+"""Atlantis bots: every decision the rules offer, driven by a row of numeric knobs.
+
+The rules (kernel.py, board.py) decide what is legal and ask; the bots answer. A bot is a
+style of ``bots.yaml``: ``random`` picks uniformly among the legal choices at every
+decision (the baseline); ``aggressive`` and ``defensive`` share one heuristic whose knobs
+(layout.KNOBS) weigh closing on the enemy (``advance``, ``leader_hunt``), target choice
+(``focus_damaged``, ``focus_value``), danger (``caution``), screening the own leader
+(``screen``, ``leader_keep_back``), hiding (``hide``) and spells (``spell_aggr``). Bots
+read the game state but never change it (except the random draws they make).
+
+Scores are in rough "units of expected enemy value"; a target's worth is
+``1 + focus_value * AD * min(DR, 5) / 5`` scaled by the chance the attack destroys it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from deepsim.rulesets.atlantis.board import (
+    D_DIST, D_NB, D_RULES, D_SPELLS, D_TERRAIN, D_UNITS, GS_C, GS_LEADER_K, GS_LEADER_W,
+    GS_NSLOTS, UC_ALIVE, UC_CELL, UC_DMG, UC_HIDDEN, UC_NCHITS, UC_SIDE, UC_SONG, UC_TYPE,
+    UC_USED, X_ALLOC, X_CHITS, X_G, X_ITMP, X_NEAR, X_OCC, X_PKEY, X_PLIST, X_TER, X_THREAT,
+    X_U, can_attack, can_enter, can_hide, hide_modifier, hit_prob, is_foe, is_opponent,
+    paralysis, rand_below, spell_cell_ok,
+)
+from deepsim.rulesets.atlantis.layout import (
+    K_ADVANCE, K_CAUTION, K_FOCUS_DAMAGED, K_FOCUS_VALUE, K_HIDE, K_LEADER_HUNT,
+    K_LEADER_KEEP_BACK, K_RANDOM, K_SCREEN, K_SPELL_AGGR, N_DIRS, R_HIDE_MIN,
+    R_PARALYZED_BONUS, R_RANGED_MAX, R_RANGED_MIN, SP_FREEZE, SP_HEALING,
+    SP_LUMINESCENCE, SP_MURKY_DEPTHS, SP_RESURRECTION, SP_SIRENS_SONG, SP_TANGLE_KELP,
+    SP_WHIRLPOOL, SPC_CREATES, SPC_RANGE, SPC_SETS_TERRAIN, T_ADJ_ATTACK, T_ADJ_DEATH_FACES,
+    T_ENTRY_ATTACK, T_ENTRY_DEATH, U_AD, U_DR, U_LARGE, U_LEADER, U_MARTYR, U_MV,
+    U_POISON, U_RANGED, U_SIREN, WITCH,
+)
+
+#: minimum worth of a spell for the heuristic bots to cast it
+SPELL_MIN = 0.4
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _leaders(scr, side):
+    """(own leader slot, enemy leader slot) of ``side``, -1 when dead or absent."""
+    g = scr[X_G]
+    u = scr[X_U]
+    lw = g[GS_LEADER_W]
+    lk = g[GS_LEADER_K]
+    if lw >= 0 and u[lw, UC_ALIVE] == 0:
+        lw = -1
+    if lk >= 0 and u[lk, UC_ALIVE] == 0:
+        lk = -1
+    if side == WITCH:
+        return lw, lk
+    if side == 1:
+        return lk, lw
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _worth(dat, t):
+    """A unit type's rough value: AD x min(DR, 5) / 5 (leaders are weighted separately)."""
+    units = dat[D_UNITS]
+    return units[t, U_AD] * min(units[t, U_DR], 5) / 5.0
+
+
+@njit(cache=True, _nrt=False)
+def target_value(scr, dat, kn, i, j, ad):
+    """Worth to slot i of attacking slot j with ``ad`` dice (before the search)."""
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    rules = dat[D_RULES]
+    tj = u[j, UC_TYPE]
+    p = hit_prob(rules)
+    n = ad
+    if paralysis(u, j) > 0:
+        n += np.int64(rules[R_PARALYZED_BONUS])
+    left = units[tj, U_DR] - u[j, UC_DMG]
+    if left < 1:
+        left = 1
+    if units[u[i, UC_TYPE], U_POISON] == 1:
+        pk = 1.0 - (1.0 - p) ** n
+    else:
+        pk = min(1.0, n * p / left)
+    val = (1.0 + kn[K_FOCUS_VALUE] * _worth(dat, tj)) * pk \
+        + kn[K_FOCUS_DAMAGED] * u[j, UC_DMG] / units[tj, U_DR]
+    if units[tj, U_LEADER] == 1 and u[j, UC_SIDE] < 2:
+        val += kn[K_LEADER_HUNT] * (2.0 + 10.0 * pk)
+    if u[j, UC_SIDE] == 2:
+        val *= 0.1                          # neutrals only defend (AMB-T14): little gain
+    if u[j, UC_HIDDEN] == 1:
+        val *= 1.0 / 3.0                    # AT-A3 search 5-6
+    return val
+
+
+@njit(cache=True, _nrt=False)
+def _best_from(scr, dat, kn, i, c):
+    """Best target worth for slot i if it stood on cell c (adjacent / ranged; Martyr)."""
+    u = scr[X_U]
+    occ = scr[X_OCC]
+    nb = dat[D_NB]
+    units = dat[D_UNITS]
+    dist = dat[D_DIST]
+    rules = dat[D_RULES]
+    t = u[i, UC_TYPE]
+    ad = units[t, U_AD]
+    best = 0.0
+    forced = -1.0
+    for d in range(N_DIRS):
+        nc = nb[c, d]
+        if nc < 0:
+            continue
+        j = occ[nc]
+        if j < 0 or j == i or not is_foe(u, i, j):
+            continue
+        v = target_value(scr, dat, kn, i, j, ad)
+        if units[u[j, UC_TYPE], U_MARTYR] == 1:
+            forced = max(forced, v)
+        if v > best:
+            best = v
+    if forced >= 0.0:
+        return forced                        # AT-X6: adjacent Martyrs take the attack
+    if units[t, U_RANGED] == 1:
+        rmin = np.int64(rules[R_RANGED_MIN])
+        rmax = np.int64(rules[R_RANGED_MAX])
+        g = scr[X_G]
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_ALIVE] == 0 or not is_foe(u, i, j):
+                continue
+            dd = dist[c, u[j, UC_CELL]]
+            if dd >= max(rmin, 2) and dd <= rmax:
+                v = target_value(scr, dat, kn, i, j, ad)
+                if v > best:
+                    best = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def cell_score(scr, dat, kn, i, c, phase, start):
+    """Heuristic worth of slot i ending this Swim phase on cell c."""
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    terrain = dat[D_TERRAIN]
+    rules = dat[D_RULES]
+    dist = dat[D_DIST]
+    nb = dat[D_NB]
+    ter = scr[X_TER]
+    t = u[i, UC_TYPE]
+    tr = ter[c]
+    if c != start and terrain[tr, T_ENTRY_DEATH] == 1:
+        return -1e9                          # AT-M7: certain death
+    side = u[i, UC_SIDE]
+    own_l, foe_l = _leaders(scr, side)
+    near = scr[X_NEAR][c]
+    thr = scr[X_THREAT][c]
+    left = units[t, U_DR] - u[i, UC_DMG]
+    if left < 1:
+        left = 1
+    leader = units[t, U_LEADER] == 1
+    s = 0.0
+    p = hit_prob(rules)
+    if c != start and terrain[tr, T_ENTRY_ATTACK] > 0:
+        s -= 3.0 * p * terrain[tr, T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+    # End-phase hazards next door (AT-E1; the active side's units always exposed)
+    for d in range(N_DIRS):
+        nc = nb[c, d]
+        if nc >= 0:
+            if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
+                s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+            if terrain[ter[nc], T_ADJ_ATTACK] > 0:
+                s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+    s -= kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
+    hid = 0.0
+    if can_hide(scr, dat, i):
+        hid = min(max(hide_modifier(dat, t, tr) + 1 - rules[R_HIDE_MIN] + 6, 0.0), 6.0)
+    if leader:
+        keep = kn[K_LEADER_KEEP_BACK]
+        if near < keep:
+            s -= 4.0 * (keep - near)
+        s -= 2.0 * kn[K_CAUTION] * thr / left * 5.0
+        s += kn[K_HIDE] * 0.3 * hid
+        if phase == 1 and can_attack(scr, dat, i) and near >= keep:
+            s += _best_from(scr, dat, kn, i, c)
+        if foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
+            s -= 0.2 * kn[K_ADVANCE] * dist[c, u[foe_l, UC_CELL]]
+        return s
+    lh = min(kn[K_LEADER_HUNT], 1.0)
+    dg = near
+    if foe_l >= 0:
+        dg = dist[c, u[foe_l, UC_CELL]]
+    s -= kn[K_ADVANCE] * (0.6 * lh * dg + (1.0 - 0.6 * lh) * near)
+    if phase == 1 and can_attack(scr, dat, i):
+        s += _best_from(scr, dat, kn, i, c)
+    if kn[K_SCREEN] > 0.0 and own_l >= 0 and (units[t, U_MARTYR] == 1
+                                              or units[t, U_DR] >= 3):
+        dl = dist[c, u[own_l, UC_CELL]]
+        w = kn[K_SCREEN] * (3.0 if units[t, U_MARTYR] == 1 else 1.0)
+        if dl == 1:
+            s += 2.0 * w
+        elif dl == 2:
+            s += 1.0 * w
+        else:
+            s -= 0.5 * w * (dl - 2)
+    s += kn[K_HIDE] * 0.2 * hid
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def choose_move(scr, dat, kn, i, n, phase):
+    """Destination of slot i among the ``n`` reachable cells of ``plist`` (AT-M1)."""
+    lst = scr[X_PLIST]
+    if kn[K_RANDOM] > 0.5:
+        return lst[rand_below(scr, n)]
+    pk = scr[X_PKEY]
+    start = lst[0]
+    best = start
+    bs = -1e18
+    for k in range(n):
+        c = lst[k]
+        s = cell_score(scr, dat, kn, i, c, phase, start) - 0.01 * (pk[c] >> 3) \
+            - 0.1 * (pk[c] & 7)
+        if s > bs:
+            bs = s
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
+    """AT-A1: (0 nothing | 1 attack | 2 hide, target) for slot i; targets in ``itmp``."""
+    u = scr[X_U]
+    out = scr[X_ITMP]
+    units = dat[D_UNITS]
+    rules = dat[D_RULES]
+    if kn[K_RANDOM] > 0.5:
+        m = 1 + (1 if hide_ok else 0) + (n if ok_attack else 0)
+        r = rand_below(scr, m)
+        if r == 0:
+            return 0, -1
+        if hide_ok:
+            if r == 1:
+                return 2, -1
+            r -= 1
+        return 1, out[r - 1]
+    t = u[i, UC_TYPE]
+    best = -1
+    bv = 0.0
+    if ok_attack:
+        for k in range(n):
+            j = out[k]
+            v = target_value(scr, dat, kn, i, j, units[t, U_AD])
+            if v > bv:
+                bv = v
+                best = j
+    if hide_ok:
+        c = u[i, UC_CELL]
+        ph = min(max(hide_modifier(dat, t, scr[X_TER][c]) + 7 - rules[R_HIDE_MIN], 0.0),
+                 6.0) / 6.0
+        hv = kn[K_HIDE] * ph * (1.0 + scr[X_THREAT][c])
+        if units[t, U_LEADER] == 1:
+            hv *= 3.0
+        if best < 0 and ph > 0.0 and kn[K_HIDE] > 0.0:
+            return 2, -1
+        if hv > bv:
+            return 2, -1
+    if best >= 0:
+        return 1, best
+    return 0, -1
+
+
+@njit(cache=True, _nrt=False)
+def visible_target(scr, dat, kn, i, n):
+    """After a failed search (AMB-T2 off): a target without a Hide marker, or -1."""
+    u = scr[X_U]
+    out = scr[X_ITMP]
+    units = dat[D_UNITS]
+    m = 0
+    for k in range(n):
+        if u[out[k], UC_HIDDEN] == 0:
+            out[m] = out[k]
+            m += 1
+    if m == 0:
+        return -1
+    if kn[K_RANDOM] > 0.5:
+        return out[rand_below(scr, m)]
+    best = -1
+    bv = -1.0
+    for k in range(m):
+        v = target_value(scr, dat, kn, i, out[k], units[u[i, UC_TYPE], U_AD])
+        if v > bv:
+            bv = v
+            best = out[k]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def special_target(scr, dat, kn, i, n):
+    """Target of a pre-attack special (AT-A2) among ``itmp[0:n]``: the most dangerous
+    unparalyzed enemy (the enemy leader first), or uniform for ``random``."""
+    u = scr[X_U]
+    out = scr[X_ITMP]
+    units = dat[D_UNITS]
+    if kn[K_RANDOM] > 0.5:
+        return out[rand_below(scr, n)]
+    best = -1
+    bv = -1.0
+    for k in range(n):
+        j = out[k]
+        tj = u[j, UC_TYPE]
+        v = 1.0 + _worth(dat, tj) + units[tj, U_AD]
+        if units[tj, U_LEADER] == 1:
+            v += 10.0 * kn[K_LEADER_HUNT] + 5.0
+        if paralysis(u, j) > 0:
+            v *= 0.3
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def split_dice(scr, dat, kn, i, T, pool, n):
+    """AT-A6 Split: share ``pool`` dice among the adjacent targets ``itmp[0:n]``.
+
+    ``alloc[T]`` holds the pool on entry. Random: each die to a uniform target. Heuristic:
+    the main target T keeps the dice its expected kill needs (+1), the rest go to the
+    other targets by worth.
+    """
+    u = scr[X_U]
+    out = scr[X_ITMP]
+    alloc = scr[X_ALLOC]
+    units = dat[D_UNITS]
+    rules = dat[D_RULES]
+    in_list = False
+    for k in range(n):
+        if out[k] == T:
+            in_list = True
+    if not in_list:
+        return                              # T is not adjacent (ranged split: one target)
+    if kn[K_RANDOM] > 0.5:
+        alloc[T] = 0
+        for _ in range(pool):
+            alloc[out[rand_below(scr, n)]] += 1
+        if alloc[T] == 0:                   # the chosen target keeps at least one die
+            for k in range(n):
+                if alloc[out[k]] > 0:
+                    alloc[out[k]] -= 1
+                    break
+            alloc[T] = 1
+        return
+    p = hit_prob(rules)
+    if units[u[i, UC_TYPE], U_POISON] == 1:
+        return
+    left = units[u[T, UC_TYPE], U_DR] - u[T, UC_DMG]
+    need = np.int64(np.ceil(left / max(p, 1e-9))) + 1
+    if paralysis(u, T) > 0:
+        need -= np.int64(rules[R_PARALYZED_BONUS])
+    need = max(need, 1)
+    if need >= pool:
+        return
+    spare = pool - need
+    alloc[T] = need
+    while spare > 0:
+        best = -1
+        bv = -1.0
+        for k in range(n):
+            j = out[k]
+            if j == T or u[j, UC_HIDDEN] == 1:
+                continue
+            v = target_value(scr, dat, kn, i, j, alloc[j] + 1) - \
+                target_value(scr, dat, kn, i, j, alloc[j])
+            if v > bv:
+                bv = v
+                best = j
+        if best < 0:
+            alloc[T] += spare
+            break
+        alloc[best] += 1
+        spare -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# spells
+# ---------------------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def heal_pick(scr, dat, kn, i, rng, only):
+    """Healing (AMB-T16): the next friendly unit within ``rng`` to lose a marker, or -1.
+
+    ``only`` >= 0 restricts the choice to that unit (healing_pool off). Leader damage
+    first, then the most valuable damaged or paralyzed unit (all bots: the caster's
+    obvious choice).
+    """
+    g = scr[X_G]
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    dist = dat[D_DIST]
+    ci = u[i, UC_CELL]
+    best = -1
+    bv = 0.0
+    for j in range(g[GS_NSLOTS]):
+        if only >= 0 and j != only:
+            continue
+        if u[j, UC_ALIVE] == 0 or u[j, UC_SIDE] != u[i, UC_SIDE]:
+            continue
+        if dist[ci, u[j, UC_CELL]] > rng:
+            continue
+        tj = u[j, UC_TYPE]
+        v = 0.0
+        if u[j, UC_DMG] > 0:
+            v += 1.0 + _worth(dat, tj) + (20.0 if units[tj, U_LEADER] == 1 else 0.0)
+        if paralysis(u, j) > 0:
+            v += 0.5 + _worth(dat, tj)
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def murky_pick(scr, dat, kn, i, rng, friendly_only):
+    """Murky Depths (AMB-T13): the next unit within ``rng`` to get a Hide marker, or -1."""
+    g = scr[X_G]
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    dist = dat[D_DIST]
+    ci = u[i, UC_CELL]
+    best = -1
+    bv = -1.0
+    for j in range(g[GS_NSLOTS]):
+        if u[j, UC_ALIVE] == 0 or u[j, UC_HIDDEN] == 1:
+            continue
+        if u[j, UC_SIDE] != u[i, UC_SIDE]:
+            continue                         # bots never hide enemies
+        if dist[ci, u[j, UC_CELL]] > rng:
+            continue
+        tj = u[j, UC_TYPE]
+        v = 1.0 + _worth(dat, tj) + (20.0 if units[tj, U_LEADER] == 1 else 0.0)
+        if kn[K_RANDOM] > 0.5:
+            v = 1.0 + rand_below(scr, 1000)
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def resurrect_cell(scr, dat, kn, i, j):
+    """Resurrection (AMB-T15): the hex next to the caster where slot j returns, or -1."""
+    u = scr[X_U]
+    nb = dat[D_NB]
+    terrain = dat[D_TERRAIN]
+    ter = scr[X_TER]
+    large = dat[D_UNITS][u[j, UC_TYPE], U_LARGE]
+    best = -1
+    bv = 1e18
+    for d in range(N_DIRS):
+        c = nb[u[i, UC_CELL], d]
+        if not can_enter(ter, scr[X_OCC], terrain, large, c):
+            continue
+        if terrain[ter[c], T_ENTRY_DEATH] == 1:
+            continue
+        v = scr[X_THREAT][c]
+        if kn[K_RANDOM] > 0.5:
+            v = rand_below(scr, 1000) * 1.0
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _adj_value(scr, dat, kn, c, side, exclude):
+    """Enemy worth minus (doubled) friendly worth of units next to cell c."""
+    u = scr[X_U]
+    occ = scr[X_OCC]
+    nb = dat[D_NB]
+    units = dat[D_UNITS]
+    v = 0.0
+    for d in range(N_DIRS):
+        nc = nb[c, d]
+        if nc < 0:
+            continue
+        j = occ[nc]
+        if j < 0 or j == exclude:
+            continue
+        tj = u[j, UC_TYPE]
+        w = 1.0 + _worth(dat, tj)
+        if units[tj, U_LEADER] == 1:
+            w += 10.0
+        if u[j, UC_SIDE] == side:
+            v -= 2.0 * w
+        elif u[j, UC_SIDE] < 2:
+            v += w
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def spell_option(scr, dat, kn, i, sp, pick_random):
+    """(worth, target) of the best use of spell ``sp`` by slot i; worth < 0: not castable.
+
+    ``pick_random``: a uniform legal target instead (worth 1 when one exists).
+    Targets: a cell for creation and terrain spells and Tangle Kelp, a dead slot for
+    Resurrection, -1 for the rest.
+    """
+    g = scr[X_G]
+    u = scr[X_U]
+    occ = scr[X_OCC]
+    units = dat[D_UNITS]
+    spells = dat[D_SPELLS]
+    terrain = dat[D_TERRAIN]
+    dist = dat[D_DIST]
+    rules = dat[D_RULES]
+    side = u[i, UC_SIDE]
+    ci = u[i, UC_CELL]
+    own_l, foe_l = _leaders(scr, side)
+    aggr = kn[K_SPELL_AGGR]
+    prot = 1.5 - aggr
+    C = g[GS_C]
+    p = hit_prob(rules)
+    rng = spells[sp, SPC_RANGE]
+    if sp == SP_SIRENS_SONG:
+        if units[u[i, UC_TYPE], U_SIREN] == 1 or u[i, UC_SONG] > 0:
+            return -1.0, -1
+        if pick_random:
+            return 1.0, -1
+        cnt = 0
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_ALIVE] == 1 and is_opponent(u, i, j) and dist[ci, u[j, UC_CELL]] <= 3:
+                cnt += 1
+        return 0.6 * cnt, -1
+    if sp == SP_LUMINESCENCE:
+        if pick_random:
+            return 1.0, -1
+        cnt = 0
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_ALIVE] == 1 and u[j, UC_HIDDEN] == 1 and is_opponent(u, i, j) \
+                    and dist[ci, u[j, UC_CELL]] <= rng:
+                cnt += 1
+        return 0.3 * cnt, -1
+    if sp == SP_HEALING:
+        v = 0.0
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_ALIVE] == 1 and u[j, UC_SIDE] == side and dist[ci, u[j, UC_CELL]] <= rng:
+                tj = u[j, UC_TYPE]
+                lead = 6.0 if units[tj, U_LEADER] == 1 else 0.0
+                v += min(u[j, UC_DMG], 3) * (0.3 * _worth(dat, tj) + 0.3 + lead)
+                v += min(paralysis(u, j), 2) * (0.3 + 0.3 * _worth(dat, tj) + lead)
+        if v <= 0.0:
+            return -1.0, -1
+        return (1.0 if pick_random else v * prot), -1
+    if sp == SP_MURKY_DEPTHS:
+        v = 0.0
+        k = 0
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_ALIVE] == 1 and u[j, UC_SIDE] == side and u[j, UC_HIDDEN] == 0 \
+                    and dist[ci, u[j, UC_CELL]] <= rng:
+                tj = u[j, UC_TYPE]
+                v += 0.2 + (3.0 if units[tj, U_LEADER] == 1 else 0.0) * \
+                    (0.5 + scr[X_THREAT][u[j, UC_CELL]])
+                k += 1
+        if k == 0:
+            return -1.0, -1
+        return (1.0 if pick_random else v * prot), -1
+    if sp == SP_RESURRECTION:
+        best = -1
+        bv = -1.0
+        cnt = 0
+        for j in range(g[GS_NSLOTS]):
+            if u[j, UC_USED] == 0 or u[j, UC_ALIVE] == 1 or u[j, UC_SIDE] != side:
+                continue
+            tj = u[j, UC_TYPE]
+            if units[tj, U_LEADER] == 1:
+                continue
+            if resurrect_cell(scr, dat, kn, i, j) < 0:
+                break                        # no free hex next to the caster for anyone
+            cnt += 1
+            v = units[tj, U_AD] * units[tj, U_DR] / 4.0 + 0.5
+            if pick_random:
+                v = 1.0 + rand_below(scr, 1000)
+            if v > bv:
+                bv = v
+                best = j
+        if best < 0:
+            return -1.0, -1
+        return (1.0 if pick_random else bv), best
+    # cell-targeted spells
+    creates = spells[sp, SPC_CREATES]
+    sets = spells[sp, SPC_SETS_TERRAIN]
+    nlegal = 0
+    best = -1
+    bv = -1e18
+    for c in range(C):
+        if dist[ci, c] > rng:
+            continue
+        if not spell_cell_ok(scr, dat, i, sp, c):
+            continue
+        j = occ[c]
+        if sp == SP_TANGLE_KELP and j < 0:
+            continue                         # "target unit"
+        nlegal += 1
+        if pick_random:
+            continue
+        v = -1e18
+        if creates >= 0:
+            ct = creates
+            v = 0.3 + 0.3 * _worth(dat, ct)
+            adj = _adj_value(scr, dat, kn, c, side, -1)
+            if adj > 0:
+                v += 0.5 * adj * p * units[ct, U_AD]
+            if own_l >= 0 and dist[c, u[own_l, UC_CELL]] <= 2:
+                v += prot * units[ct, U_DR] * 0.3
+            if units[ct, U_MV] == 0 and adj <= 0:
+                v *= 0.3                     # an immobile creature away from the enemy
+        elif sp == SP_TANGLE_KELP or sp == SP_FREEZE:
+            if j < 0 or not is_opponent(u, i, j):
+                continue
+            tj = u[j, UC_TYPE]
+            v = 0.5 + _worth(dat, tj) + units[tj, U_AD] * 0.2
+            if units[tj, U_LEADER] == 1:
+                v += 4.0 * aggr + 2.0
+            if own_l >= 0 and dist[c, u[own_l, UC_CELL]] <= 3:
+                v += prot * units[tj, U_AD] * 0.5
+            if paralysis(u, j) > 0:
+                v *= 0.4
+            if sp == SP_FREEZE and terrain[scr[X_TER][c], T_ENTRY_DEATH] == 1:
+                v -= 2.0
+        elif sp == SP_WHIRLPOOL:
+            if j < 0 or not is_opponent(u, i, j):
+                continue
+            tj = u[j, UC_TYPE]
+            v = 0.1 * units[tj, U_AD] * aggr
+        elif sets >= 0:
+            # Vortex / Eruption: lethal terrain next to enemies, away from friends
+            adj = _adj_value(scr, dat, kn, c, side, -1)
+            if terrain[sets, T_ADJ_DEATH_FACES] > 0:
+                v = adj * 0.6 * aggr
+            else:
+                v = adj * p * aggr
+        if v > bv:
+            bv = v
+            best = c
+    if nlegal == 0:
+        return -1.0, -1
+    if pick_random:
+        r = rand_below(scr, nlegal)
+        for c in range(C):
+            if dist[ci, c] > rng:
+                continue
+            if not spell_cell_ok(scr, dat, i, sp, c):
+                continue
+            if sp == SP_TANGLE_KELP and occ[c] < 0:
+                continue
+            if r == 0:
+                return 1.0, c
+            r -= 1
+    if best < 0:
+        return -1.0, -1
+    return bv, best
+
+
+@njit(cache=True, _nrt=False)
+def choose_spell(scr, dat, kn, i, lum_end):
+    """AT-E2: (chit index, target) slot i casts this End phase, or (-1, -1) to pass.
+
+    ``lum_end``: Luminescence is cast in the End phase too (AMB-T25 end_phase); with
+    any_time the heuristic bots keep it for the attack phase.
+    """
+    u = scr[X_U]
+    chits = scr[X_CHITS]
+    n = u[i, UC_NCHITS]
+    if kn[K_RANDOM] > 0.5:
+        # uniform over: pass, and each chit that has a legal target
+        m = 1
+        for k in range(n):
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            if v >= 0.0:
+                m += 1
+        r = rand_below(scr, m)
+        if r == 0:
+            return -1, -1
+        for k in range(n):
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            if v >= 0.0:
+                r -= 1
+                if r == 0:
+                    return k, tg
+        return -1, -1
+    best = -1
+    bt = -1
+    bv = SPELL_MIN
+    for k in range(n):
+        sp = chits[i, k]
+        if sp == SP_LUMINESCENCE and not lum_end:
+            continue
+        v, tg = spell_option(scr, dat, kn, i, sp, False)
+        if v > bv:
+            bv = v
+            best = k
+            bt = tg
+    return best, bt
+
+
+@njit(cache=True, _nrt=False)
+def want_luminescence(scr, dat, kn, i):
+    """AMB-T25: cast Luminescence now, before the side's attacks?"""
+    if kn[K_RANDOM] > 0.5:
+        return rand_below(scr, 2) == 1
+    g = scr[X_G]
+    u = scr[X_U]
+    dist = dat[D_DIST]
+    spells = dat[D_SPELLS]
+    ci = u[i, UC_CELL]
+    rng = spells[SP_LUMINESCENCE, SPC_RANGE]
+    cnt = 0
+    for j in range(g[GS_NSLOTS]):
+        if u[j, UC_ALIVE] == 0 or u[j, UC_HIDDEN] == 0 or not is_opponent(u, i, j):
+            continue
+        cj = u[j, UC_CELL]
+        if dist[ci, cj] > rng:
+            continue
+        for k in range(g[GS_NSLOTS]):
+            if u[k, UC_ALIVE] == 1 and u[k, UC_SIDE] == u[i, UC_SIDE] and \
+                    dist[u[k, UC_CELL], cj] <= 2 and can_attack(scr, dat, k):
+                cnt += 1
+                if dat[D_UNITS][u[j, UC_TYPE], U_LEADER] == 1:
+                    cnt += 2
+                break
+    return cnt >= 2
