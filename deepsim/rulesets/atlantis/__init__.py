@@ -263,6 +263,7 @@ class AtlantisRuleset:
                                   "unit_names": data.unit_names(),
                                   "terrain_titles": [t.title for t in data.terrain.values()],
                                   "terrain_codes": [t.code for t in data.terrain.values()],
+                                  "spell_titles": [s.title for s in data.spell_list.values()],
                                   "fixed_map": fixed})
 
     @staticmethod
@@ -453,7 +454,9 @@ class AtlantisRuleset:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
-        lines += format_events(ev, prepared)
+        lines += format_events(ev, prepared,
+                               terrain_names=prepared.compiled["terrain_titles"],
+                               spell_names=prepared.compiled["spell_titles"])
         lines.append("")
         g = gi[0]
         winner = ("draw" if g[L.G_WINNER_SIDE] < 0
