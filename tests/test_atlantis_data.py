@@ -530,3 +530,20 @@ def test_frames_from_kernel_outputs():
     assert list(seats["outcome"]) == ["win", "loss", "loss", "win", "draw", "draw"]
     assert list(seats["first"]) == [True, False] * 3
     assert "side" not in seats and set(L.SEAT_INT[2:]) <= set(seats.columns)
+
+
+def test_fixed_map_and_forces_reach_the_kernel():
+    """A fixed map file and a forces: change arrive in the games (a few games, one thread)."""
+    from pathlib import Path
+    root = Path(__file__).parent.parent / "scenarios"
+    sc = {**BASE, "seed": 4, "map": {"file": "maps/arena-18x14.txt"},
+          "sides": {"sea_witch": {"bot": "aggressive"}, "sea_king": {"bot": "defensive"}},
+          "forces": {"sea_witch": {"leviathan": 0}, "sea_king": {"mermen": 6}}}
+    p = RULESET.prepare(sc, source=str(root / "x.yaml"))
+    games, seats = RULESET.run_chunk(p, 0, 4)
+    assert len(games) == 4 and len(seats) == 8
+    start = dict(zip(seats["faction"].astype(str), seats["units_start"]))
+    assert start == {"Sea Witch": 32, "Sea King": 34}
+    assert set(games["winner"].astype(str)) <= {"Sea Witch", "Sea King", "draw"}
+    g1, s1 = RULESET.trace_result(p, 2)
+    assert g1.iloc[0].to_dict() == games.iloc[2].to_dict()

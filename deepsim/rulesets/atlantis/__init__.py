@@ -31,7 +31,9 @@ HERE = Path(__file__).parent
 DATA_FILE = HERE / "ruleset.yaml"
 BOTS_FILE = HERE / "bots.yaml"
 
-#: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
+#: Rulebook rules the engine does not implement (also listed in docs/RULES.md). None: every
+#: rule of the text is in kernel.py (every parameter of layout.RULES is read there or in
+#: board.py/bots.py); where the text is unclear the engine follows the AMB-T* parameters.
 SKIPPED_RULES: list[str] = []
 
 #: the player count deepsim.scenario.load_scenario fills in when a file names none
