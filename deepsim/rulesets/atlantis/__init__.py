@@ -456,6 +456,7 @@ class AtlantisRuleset:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
+        lines += self._map_lines(prepared, seed, game_index, ev)
         lines += format_events(ev, prepared,
                                terrain_names=prepared.compiled["terrain_titles"],
                                spell_names=prepared.compiled["spell_titles"])
@@ -470,6 +471,31 @@ class AtlantisRuleset:
                      f"Sea Witch {gf[0, L.GF_MATERIAL_WITCH]:g}, Sea King "
                      f"{gf[0, L.GF_MATERIAL_KING]:g}")
         return lines
+
+    @staticmethod
+    def _map_lines(prepared: Prepared, seed: int, game_index: int, ev) -> list[str]:
+        """The game's map as a text grid (docs/atlantis-maps.md) for the trace.
+
+        A generated map is drawn again by ``maps.generate`` from counter 0 of the game's
+        stream, which is where the kernel's setup draws it; it is shown only if every
+        deployment hex of the trace is passable on it (a guard against a kernel that draws
+        something else first).
+        """
+        from deepsim.rulesets.atlantis import maps
+        a = prepared.compiled["arrays"]
+        w, h = int(a.rules[L.R_MAP_WIDTH]), int(a.rules[L.R_MAP_HEIGHT])
+        if a.rules[L.R_MAP_SOURCE] > 0.5:
+            ter, cur = a.fixed_terrain, a.fixed_current
+        else:
+            ter, cur = maps.generate(a.gen, w, h, seed, game_index)
+            cells = ev[ev[:, 2] == L.EV_DEPLOY][:, 5]
+            cells = cells[(cells >= 0) & (cells < w * h)]
+            if not a.terrain[ter[cells], L.T_PASSABLE].all():
+                return ["map: (not shown: it could not be drawn again)"]
+        codes = dict(enumerate(prepared.compiled["terrain_codes"]))
+        grid = maps.format_grid(ter, cur, w, codes)
+        return (["map (row 0: the Sea Witch's edge; codes: docs/atlantis-maps.md):"]
+                + ["  " + row for row in grid.splitlines()])
 
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
