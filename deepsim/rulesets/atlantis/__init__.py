@@ -344,7 +344,8 @@ class AtlantisRuleset:
                     f"unit may deploy on, {large_ok} of them open to Large units (AT-M5). "
                     f"Widen the map (map.width), add rows (setup.deploy_rows) or shrink the "
                     f"force (forces:)", file=where,
-                    key="forces" if sc_has_forces(counts, data, side) else "map",
+                    key=("forces" if sc_has_forces(counts, data, side)
+                         else "map" if fixed is not None else "map.width"),
                     line=lines.get("forces") if fixed is None else None)
         total = sum(sum(c.values()) for c in counts.values())
         neutrals = ((data.setup.brain_coral + data.setup.island_fish)
