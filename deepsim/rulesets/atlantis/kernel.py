@@ -1049,7 +1049,7 @@ def cast(scr, dat, kn, i, k, target):
             u[j, UC_CREATED] = 1
             add_stat(scr, side, S_CREATED, 1)
             scr[X_GSTAT][G_CREATED] += 1
-            emit(scr, EV_DEPLOY, j, u[j, UC_TYPE], target, 1, 0, 0, 0)
+            emit(scr, EV_DEPLOY, j, u[j, UC_TYPE], target, 1, side, 0, 0)
     elif sp == SP_SIRENS_SONG:
         # 3 + 1d3 of the caster's turns (AMB-T27)
         a = spells[sp, SPC_AMOUNT]
@@ -1063,6 +1063,7 @@ def cast(scr, dat, kn, i, k, target):
         extra = u[i, UC_SONG]
     elif spells[sp, SPC_SETS_TERRAIN] >= 0:
         # Freeze, Whirlpool, Vortex, Eruption: the hex changes terrain
+        extra = -1
         ter[target] = spells[sp, SPC_SETS_TERRAIN]
         scr[X_CUR][target] = -1
         scr[X_TSRC][target] = i
@@ -1425,7 +1426,7 @@ def deploy_side(scr, dat, side, kn):
         scr[X_OCC][c] = i
         if units[t, U_LEADER] == 1 and leader_cell < 0:
             leader_cell = c
-        emit(scr, EV_DEPLOY, i, t, c, 0, 0, 0, 0)
+        emit(scr, EV_DEPLOY, i, t, c, 0, side, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -1451,7 +1452,7 @@ def place_neutrals(scr, dat, t, copies):
                     if pick == 0:
                         i = new_unit(scr, dat, t, 2, c)
                         if i >= 0:
-                            emit(scr, EV_DEPLOY, i, t, c, 2, 0, 0, 0)
+                            emit(scr, EV_DEPLOY, i, t, c, 2, 2, 0, 0)
                     pick -= 1
 
 
