@@ -182,21 +182,47 @@ def _chunk_frames(spec: dict, start: int, count: int, keep_games: list[str] | No
     return games, seats
 
 
-def warm_up() -> float:
-    """Load (or compile) the DEEPFALL kernel in this process; return the seconds it took.
+def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str = "deepfall",
+            overrides: list[str] | None = None) -> float:
+    """Load (or compile) a ruleset's kernel in this process; return the seconds it took.
 
-    ``client.run(deepsim.distributed.warm_up)`` makes every worker pay numba's start-up
-    before the run (see ``docs/distributed.md``).
+    ``client.run(deepsim.distributed.warm_up, "scenarios/atlantis.yaml")`` makes every
+    worker pay numba's start-up before the run (see ``docs/distributed.md``): it prepares
+    the scenario with its own ruleset and plays its game 0.
+
+    Parameters
+    ----------
+    scenario : path or mapping, optional
+        The scenario the run will play (a YAML file, or a scenario mapping naming its
+        ``ruleset``). Default: a 4-player game of ``ruleset``.
+    ruleset : str, default ``"deepfall"``
+        The ruleset to warm when no scenario is given.
+    overrides : list of str, optional
+        ``path=value`` overrides, as the run's ``--set``.
     """
     import numba
 
-    from deepsim.rulesets.deepfall import RULESET
+    from deepsim.runner import get_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)
-    prepared = RULESET.prepare({"name": "warm-up", "ruleset": "deepfall", "games": 1,
-                                "seed": 0, "chunk_size": 1, "players": 4})
-    RULESET.run_chunk(prepared, 0, 1)
+    if scenario is None:
+        rs = get_ruleset(ruleset)
+        scen = {"name": "warm-up", "ruleset": ruleset, "games": 1, "seed": 0,
+                "chunk_size": 1}
+        if ruleset == "deepfall":
+            scen["players"] = 4
+        prepared = rs.prepare(scen, source="warm-up", overrides=list(overrides or []))
+    elif isinstance(scenario, dict):
+        rs = get_ruleset(str(scenario.get("ruleset", ruleset)))
+        prepared = rs.prepare(dict(scenario), source="warm-up",
+                              overrides=list(overrides or []))
+    else:
+        from deepsim import runner
+
+        rs, _, prepared = runner.resolve(Path(scenario), games=1,
+                                         overrides=list(overrides or []))
+    rs.run_chunk(prepared, 0, 1)
     return time.perf_counter() - t0
 
 

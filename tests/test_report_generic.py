@@ -246,3 +246,134 @@ def test_summary_of_an_atlantis_run(atl_runs):
     text = console.export_text()
     assert "Win share per faction" in text and "Sea King" in text
     assert "Rounds per game" in text and "Draws:" in text
+
+
+# --- the gate -------------------------------------------------------------------------------
+
+class _FakeEngine(SimpleNamespace):
+    """A ruleset object that plays Atlantis-shaped frames (no engine)."""
+
+    def run_chunk(self, prepared, start, count):
+        return atlantis_frames(count, seed=1000 + start, start=start, p_king=0.45,
+                               p_draw=0.15, bots=("aggressive", "defensive"))
+
+
+ENGINE = _FakeEngine(**vars(FAKE))
+PREPARED = SimpleNamespace(ruleset="atlantis", placeholders=[], params_hash="x",
+                           scenario={"name": "atl", "seed": 1, "chunk_size": 2000,
+                                     "games": 4000})
+
+
+def test_gate_metric_spec_with_the_rulesets_group_columns():
+    from deepsim.errors import InputError
+    from deepsim.gate.expect import (
+        estimate,
+        expand,
+        observe,
+        parse_metric_spec,
+        player_counts,
+        universe_from_frames,
+    )
+
+    games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
+    uni = universe_from_frames(games, seats, player_counts(PREPARED.scenario, seats),
+                               FAKE.group_columns)
+    assert uni.players == [2] and uni.groups["faction"] == ["Sea Witch", "Sea King"]
+    sel = parse_metric_spec("win_share[faction=sea king]", group_columns=FAKE.group_columns)
+    (inst,) = expand([sel], uni, key_prefix="")
+    assert inst.spec == "win_share[faction=Sea King]"
+    est = estimate(inst.metric, *observe(inst, games, seats), 0.05)
+    king = seats[seats["faction"] == "Sea King"]["win"].mean()
+    assert est.value == pytest.approx(100 * king) and est.method == "Wilson"
+    assert est.low < est.value < est.high
+    (draw,) = expand([parse_metric_spec("draw_share", group_columns=FAKE.group_columns)],
+                     uni, key_prefix="")
+    est = estimate(draw.metric, *observe(draw, games, seats), 0.05)
+    assert est.value == pytest.approx(100 * (games["winner_side"] < 0).mean())
+    with pytest.raises(InputError, match="unknown key 'company'"):
+        parse_metric_spec("win_share[company=X]", group_columns=FAKE.group_columns)
+    with pytest.raises(InputError, match="unknown group column 'company'"):
+        expand([parse_metric_spec("win_share[company=X]")], uni, key_prefix="")
+    with pytest.raises(InputError, match="glory"):
+        expand([parse_metric_spec("glory")], uni, key_prefix="")
+
+
+def test_gate_check_on_an_atlantis_scenario():
+    from deepsim.gate.check import check_prepared
+    from deepsim.gate.expect import FAIL, PASS, parse_expect
+
+    exp = parse_expect({"expect": [
+        {"name": "both sides viable", "metric": "win_ratio", "by": "faction",
+         "within": [0.8, 1.25]},
+        {"metric": "draw_share", "within": ["5%", "30%"]},
+        {"metric": "win_share", "by": "faction", "group": "Sea King", "above": 60},
+        {"metric": "win_edge", "by": "seat", "group": 1, "within": [-10, 10]},
+    ]}, source="atl.yaml")
+    res = check_prepared(ENGINE, PREPARED, exp, source="atl.yaml", lines={}, looks=[4000],
+                         alphas=[0.05], alpha=0.05, sequential=False, spending="pocock",
+                         overrides=[])
+    verdicts = {r.instance.spec: r.verdict for r in res.rows}
+    assert verdicts["win_ratio[faction=Sea Witch]"] == PASS  # fair share 0.5
+    assert verdicts["win_ratio[faction=Sea King]"] == PASS
+    assert verdicts["draw_share"] == PASS
+    assert verdicts["win_share[faction=Sea King]"] == FAIL
+    assert verdicts["win_edge[seat=1]"] == PASS
+    ratio = next(r for r in res.rows if r.instance.spec == "win_ratio[faction=Sea King]")
+    assert ratio.estimate.method == "Wilson / fair"
+
+
+def test_gate_compare_two_atlantis_runs(atl_runs):
+    from deepsim.gate.compare import compare_runs
+
+    res = compare_runs(atl_runs["hit1"], atl_runs["hit56"], metric="draw_share")
+    assert res.metric == "draw_share" and not res.paired
+    assert res.diff.est < -5  # about 15% of draws against 2%
+    res = compare_runs(atl_runs["hit1"], atl_runs["hit56"],
+                       metric="win_share[faction=Sea King]")
+    assert res.metric == "win_share[faction=Sea King]"
+
+
+# --- tune -----------------------------------------------------------------------------------
+
+def test_tune_faction_spread_and_draw_share():
+    from deepsim.errors import InputError
+    from deepsim.tune.objectives import (
+        by_columns_of,
+        default_objective,
+        evaluate_metric,
+        parse_metric,
+        parse_objective,
+    )
+
+    games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
+    obj = parse_objective("faction_spread+draw_share", faction_column="faction")
+    assert {"faction", "win", "fair"} <= obj.seats_columns
+    value, parts = obj.evaluate(games, seats)
+    shares = seats.groupby("faction", observed=True)["win"].mean()
+    assert parts["faction_spread"].value == pytest.approx((shares - 0.5).abs().max())
+    assert parts["draw_share"].value == pytest.approx((games["winner_side"] < 0).mean())
+    assert value.value == pytest.approx(parts["faction_spread"].value
+                                        + parts["draw_share"].value)
+    assert parts["faction_spread"].low <= parts["faction_spread"].value
+    boot = obj.bootstrap_change((games, seats), (games, seats), reps=20)
+    assert boot["change"] == 0 and boot["low"] == boot["high"] == 0
+    assert default_objective(FAKE) == "faction_spread"
+    assert default_objective(rulesets.get("deepfall")) == "company_spread"
+    assert by_columns_of(FAKE) == ("faction", "bot", "players", "seat")
+    assert by_columns_of(rulesets.get("deepfall")) == (
+        "company", "lineage", "calling", "bot", "players", "seat")
+    spec = parse_metric("faction_spread", seats_columns=list(seats.columns),
+                        games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
+                        faction_column="faction")
+    ((_, v),) = evaluate_metric(spec, games, seats, faction_column="faction")
+    assert v.value == pytest.approx(parts["faction_spread"].value)
+    ws = parse_metric("win_share:faction", seats_columns=list(seats.columns),
+                      games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
+    assert [g for g, _ in evaluate_metric(ws, games, seats)] == ["Sea King", "Sea Witch"]
+    with pytest.raises(InputError, match="lineage"):
+        parse_metric("lineage_spread", seats_columns=list(seats.columns),
+                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
+                     faction_column="faction")
+    with pytest.raises(InputError, match="unknown group 'company'"):
+        parse_metric("win_share:company", seats_columns=list(seats.columns),
+                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE))

@@ -41,7 +41,9 @@ from deepsim.gate.expect import (
     estimate,
     expand,
     observe,
+    group_columns_of,
     parse_expect,
+    player_counts,
     universe_from_frames,
     verdict,
 )
@@ -196,11 +198,10 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
     the given per-look family alpha (see :func:`run_check`)."""
     t0 = time.perf_counter()
     resolved = prepared.scenario
-    counts = resolved["players"] if isinstance(resolved["players"], list) else [
-        resolved["players"]]
     chunk = int(resolved.get("chunk_size") or 50_000)
     g_probe, s_probe = ruleset.run_chunk(prepared, 0, 1)
-    universe = universe_from_frames(g_probe, s_probe, [int(c) for c in counts])
+    universe = universe_from_frames(g_probe, s_probe, player_counts(resolved, s_probe),
+                                    group_columns_of(ruleset))
     instances = expand(expectations, universe, source=source, lines=lines)
     g_cols, s_cols = columns_needed(instances)
     data: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in instances]

@@ -30,8 +30,10 @@ from deepsim.gate.expect import (
     _Codes,
     columns_needed,
     expand,
+    group_columns_of,
     observe,
     parse_metric_spec,
+    player_counts,
     universe_from_frames,
 )
 from deepsim.gate.sprt import Paired, gsprt_llr, llr_normal, paired_difference, wald_bounds
@@ -77,16 +79,16 @@ class CompareResult:
 
 def _instance(spec: str, ruleset, prepared) -> Instance:
     """The one test a ``--metric`` spec names in a prepared scenario."""
-    sel = parse_metric_spec(spec)
-    counts = prepared.scenario["players"]
-    counts = counts if isinstance(counts, list) else [counts]
+    cols = group_columns_of(ruleset)
+    sel = parse_metric_spec(spec, group_columns=cols)
     g, s = ruleset.run_chunk(prepared, 0, 1)
-    insts = expand([sel], universe_from_frames(g, s, [int(c) for c in counts]),
+    insts = expand([sel], universe_from_frames(g, s, player_counts(prepared.scenario, s), cols),
                    key_prefix="")
     if len(insts) != 1:
+        example = next((f"'{sel.metric}[{i.by}={i.groups[0]}]'" for i in insts
+                        if i.by and i.groups), "'win_share[company=Dvergar Reaver]'")
         raise InputError(f"{spec!r} names {len(insts)} numbers; name one group (e.g. "
-                         f"'win_share[company=Dvergar Reaver]') or one player count",
-                         key="--metric")
+                         f"{example}) or one player count", key="--metric")
     return insts[0]
 
 
@@ -231,10 +233,12 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str,
 
 def _run_observations(run_dir: Path, spec: str):
     """(instance, game indices, numerator, denominator, seed, label) of a finished run."""
-    from deepsim.output import read_run, read_run_json
+    from deepsim.output import read_manifest, read_run, read_run_json
+    from deepsim.report.load import _schema_names, ruleset_meta
 
     info = read_run_json(run_dir)
-    sel = parse_metric_spec(spec)
+    meta = ruleset_meta(info.get("ruleset") or read_manifest(run_dir).get("ruleset"))
+    sel = parse_metric_spec(spec, group_columns=meta.group_columns)
     m = sel.metric_obj
     if m.level == "game":
         g_cols, s_cols = ["players", *m.columns], ["players"]
@@ -242,12 +246,19 @@ def _run_observations(run_dir: Path, spec: str):
         g_cols = ["players"]
         s_cols = list(dict.fromkeys(["players", "fair", *m.columns]
                                     + ([sel.by] if sel.by and sel.by != "seat" else [])))
+    manifest = read_manifest(run_dir)
+    g_have = _schema_names(Path(run_dir), manifest, "games")
+    s_have = _schema_names(Path(run_dir), manifest, "seats")
+    if g_have is not None:  # a ruleset writes its own columns: read those it has
+        g_cols = [c for c in g_cols if c in g_have or (c in m.columns and not m.any_of)]
+    if s_have is not None:
+        s_cols = [c for c in s_cols if c in s_have or c != "players"]
     games, seats = read_run(run_dir, games_columns=g_cols, seats_columns=s_cols)
     scen = info.get("scenario") or {}
-    counts = scen.get("players") or sorted(set(games["players"].astype(int)))
-    counts = counts if isinstance(counts, list) else [counts]
-    insts = expand([sel], universe_from_frames(games, seats, [int(c) for c in counts]),
-                   key_prefix="")
+    if scen.get("players") is None and "players" in games.columns:
+        scen = {**scen, "players": sorted(set(games["players"].astype(int)))}
+    universe = universe_from_frames(games, seats, player_counts(scen, seats), meta.group_columns)
+    insts = expand([sel], universe, key_prefix="")
     if len(insts) != 1:
         raise InputError(f"{spec!r} names {len(insts)} numbers; name one group or one "
                          "player count", key="--metric")

@@ -15,7 +15,9 @@ An expectation in YAML::
     expect:
       - name: every company is viable      # optional label
         metric: win_ratio                  # see METRICS (unknown names list the known ones)
-        by: company                        # company | lineage | calling | bot | seat
+        by: company                        # a group column of the ruleset (DEEPFALL: company,
+                                           # lineage, calling, bot, seat; Atlantis: faction,
+                                           # bot, seat)
         group: each                        # default: each group; or a name, or a list
         players: 4                         # optional: a player count, a list, or each
         within: [0.8, 1.25]                # or below: X, above: X (inclusive bounds)
@@ -54,11 +56,15 @@ from deepsim.report.claims import FAILS, HOLDS, region_verdict
 
 __all__ = [
     "FAIL", "GROUP_COLUMNS", "INCONCLUSIVE", "METRICS", "PASS", "Estimate", "Expectation",
-    "Instance", "Metric", "Selection", "Universe", "estimate", "expand", "known_metrics_text",
-    "observe", "parse_expect", "parse_metric_spec", "universe_from_frames", "verdict",
+    "Instance", "Metric", "Selection", "Universe", "estimate", "expand", "group_columns_of",
+    "known_metrics_text", "observe", "parse_expect", "parse_metric_spec", "player_counts",
+    "universe_from_frames", "verdict",
 ]
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+#: DEEPFALL's group columns: the default where no ruleset is named. A ruleset's own are its
+#: ``group_columns`` (see :mod:`deepsim.rulesets.base`), passed to :func:`universe_from_frames`
+#: and :func:`parse_metric_spec`.
 GROUP_COLUMNS = ("company", "lineage", "calling", "bot", "seat")
 
 
@@ -79,6 +85,10 @@ def _mid_taken(df: pd.DataFrame) -> np.ndarray:
 
 def _edge_num(df: pd.DataFrame) -> np.ndarray:
     return df["win"].to_numpy(dtype=np.float64) - df["fair"].to_numpy(dtype=np.float64)
+
+
+def _draw(df: pd.DataFrame) -> np.ndarray:
+    return M.draw_flags(df).astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -105,6 +115,7 @@ class Metric:
     report: str
     aliases: tuple[str, ...] = ()
     limits: tuple[float, float] = (-math.inf, math.inf)  # the metric's possible range
+    any_of: bool = False  # ``columns`` are alternatives (one is enough), not all needed
 
 
 _PCT = (0.0, 100.0)
@@ -155,6 +166,10 @@ _M = [
     Metric("margin_rel", "game", "mean", "%", 100.0, ("margin_rel",), _col("margin_rel"),
            None, "mean relative margin (margin over the winner's Glory)", "margins: rel_mean",
            ("rel_mean",), limits=_PCT),
+    Metric("draw_share", "game", "share", "%", 100.0, ("winner_side", "n_winners"), _draw,
+           None, "share of games without an outright winner (a draw, e.g. Atlantis's turn "
+           "cap, or a tie for first)", "draw_flags (Atlantis: side win shares, draw)",
+           ("draws",), limits=_PCT, any_of=True),
     Metric("tie_share", "game", "share", "%", 100.0, ("margin",),
            lambda df: (df["margin"].to_numpy(dtype=np.float64) == 0).astype(np.float64), None,
            "share of games whose top two are level", "margins: ties", ("ties",), limits=_PCT),
@@ -221,7 +236,7 @@ class Selection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     metric: str
-    by: Literal[GROUP_COLUMNS] | None = None  # type: ignore[valid-type]
+    by: str | None = None  # a group column of the ruleset: checked by expand()
     group: Name | list[Name] | None = None
     exclude: list[Name] = Field(default_factory=list)
     pool: bool = False
@@ -244,8 +259,8 @@ class Selection(BaseModel):
                              "'exclude' and 'pool' apply to per-seat metrics only (select "
                              "games with 'players')")
         if self.by is None and (self.group is not None or self.exclude or self.pool):
-            raise ValueError("'group', 'exclude' and 'pool' need 'by' (company, lineage, "
-                             "calling, bot or seat)")
+            raise ValueError("'group', 'exclude' and 'pool' need 'by' (a group column of "
+                             "the ruleset, e.g. company, faction, bot or seat)")
         return self
 
     @property
@@ -323,11 +338,13 @@ def parse_expect(scenario: dict, *, source: str, lines: dict[str, int] | None = 
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*$")
 
 
-def parse_metric_spec(text: str, *, key: str = "--metric") -> Selection:
+def parse_metric_spec(text: str, *, key: str = "--metric",
+                      group_columns: tuple[str, ...] | list[str] = GROUP_COLUMNS) -> Selection:
     """``'win_share[company=Dvergar Reaver, players=4]'`` -> :class:`Selection`.
 
-    Keys inside the brackets: one of company, lineage, calling, bot, seat (``=`` a group
-    name), and ``players``.
+    Keys inside the brackets: one of ``group_columns`` (the ruleset's; DEEPFALL: company,
+    lineage, calling, bot, seat; Atlantis: faction, bot, seat), ``=`` a group name, and
+    ``players``.
 
     Raises
     ------
@@ -349,13 +366,14 @@ def parse_metric_spec(text: str, *, key: str = "--metric") -> Selection:
             except ValueError:
                 raise InputError(f"players: expected a player count, got {v!r}",
                                  key=key) from None
-        elif k in GROUP_COLUMNS:
+        elif k in group_columns:
             if "by" in data:
                 raise InputError(f"one group key only (got {data['by']} and {k})", key=key)
             data["by"], data["group"] = k, v
         else:
-            raise InputError(f"unknown key {k!r}{nearest(k, GROUP_COLUMNS + ('players',))}; "
-                             f"expected one of {', '.join(GROUP_COLUMNS)} or players", key=key)
+            cols = tuple(group_columns)
+            raise InputError(f"unknown key {k!r}{nearest(k, cols + ('players',))}; "
+                             f"expected one of {', '.join(cols)} or players", key=key)
     try:
         return Selection.model_validate(data)
     except ValidationError as exc:  # one readable line
@@ -367,17 +385,25 @@ def parse_metric_spec(text: str, *, key: str = "--metric") -> Selection:
 
 @dataclass
 class Universe:
-    """What a scenario can select: its player counts and each group column's names."""
+    """What a scenario can select: its player counts, each group column's names and the
+    columns its games and seats frames have (empty: not known, not checked)."""
 
     players: list[int]
     groups: dict[str, list[str]]
+    group_columns: tuple[str, ...] = GROUP_COLUMNS
+    games_columns: frozenset[str] = frozenset()
+    seats_columns: frozenset[str] = frozenset()
 
 
-def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list[int]
+def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list[int],
+                         group_columns: tuple[str, ...] | list[str] = GROUP_COLUMNS
                          ) -> Universe:
-    """Group names from a probe chunk's frames (categorical columns list every category)."""
+    """Group names from a probe chunk's frames (categorical columns list every category).
+
+    ``group_columns``: the ruleset's (``Ruleset.group_columns``; default DEEPFALL's).
+    """
     groups: dict[str, list[str]] = {}
-    for by in GROUP_COLUMNS:
+    for by in group_columns:
         if by == "seat":
             groups[by] = [str(i + 1) for i in range(max(players))]
         elif by in seats.columns:
@@ -385,7 +411,37 @@ def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list
             cats = (list(col.cat.categories) if isinstance(col.dtype, pd.CategoricalDtype)
                     else sorted(col.unique()))
             groups[by] = [str(c) for c in cats]
-    return Universe(players=sorted(set(players)), groups=groups)
+    return Universe(players=sorted(set(players)), groups=groups,
+                    group_columns=tuple(group_columns), games_columns=frozenset(games.columns),
+                    seats_columns=frozenset(seats.columns))
+
+
+def group_columns_of(ruleset) -> tuple[str, ...]:
+    """A ruleset object's ``group_columns`` (DEEPFALL's when it names none)."""
+    return tuple(getattr(ruleset, "group_columns", None) or GROUP_COLUMNS)
+
+
+def player_counts(scenario: dict, seats: pd.DataFrame | None = None) -> list[int]:
+    """The player counts a resolved scenario plays: its ``players`` (a count or a list), else
+    those of the seats frame's ``players`` column (a ruleset with a fixed count)."""
+    value = scenario.get("players")
+    if value is None and seats is not None and "players" in seats.columns and len(seats):
+        return sorted({int(p) for p in seats["players"].unique()})
+    if value is None:
+        return [2]
+    return [int(c) for c in (value if isinstance(value, list) else [value])]
+
+
+def _check_columns(m: Metric, universe: Universe, where: dict) -> None:
+    """Refuse a metric whose columns the ruleset's results do not have."""
+    have = universe.games_columns if m.level == "game" else universe.seats_columns
+    if not have:
+        return
+    missing = [c for c in m.columns if c not in have]
+    if (m.any_of and len(missing) == len(m.columns)) or (not m.any_of and missing):
+        what = " or ".join(m.columns) if m.any_of else ", ".join(missing)
+        raise InputError(f"metric {m.name!r} reads the {m.level}s column(s) {what}, which "
+                         "this ruleset's results do not have", **where)
 
 
 def _norm(name: Any) -> str:
@@ -459,6 +515,7 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
                     "line": lines.get(k) or lines.get(f"{key_prefix}.{_i}")}
 
         m = METRICS[sel.metric]
+        _check_columns(m, universe, where("metric"))
         if sel.players is None:
             counts: list[int | None] = [None]
         else:
@@ -470,6 +527,10 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
                                  f"players, not {', '.join(map(str, bad))}", **where("players"))
             counts = list(dict.fromkeys(asked))
         if m.level == "seat" and sel.by:
+            if sel.by not in universe.group_columns:
+                cols = universe.group_columns
+                raise InputError(f"unknown group column {sel.by!r}{nearest(sel.by, cols)}; "
+                                 f"this ruleset's: {', '.join(cols)}", **where("by"))
             names = universe.groups.get(sel.by)
             if not names:
                 raise InputError(f"the results have no {sel.by!r} column", **where("by"))
@@ -547,8 +608,10 @@ def observe(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
     m = inst.metric
     n = len(games)
     if m.level == "game":
-        sel = np.ones(n, bool) if inst.players is None else (
-            games["players"].to_numpy() == inst.players)
+        # a ruleset whose games table has no players column plays one count (checked by
+        # expand against the scenario's)
+        sel = np.ones(n, bool) if inst.players is None or "players" not in games.columns \
+            else games["players"].to_numpy() == inst.players
         num = m.num(games)
         den = m.den(games) if m.den is not None else np.ones(n)
         return np.where(sel, num, 0.0), np.where(sel, den, 0.0), np.zeros(n)

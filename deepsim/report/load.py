@@ -39,7 +39,8 @@ class RulesetMeta:
     faction_column: str = "faction"
     faction_label: str = "faction"
     group_columns: tuple[str, ...] = ("faction", "bot", "seat")
-    default_metrics: tuple[str, ...] = ("faction_spread", "seat_advantage", "draw_share")
+    default_metrics: tuple[str, ...] = ("faction_spread", "draw_share", "seat_advantage",
+                                        "mean_rounds")
 
     @property
     def is_deepfall(self) -> bool:

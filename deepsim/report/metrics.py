@@ -30,6 +30,7 @@ __all__ = [
     "bradley_terry",
     "contention",
     "deferral",
+    "draw_flags",
     "exercise",
     "exit_usage",
     "game_length",
@@ -60,6 +61,19 @@ def require(df: pd.DataFrame, columns, what: str = "frame") -> None:
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise KeyError(f"{what} has no column(s) {', '.join(missing)}")
+
+
+def draw_flags(games: pd.DataFrame) -> np.ndarray:
+    """Per game: True when no seat won outright (a draw, or a tie for first).
+
+    Reads ``winner_side`` (-1 = a draw; Atlantis) or else ``n_winners`` (> 1 = a tie for
+    first; DEEPFALL).
+    """
+    if "winner_side" in games.columns:
+        return games["winner_side"].to_numpy(dtype=np.int64) < 0
+    if "n_winners" in games.columns:
+        return games["n_winners"].to_numpy(dtype=np.int64) > 1
+    raise KeyError("games has no column(s) winner_side or n_winners")
 
 
 # --- generic statistics ---------------------------------------------------------------------

@@ -131,10 +131,12 @@ def sweep(
              "(2.0:3.0:0.25); repeat for a grid.")],
     metrics: Annotated[list[str] | None, typer.Option(
         "--metric", "-m", metavar="NAME[:BY]",
-        help="Metric to report (repeatable): company_spread, lineage_spread, calling_spread, "
-             "bot_spread, seat_advantage, length_error, mean_rounds, win_share:BY, ratio:BY, "
-             "feel_bad[:BY], or a numeric seats/games column (worthy_ends, cash_outs:bot). "
-             "BY: company, lineage, calling, bot, players, seat.")] = None,
+        help="Metric to report (repeatable): faction_spread, bot_spread, seat_advantage, "
+             "draw_share, length_error, mean_rounds, win_share:BY, ratio:BY, or a numeric "
+             "seats/games column (cash_outs:bot, turns); DEEPFALL also company_spread, "
+             "lineage_spread, calling_spread, feel_bad[:BY]. BY: a group column of the "
+             "ruleset (DEEPFALL: company, lineage, calling, bot, seat; Atlantis: faction, "
+             "bot, seat) or players. Default: the ruleset's default metrics.")] = None,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per grid point (default: "
                                                    "scenario's).")] = None,
@@ -247,10 +249,12 @@ def tune(
         "--param", "-p", metavar="PATH=LOW:HIGH",
         help="Parameter and its search range LOW:HIGH[:STEP] (integers for an integer "
              "parameter), or a list of values a,b,c; repeatable.")],
-    objective: Annotated[str, typer.Option(
-        "--objective", help="company_spread, lineage_spread, calling_spread, bot_spread, "
-                            "seat_advantage, length_error, or a weighted sum such as "
-                            "company_spread+0.5*seat_advantage.")] = "company_spread",
+    objective: Annotated[str | None, typer.Option(
+        "--objective", help="faction_spread, bot_spread, seat_advantage, draw_share, "
+                            "length_error (DEEPFALL also company_spread, lineage_spread, "
+                            "calling_spread), or a weighted sum such as "
+                            "faction_spread+0.5*seat_advantage. Default: the ruleset's "
+                            "(DEEPFALL: company_spread; else faction_spread).")] = None,
     trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per trial (default: "

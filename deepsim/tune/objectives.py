@@ -4,14 +4,19 @@ Every metric turns a run's ``games`` and ``seats`` frames into rows of
 ``(group, value, low, high, n)``: a point estimate with its 95% interval (``alpha``) and the
 sample it rests on. Objectives are scalar metrics a tune minimises:
 
-- ``company_spread``, ``lineage_spread``, ``calling_spread``, ``bot_spread``: the largest
-  ``|win share - fair share|`` over companies (Lineages, Callings, bot styles), from
+- ``faction_spread``: the largest ``|win share - fair share|`` over the ruleset's factions
+  (its ``faction_column``: DEEPFALL's companies, Atlantis's sides), from
+  :func:`deepsim.report.metrics.win_share_table`; ``company_spread``, ``lineage_spread``,
+  ``calling_spread`` (DEEPFALL), ``bot_spread``: the same over companies (Lineages,
+  Callings, bot styles), from
   :func:`deepsim.report.metrics.win_share_table`. Its interval runs from the largest
   distance between a group's Wilson interval and its fair share to the largest distance
   from an end of a group's interval to its fair share: it holds the true spread whenever
   every group's interval holds its true share (per-group 95% intervals, not simultaneous).
 - ``seat_advantage``: the same over (player count, seat) from
   :func:`deepsim.report.metrics.seat_advantage`, against ``1/players``.
+- ``draw_share``: the share of games without an outright winner (a draw, or a tie for
+  first; :func:`deepsim.report.metrics.draw_flags`) with its Wilson interval.
 - ``length_error``: ``|mean rounds - target|`` (target ``--target-rounds``, default the
   report's ``claims.rounds_target``), with the t interval of the mean
   (:func:`deepsim.report.metrics.mean_ci`) carried over.
@@ -44,12 +49,20 @@ from deepsim.report.config import ReportConfig
 __all__ = [
     "BY_COLUMNS",
     "DEFAULT_METRICS",
+    "FACTION",
+    "GENERIC_METRICS",
     "OBJECTIVES",
     "MetricSpec",
     "Objective",
     "calling_spread",
     "company_spread",
+    "default_metrics_of",
+    "default_objective",
+    "draw_share",
     "evaluate_metric",
+    "by_columns_of",
+    "faction_column_of",
+    "faction_spread",
     "group_spread",
     "length_error",
     "lineage_spread",
@@ -58,10 +71,39 @@ __all__ = [
     "seat_advantage",
 ]
 
+#: DEEPFALL's groups (the default); a ruleset's are its ``group_columns`` + ``players``
 BY_COLUMNS = ("company", "lineage", "calling", "bot", "players", "seat")
 DEFAULT_TARGET_ROUNDS = ReportConfig().rounds_target
+#: DEEPFALL's default metrics; a sweep uses its ruleset's ``default_metrics``
 DEFAULT_METRICS = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
                    "mean_rounds")
+#: default metrics of a ruleset that names none (and is not DEEPFALL)
+GENERIC_METRICS = ("faction_spread", "draw_share", "seat_advantage", "mean_rounds")
+#: stands for the ruleset's faction column in the column lists of :data:`OBJECTIVES`
+FACTION = "{faction}"
+
+
+def by_columns_of(ruleset) -> tuple[str, ...]:
+    """What ``NAME:BY`` may group by: the ruleset's ``group_columns`` and ``players`` (before
+    ``seat``); :data:`BY_COLUMNS` for DEEPFALL."""
+    cols = [c for c in (getattr(ruleset, "group_columns", None) or BY_COLUMNS)
+            if c != "players"]
+    cols.insert(cols.index("seat") if "seat" in cols else len(cols), "players")
+    return tuple(cols)
+
+
+def default_metrics_of(ruleset) -> tuple[str, ...]:
+    """The ruleset's ``default_metrics``; when it names none, DEEPFALL's
+    :data:`DEFAULT_METRICS` for a ``company`` ruleset, else :data:`GENERIC_METRICS`."""
+    own = getattr(ruleset, "default_metrics", None)
+    if own:
+        return tuple(own)
+    return DEFAULT_METRICS if faction_column_of(ruleset) == "company" else GENERIC_METRICS
+
+
+def faction_column_of(ruleset) -> str:
+    """The ruleset's ``faction_column`` (``company`` when it names none)."""
+    return str(getattr(ruleset, "faction_column", None) or "company")
 
 
 @dataclass(frozen=True)
@@ -98,6 +140,22 @@ def group_spread(seats: pd.DataFrame, by: str, alpha: float = 0.05) -> Value:
     """Largest ``|win share - fair share|`` over the groups of ``by`` (e.g. ``company``)."""
     table = M.win_share_table(seats, by, alpha=alpha)
     return _spread(table, lambda row: str(row[by]))
+
+
+def faction_spread(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05, *,
+                   faction_column: str = "company", **_) -> Value:
+    """Largest ``|win share - fair|`` over the ruleset's factions (``faction_column``)."""
+    return group_spread(seats, faction_column, alpha)
+
+
+def draw_share(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05, **_) -> Value:
+    """Share of games without an outright winner, with its Wilson interval."""
+    flags = M.draw_flags(games)
+    n, k = int(flags.size), int(flags.sum())
+    if n == 0:
+        return Value(math.nan, math.nan, math.nan, 0)
+    lo, hi = M.wilson(k, n, alpha)
+    return Value(k / n, float(lo), float(hi), n, f"{k:,} of {n:,} games")
 
 
 def company_spread(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05,
@@ -148,6 +206,10 @@ def mean_rounds(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05, *
 
 #: name -> (function, seats columns, games columns, meaning)
 OBJECTIVES: dict[str, tuple[Callable[..., Value], tuple[str, ...], tuple[str, ...], str]] = {
+    "faction_spread": (faction_spread, (FACTION, "win", "fair"), (),
+                       "max |win share - fair| over the ruleset's factions"),
+    "draw_share": (draw_share, (), ("winner_side", "n_winners"),
+                   "share of games without an outright winner (draws, ties for first)"),
     "company_spread": (company_spread, ("company", "win", "fair"), (),
                        "max |win share - fair| over companies"),
     "lineage_spread": (lineage_spread, ("lineage", "win", "fair"), (),
@@ -184,9 +246,15 @@ class MetricSpec:
         return self.name if self.by is None else f"{self.name}:{self.by}"
 
 
-def parse_metric(text: str, *, seats_columns: list[str], games_columns: list[str]
-                 ) -> MetricSpec:
-    """Parse ``--metric NAME[:BY]`` given the columns a run of this ruleset writes.
+def _cols(columns, faction_column: str) -> tuple[str, ...]:
+    return tuple(faction_column if c == FACTION else c for c in columns)
+
+
+def parse_metric(text: str, *, seats_columns: list[str], games_columns: list[str],
+                 by_columns: tuple[str, ...] | list[str] = BY_COLUMNS,
+                 faction_column: str = "company") -> MetricSpec:
+    """Parse ``--metric NAME[:BY]`` given the columns a run of this ruleset writes, its
+    group columns (``by_columns``: ``group_columns`` + ``players``) and faction column.
 
     Raises
     ------
@@ -194,27 +262,38 @@ def parse_metric(text: str, *, seats_columns: list[str], games_columns: list[str
         Unknown name or BY (naming the nearest), BY on a metric that has none, or a
         non-numeric column.
     """
+    by_cols = tuple(by_columns)
     raw = text.strip()
     name, _, by = raw.partition(":")
     name, by = _ALIASES.get(name.strip(), name.strip()), by.strip() or None
-    if by is not None and by not in BY_COLUMNS:
+    if by is not None and by not in by_cols:
         raise InputError(f"unknown group '{by}' in metric {raw!r}; group by one of "
-                         f"{', '.join(BY_COLUMNS)}{nearest(by, BY_COLUMNS)}", key="--metric")
+                         f"{', '.join(by_cols)}{nearest(by, by_cols)}", key="--metric")
     if name in _SCALARS:
         if by is not None:
             raise InputError(f"'{name}' is one number per grid point; drop ':{by}'",
                              key="--metric")
         _, scols, gcols, _ = _SCALARS[name]
+        scols = _cols(scols, faction_column)
+        missing = [c for c in scols if seats_columns and c not in seats_columns]
+        if name == "draw_share":
+            missing += [] if not games_columns or set(gcols) & set(games_columns) else [
+                " or ".join(gcols)]
+        else:
+            missing += [c for c in gcols if games_columns and c not in games_columns]
+        if missing:
+            raise InputError(f"'{name}' reads the column(s) {', '.join(missing)}, which this "
+                             "ruleset's results do not have", key="--metric")
         return MetricSpec(raw, name, "scalar", None, scols, gcols)
     if name in ("win_share", "ratio"):
         if by is None:
             raise InputError(f"'{name}' needs a group: {name}:BY with BY one of "
-                             f"{', '.join(BY_COLUMNS)} (e.g. {name}:bot)", key="--metric")
+                             f"{', '.join(by_cols)} (e.g. {name}:bot)", key="--metric")
         return MetricSpec(raw, name, name, by, (by, "win", "fair", "players"))
     if name == "feel_bad":
         return MetricSpec(raw, name, "feel_bad", by, tuple(M.EXIT_COLUMNS)
                           + ((by,) if by else ()))
-    if name in seats_columns and name not in BY_COLUMNS + ("game",):
+    if name in seats_columns and name not in by_cols + ("game",):
         return MetricSpec(raw, name, "seats_mean", by, (name,) + ((by,) if by else ()))
     if name in games_columns and name not in ("game", "seed"):
         if by not in (None, "players"):
@@ -230,12 +309,13 @@ def parse_metric(text: str, *, seats_columns: list[str], games_columns: list[str
 
 
 def evaluate_metric(spec: MetricSpec, games: pd.DataFrame, seats: pd.DataFrame, *,
-                    alpha: float = 0.05, target_rounds: float = DEFAULT_TARGET_ROUNDS
-                    ) -> list[tuple[str, Value]]:
+                    alpha: float = 0.05, target_rounds: float = DEFAULT_TARGET_ROUNDS,
+                    faction_column: str = "company") -> list[tuple[str, Value]]:
     """``[(group, Value), ...]`` of one metric (group ``""`` for an ungrouped metric)."""
     if spec.kind == "scalar":
         fn = _SCALARS[spec.name][0]
-        return [("", fn(games, seats, alpha, target_rounds=target_rounds))]
+        return [("", fn(games, seats, alpha, target_rounds=target_rounds,
+                        faction_column=faction_column))]
     if spec.kind in ("win_share", "ratio"):
         table = M.win_share_table(seats, spec.by, alpha=alpha)
         table = table.sort_values(spec.by, key=_natural).reset_index(drop=True)
@@ -286,10 +366,13 @@ class Objective:
     target_rounds: float = DEFAULT_TARGET_ROUNDS
     alpha: float = 0.05
     components: dict = field(default_factory=dict, compare=False)
+    #: the ruleset's faction column (``faction_spread``)
+    faction_column: str = "company"
 
     @property
     def seats_columns(self) -> set[str]:
-        return {c for _, n in self.terms for c in OBJECTIVES[n][1]} | {"players", "seat"}
+        return ({c for _, n in self.terms for c in _cols(OBJECTIVES[n][1], self.faction_column)}
+                | {"players", "seat"})
 
     @property
     def games_columns(self) -> set[str]:
@@ -299,7 +382,8 @@ class Objective:
                  ) -> tuple[Value, dict[str, Value]]:
         """(the weighted sum, each term's Value)."""
         parts = {n: OBJECTIVES[n][0](games, seats, self.alpha,
-                                     target_rounds=self.target_rounds)
+                                     target_rounds=self.target_rounds,
+                                     faction_column=self.faction_column)
                  for _, n in self.terms}
         value = low = high = 0.0
         for w, n in self.terms:
@@ -352,11 +436,15 @@ class _Prepared:
                 self.terms.append((w, name, games["game"].to_numpy(dtype=np.int64),
                                    games["rounds"].to_numpy(dtype=np.float64), None, None))
                 continue
+            if name == "draw_share":
+                self.terms.append((w, name, games["game"].to_numpy(dtype=np.int64),
+                                   M.draw_flags(games).astype(np.float64), None, None))
+                continue
             if name == "seat_advantage":
                 key = (seats["players"].astype("int64") * 64 + seats["seat"].astype("int64"))
                 fair = 1.0 / seats["players"].to_numpy(dtype=np.float64)
             else:
-                key = seats[_SPREAD_BY[name]].astype(str)
+                key = seats[_SPREAD_BY.get(name, obj.faction_column)].astype(str)
                 fair = seats["fair"].to_numpy(dtype=np.float64)
             codes, _ = pd.factorize(key)
             self.terms.append((w, name, s_game, seats["win"].to_numpy(dtype=np.float64),
@@ -368,7 +456,8 @@ class _Prepared:
             rw = weights[game]
             if codes is None:
                 mean = float((x * rw).sum() / rw.sum())
-                total += w * abs(mean - self.obj.target_rounds)
+                total += w * (mean if name == "draw_share" else
+                              abs(mean - self.obj.target_rounds))
                 continue
             k = int(codes.max()) + 1
             n = np.bincount(codes, weights=rw, minlength=k)
@@ -385,8 +474,18 @@ _SPREAD_BY = {"company_spread": "company", "lineage_spread": "lineage",
 _TERM = re.compile(r"^\s*(?:([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*\*\s*)?([A-Za-z_]+)\s*$")
 
 
+def default_objective(ruleset) -> str:
+    """The objective a tune minimises when none is named: the first built-in objective among
+    the ruleset's ``default_metrics`` (DEEPFALL: ``company_spread``), else
+    ``faction_spread``."""
+    for name in getattr(ruleset, "default_metrics", ()) or ():
+        if name in OBJECTIVES:
+            return name
+    return "faction_spread"
+
+
 def parse_objective(text: str, *, target_rounds: float = DEFAULT_TARGET_ROUNDS,
-                    alpha: float = 0.05) -> Objective:
+                    alpha: float = 0.05, faction_column: str = "company") -> Objective:
     """Parse ``--objective``: a name, or a weighted sum ``W*NAME + W*NAME``.
 
     Raises
@@ -398,7 +497,7 @@ def parse_objective(text: str, *, target_rounds: float = DEFAULT_TARGET_ROUNDS,
     raw = str(text).strip()
     if not raw:
         raise InputError(f"give an objective: {', '.join(OBJECTIVES)} or a weighted sum "
-                         "such as company_spread+0.5*seat_advantage", key="--objective")
+                         "such as faction_spread+0.5*seat_advantage", key="--objective")
     terms: list[tuple[float, str]] = []
     for part in raw.split("+"):
         m = _TERM.match(part)
@@ -420,4 +519,5 @@ def parse_objective(text: str, *, target_rounds: float = DEFAULT_TARGET_ROUNDS,
     if not math.isfinite(float(target_rounds)) or float(target_rounds) <= 0:
         raise InputError(f"expected a number of rounds > 0, got {target_rounds!r}",
                          key="--target-rounds")
-    return Objective(raw, tuple(terms), float(target_rounds), alpha)
+    return Objective(raw, tuple(terms), float(target_rounds), alpha,
+                     faction_column=faction_column)

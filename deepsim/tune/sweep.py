@@ -39,10 +39,12 @@ from deepsim.tune.files import (
 )
 from deepsim.tune.grid import ParamSpec, build_grid, parse_param
 from deepsim.tune.objectives import (
-    DEFAULT_METRICS,
     DEFAULT_TARGET_ROUNDS,
     MetricSpec,
+    by_columns_of,
+    default_metrics_of,
     evaluate_metric,
+    faction_column_of,
     parse_metric,
 )
 from deepsim.tune.play import Player, PreparedPoint
@@ -72,11 +74,13 @@ def _slug(text: str) -> str:
 
 
 def _rows(point: PreparedPoint, specs: list[ParamSpec], metrics: list[MetricSpec], games,
-          seats, *, alpha: float, target_rounds: float, n_games: int, seed: int) -> list[dict]:
+          seats, *, alpha: float, target_rounds: float, n_games: int, seed: int,
+          faction_column: str = "company") -> list[dict]:
     rows = []
     for spec in metrics:
         for group, v in evaluate_metric(spec, games, seats, alpha=alpha,
-                                        target_rounds=target_rounds):
+                                        target_rounds=target_rounds,
+                                        faction_column=faction_column):
             row = {"point": point.index}
             row.update({s.path: point.point[s.path] for s in specs})
             row.update({"metric": spec.label, "group": group, "value": float(v.value),
@@ -104,8 +108,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     params : list of str
         ``PATH=VALUES`` (see :mod:`deepsim.tune.grid`); several give a grid.
     metrics : list of str, optional
-        ``--metric`` specs (default: company/lineage/calling spread, seat advantage, mean
-        rounds).
+        ``--metric`` specs (default: the ruleset's ``default_metrics``; DEEPFALL:
+        company/lineage/calling spread, seat advantage, mean rounds).
     games, seed, chunk_size, threads : int, optional
         Replace the scenario's values; ``threads`` never changes results.
     sets : list of str, optional
@@ -134,8 +138,12 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     grid = build_grid(specs, fixed=sets)
     points = [player.prepare(point, i) for i, point in enumerate(grid)]
     seats_cols, games_cols = player.columns(points[0])
-    metric_specs = [parse_metric(m, seats_columns=seats_cols, games_columns=games_cols)
-                    for m in (metrics or DEFAULT_METRICS)]
+    faction = faction_column_of(player.ruleset)
+    defaults = default_metrics_of(player.ruleset)
+    metric_specs = [parse_metric(m, seats_columns=seats_cols, games_columns=games_cols,
+                                 by_columns=by_columns_of(player.ruleset),
+                                 faction_column=faction)
+                    for m in (metrics or defaults)]
     labels = [m.label for m in metric_specs]
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
@@ -186,7 +194,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
 
         g, s = player.play(point, seats_columns=need_s, games_columns=need_g, progress=tick)
         rows += _rows(point, specs, metric_specs, g, s, alpha=alpha,
-                      target_rounds=target_rounds, n_games=player.games, seed=player.seed)
+                      target_rounds=target_rounds, n_games=player.games, seed=player.seed,
+                      faction_column=faction)
         with deferred_sigint():
             write_parquet(parquet_path, pd.DataFrame(rows), meta)
     frame = pd.DataFrame(rows)

@@ -38,7 +38,8 @@ import pandas as pd
 from deepsim import runner
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
-from deepsim.output import read_run
+from deepsim.output import read_manifest, read_run
+from deepsim.report.load import _schema_names
 from deepsim.tune import plots
 from deepsim.tune.files import (
     DEFAULT_TUNES_ROOT,
@@ -49,7 +50,16 @@ from deepsim.tune.files import (
     write_parquet,
 )
 from deepsim.tune.grid import SearchSpace, format_value, parse_search
-from deepsim.tune.objectives import DEFAULT_TARGET_ROUNDS, Objective, Value, parse_objective
+from deepsim.tune.objectives import (
+    DEFAULT_TARGET_ROUNDS,
+    FACTION,
+    OBJECTIVES,
+    Objective,
+    Value,
+    default_objective,
+    faction_column_of,
+    parse_objective,
+)
 from deepsim.tune.play import Player
 
 __all__ = ["TuneResult", "overrides_yaml", "run_tune"]
@@ -104,7 +114,23 @@ def _clean(value):
     return value
 
 
-def run_tune(scenario_path: Path | str, params: list[str], *, objective: str = "company_spread",
+def _check_objective_columns(obj: Objective, player: Player, point) -> None:
+    """Refuse an objective whose columns this ruleset's results lack (one probe game)."""
+    seats_cols, games_cols = player.columns(point)
+    for _, name in obj.terms:
+        scols = {obj.faction_column if c == FACTION else c for c in OBJECTIVES[name][1]}
+        gcols = set(OBJECTIVES[name][2])
+        missing = sorted(scols - set(seats_cols))
+        if gcols and not (gcols & set(games_cols) if name == "draw_share"
+                          else gcols <= set(games_cols)):
+            missing += sorted(gcols - set(games_cols))
+        if missing:
+            raise InputError(f"objective '{name}' reads the column(s) {', '.join(missing)}, "
+                             f"which {player.ruleset.name}'s results do not have",
+                             key="--objective")
+
+
+def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | None = None,
              trials: int = 30, games: int | None = None, seed: int | None = None,
              sampler_seed: int = 0, sets: list[str] | None = None,
              chunk_size: int | None = None, threads: int | None = None,
@@ -120,8 +146,10 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str = "
     scenario_path : Path or str
     params : list of str
         ``PATH=LOW:HIGH[:STEP]`` or ``PATH=a,b,c`` (see :func:`deepsim.tune.grid.parse_search`).
-    objective : str
-        A built-in objective or a weighted sum (:func:`deepsim.tune.objectives.parse_objective`).
+    objective : str, optional
+        A built-in objective or a weighted sum (:func:`deepsim.tune.objectives.parse_objective`);
+        default: the ruleset's (:func:`deepsim.tune.objectives.default_objective`; DEEPFALL:
+        ``company_spread``).
     trials : int
         optuna trials (>= 1), the baseline trial included when it is in the space.
     games, seed : int, optional
@@ -147,10 +175,13 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str = "
     check_out(out, force)
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise InputError(f"expected at least 1 trial, got {trials!r}", key="--trials")
-    obj: Objective = parse_objective(objective, target_rounds=target_rounds, alpha=alpha)
     sets = list(sets or [])
     player = Player(scenario_path, games=games, seed=seed, sets=sets, chunk_size=chunk_size,
                     threads=threads)
+    if objective is None:
+        objective = default_objective(player.ruleset)
+    obj: Objective = parse_objective(objective, target_rounds=target_rounds, alpha=alpha,
+                                     faction_column=faction_column_of(player.ruleset))
     spaces = [parse_search(p, player.table) for p in params]
     if not spaces:
         raise InputError("give at least one --param PATH=LOW:HIGH", key="--param")
@@ -171,6 +202,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str = "
     confirm_seed = player.seed + 1 if confirm_seed is None else confirm_seed
     # every end of every range must be valid on its own (one parameter at a time)
     baseline_point = player.prepare({})
+    _check_objective_columns(obj, player, baseline_point)
     for space in spaces:
         ends = space.choices if space.categorical else (space.low, space.high)
         for v in ends:
@@ -368,8 +400,12 @@ def _confirm(player: Player, obj: Objective, best: dict, out_dir: Path, *, games
                        source=str(player.scenario_path), overrides=overrides,
                        threads=player.threads, progress=on_progress)
         offset += games
-        g, s = read_run(run_dir, games_columns=sorted(obj.games_columns | {"game", "players"}),
-                        seats_columns=sorted(obj.seats_columns | {"game"}))
+        manifest = read_manifest(run_dir)
+        g_have = set(_schema_names(run_dir, manifest, "games") or ())
+        s_have = set(_schema_names(run_dir, manifest, "seats") or ())
+        g, s = read_run(run_dir,
+                        games_columns=sorted((obj.games_columns | {"game", "players"}) & g_have),
+                        seats_columns=sorted((obj.seats_columns | {"game"}) & s_have))
         frames[name] = (g, s)
         value, parts = obj.evaluate(g, s)
         entry = {"run_dir": str(run_dir), "overrides": overrides, "value": value.value,

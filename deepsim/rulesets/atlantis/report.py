@@ -11,7 +11,7 @@ share per faction, seat advantage, bot styles, method) and appends these:
 - how games end (leader killed by an attack, poison, a hazard or a spell, or the turn cap)
   per winning side, and the unit types that killed leaders;
 - material at the turn cap;
-- win shares per side and bot style when the bots vary.
+- win shares per side and bot style, and per pairing of styles, when the bots vary.
 
 When several run directories are given (``deepsim report RUN_A RUN_B``, e.g. the hit rule
 ``combat.hit_faces`` as ``[1]`` and as ``[5, 6]``) every section puts the runs side by side,
@@ -40,7 +40,7 @@ from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import _figure, _png
 from deepsim.rulesets.atlantis.layout import END_CAUSES, KING, SIDE_TITLES, WITCH
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "end_causes", "first_move", "game_length",
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "bot_matchups", "end_causes", "first_move", "game_length",
            "leader_killers", "material_at_cap", "report_sections", "side_shares"]
 
 #: games and seats columns these sections read (loaded besides the shared report's)
@@ -252,6 +252,32 @@ def material_at_cap(games: pd.DataFrame, alpha: float = 0.05) -> dict | None:
         out["first_margin"] = (M.mean_ci(mm, alpha) if n > 1 else
                                (float(mm.mean()), math.nan, math.nan))
     return out
+
+
+def bot_matchups(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05
+                 ) -> pd.DataFrame:
+    """Games by the pair of bot styles (Sea Witch's, Sea King's): share won by each side and
+    drawn, with Wilson intervals. Columns ``witch_bot``, ``king_bot``, ``games`` and
+    ``king``/``witch``/``draw`` with ``*_low``/``*_high``."""
+    M.require(seats, ["game", "faction", "bot"], "seats")
+    w = pd.Series(_winner(games), index=games["game"].to_numpy())
+    s = seats[["game", "faction", "bot"]].astype({"faction": str, "bot": str})
+    pair = s.pivot_table(index="game", columns="faction", values="bot", aggfunc="first")
+    king, witch = SIDE_TITLES[KING], SIDE_TITLES[WITCH]
+    if king not in pair.columns or witch not in pair.columns:
+        raise KeyError("seats has no Sea King or Sea Witch rows")
+    pair["winner"] = w.reindex(pair.index).to_numpy()
+    rows = []
+    for (wb, kb), g in pair.groupby([witch, king], sort=True):
+        n = len(g)
+        row = {"witch_bot": wb, "king_bot": kb, "games": n}
+        for key, hit in (("king", g["winner"] == KING), ("witch", g["winner"] == WITCH),
+                         ("draw", g["winner"] < 0)):
+            k = int(hit.sum())
+            lo, hi = M.wilson(k, n, alpha)
+            row.update({key: k / n, f"{key}_low": lo, f"{key}_high": hi})
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 # --- the sections ---------------------------------------------------------------------------
@@ -488,7 +514,9 @@ def _sec_bots(ctx) -> Section:
     several = len(ctx.runs) > 1
     s.paragraphs.append(
         "Each side's results by the bot style playing it: outright wins and draws (Wilson "
-        "intervals) and the score (wins + half the draws), per seat-game.")
+        "intervals) and the score (wins + half the draws), per seat-game; then each pairing "
+        "of styles (Sea Witch's against Sea King's), so a side's edge can be told from its "
+        "bot's.")
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
         seats = run.seats
@@ -506,6 +534,19 @@ def _sec_bots(ctx) -> Section:
                          "Draws": f"{_pct(kd / n)} ({_pci(dlo, dhi)})",
                          "Score": f"{_pct(w.mean())} ({_pci(slo, shi)})"})
     s.tables.append(Table("By side and bot style (95% CI)", _with_run(rows, several)))
+    mrows = []
+    for run, label in zip(ctx.runs, labels, strict=True):
+        mu = bot_matchups(run.games, run.seats, a)
+        for r in mu.itertuples():
+            mrows.append({"Run": label, "Sea Witch bot": r.witch_bot, "Sea King bot": r.king_bot,
+                          "Games": f"{r.games:,}",
+                          "Sea King wins": f"{_pct(r.king)} ({_pci(r.king_low, r.king_high)})",
+                          "Sea Witch wins": f"{_pct(r.witch)} "
+                                            f"({_pci(r.witch_low, r.witch_high)})",
+                          "Draws": f"{_pct(r.draw)} ({_pci(r.draw_low, r.draw_high)})"})
+    if mrows:
+        s.tables.append(Table("Bot matchups: share of games (95% CI)",
+                              _with_run(mrows, several)))
     return s
 
 
