@@ -28,7 +28,8 @@ class ScenarioBase(BaseModel):
     games: int = Field(100_000, ge=1, le=10_000_000_000)
     seed: int = Field(0, ge=0, le=2**63 - 1)
     chunk_size: int = Field(50_000, ge=1, le=10_000_000)
-    players: int | list[int] = 4
+    # None = the ruleset's own default (DEEPFALL 4, Atlantis 2); see load_scenario
+    players: int | list[int] | None = None
     overrides: dict[str, Any] = Field(default_factory=dict)
     # `deepsim check` expectations, validated by deepsim.gate.expect; excluded from the
     # resolved scenario, so they never change a run's scenario hash.
@@ -41,7 +42,7 @@ class ScenarioBase(BaseModel):
         def is_count(v: Any) -> bool:
             return isinstance(v, int) and not isinstance(v, bool)
 
-        if is_count(value) or (isinstance(value, list) and value
+        if value is None or is_count(value) or (isinstance(value, list) and value
                                and all(is_count(v) for v in value)):
             return value
         raise ValueError(f"expected a player count (an integer) or a non-empty list of "
@@ -66,5 +67,7 @@ def load_scenario(path: Path | str) -> dict:
     LINES[str(path)] = lines
     model = validate(ScenarioBase, data, source=str(path), lines=lines)
     out = dict(data)
-    out.update({k: getattr(model, k) for k in ScenarioBase.model_fields if k != "expect"})
+    # players stays absent when the file names none, so the ruleset's default applies
+    out.update({k: getattr(model, k) for k in ScenarioBase.model_fields
+                if k != "expect" and (k != "players" or "players" in data)})
     return out

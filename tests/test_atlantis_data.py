@@ -154,9 +154,9 @@ def test_set_errors(tmp_path):
         prep(tmp_path, text + "players: 3\n")
     with pytest.raises(InputError, match="2-player game"):
         prep(tmp_path, text + "players: 4\n")
-    # the generic default a file without `players` gets (and run.json records) means 2
+    # a file without `players` gets the ruleset's default, 2 (and run.json records 2)
     assert prep(tmp_path, text).scenario["players"] == 2
-    assert RULESET.prepare({**BASE, "players": 4}, source="run.json").scenario["players"] == 2
+    assert RULESET.prepare(dict(BASE), source="run.json").scenario["players"] == 2
     # a --set wins over the scenario's overrides
     p = prep(tmp_path, text + "overrides:\n  end.max_turns: 10\n", sets=["end.max_turns=20"])
     assert p.compiled["arrays"].rules[L.R_MAX_TURNS] == 20

@@ -25,7 +25,7 @@ from deepsim.params import (
 )
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared
-from deepsim.scenario import LINES, ScenarioBase
+from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
 DATA_FILE = HERE / "ruleset.yaml"
@@ -35,9 +35,6 @@ BOTS_FILE = HERE / "bots.yaml"
 #: rule of the text is in kernel.py (every parameter of layout.RULES is read there or in
 #: board.py/bots.py); where the text is unclear the engine follows the AMB-T* parameters.
 SKIPPED_RULES: list[str] = []
-
-#: the player count deepsim.scenario.load_scenario fills in when a file names none
-_GENERIC_PLAYERS = ScenarioBase.model_fields["players"].default
 
 #: the map-size keys a fixed map (scenario ``map: {file|grid}``) decides
 _MAP_KEYS = ("map.source", "map.width", "map.height")
@@ -161,11 +158,6 @@ class AtlantisRuleset:
         from deepsim.rulesets.atlantis.scenario import AtlantisScenario
 
         lines = LINES.get(source, {})
-        if "players" not in lines and scenario.get("players") == _GENERIC_PLAYERS:
-            # load_scenario fills the generic default (4 players) when the file names none,
-            # and run.json records that mapping (--resume/--from prepare it without the
-            # file's lines): Atlantis is always 2. A `players: 4` written in a file is refused.
-            scenario = {**scenario, "players": 2}
         sc = validate(AtlantisScenario, scenario, source=source, lines=lines)
         merged = dict(sc.overrides)
         sets = []

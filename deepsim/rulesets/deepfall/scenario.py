@@ -45,6 +45,7 @@ class DeepfallScenario(ScenarioBase):
 
     model_config = ConfigDict(extra="forbid")
     ruleset: Literal["deepfall"]
+    players: int | list[int] = 4
     companies: Companies = Field(default_factory=Companies)
     bots: list[str] = Field(default_factory=lambda: ["random", "cautious", "balanced",
                                                      "greedy", "martyr"], min_length=1)
