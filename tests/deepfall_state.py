@@ -176,6 +176,12 @@ class State:
     def rule(self, name: str) -> float:
         return float(self.a.rules[RULE[name]])
 
+    def sync_marks(self):
+        """Rebuild each seat's ``SD_MARKS`` bit set from ``act_cnt`` (the kernel's cache)."""
+        bits = np.left_shift(np.int64(1), np.arange(L.N_FLOORS * L.MAX_SLOTS, dtype=np.int64))
+        has = (self.act_cnt > 0).reshape(L.N_FLOORS * L.MAX_SLOTS, L.MAX_SEATS)
+        self.sd[:, B.SD_MARKS] = (has * bits[:, None]).sum(axis=0)
+
     # ---- calling the rules ---------------------------------------------------------------
     def call(self, fn, **given):
         """Call kernel function ``fn`` binding its parameters by name to this state.
@@ -184,7 +190,10 @@ class State:
         (``rules``, ``rooms``, ``depth``...), the outputs (``si``, ``sf``, ``gi``, ``ev``,
         ``row`` = 0), ``n`` and ``key`` are filled in; everything else comes from ``given``.
         Binding by name keeps the helper working when a kernel signature gains an array.
+        The crews' marker bit sets (``SD_MARKS``) are rebuilt from ``act_cnt`` first, since
+        a test may have written markers directly.
         """
+        self.sync_marks()
         args = []
         for name in inspect.signature(fn.py_func).parameters:
             if name in given:

@@ -23,10 +23,13 @@ from deepsim.rulesets.deepfall.layout import (
     R_DREAD_FULL_STEPS, R_FALLEN_STR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND, R_WARDEN_FALLEN,
 )
 
-# Per-seat crew state columns (int64[MAX_SEATS, SD_N]).
+# Per-seat crew state columns (int64[MAX_SEATS, SD_N]). SD_MARKS is a bit set of the rooms
+# where the seat's active crew has markers (bit fi * MAX_SLOTS + s set iff act_cnt > 0), kept
+# in step with act_cnt so that scans for held rooms visit only those rooms.
 (SD_FLOOR, SD_DEEPEST, SD_STAND, SD_PROG_SLOT, SD_PROG_FLOOR, SD_PROG_STEEL, SD_PROG_CUNNING,
- SD_LIN, SD_CAL, SD_BOT, SD_WARNED, SD_CREW_TURNS) = range(12)
-SD_N = 12
+ SD_LIN, SD_CAL, SD_BOT, SD_WARNED, SD_CREW_TURNS, SD_MARKS) = range(13)
+SD_N = 13
+FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 
 # Shared game scalars (int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
@@ -106,6 +109,18 @@ def holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
         return False
     mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
     return mine > rival_best(fi, s, p, n, act_str, fallen, eff, rules)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def mark_bit(fi, s):
+    """SD_MARKS bit of room (fi, s)."""
+    return np.int64(1) << (fi * MAX_SLOTS + s)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def floor_marks(marks, fi):
+    """Slots of floor index ``fi`` in an SD_MARKS bit set (bit s = slot s)."""
+    return (marks >> (fi * MAX_SLOTS)) & FLOOR_BITS
 
 
 @njit(cache=True, _nrt=False, inline="always")

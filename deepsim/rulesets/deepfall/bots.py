@@ -13,10 +13,10 @@ import numpy as np
 from numba import njit
 
 from deepsim.rulesets.deepfall.board import (
-    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL,
+    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL,
     SD_PROG_CUNNING, SD_STAND, X_ACT_CNT, X_ACT_STR, X_EFF, X_FALLEN, X_G, X_GONE, X_LOOT,
-    X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, holds, next_floor, rand_below,
-    rival_best, rounds_until, strength_of,
+    X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds, next_floor,
+    rand_below, rival_best, rounds_until, strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
     CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_MARKER_STRENGTH,
@@ -280,10 +280,15 @@ def _held_value(p, n, scr, rules, rooms, depth):
     """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
     g = scr[X_G]
     tot = 0.0
+    marks = scr[X_SD][p, SD_MARKS]      # holding needs active markers: only those rooms
     for fi in range(N_FLOORS - g[GS_COLLAPSED] - 1):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
         for s in range(g[1]):
-            if scr[X_GONE][fi, s] == 0 and holds(fi, s, p, n, scr[X_ACT_STR], scr[X_ACT_CNT],
-                                                  scr[X_FALLEN], scr[X_EFF], rules):
+            if (fm >> s) & 1 == 1 and scr[X_GONE][fi, s] == 0 and holds(
+                    fi, s, p, n, scr[X_ACT_STR], scr[X_ACT_CNT], scr[X_FALLEN], scr[X_EFF],
+                    rules):
                 th = scr[X_THEME][fi, s]
                 tot += (rooms[th, RM_VALUE] + scr[X_PLUNDER][fi, s]) * depth[fi]
     return tot

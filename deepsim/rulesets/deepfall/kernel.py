@@ -17,10 +17,11 @@ from numba import njit, prange
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
-    G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND, GS_SLOTS, GS_STEPS,
-    GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_PROG_CUNNING,
-    SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G, X_GLORY, X_SD,
-    bag_size, holds, new_scratch, rand_below, rival_best, strength_of,
+    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND,
+    GS_SLOTS, GS_STEPS, GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_MARKS,
+    SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G,
+    X_GLORY, X_SD, bag_size, floor_marks, holds, mark_bit, new_scratch, rand_below, rival_best,
+    strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
     CUNNING, DREAD, E_CLAIM_LOOT, E_COMBAT_LOOT, E_CUNNING_BONUS, E_DREAD_CANCEL,
@@ -186,6 +187,7 @@ def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, r
     strength *= eff[p, E_MARKER_WEIGHT]                       # §4 Warden x2
     act_str[fi, s, p] += strength
     act_cnt[fi, s, p] += 1
+    sd[p, SD_MARKS] |= mark_bit(fi, s)
     if eff[p, E_MARKER_STRENGTH] != 0:
         credit(si, row, p, E_MARKER_STRENGTH, has_lin, has_cal)
     if eff[p, E_MARKER_WEIGHT] != 1.0:
@@ -219,8 +221,14 @@ def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules
     """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
     if eff[p, E_FREE_LAST_STAND] > 0.5:
         return -1
+    marks = sd[p, SD_MARKS]             # holding needs active markers: only those rooms
     for fi in range(N_FLOORS - collapsed):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
         for s in range(slots):
+            if (fm >> s) & 1 == 0:
+                continue
             if gone[fi, s] == 0 and ls_free[theme[fi, s]] == 1:
                 if holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
                     return 0
@@ -234,12 +242,17 @@ def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen,
     banked = loot[p] * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * sd[p, SD_DEEPEST]
     glory[p] += banked
     sf[row, p, SF_CASH] += banked
+    marks = sd[p, SD_MARKS]
     for fi in range(N_FLOORS):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
         for s in range(MAX_SLOTS):
-            if act_cnt[fi, s, p] > 0:
+            if (fm >> s) & 1 == 1:
                 fallen[fi, s, p] += act_cnt[fi, s, p]
                 act_cnt[fi, s, p] = 0
                 act_str[fi, s, p] = 0.0
+    sd[p, SD_MARKS] = 0
     si[row, p, S_CASH_OUTS] += 1
     emit(ev, g, p, EV_CASH_OUT, sd[p, SD_DEEPEST], np.int64(loot[p] * 100),
          np.int64(banked * 100), 0, 0, 0, 0)
@@ -249,7 +262,7 @@ def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen,
     muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal_recruit,
               ls_free, knobs, si, sf, row, ev):
     """One player's turn of the Delve phase (§6A steps 1-5)."""
@@ -275,9 +288,13 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     # §7.1 / A24: held rooms produce at the start of the holder's turn.
     per_room = rules[R_PROD_PER_ROOM]
     produced_any = 0
+    marks = sd[p, SD_MARKS]             # holding needs active markers: only those rooms
     for fi in range(N_FLOORS - collapsed):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
         for s in range(slots):
-            if gone[fi, s] == 1:
+            if (fm >> s) & 1 == 0 or gone[fi, s] == 1:
                 continue
             prod = rooms[theme[fi, s], RM_PRODUCES]
             if prod < 0 or per_room <= 0:
@@ -590,7 +607,7 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
 # the Maw (§6B)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
     """The Maw Takes p's crew on floor index fi (§6B.2, §7.3 Worthy End or disaster)."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
@@ -614,8 +631,14 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
         sf[row, p, SF_WORTHY] += worth
         si[row, p, S_WORTHY_ENDS] += 1
         if rules[R_LS_CONSUMES] > 0.5:                            # §7.3, A29
+            marks = sd[p, SD_MARKS]
             for f2 in range(fi):
+                fm = floor_marks(marks, f2)
+                if fm == 0:
+                    continue
                 for s in range(slots):
+                    if (fm >> s) & 1 == 0:
+                        continue
                     if gone[f2, s] == 0 and holds(f2, s, p, n, act_str, act_cnt, fallen,
                                                   eff, rules):
                         gone[f2, s] = 1
@@ -628,20 +651,25 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
             si[row, p, S_TAKEN_FINAL] += 1
     emit(ev, g, p, EV_TAKEN, fi + 1, 1 if stand else 0, np.int64(worth * 100),
          np.int64(loot[p] * 100), 0, 0, 0)
+    marks = sd[p, SD_MARKS]
     for f2 in range(N_FLOORS):
+        fm = floor_marks(marks, f2)
+        if fm == 0:
+            continue
         for s in range(MAX_SLOTS):
-            if act_cnt[f2, s, p] > 0:
+            if (fm >> s) & 1 == 1:
                 if not stand and rules[R_TAKEN_LOSES] < 0.5:      # A16 alternative
                     fallen[f2, s, p] += act_cnt[f2, s, p]
                 act_cnt[f2, s, p] = 0
                 act_str[f2, s, p] = 0.0
+    sd[p, SD_MARKS] = 0
     if not final:
         muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
     else:
         loot[p] = 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
     """Collapse floor index fi (§6B.2): score majorities, value rises, the Maw Takes."""
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
@@ -706,9 +734,11 @@ def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
             act_str[fi, s, q] = 0.0
             act_cnt[fi, s, q] = 0
             fallen[fi, s, q] = 0
+    for q in range(MAX_SEATS):
+        sd[q, SD_MARKS] &= ~(np.int64(FLOOR_BITS) << (fi * MAX_SLOTS))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
     """§6B.1 advance the Maw in steps (A1), with the one-collapse cap (§9, A31)."""
     g = scr[X_G]
@@ -761,6 +791,8 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
     slots = scale[n, 0]
     g[GS_SLOTS] = slots
     g[GS_DREAD_LEN] = scale[n, 1]                                  # §9 track length
+    for q in range(MAX_SEATS):
+        sd[q, SD_MARKS] = 0
     for fi in range(N_FLOORS):
         for s in range(MAX_SLOTS):
             plunder[fi, s] = 0
