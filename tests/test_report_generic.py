@@ -377,3 +377,19 @@ def test_tune_faction_spread_and_draw_share():
     with pytest.raises(InputError, match="unknown group 'company'"):
         parse_metric("win_share:company", seats_columns=list(seats.columns),
                      games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
+
+
+def test_warm_up_prepares_the_scenarios_own_ruleset(monkeypatch):
+    from deepsim import distributed, runner
+
+    seen = []
+    real = runner.resolve
+
+    def resolve(path, **kw):
+        out = real(path, **kw)
+        seen.append(out[0].name)
+        return out
+
+    monkeypatch.setattr(runner, "resolve", resolve)
+    assert distributed.warm_up("scenarios/deepfall-2p.yaml") >= 0
+    assert seen == ["deepfall"]

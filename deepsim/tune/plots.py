@@ -41,6 +41,18 @@ def _numeric(values) -> bool:
                and not isinstance(v, (bool, np.bool_)) for v in values)
 
 
+def _hashable(d: pd.DataFrame, *params: str) -> pd.DataFrame:
+    """Parameter values that are lists or mappings (``combat.hit_faces=[5, 6]``) as text,
+    so they can label a point."""
+    out = d
+    for p in params:
+        if out[p].map(lambda v: isinstance(v, (list, tuple, dict, np.ndarray))).any():
+            out = out.assign(**{p: out[p].map(
+                lambda v: str(list(v)) if isinstance(v, (tuple, np.ndarray)) else str(v)
+                if isinstance(v, (list, dict)) else v)})
+    return out
+
+
 def _fmt(v: float) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
@@ -51,7 +63,7 @@ def sweep_line(frame: pd.DataFrame, param: str, metric: str, *, title: str,
                footer: str = "") -> bytes:
     """``metric`` (rows of the tidy sweep frame) against ``param``: a line per group with
     its interval as a band."""
-    d = frame[frame["metric"] == metric]
+    d = _hashable(frame[frame["metric"] == metric], param)
     xs = list(dict.fromkeys(d[param].tolist()))
     numeric = _numeric(xs)
     fig = Figure(figsize=(7.5, 4.2), layout="constrained")
@@ -84,7 +96,7 @@ def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: 
                   footer: str = "") -> bytes:
     """``metric`` over the ``p1`` x ``p2`` grid: one heatmap per group (at most 12), each
     cell annotated with the value and ``±`` half its interval's width."""
-    d = frame[frame["metric"] == metric]
+    d = _hashable(frame[frame["metric"] == metric], p1, p2)
     groups = list(dict.fromkeys(d["group"].tolist()))[:MAX_PANELS]
     ys = list(dict.fromkeys(d[p1].tolist()))
     xs = list(dict.fromkeys(d[p2].tolist()))

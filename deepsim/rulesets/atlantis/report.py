@@ -384,7 +384,12 @@ def _sec_first(ctx) -> Section:
         if len(groups) == 1:
             df = df.drop(columns=["Rules"])
         s.tables.append(Table("Each side moving first against moving second (95% CI; "
-                              "difference: Newcombe interval)", df))
+                              "difference: Newcombe interval)", df,
+                              note="Games pooled over the runs whose rules differ only in "
+                                   "`setup.first_side`. The difference's interval treats "
+                                   "the two samples as independent; runs from the same seed "
+                                   "play the same maps and draws, which makes it "
+                                   "conservative."))
     else:
         s.paragraphs.append(
             "Each side's own gain from moving first needs games with the other side moving "
@@ -611,7 +616,7 @@ def _turns_plot(hists: list[tuple[str, np.ndarray, object]], *, footer: str) -> 
     hi = max((int(t.max()) for _, t, _ in hists if t.size), default=1)
     bins = np.arange(0, hi + 2) - 0.5
     if hi > 120:  # wide ranges: about 100 bins
-        step = int(math.ceil(hi / 100))
+        step = math.ceil(hi / 100)
         bins = np.arange(0, hi + step + 1, step) - 0.5
     for label, turns, cap in hists:
         if not turns.size:
