@@ -242,24 +242,25 @@ class DeepfallRuleset:
         return self._frames(prepared, seed, start, gi, gf, si, sf)
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        from deepsim.rulesets.deepfall.kernel import seat_columns
         count = gi.shape[0]
         games = {"game": np.arange(start, start + count, dtype=np.int64),
                  "seed": np.full(count, seed, np.int64)}
+        g_int = np.ascontiguousarray(gi.T)
+        g_flt = np.ascontiguousarray(gf.T)
         for j, c in enumerate(L.GAME_INT):
-            games[c] = gi[:, j]
+            games[c] = g_int[j]
         games["truncated"] = games["truncated"].astype(bool)
         for j, c in enumerate(L.GAME_FLT):
-            games[c] = gf[:, j]
-        games_df = pd.DataFrame(games)
-        players = gi[:, L.G_PLAYERS]
-        mask = np.arange(L.MAX_SEATS)[None, :] < players[:, None]
-        gidx, seat = np.nonzero(mask)
-        seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
-                 "players": players[gidx].astype(np.int64)}
-        # one contiguous row per column (transposed once) and categoricals built from codes:
-        # building them from strings cost a third of a chunk's time
-        s_int = np.ascontiguousarray(si[gidx, seat].T)
-        s_flt = np.ascontiguousarray(sf[gidx, seat].T)
+            games[c] = g_flt[j]
+        # copy=False: each column stays its own block (pandas would otherwise stack the
+        # same-dtype columns into one 2-D block, a copy of the whole table)
+        games_df = pd.DataFrame(games, copy=False)
+        # one contiguous row per column, straight from the kernel's tables, and
+        # categoricals built from codes (building them from strings cost a third of a chunk)
+        gidx, seat, players, s_int, s_flt = seat_columns(gi, si, sf)
+        gidx += start
+        seats = {"game": gidx, "seat": seat, "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
         lin_names = [_title(n) for n in LINEAGES]
@@ -280,8 +281,8 @@ class DeepfallRuleset:
             seats[c] = s_int[j]
         for j, c in enumerate(L.SEAT_FLT):
             seats[c] = s_flt[j]
-        seats["fair"] = 1.0 / seats["players"]
-        return games_df, pd.DataFrame(seats)
+        seats["fair"] = 1.0 / players
+        return games_df, pd.DataFrame(seats, copy=False)
 
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.

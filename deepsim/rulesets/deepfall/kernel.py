@@ -1019,3 +1019,36 @@ def trace_game(seed, game, max_events, rules, faces, die_rank, rooms, floor_cdf,
               seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev, 1)
     k = scr[X_G][GS_EV]
     return gi, gf, si, sf, ev[:k].copy()
+
+
+@njit(cache=True)
+def seat_columns(gi, si, sf):
+    """The seats table as columns: one row per seat actually played, games in order.
+
+    Returns (row's game offset, seat, players, int columns [N_SEAT_INT, rows], float
+    columns [N_SEAT_FLT, rows]): each column is one contiguous row of the 2-D results, so
+    the frame is built without transposing or copying the whole (games, MAX_SEATS, k)
+    tables (a third of a chunk's frame time).
+    """
+    count = gi.shape[0]
+    m = 0
+    for r in range(count):
+        m += gi[r, G_PLAYERS]
+    gidx = np.empty(m, np.int64)
+    seat = np.empty(m, np.int64)
+    players = np.empty(m, np.int64)
+    s_int = np.empty((N_SEAT_INT, m), np.int64)
+    s_flt = np.empty((N_SEAT_FLT, m), np.float64)
+    k = 0
+    for r in range(count):
+        n = gi[r, G_PLAYERS]
+        for p in range(n):
+            gidx[k] = r
+            seat[k] = p
+            players[k] = n
+            for j in range(N_SEAT_INT):
+                s_int[j, k] = si[r, p, j]
+            for j in range(N_SEAT_FLT):
+                s_flt[j, k] = sf[r, p, j]
+            k += 1
+    return gidx, seat, players, s_int, s_flt
