@@ -15,11 +15,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from deepsim.rulesets.atlantis import RULESET
+from deepsim.rulesets.atlantis import RULESET, maps
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
-from deepsim.rulesets.atlantis import maps
 
 SCENARIO = {"name": "rule-tests", "ruleset": "atlantis", "players": 2, "seed": 1,
             "games": 1, "bots": ["random", "aggressive", "defensive"],

@@ -22,10 +22,32 @@ from numba import njit
 
 from deepsim.rng import below
 from deepsim.rulesets.atlantis.layout import (
-    EVENT_WIDTH, GAME_INT, MAX_CHITS, MAX_UNITS, N_SEAT_INT, N_SPELLS, R_DASH_CAN_HIDE,
-    R_HIDDEN_OCCUPIES, R_HIT_MASK, R_LOS, SPC_CREATES, SPC_NEEDS_DEPTH, SPC_NEEDS_EMPTY,
-    SPC_RANGE, SPC_TARGET_TERRAIN, T_DEEP, T_ENTRY_DEATH, T_HIDE, T_LARGE_OK, T_PASSABLE,
-    U_AD, U_HF, U_HF_DASH, U_HF_TERRAIN, U_HF_TERRAIN_BONUS, U_LARGE,
+    EVENT_WIDTH,
+    GAME_INT,
+    MAX_CHITS,
+    MAX_UNITS,
+    N_SEAT_INT,
+    N_SPELLS,
+    R_DASH_CAN_HIDE,
+    R_HIDDEN_OCCUPIES,
+    R_HIT_MASK,
+    R_LOS,
+    SPC_CREATES,
+    SPC_NEEDS_DEPTH,
+    SPC_NEEDS_EMPTY,
+    SPC_RANGE,
+    SPC_TARGET_TERRAIN,
+    T_DEEP,
+    T_ENTRY_DEATH,
+    T_HIDE,
+    T_LARGE_OK,
+    T_PASSABLE,
+    U_AD,
+    U_HF,
+    U_HF_DASH,
+    U_HF_TERRAIN,
+    U_HF_TERRAIN_BONUS,
+    U_LARGE,
 )
 
 # ---- game scalars: int64[G_N] ----------------------------------------------------------
@@ -221,7 +243,7 @@ def _round_cell(fx, fz, w, h):
     return z * w + col
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def los_clear(scr, dat, a, b):
     """AMB-T5: is the hex line from cell a to cell b free of blocking hexes?
 
@@ -230,20 +252,21 @@ def los_clear(scr, dat, a, b):
     is nudged both ways and sight is clear if either side is clear. Always True when the
     ``los`` rule is off.
     """
-    rules = dat[D_RULES]
-    if rules[R_LOS] < 0.5:
+    if dat[D_RULES][R_LOS] < 0.5:
         return True
-    g = scr[X_G]
+    return _los_line(scr[X_G], scr[X_TER], scr[X_OCC], dat[D_TERRAIN], dat[D_DIST], a, b)
+
+
+@njit(cache=True, _nrt=False)
+def _los_line(g, ter, occ, terrain, distt, a, b):
+    """The hex-line check of :func:`los_clear` (arrays passed singly: a cheap call)."""
     w = g[GS_W]
     h = g[GS_H]
-    n = dat[D_DIST][a, b]
+    n = distt[a, b]
     if n <= 1:
         return True
     ax, az = _cube(a, w)
     bx, bz = _cube(b, w)
-    ter = scr[X_TER]
-    occ = scr[X_OCC]
-    terrain = dat[D_TERRAIN]
     for side in range(2):
         eps = 1e-6 if side == 0 else -1e-6
         clear = True

@@ -18,20 +18,88 @@ import numpy as np
 from numba import njit
 
 from deepsim.rulesets.atlantis.board import (
-    D_DIST, D_NB, D_RULES, D_SPELLS, D_TERRAIN, D_UNITS, GS_C, GS_LEADER_K, GS_LEADER_W,
-    GS_NSLOTS, UC_ALIVE, UC_CELL, UC_DMG, UC_HIDDEN, UC_NCHITS, UC_SIDE, UC_SONG, UC_TYPE,
-    UC_USED, X_ALLOC, X_CHITS, X_G, X_ITMP, X_NEAR, X_OCC, X_PKEY, X_PLIST, X_TER, X_THREAT,
-    X_U, can_attack, can_enter, can_hide, hide_modifier, hit_prob, is_foe, is_opponent,
-    paralysis, rand_below, spell_cell_ok,
+    D_DIST,
+    D_NB,
+    D_RULES,
+    D_SPELLS,
+    D_TERRAIN,
+    D_UNITS,
+    GS_C,
+    GS_LEADER_K,
+    GS_LEADER_W,
+    GS_NSLOTS,
+    UC_ALIVE,
+    UC_CELL,
+    UC_DMG,
+    UC_HIDDEN,
+    UC_NCHITS,
+    UC_SIDE,
+    UC_SONG,
+    UC_TYPE,
+    UC_USED,
+    X_ALLOC,
+    X_CHITS,
+    X_G,
+    X_ITMP,
+    X_NEAR,
+    X_OCC,
+    X_PKEY,
+    X_PLIST,
+    X_TER,
+    X_THREAT,
+    X_U,
+    can_attack,
+    can_enter,
+    can_hide,
+    hide_modifier,
+    hit_prob,
+    is_foe,
+    is_opponent,
+    paralysis,
+    rand_below,
+    spell_cell_ok,
 )
 from deepsim.rulesets.atlantis.layout import (
-    K_ADVANCE, K_CAUTION, K_FOCUS_DAMAGED, K_FOCUS_VALUE, K_HIDE, K_LEADER_HUNT,
-    K_LEADER_KEEP_BACK, K_RANDOM, K_SCREEN, K_SPELL_AGGR, N_DIRS, R_HIDE_MIN,
-    R_PARALYZED_BONUS, R_RANGED_MAX, R_RANGED_MIN, SP_FREEZE, SP_HEALING,
-    SP_LUMINESCENCE, SP_MURKY_DEPTHS, SP_RESURRECTION, SP_SIRENS_SONG, SP_TANGLE_KELP,
-    SP_WHIRLPOOL, SPC_CREATES, SPC_RANGE, SPC_SETS_TERRAIN, T_ADJ_ATTACK, T_ADJ_DEATH_FACES,
-    T_ENTRY_ATTACK, T_ENTRY_DEATH, U_AD, U_DR, U_LARGE, U_LEADER, U_MARTYR, U_MV,
-    U_POISON, U_RANGED, U_SIREN, WITCH,
+    K_ADVANCE,
+    K_CAUTION,
+    K_FOCUS_DAMAGED,
+    K_FOCUS_VALUE,
+    K_HIDE,
+    K_LEADER_HUNT,
+    K_LEADER_KEEP_BACK,
+    K_RANDOM,
+    K_SCREEN,
+    K_SPELL_AGGR,
+    N_DIRS,
+    R_HIDE_MIN,
+    R_PARALYZED_BONUS,
+    R_RANGED_MAX,
+    R_RANGED_MIN,
+    SP_FREEZE,
+    SP_HEALING,
+    SP_LUMINESCENCE,
+    SP_MURKY_DEPTHS,
+    SP_RESURRECTION,
+    SP_SIRENS_SONG,
+    SP_TANGLE_KELP,
+    SP_WHIRLPOOL,
+    SPC_CREATES,
+    SPC_RANGE,
+    SPC_SETS_TERRAIN,
+    T_ADJ_ATTACK,
+    T_ADJ_DEATH_FACES,
+    T_ENTRY_ATTACK,
+    T_ENTRY_DEATH,
+    U_AD,
+    U_DR,
+    U_LARGE,
+    U_LEADER,
+    U_MARTYR,
+    U_MV,
+    U_POISON,
+    U_RANGED,
+    U_SIREN,
+    WITCH,
 )
 
 #: minimum worth of a spell for the heuristic bots to cast it
@@ -63,7 +131,7 @@ def _worth(dat, t):
     return units[t, U_AD] * min(units[t, U_DR], 5) / 5.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def target_value(scr, dat, kn, i, j, ad):
     """Worth to slot i of attacking slot j with ``ad`` dice (before the search)."""
     u = scr[X_U]
@@ -75,8 +143,7 @@ def target_value(scr, dat, kn, i, j, ad):
     if paralysis(u, j) > 0:
         n += np.int64(rules[R_PARALYZED_BONUS])
     left = units[tj, U_DR] - u[j, UC_DMG]
-    if left < 1:
-        left = 1
+    left = max(left, 1)
     if units[u[i, UC_TYPE], U_POISON] == 1:
         pk = 1.0 - (1.0 - p) ** n
     else:
@@ -85,6 +152,11 @@ def target_value(scr, dat, kn, i, j, ad):
         + kn[K_FOCUS_DAMAGED] * u[j, UC_DMG] / units[tj, U_DR]
     if units[tj, U_LEADER] == 1 and u[j, UC_SIDE] < 2:
         val += kn[K_LEADER_HUNT] * (2.0 + 10.0 * pk)
+    if kn[K_SCREEN] > 0.0:
+        # a screening bot strikes first at enemies that threaten its own leader
+        own_l, foe_l = _leaders(scr, u[i, UC_SIDE])
+        if own_l >= 0 and dat[D_DIST][u[j, UC_CELL], u[own_l, UC_CELL]] <= 3:
+            val += kn[K_SCREEN] * pk * (1.0 + _worth(dat, tj))
     if u[j, UC_SIDE] == 2:
         val *= 0.1                          # neutrals only defend (AMB-T14): little gain
     if u[j, UC_HIDDEN] == 1:
@@ -92,7 +164,7 @@ def target_value(scr, dat, kn, i, j, ad):
     return val
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _best_from(scr, dat, kn, i, c):
     """Best target worth for slot i if it stood on cell c (adjacent / ranged; Martyr)."""
     u = scr[X_U]
@@ -115,8 +187,7 @@ def _best_from(scr, dat, kn, i, c):
         v = target_value(scr, dat, kn, i, j, ad)
         if units[u[j, UC_TYPE], U_MARTYR] == 1:
             forced = max(forced, v)
-        if v > best:
-            best = v
+        best = max(best, v)
     if forced >= 0.0:
         return forced                        # AT-X6: adjacent Martyrs take the attack
     if units[t, U_RANGED] == 1:
@@ -129,12 +200,11 @@ def _best_from(scr, dat, kn, i, c):
             dd = dist[c, u[j, UC_CELL]]
             if dd >= max(rmin, 2) and dd <= rmax:
                 v = target_value(scr, dat, kn, i, j, ad)
-                if v > best:
-                    best = v
+                best = max(best, v)
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cell_score(scr, dat, kn, i, c, phase, start):
     """Heuristic worth of slot i ending this Swim phase on cell c."""
     u = scr[X_U]
@@ -153,8 +223,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     near = scr[X_NEAR][c]
     thr = scr[X_THREAT][c]
     left = units[t, U_DR] - u[i, UC_DMG]
-    if left < 1:
-        left = 1
+    left = max(left, 1)
     leader = units[t, U_LEADER] == 1
     s = 0.0
     p = hit_prob(rules)
@@ -255,9 +324,9 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
         c = u[i, UC_CELL]
         ph = min(max(hide_modifier(dat, t, scr[X_TER][c]) + 7 - rules[R_HIDE_MIN], 0.0),
                  6.0) / 6.0
-        hv = kn[K_HIDE] * ph * (1.0 + scr[X_THREAT][c])
+        hv = kn[K_HIDE] * ph
         if units[t, U_LEADER] == 1:
-            hv *= 3.0
+            hv *= 3.0 * (1.0 + scr[X_THREAT][c])      # a threatened leader hides first
         if best < 0 and ph > 0.0 and kn[K_HIDE] > 0.0:
             return 2, -1
         if hv > bv:
