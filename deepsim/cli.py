@@ -412,8 +412,9 @@ def report(
     run_dirs: Annotated[list[Path], typer.Argument(
         metavar="RUN_DIR...",
         help="Run directories. The first is reported; the others add what some claims "
-             "need (a run with maw.steps_per_floor=1 for B1/B8, 2-player games for the "
-             "matchup matrix).")],
+             "need (DEEPFALL: a run with maw.steps_per_floor=1 for B1/B8, 2-player games "
+             "for the matchup matrix; other rulesets: shown side by side, labelled by the "
+             "parameters that differ).")],
     formats: Annotated[str, typer.Option("--format", "-f",
                                          help="Comma-separated: md, html.")] = "md,html",
     out: Annotated[Path | None, typer.Option("--out", "-o",
@@ -423,7 +424,8 @@ def report(
         "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
                          "repeatable (keys in the report's Method section).")] = None,
 ) -> None:
-    """Balance report of finished runs: win shares, seats, length, exits, claims B1-B8."""
+    """Balance report of finished runs: win shares per faction, seats, the ruleset's own
+    sections (DEEPFALL: length, exits, claims B1-B8; Atlantis: sides, first move, endings)."""
     from deepsim.report import parse_formats, report_runs
 
     console = _console()
