@@ -1,3 +1,36 @@
 """deepsim: Monte Carlo balance simulator for tabletop games."""
 
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+
+def _keyed_numba_cache() -> None:
+    """Point numba's on-disk cache at a folder named by a hash of deepsim's kernel sources.
+
+    numba decides whether a cached function is stale from the timestamp of the function's
+    own file only: after an edit to ``bots.py`` or ``board.py`` alone, ``kernel.play_games``
+    (which inlines them) would load stale machine code. Keying the folder on every kernel
+    source file makes any edit start a fresh cache. The base folder is ``NUMBA_CACHE_DIR``
+    (the Makefile sets ``.numba_cache/``) or ``~/.cache/deepsim/numba``.
+    """
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for p in sorted([here / "rng.py", *(here / "rulesets").rglob("*.py")]):
+        h.update(p.relative_to(here).as_posix().encode())
+        h.update(p.read_bytes())
+    leaf = f"src-{h.hexdigest()[:16]}"
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache/deepsim/numba")
+    # a worker handed an already keyed folder by its client keeps it
+    target = base if Path(base).name == leaf else str(Path(base) / leaf)
+    os.environ["NUMBA_CACHE_DIR"] = target
+    if "numba" in sys.modules:   # numba read the variable at import: set its config too
+        sys.modules["numba"].config.CACHE_DIR = target
+
+
+_keyed_numba_cache()
