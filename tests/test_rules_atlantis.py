@@ -760,6 +760,23 @@ def test_sirens_song_lasts_three_plus_d3_own_turns():
     assert s.u[c, B.UC_SONG] == 5
 
 
+def test_sirens_song_cast_in_the_end_phase_counts_from_the_next_turn():
+    """Sirens Song cast in the End phase (AT-E2): the 3 + 1d3 turns are the caster's next
+    own turns, in which it can use Siren's Call; the casting turn (its attack phase
+    already over) does not count (AMB-T27)."""
+    s = State(7, 1)
+    s.set_knobs(dict(STILL, spell_aggr=1.0))
+    c = s.add("aquatic_elves", "king", (0, 0), chits=("sirens_song",))
+    s.add("locathah", "witch", (2, 0))
+    s.dice(5)                                             # 1d3 = 3: 6 turns
+    K.end_phase(s.scr, s.dat, s.kn, L.KING)
+    assert s.stat("king", L.S_CAST0 + L.SP_SIRENS_SONG) == 1
+    assert s.u[c, B.UC_SONG] == 6
+    for _ in range(6):                                    # six own turns with the call
+        K.end_phase(s.scr, s.dat, s.kn, L.KING)
+    assert s.u[c, B.UC_SONG] == 0
+
+
 def test_spells_are_cast_once_per_caster_and_not_when_paralyzed():
     """AT-E2 / AMB-T10: one spell per caster per End phase; paralyzed casters cannot."""
     s = State(7, 1)

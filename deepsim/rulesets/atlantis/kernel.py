@@ -1483,6 +1483,14 @@ def end_phase(scr, dat, kn, side):
             damage(scr, dat, i, hits, src, 0, cause)
             if g[GS_OVER] == 1:
                 return
+    # AMB-T27 Sirens Song lasts the caster's own turns (or every player-turn): one turn
+    # used up at each End phase, counted BEFORE this End phase's casts, so a Song cast now
+    # is not charged for the turn in which it was cast (its attack phase is over): it
+    # gives Siren's Call in exactly 3 + 1d3 later attack phases of the caster
+    all_turns = rules[R_SIRENS_SONG_TURNS] > 0.5
+    for i in range(g[GS_NSLOTS]):
+        if u[i, UC_ALIVE] == 1 and u[i, UC_SONG] > 0 and (all_turns or u[i, UC_SIDE] == side):
+            u[i, UC_SONG] -= 1
     # AT-E2 spells
     cast_spells(scr, dat, kn, side)
     if g[GS_OVER] == 1:
@@ -1505,11 +1513,6 @@ def end_phase(scr, dat, kn, side):
                 if u[i, UC_SIREN] == 0:
                     u[i, UC_SIREN_SRC] = -1
         emit(scr, EV_RECOVER, i, u[i, UC_TYPE], r, 1 if ok else 0, which, 0, 0)
-    # AMB-T27 Sirens Song lasts the caster's own turns (or every player's turn)
-    all_turns = rules[R_SIRENS_SONG_TURNS] > 0.5
-    for i in range(g[GS_NSLOTS]):
-        if u[i, UC_ALIVE] == 1 and u[i, UC_SONG] > 0 and (all_turns or u[i, UC_SIDE] == side):
-            u[i, UC_SONG] -= 1
 
 
 # ---------------------------------------------------------------------------------------
