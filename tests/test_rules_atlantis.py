@@ -596,6 +596,22 @@ def test_current_pushes_once_and_blocked_stays():
     assert not s2.alive(j)
 
 
+def test_bots_do_not_stay_where_a_current_pushes_them_next_to_a_vortex():
+    """AT-E1 (bots): a unit left on a Current is pushed in the End phase; the heuristic
+    bots score the hex it will be pushed to (Vortex/Lava entry, Vortex/Lava next door),
+    so they do not park on a current that carries them into or next to a Vortex."""
+    for target, vortex in (((3, 1), (4, 1)), ((3, 1), (3, 1))):
+        s = State(7, 3)
+        s.terrain((2, 1), "current", current=0)           # east, to (3,1)
+        s.terrain(vortex, "vortex")
+        i = s.add("mermen", "king", (2, 1))
+        s.add("sea_witch", "witch", (6, 2))
+        s.active("king")
+        K.swim_phase(s.scr, s.dat, s.kn, L.KING, 1)       # moves left: may stay for now
+        K.swim_phase(s.scr, s.dat, s.kn, L.KING, 2)       # last chance to step off
+        assert s.alive(i) and s.at(i) != (2, 1)
+
+
 def test_vortex_adjacency_and_lava_attacks_in_the_end_phase():
     """AT-E1: next to a Vortex destroyed on a 1; next to Lava a 1 AD attack."""
     for die, dead in ((1, True), (2, False)):

@@ -28,8 +28,10 @@ from deepsim.rulesets.atlantis.board import (
     GS_LEADER_K,
     GS_LEADER_W,
     GS_NSLOTS,
+    GS_TURN,
     UC_ALIVE,
     UC_CELL,
+    UC_CUR_TURN,
     UC_DMG,
     UC_HIDDEN,
     UC_NCHITS,
@@ -39,6 +41,7 @@ from deepsim.rulesets.atlantis.board import (
     UC_USED,
     X_ALLOC,
     X_CHITS,
+    X_CUR,
     X_G,
     X_ITMP,
     X_NEAR,
@@ -88,8 +91,11 @@ from deepsim.rulesets.atlantis.layout import (
     SPC_SETS_TERRAIN,
     T_ADJ_ATTACK,
     T_ADJ_DEATH_FACES,
+    T_CURRENT,
     T_ENTRY_ATTACK,
     T_ENTRY_DEATH,
+    T_LARGE_OK,
+    T_PASSABLE,
     U_AD,
     U_DR,
     U_LARGE,
@@ -229,9 +235,26 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     p = hit_prob(rules)
     if c != start and terrain[tr, T_ENTRY_ATTACK] > 0:
         s -= 3.0 * p * terrain[tr, T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+    # AT-E1: a unit that ends its turn on a Current / River Outflow is pushed one hex before
+    # the Vortex/Lava checks, so the hex that matters is where the push takes it (in the
+    # First Swim phase only when no move is left to step off it in the Second)
+    ec = c
+    cur = scr[X_CUR]
+    final = phase == 2 or units[t, U_MV] - (scr[X_PKEY][c] >> 3) <= 0
+    if final and terrain[tr, T_CURRENT] == 1 and cur[c] >= 0 and \
+            u[i, UC_CUR_TURN] != scr[X_G][GS_TURN]:
+        pc = nb[c, cur[c]]
+        occ = scr[X_OCC]
+        if pc >= 0 and (occ[pc] < 0 or occ[pc] == i) and terrain[ter[pc], T_PASSABLE] == 1 \
+                and (units[t, U_LARGE] == 0 or terrain[ter[pc], T_LARGE_OK] == 1):
+            if terrain[ter[pc], T_ENTRY_DEATH] == 1:
+                return -1e9                  # AMB-T17: pushed into a Vortex / Lava
+            if terrain[ter[pc], T_ENTRY_ATTACK] > 0:
+                s -= 3.0 * p * terrain[ter[pc], T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+            ec = pc
     # End-phase hazards next door (AT-E1; the active side's units always exposed)
     for d in range(N_DIRS):
-        nc = nb[c, d]
+        nc = nb[ec, d]
         if nc >= 0:
             if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
                 s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
