@@ -54,25 +54,31 @@ class RulesetMeta:
 
 
 def ruleset_meta(name: str | None) -> RulesetMeta:
-    """The metadata of ruleset ``name`` (looked up with :func:`deepsim.rulesets.get`).
+    """The metadata of ruleset ``name`` (looked up with :func:`deepsim.runner.get_ruleset`).
 
     A ruleset that cannot be loaded (not installed here, or broken) gets the generic
-    defaults (column ``faction``), so a report of its runs still builds.
+    defaults (column ``faction``), so a report of its runs still builds. A ruleset object
+    without the contract's metadata attributes gets DEEPFALL's (column ``company``), the
+    shared code's convention before they were part of the contract.
     """
-    from deepsim import rulesets
+    from deepsim import runner
 
     name = str(name or "")
     try:
-        rs = rulesets.get(name)
+        rs = runner.get_ruleset(name)
     except Exception:  # noqa: BLE001 - unknown or broken ruleset: generic metadata
         return RulesetMeta(name=name)
-    base = RulesetMeta(name=name)
-    column = str(getattr(rs, "faction_column", base.faction_column))
+    column = str(getattr(rs, "faction_column", None) or "company")
+    groups = getattr(rs, "group_columns", None) or (
+        ("company", "lineage", "calling", "bot", "seat") if column == "company"
+        else (column, "bot", "seat"))
+    metrics = getattr(rs, "default_metrics", None) or (
+        ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
+         "mean_rounds") if column == "company" else RulesetMeta(name).default_metrics)
     return RulesetMeta(
         name=name, title=str(getattr(rs, "title", "")), faction_column=column,
-        faction_label=str(getattr(rs, "faction_label", column)),
-        group_columns=tuple(getattr(rs, "group_columns", (column, "bot", "seat"))),
-        default_metrics=tuple(getattr(rs, "default_metrics", base.default_metrics)))
+        faction_label=str(getattr(rs, "faction_label", None) or column),
+        group_columns=tuple(groups), default_metrics=tuple(metrics))
 
 
 def report_hook(name: str | None):
@@ -85,12 +91,12 @@ def report_hook(name: str | None):
     """
     import importlib
 
-    from deepsim import rulesets
+    from deepsim import runner
 
     if not name:
         return None
     try:
-        rs = rulesets.get(str(name))
+        rs = runner.get_ruleset(str(name))
     except Exception:  # noqa: BLE001 - fall back to the module
         rs = None
     if rs is not None and callable(getattr(rs, "report_sections", None)):
