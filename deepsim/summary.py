@@ -153,7 +153,7 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f} Glory{rel}")
     if ov["truncated"] is not None:
         style = "red" if ov["truncated"] else "green"
-        lines.append(f"Truncated games (round cap): [{style}]{ov['truncated']:,}[/{style}]")
+        lines.append(f"Truncated games (stopped by the game-length cap): [{style}]{ov['truncated']:,}[/{style}]")
     if "winner_side" in games.columns and not games.empty:
         draws = int((games["winner_side"].to_numpy() < 0).sum())
         lines.append(f"Draws: {draws:,} ({100 * draws / len(games):.1f}% of games)")

@@ -138,6 +138,9 @@ class AtlantisRuleset:
     faction_column = "faction"
     faction_label = "faction"
     group_columns = ("faction", "bot", "seat")
+    #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
+    #: edge, and length in player-turns (a games column, mean per game)
+    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "turns")
 
     # ---- prepare ------------------------------------------------------------------------
 
