@@ -127,10 +127,10 @@ def test_deepfall_start_bag_is_named_as_placeholder():
 def test_atlantis_destroy_dr2_with_4ad():
     res = answer("atlantis", "destroy", ad=4, dr=2, attacks=2)
     p1 = 1 - Fraction(5, 6) ** 4 - 4 * Fraction(1, 6) * Fraction(5, 6) ** 3
-    assert res.rows[0]["literal"] == p1
+    assert res.rows[0]["ruleset"] == p1                        # combat.hit_faces [1]
     q1 = 1 - Fraction(2, 3) ** 4 - 4 * Fraction(1, 3) * Fraction(2, 3) ** 3
-    assert res.rows[0]["five_six"] == q1
-    assert res.rows[1]["literal"] > p1
+    assert res.rows[0]["hit56"] == q1                          # scenarios/atlantis-hit56.yaml
+    assert res.rows[1]["ruleset"] > p1
 
 
 def test_atlantis_modifiers_search_and_poison():
@@ -138,15 +138,31 @@ def test_atlantis_modifiers_search_and_poison():
     assert len(para.rows) == 5                                 # 4 dice: damage 0..4
     up = answer("atlantis", "damage", ad=1, upwelling=True)
     assert len(up.rows) == 2                                   # minimum 1 AD
+    up = answer("atlantis", "damage", ad=1, upwelling=True, paralyzed=True)
+    assert len(up.rows) == 4                                   # max(1, 1-1) + 2 (AMB-T24)
+    up = answer("atlantis", "damage", ad=1, upwelling=True, paralyzed=True,
+                sets=["combat.penalty_floor_scope=all"])
+    assert len(up.rows) == 3                                   # max(1, 1 + 2 - 1)
     hid = answer("atlantis", "destroy", ad=4, dr=1, hidden_target=True, attacks=1)
     vis = answer("atlantis", "destroy", ad=4, dr=1, attacks=1)
-    assert hid.rows[0]["literal"] == vis.rows[0]["literal"] / 3
+    assert hid.rows[0]["ruleset"] == vis.rows[0]["ruleset"] / 3
+    hid6 = answer("atlantis", "destroy", ad=4, dr=1, hidden_target=True, attacks=1,
+                  sets=["combat.search_min=6"])
+    assert hid6.rows[0]["ruleset"] == vis.rows[0]["ruleset"] / 6
     poison = answer("atlantis", "destroy", attacker="sea_snakes", target="sea_king", attacks=1)
-    assert poison.rows[0]["literal"] == Fraction(1, 6)
+    assert poison.rows[0]["ruleset"] == Fraction(1, 6)
     first = answer("atlantis", "destroy", ad=1, dr=10, poison=True, hidden_attacker=True,
                    attacks=2)
-    assert first.rows[0]["literal"] == 1 - Fraction(5, 6) ** 3
-    assert first.rows[1]["literal"] == 1 - Fraction(5, 6) ** 4
+    assert first.rows[0]["ruleset"] == 1 - Fraction(5, 6) ** 3
+    assert first.rows[1]["ruleset"] == 1 - Fraction(5, 6) ** 4
+    assassin = answer("atlantis", "damage", attacker="merman_assassin", hidden_attacker=True,
+                      paralyzed=True)
+    assert len(assassin.rows) == 8                             # 2 + 2 + 1 + 2 dice
+    temple = answer("atlantis", "damage", attacker="sea_knights", temple=True)
+    assert len(temple.rows) == 6
+    none = answer("atlantis", "damage", attacker="sea_knights", temple=True,
+                  sets=["combat.temple_bonus_scope=target_in_hex"])
+    assert len(none.rows) == 5
 
 
 def test_atlantis_hide_and_custom_hit_rule():
@@ -154,10 +170,42 @@ def test_atlantis_hide_and_custom_hit_rule():
     assert res.rows[0]["p"] == Fraction(1, 3)
     res = answer("atlantis", "hide", unit="coral_warriors", terrain="coral_reef")
     assert res.rows[0]["p"] == 1
+    res = answer("atlantis", "hide", unit="mermen", terrain="seaweed")       # alias of kelp
+    assert res.rows[0]["terrain"] == "kelp_forest" and res.rows[0]["p"] == Fraction(5, 6)
+    res = answer("atlantis", "hide", unit="coral_warriors", terrain="coral_reef",
+                 sets=["hide.success_min=8"])
+    assert res.rows[0]["p"] == Fraction(1, 2)
+    res = answer("atlantis", "hide", unit="sea_knights", sets=["hide.dash_can_hide=false"])
+    assert all(r["p"] == 0 for r in res.rows)
     res = answer("atlantis", "damage", ad=3, hit_faces="4,5,6")
     assert res.rows[0]["custom_eq"] == Fraction(1, 8)
-    res = answer("atlantis", "damage", ad=3, sets=["hit_rules.literal=[1,2,3]"])
-    assert res.rows[0]["literal_eq"] == Fraction(1, 8)
+
+
+def test_atlantis_reads_the_ruleset_data_with_set():
+    """Every number comes from deepsim/rulesets/atlantis/ruleset.yaml (+ --set)."""
+    res = answer("atlantis", "damage", ad=3, sets=["combat.hit_faces=[1,2,3]"])
+    assert res.rows[0]["ruleset_eq"] == Fraction(1, 8)
+    assert res.rows[0]["default_eq"] == Fraction(5, 6) ** 3    # the shipped [1] beside it
+    assert res.rows[0]["hit56_eq"] == Fraction(2, 3) ** 3
+    res = answer("atlantis", "damage", ad=3, sets=["combat.hit_faces=[5,6]"])
+    assert [c.key for c in res.columns if c.key.endswith("_eq")] == ["ruleset_eq",
+                                                                     "default_eq"]
+    para = answer("atlantis", "damage", ad=2, paralyzed=True, sets=["combat.paralyzed_bonus=3"])
+    assert len(para.rows) == 6
+    res = answer("atlantis", "destroy", attacker="sea_knights", target="sea_witch", attacks=1,
+                 sets=["units.sea_witch.sea_witch.dr=1"])
+    assert res.inputs["target DR"].startswith("1 ")
+    sp = {r["roll"]: r["p"] for r in answer("atlantis", "specials",
+                                            sets=["specials.net_max=5", "end.recovery_max=2",
+                                                  "combat.search_min=4"]).rows}
+    assert sp["net (AT-X8)"] == Fraction(5, 6) and sp["recovery (AT-E3)"] == Fraction(1, 3)
+    assert sp["search (AT-A3)"] == Fraction(1, 2) and sp["vortex pull (AT-E1)"] == Fraction(1, 6)
+    with pytest.raises(InputError, match="hit_faces"):
+        answer("atlantis", "damage", ad=2, sets=["combat.hit_faces=[7]"])
+    with pytest.raises(InputError, match="unknown parameter path"):
+        answer("atlantis", "damage", ad=2, sets=["hit_rules.literal=[1]"])
+    with pytest.raises(InputError, match="did you mean"):
+        answer("atlantis", "damage", attacker="sea_knight")
 
 
 # ---- Rivals ---------------------------------------------------------------------------
@@ -233,6 +281,8 @@ README_EXAMPLES = [
      "--hidden-target", "-k", "6"],
     ["atlantis", "hide", "--unit", "merman_assassin"],
     ["atlantis", "specials"],
+    ["atlantis", "damage", "--ad", "3", "--set", "combat.hit_faces=[5,6]", "--set",
+     "combat.paralyzed_bonus=3", "--paralyzed"],
     ["rivals", "attack", "--attack", "BRR", "--defence", "RW", "--no-chain"],
     ["rivals", "attack", "--attack", "black,red", "--defence", "red", "--mod", "coral"],
     ["rivals", "colours"],
@@ -253,7 +303,7 @@ def test_formats_and_plot(tmp_path):
     args = ["atlantis", "destroy", "--ad", "4", "--dr", "2", "--attacks", "2"]
     r = invoke(*args, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(r.output)))
-    assert rows[0]["attacks"] == "1" and abs(float(rows[0]["literal"]) - 0.131944) < 1e-5
+    assert rows[0]["attacks"] == "1" and abs(float(rows[0]["ruleset"]) - 0.131944) < 1e-5
     r = invoke(*args, "--format", "json")
     obj = json.loads(r.output)
     assert obj["method"].startswith("exact") and len(obj["rows"]) == 2

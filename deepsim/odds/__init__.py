@@ -3,9 +3,10 @@
 One module per ruleset answers its questions from the ruleset's own data file, so a
 ``--set`` override changes the answer exactly as it changes the simulation:
 
-- ``deepfall``: the DEEPFALL ruleset data (``deepsim/rulesets/deepfall/ruleset.yaml``);
-- ``atlantis``, ``rivals``, ``rove``: ``deepsim/odds/data/<name>.yaml`` (Rivals' face lists
-  and Rove's affinity profiles are flagged placeholders).
+- ``deepfall``, ``atlantis``: the ruleset's data (``deepsim/rulesets/<name>/ruleset.yaml``,
+  read by the ruleset's own ``load_data``, the loader of the kernel);
+- ``rivals``, ``rove`` (no ruleset yet): ``deepsim/odds/data/<name>.yaml`` (Rivals' face
+  lists and Rove's affinity profiles are flagged placeholders).
 
 Each answer is a :class:`deepsim.odds.table.Result` (rendered by :mod:`deepsim.odds.table`).
 """

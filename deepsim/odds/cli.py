@@ -101,35 +101,46 @@ def atlantis_cmd(
     question: Annotated[str, typer.Argument(help=_questions(_atl.QUESTIONS))],
     ad: Annotated[int | None, typer.Option("--ad", help="Attack dice.")] = None,
     attacker: Annotated[str | None, typer.Option(
-        "--attacker", help="Attacking unit (its AD, poison, hidden bonus), e.g. sea_knights.")]
+        "--attacker", help="Attacking unit, a key of the ruleset's units (its AD, side, "
+                           "poison, hidden_ad), e.g. sea_knights.")]
     = None,
     dr: Annotated[int | None, typer.Option("--dr", help="destroy: target's DR.")] = None,
     target: Annotated[str | None, typer.Option(
-        "--target", help="destroy: target unit (its DR), e.g. sea_witch.")] = None,
+        "--target", help="destroy: target unit, a ruleset key (its DR), e.g. sea_witch.")] = None,
     attacks: Annotated[int, typer.Option("--attacks", "-k", help="destroy: rows 1..k attacks.")]
     = 3,
     hit_faces: Annotated[str | None, typer.Option(
-        "--hit-faces", help="An extra hit rule, e.g. 4,5,6 (AMB-T1).")] = None,
-    paralyzed: Annotated[bool, typer.Option("--paralyzed", help="Target paralyzed: +2 AD.")]
+        "--hit-faces", help="An extra hit rule beside combat.hit_faces, e.g. 4,5,6 "
+                            "(AMB-T1).")] = None,
+    paralyzed: Annotated[bool, typer.Option(
+        "--paralyzed", help="Target paralyzed: + combat.paralyzed_bonus AD.")]
     = False,
     hidden_attacker: Annotated[bool, typer.Option(
-        "--hidden-attacker", help="Attacker hidden: +2 AD on its first attack.")] = False,
+        "--hidden-attacker", help="Attacker hidden: + combat.hidden_bonus (+ its hidden_ad) "
+                                  "AD on its first attack.")] = False,
     hidden_target: Annotated[bool, typer.Option(
-        "--hidden-target", help="Target hidden: each attack needs a 5-6 search roll.")]
+        "--hidden-target", help="Target hidden: each attack needs a search roll "
+                                "(combat.search_min).")]
     = False,
     temple: Annotated[bool, typer.Option(
-        "--temple", help="Attacker in its Sea Temple / Spawning Bed: +1 AD.")] = False,
+        "--temple", help="Attacker in its Sea Temple / Spawning Bed: + its bonus_ad "
+                         "(AMB-T9 combat.temple_bonus_scope).")] = False,
     upwelling: Annotated[bool, typer.Option(
-        "--upwelling", help="Into/out of Upwelling or Whirl Pool: -1 AD (min 1).")] = False,
+        "--upwelling", help="Into/out of Upwelling or Whirl Pool: - attack_penalty AD "
+                            "(floor combat.penalty_floor, AMB-T24).")] = False,
     poison: Annotated[bool, typer.Option("--poison", help="Any damage destroys.")] = False,
     unit: Annotated[str | None, typer.Option("--unit", help="hide: the unit (its HF).")]
     = None,
     hf: Annotated[int | None, typer.Option("--hf", help="hide: Hide Factor.")] = None,
-    terrain: Annotated[str | None, typer.Option("--terrain", help="hide: one terrain only.")]
+    terrain: Annotated[str | None, typer.Option(
+        "--terrain", help="hide: one terrain (or alias) only.")]
     = None,
     sets: Sets = None, fmt: Fmt = "table", plot: Plot = None,
 ) -> None:
-    """Atlantis: Sea King vs Sea Witch (attacks, kills, hiding, special rolls)."""
+    """Atlantis: Sea King vs Sea Witch (attacks, kills, hiding, special rolls).
+
+    Reads deepsim/rulesets/atlantis/ruleset.yaml (with --set, as deepsim run).
+    """
     _emit(lambda: answer("atlantis", question, ad=ad, attacker=attacker, dr=dr, target=target,
                          attacks=attacks, hit_faces=hit_faces, paralyzed=paralyzed,
                          hidden_attacker=hidden_attacker, hidden_target=hidden_target,
