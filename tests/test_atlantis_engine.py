@@ -61,7 +61,10 @@ def test_seeds_differ_and_games_are_not_copies():
     g1, _ = RULESET.run_chunk(prepared(seed=1), 0, 200)
     g2, _ = RULESET.run_chunk(prepared(seed=2), 0, 200)
     assert not np.array_equal(g1["rng_draws"].to_numpy(), g2["rng_draws"].to_numpy())
-    assert g1["rng_draws"].nunique() > 0.9 * len(g1)
+    # games are not copies: their (draws, attacks, hides, turns) signatures differ (the
+    # draw count alone collides by chance, birthday-style, in a few percent of pairs)
+    sig = g1[["rng_draws", "attacks", "hides", "turns"]].drop_duplicates()
+    assert len(sig) > 0.97 * len(g1)
 
 
 def test_trace_matches_the_batch_row():

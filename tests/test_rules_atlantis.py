@@ -904,3 +904,32 @@ def test_damage_rate_matches_the_hit_rule(faces, p):
     n = 20000
     hits = sum(K.roll_hits(s.scr, s.dat, 5)[0] for _ in range(n // 5))
     assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+@pytest.mark.parametrize("style", ["aggressive", "defensive"])
+def test_threatened_leader_backs_off_rather_than_hides_in_place(style):
+    """Bots (both heuristic styles): a leader next to a strong enemy, with its moves saved
+    for the Second Swim phase (AT-M1) and a free hex out of that enemy's reach, does not
+    hide in place (the enemy could still find and strike it, AT-A3) but backs off out of
+    reach. Here the Kraken (MV 3: reach 4 hexes) sits next to a damaged Sea King (MV 4, 4
+    moves saved) on a Sunken Ship (+2 hide); the hexes east are out of its reach."""
+    s = State(12, 3)
+    row = s.arrays.knobs[list(s.prepared.compiled["bot_labels"]).index(style)]
+    s.set_knobs({k: float(row[n]) for n, k in enumerate(L.KNOBS)})
+    s.terrain((4, 1), "sunken_ship")
+    s.add("sea_witch", "witch", (0, 0))
+    kraken = s.add("kraken", "witch", (3, 1))
+    king = s.add("sea_king", "king", (4, 1), damage=2)
+    s.active("king")
+    s.u[king, B.UC_SAVED] = 4                 # did not move in the First Swim phase
+    K.compute_fields(s.scr, s.dat, L.KING)
+    K.attack_phase(s.scr, s.dat, s.kn, L.KING)
+    assert len(s.kinds(L.EV_HIDE)) == 0, s.log()
+    K.swim_phase(s.scr, s.dat, s.kn, L.KING, 2)
+    assert s.alive(king)
+    # out of reach: no hex the Kraken can swim to next turn (the kernel's own path search)
+    # is next to the Sea King
+    here = s.at(king)
+    assert here != (4, 1)
+    nbrs = {s.pos(int(c)) for c in s.dat[B.D_NB][s.cell(here)] if c >= 0}
+    assert not nbrs & set(s.reach(kraken, 3)), s.log()

@@ -76,7 +76,9 @@ INF = 1 << 40
 # ---- positions in the scratch tuple ----------------------------------------------------
 (X_G, X_U, X_CHITS, X_ENT, X_OCC, X_TER, X_CUR, X_TSRC, X_POOL, X_PKEY, X_PPREV, X_PLIST,
  X_PDONE, X_PATH, X_ORDER, X_NEAR, X_THREAT, X_TMP, X_FORCED, X_KEY, X_EV, X_GSTAT, X_SSTAT,
- X_ALLOC, X_ITMP) = range(25)
+ X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH) = range(29)
+# X_LTHR..X_LH: the bots' leader-danger field (bots.leader_threat): expected hits per cell
+# from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks
 
 # ---- positions in the data tuple (the compiled arrays, see kernel.data_tuple) ----------
 (D_RULES, D_GEN, D_TERRAIN, D_SPELLS, D_UNITS, D_ROSTER, D_NB, D_DIST, D_FIXED_TER,
@@ -118,7 +120,11 @@ def new_scratch(n_cells, max_events):
             np.zeros(len(GAME_INT), np.int64),              # game counters
             np.zeros((2, N_SEAT_INT), np.int64),            # per-side counters
             np.zeros(MAX_UNITS, np.int64),                  # Split dice per target slot
-            np.zeros(MAX_UNITS, np.int64))                  # int temp (targets)
+            np.zeros(MAX_UNITS, np.int64),                  # int temp (targets)
+            np.zeros(n_cells, np.float64),                  # bots: leader danger per cell
+            np.zeros(n_cells, np.int64),                    # bots: BFS queue
+            np.full(n_cells, -1, np.int64),                 # bots: BFS hops (-1 unseen)
+            np.full(n_cells, -1, np.int64))                 # bots: attacker mark per cell
 
 
 @njit(cache=True, _nrt=False, inline="always")

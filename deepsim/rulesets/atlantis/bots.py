@@ -35,7 +35,9 @@ from deepsim.rulesets.atlantis.board import (
     UC_DMG,
     UC_HIDDEN,
     UC_NCHITS,
+    UC_SAVED,
     UC_SIDE,
+    UC_SIREN,
     UC_SONG,
     UC_TYPE,
     UC_USED,
@@ -44,6 +46,10 @@ from deepsim.rulesets.atlantis.board import (
     X_CUR,
     X_G,
     X_ITMP,
+    X_LH,
+    X_LM,
+    X_LQ,
+    X_LTHR,
     X_NEAR,
     X_OCC,
     X_PKEY,
@@ -110,6 +116,141 @@ from deepsim.rulesets.atlantis.layout import (
 
 #: minimum worth of a spell for the heuristic bots to cast it
 SPELL_MIN = 0.4
+#: weight of the own leader's danger per unit of the ``caution`` knob: losing the leader
+#: loses the game (AT-V1), so its expected damage and kill chance outweigh most gains
+LEADER_RISK = 30.0
+#: chance that an attacker's search finds a hidden unit (AT-A3: 5-6 on a d6)
+SEARCH_P = 1.0 / 3.0
+
+
+@njit(cache=True, _nrt=False)
+def leader_threat(scr, dat, i):
+    """Fill ``X_LTHR[c]``: expected hits the other player could deal to slot i on cell c.
+
+    Sharper than the kernel's ``X_THREAT`` (which ignores the board): an enemy unit free to
+    act (no Paralyzation or Siren counter, AD > 0) reaches the hexes within MV steps of
+    passable, empty hexes (AT-M2, M5, M8; slot i's own hex counts as empty, a Vortex/Lava
+    hex is never passed, AT-M7) and threatens their neighbours, so a screen of units or
+    rocks between a leader and the enemy shelters it. Steps, not move costs: a cautious
+    (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
+    of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
+
+    Uses ``X_LQ`` (queue), ``X_LM`` (steps, -1 = unseen, restored after each unit) and
+    ``X_LH`` (last unit that counted a hex).
+    """
+    g = scr[X_G]
+    u = scr[X_U]
+    occ = scr[X_OCC]
+    ter = scr[X_TER]
+    thr = scr[X_LTHR]
+    q = scr[X_LQ]
+    hop = scr[X_LM]
+    mark = scr[X_LH]
+    units = dat[D_UNITS]
+    terrain = dat[D_TERRAIN]
+    nb = dat[D_NB]
+    dist = dat[D_DIST]
+    rules = dat[D_RULES]
+    C = g[GS_C]
+    p = hit_prob(rules)
+    rmax = np.int64(rules[R_RANGED_MAX])
+    for c in range(C):
+        thr[c] = 0.0
+        mark[c] = -1
+    for j in range(g[GS_NSLOTS]):
+        if u[j, UC_ALIVE] == 0 or not is_opponent(u, i, j):
+            continue
+        t = u[j, UC_TYPE]
+        if paralysis(u, j) > 0 or u[j, UC_SIREN] > 0 or units[t, U_AD] <= 0:
+            continue                         # AT-A1 / AT-X10: cannot attack next turn
+        w = units[t, U_AD] * p
+        if units[t, U_POISON] == 1:
+            w *= 3.0
+        cj = u[j, UC_CELL]
+        mv = units[t, U_MV]
+        if units[t, U_RANGED] == 1:
+            for c in range(C):
+                if dist[c, cj] <= mv + rmax:
+                    thr[c] += w
+            continue
+        large = units[t, U_LARGE]
+        q[0] = cj
+        hop[cj] = 0
+        n = 1
+        k = 0
+        while k < n:
+            c = q[k]
+            k += 1
+            for d in range(N_DIRS):
+                nc = nb[c, d]
+                if nc < 0:
+                    continue
+                if mark[nc] != j:            # j could stand on c and attack nc
+                    mark[nc] = j
+                    thr[nc] += w
+                if hop[c] >= mv or hop[nc] >= 0:
+                    continue
+                tn = ter[nc]
+                if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
+                    continue
+                if large == 1 and terrain[tn, T_LARGE_OK] == 0:
+                    continue
+                if occ[nc] >= 0 and occ[nc] != i:
+                    continue
+                hop[nc] = hop[c] + 1
+                q[n] = nc
+                n += 1
+        for k in range(n):
+            hop[q[k]] = -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _poisson_tail(lam, k):
+    """P(X >= k) for X ~ Poisson(lam): the chance ``lam`` expected hits make k or more."""
+    if k <= 0:
+        return 1.0
+    term = np.exp(-lam)
+    acc = term
+    for m in range(1, k):
+        term *= lam / m
+        acc += term
+    return max(0.0, 1.0 - acc)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def leader_danger(kn, lam, left):
+    """Cost of the own leader facing ``lam`` expected hits with ``left`` DR to lose:
+    ``LEADER_RISK x caution x (lam / left + 4 P(killed))``."""
+    return LEADER_RISK * kn[K_CAUTION] * (lam / left + 4.0 * _poisson_tail(lam, left))
+
+
+@njit(cache=True, _nrt=False)
+def _escape(scr, dat, i, c, r):
+    """Lowest ``X_LTHR`` within r hexes of c that slot i could stand on (empty, passable,
+    not a Vortex/Lava): where the leader could back off to with r moves left (paths and
+    move costs ignored)."""
+    g = scr[X_G]
+    occ = scr[X_OCC]
+    ter = scr[X_TER]
+    thr = scr[X_LTHR]
+    terrain = dat[D_TERRAIN]
+    dist = dat[D_DIST]
+    large = dat[D_UNITS][scr[X_U][i, UC_TYPE], U_LARGE]
+    best = thr[c]
+    if r <= 0:
+        return best
+    for x in range(g[GS_C]):
+        if thr[x] >= best or dist[c, x] > r:
+            continue
+        if occ[x] >= 0 and occ[x] != i:
+            continue
+        tx = ter[x]
+        if terrain[tx, T_PASSABLE] == 0 or terrain[tx, T_ENTRY_DEATH] == 1:
+            continue
+        if large == 1 and terrain[tx, T_LARGE_OK] == 0:
+            continue
+        best = thr[x]
+    return best
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -260,21 +401,37 @@ def cell_score(scr, dat, kn, i, c, phase, start):
                 s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
             if terrain[ter[nc], T_ADJ_ATTACK] > 0:
                 s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
-    s -= kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
     hid = 0.0
     if can_hide(scr, dat, i):
         hid = min(max(hide_modifier(dat, t, tr) + 1 - rules[R_HIDE_MIN] + 6, 0.0), 6.0)
     if leader:
+        # the own leader (AT-V1): its danger where the enemy's next turn finds it, from
+        # the board-aware field of choose_move (leader_threat): behind a screen or out of
+        # reach is safe; ending a turn in reach needs a gain worth the risk (a likely
+        # strike at the enemy leader through _best_from's leader_hunt term)
         keep = kn[K_LEADER_KEEP_BACK]
         if near < keep:
             s -= 4.0 * (keep - near)
-        s -= 2.0 * kn[K_CAUTION] * thr / left * 5.0
+        lam = scr[X_LTHR][ec]
+        if phase == 1:
+            # AT-M1: moves saved now let it back off in the Second Swim phase
+            r = units[t, U_MV] - (scr[X_PKEY][c] >> 3)
+            if r > 0 and ec == c:
+                lam = 0.3 * lam + 0.7 * _escape(scr, dat, i, c, r)
+            if hid > 0.0 and kn[K_HIDE] > 0.0:
+                # AT-A7 / AT-A3: hiding here in the attack phase (each attacker must
+                # then find it with a search)
+                lam = min(lam, scr[X_LTHR][ec] * (1.0 - (1.0 - SEARCH_P) * hid / 6.0))
+        elif c == start and u[i, UC_HIDDEN] == 1:
+            lam *= SEARCH_P                  # staying keeps the marker (AT-M6 / AT-A8)
+        s -= leader_danger(kn, lam, left)
         s += kn[K_HIDE] * 0.3 * hid
-        if phase == 1 and can_attack(scr, dat, i) and near >= keep:
+        if phase == 1 and can_attack(scr, dat, i):
             s += _best_from(scr, dat, kn, i, c)
         if foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
             s -= 0.2 * kn[K_ADVANCE] * dist[c, u[foe_l, UC_CELL]]
         return s
+    s -= kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
     lh = min(kn[K_LEADER_HUNT], 1.0)
     dg = near
     if foe_l >= 0:
@@ -306,6 +463,8 @@ def choose_move(scr, dat, kn, i, n, phase):
     start = lst[0]
     best = start
     bs = -1e18
+    if dat[D_UNITS][scr[X_U][i, UC_TYPE], U_LEADER] == 1:
+        leader_threat(scr, dat, i)           # the field cell_score reads for a leader
     for k in range(n):
         c = lst[k]
         s = cell_score(scr, dat, kn, i, c, phase, start) - 0.01 * (pk[c] >> 3) \
@@ -348,8 +507,21 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
         ph = min(max(hide_modifier(dat, t, scr[X_TER][c]) + 7 - rules[R_HIDE_MIN], 0.0),
                  6.0) / 6.0
         hv = kn[K_HIDE] * ph
-        if units[t, U_LEADER] == 1:
-            hv *= 3.0 * (1.0 + scr[X_THREAT][c])      # a threatened leader hides first
+        if units[t, U_LEADER] == 1 and kn[K_HIDE] > 0.0:
+            # the own leader: hide and stay (AT-A7; moving would discard the marker,
+            # AT-M6) or act and then back off with the saved moves (AT-M1) to the safest
+            # hex in reach; attacking also keeps its worth bv
+            leader_threat(scr, dat, i)
+            lt = scr[X_LTHR]
+            left = max(units[t, U_DR] - u[i, UC_DMG], 1)
+            r = u[i, UC_SAVED] if paralysis(u, i) == 0 else 0
+            away = leader_danger(kn, _escape(scr, dat, i, c, r), left)
+            hidden = leader_danger(kn, lt[c] * (1.0 - (1.0 - SEARCH_P) * ph), left)
+            if ph > 0.0 and away - hidden > bv + 1e-9:
+                return 2, -1
+            if best >= 0:
+                return 1, best
+            return 0, -1
         if best < 0 and ph > 0.0 and kn[K_HIDE] > 0.0:
             return 2, -1
         if hv > bv:
