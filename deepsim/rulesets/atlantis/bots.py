@@ -134,6 +134,8 @@ def leader_threat(scr, dat, i):
     rocks between a leader and the enemy shelters it. Steps, not move costs: a cautious
     (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
     of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
+    Units too far to reach any hex within slot i's MV + 1 (a Current's push) are skipped,
+    so the field is exact only there (where choose_move and attack_plan read it).
 
     Uses ``X_LQ`` (queue), ``X_LM`` (steps, -1 = unseen, restored after each unit) and
     ``X_LH`` (last unit that counted a hex).
@@ -154,6 +156,8 @@ def leader_threat(scr, dat, i):
     C = g[GS_C]
     p = hit_prob(rules)
     rmax = np.int64(rules[R_RANGED_MAX])
+    ci = u[i, UC_CELL]
+    lmv = units[u[i, UC_TYPE], U_MV]       # the field is read within MV (+1 push) of ci
     for c in range(C):
         thr[c] = 0.0
         mark[c] = -1
@@ -168,6 +172,8 @@ def leader_threat(scr, dat, i):
             w *= 3.0
         cj = u[j, UC_CELL]
         mv = units[t, U_MV]
+        if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, U_RANGED] == 1 else 1):
+            continue                         # cannot reach any hex slot i could use
         if units[t, U_RANGED] == 1:
             for c in range(C):
                 if dist[c, cj] <= mv + rmax:
@@ -416,7 +422,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         if phase == 1:
             # AT-M1: moves saved now let it back off in the Second Swim phase
             r = units[t, U_MV] - (scr[X_PKEY][c] >> 3)
-            if r > 0 and ec == c:
+            if r > 0 and ec == c and lam > 0.0:
                 lam = 0.3 * lam + 0.7 * _escape(scr, dat, i, c, r)
             if hid > 0.0 and kn[K_HIDE] > 0.0:
                 # AT-A7 / AT-A3: hiding here in the attack phase (each attacker must
@@ -514,7 +520,7 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
             leader_threat(scr, dat, i)
             lt = scr[X_LTHR]
             left = max(units[t, U_DR] - u[i, UC_DMG], 1)
-            r = u[i, UC_SAVED] if paralysis(u, i) == 0 else 0
+            r = u[i, UC_SAVED] if paralysis(u, i) == 0 and lt[c] > 0.0 else 0
             away = leader_danger(kn, _escape(scr, dat, i, c, r), left)
             hidden = leader_danger(kn, lt[c] * (1.0 - (1.0 - SEARCH_P) * ph), left)
             if ph > 0.0 and away - hidden > bv + 1e-9:
