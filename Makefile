@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test clean venv bench findings
+.PHONY: run test clean venv bench findings atlantis-findings
 
 venv: $(STAMP)
 
@@ -54,3 +54,34 @@ findings: $(STAMP)
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
 	$(VENV)/bin/python -m deepsim.report.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports
+
+# reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
+# (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],
+# [4,5,6], each side moving first, and the same on mirrored (point-symmetric) maps.
+# Runs go to $(ATLANTIS_RUNS) (not in git); the two reports are committed.
+ATLANTIS_RUNS ?= reports/runs/atlantis
+AR := $(ATLANTIS_RUNS)
+KING_FIRST := --set setup.first_side=sea_king
+MIRRORED := --set map.generator.mirrored=true
+
+atlantis-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --out $(AR)/hit1 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --out $(AR)/hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 --set 'combat.hit_faces=[4,5,6]' \
+		--out $(AR)/hit456 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 $(KING_FIRST) \
+		--out $(AR)/hit1-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 50000 $(KING_FIRST) \
+		--out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) \
+		--out $(AR)/mirror-hit1 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
+		--out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) \
+		--out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
+		--out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(AR)/hit1 $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
+		$(AR)/hit56-kingfirst --format md --out reports/atlantis
+	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
+		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
