@@ -238,11 +238,11 @@ def compare(
     b: Annotated[Path | None, typer.Argument(
         help="Scenario file of variant B (default: A), or a second run directory.")] = None,
     metric: Annotated[str, typer.Option(
-        "--metric", "-m", help="One number: NAME or NAME[key=value,...] with a group "
+        "--metric", "-m", help="One number: NAME or NAME\\[key=value,...] with a group "
                                "column of the ruleset as key, e.g. "
-                               "'win_share[company=Dvergar Reaver]', "
-                               "'win_share[faction=Sea King]', 'win_edge[seat=1]', "
-                               "'rounds[players=4]', 'draw_share'.")] = "",
+                               "'win_share\\[company=Dvergar Reaver]', "
+                               "'win_share\\[faction=Sea King]', 'win_edge\\[seat=1]', "
+                               "'rounds\\[players=4]', 'draw_share'.")] = "",
     sprt: Annotated[tuple[float, float] | None, typer.Option(
         "--sprt", metavar="H0 H1", help="H0 and H1 for B - A in the metric's unit "
                                         "(percentage points for shares).")] = None,
