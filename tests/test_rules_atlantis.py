@@ -13,7 +13,7 @@ import pytest
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
-from tests.atlantis_state import STILL, State
+from atlantis_state import STILL, State
 
 HIT56 = ("combat.hit_faces=[5,6]",)
 

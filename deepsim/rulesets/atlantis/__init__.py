@@ -139,8 +139,9 @@ class AtlantisRuleset:
     faction_label = "faction"
     group_columns = ("faction", "bot", "seat")
     #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
-    #: edge, and length in player-turns (a games column, mean per game)
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "turns")
+    #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
+    #: each side's own turns)
+    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "mean_rounds")
 
     # ---- prepare ------------------------------------------------------------------------
 
