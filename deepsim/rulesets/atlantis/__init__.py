@@ -20,7 +20,13 @@ import pandas as pd
 
 from deepsim.errors import InputError
 from deepsim.params import (
-    apply_overrides, field_info, leaf_paths, load_yaml, nearest, parse_override, validate,
+    apply_overrides,
+    field_info,
+    leaf_paths,
+    load_yaml,
+    nearest,
+    parse_override,
+    validate,
     yaml_comment,
 )
 from deepsim.rulesets.atlantis import layout as L
@@ -338,8 +344,10 @@ class AtlantisRuleset:
                     f"the {_side_title(side)}'s force of {n} units ({large[side]} Large) does "
                     f"not fit its {rows} deployment rows of this {w}x{h} map: {free} hexes a "
                     f"unit may deploy on, {large_ok} of them open to Large units (AT-M5). "
-                    f"Widen the map (map.width), add rows (setup.deploy_rows) or shrink the "
-                    f"force (forces:)", file=where,
+                    + ("Give the map more passable hexes near its edge, add rows "
+                       "(setup.deploy_rows) or shrink the force (forces:)" if fixed is not None
+                       else "Widen the map (map.width), add rows (setup.deploy_rows) or "
+                       "shrink the force (forces:)"), file=where,
                     key=("forces" if sc_has_forces(counts, data, side)
                          else "map" if fixed is not None else "map.width"),
                     line=lines.get("forces") if fixed is None else None)
