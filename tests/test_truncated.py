@@ -33,7 +33,7 @@ def _run(out: Path, *sets: str) -> tuple[str, pd.DataFrame]:
 
 
 def _summary_count(output: str) -> int:
-    found = re.search(r"Truncated games \(round cap\): ([\d,]+)", output)
+    found = re.search(r"Truncated games \(stopped by the game-length cap\): ([\d,]+)", output)
     assert found, output
     return int(found.group(1).replace(",", ""))
 
