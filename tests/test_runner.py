@@ -32,6 +32,10 @@ class FakeRuleset:
 
     name = "fake"
     title = "Fake game (tests only)"
+    faction_column = "company"
+    faction_label = "company"
+    group_columns = ("company", "bot", "seat")
+    default_metrics = ("company_spread", "seat_advantage", "mean_rounds")
 
     def __init__(self, interrupt_at_chunk: int | None = None):
         self.interrupt_at_chunk = interrupt_at_chunk

@@ -56,10 +56,9 @@ class RulesetMeta:
 def ruleset_meta(name: str | None) -> RulesetMeta:
     """The metadata of ruleset ``name`` (looked up with :func:`deepsim.runner.get_ruleset`).
 
-    A ruleset that cannot be loaded (not installed here, or broken) gets the generic
-    defaults (column ``faction``), so a report of its runs still builds. A ruleset object
-    without the contract's metadata attributes gets DEEPFALL's (column ``company``), the
-    shared code's convention before they were part of the contract.
+    A ruleset that cannot be loaded (not installed here, or broken), or that lacks some of
+    the contract's metadata attributes, gets the generic defaults (column ``faction``), so
+    a report of its runs still builds.
     """
     from deepsim import runner
 
@@ -68,13 +67,10 @@ def ruleset_meta(name: str | None) -> RulesetMeta:
         rs = runner.get_ruleset(name)
     except Exception:  # noqa: BLE001 - unknown or broken ruleset: generic metadata
         return RulesetMeta(name=name)
-    column = str(getattr(rs, "faction_column", None) or "company")
-    groups = getattr(rs, "group_columns", None) or (
-        ("company", "lineage", "calling", "bot", "seat") if column == "company"
-        else (column, "bot", "seat"))
-    metrics = getattr(rs, "default_metrics", None) or (
-        ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
-         "mean_rounds") if column == "company" else RulesetMeta(name).default_metrics)
+    generic = RulesetMeta(name=name)
+    column = str(getattr(rs, "faction_column", None) or generic.faction_column)
+    groups = getattr(rs, "group_columns", None) or (column, "bot", "seat")
+    metrics = getattr(rs, "default_metrics", None) or generic.default_metrics
     return RulesetMeta(
         name=name, title=str(getattr(rs, "title", "")), faction_column=column,
         faction_label=str(getattr(rs, "faction_label", None) or column),

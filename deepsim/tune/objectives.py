@@ -93,17 +93,14 @@ def by_columns_of(ruleset) -> tuple[str, ...]:
 
 
 def default_metrics_of(ruleset) -> tuple[str, ...]:
-    """The ruleset's ``default_metrics``; when it names none, DEEPFALL's
-    :data:`DEFAULT_METRICS` for a ``company`` ruleset, else :data:`GENERIC_METRICS`."""
+    """The ruleset's ``default_metrics`` (:data:`GENERIC_METRICS` when it names none)."""
     own = getattr(ruleset, "default_metrics", None)
-    if own:
-        return tuple(own)
-    return DEFAULT_METRICS if faction_column_of(ruleset) == "company" else GENERIC_METRICS
+    return tuple(own) if own else GENERIC_METRICS
 
 
 def faction_column_of(ruleset) -> str:
-    """The ruleset's ``faction_column`` (``company`` when it names none)."""
-    return str(getattr(ruleset, "faction_column", None) or "company")
+    """The ruleset's ``faction_column`` (``faction`` when it names none)."""
+    return str(getattr(ruleset, "faction_column", None) or "faction")
 
 
 @dataclass(frozen=True)
