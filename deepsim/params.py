@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import difflib
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +335,70 @@ def yaml_comment(path: Path | str, line: int | None) -> str:
     except (OSError, IndexError):
         return ""
     return text.split("#", 1)[1].strip() if "#" in text else ""
+
+
+def override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str, int]:
+    """``{parameter path: line}`` of a scenario's ``overrides:`` block, for its errors.
+
+    Each override path and its parents get the override's line (the first override under a
+    parent wins), so a check on a parent (e.g. a die's six faces) finds the line too. Paths
+    a ``--set`` in ``sets`` also touches are left out: the error may be the ``--set``'s.
+    """
+    own = {k[len("overrides."):]: v for k, v in scenario_lines.items()
+           if k.startswith("overrides.")}
+    out: dict[str, int] = {}
+    for path, line in sorted(own.items(), key=lambda kv: kv[1]):
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            out.setdefault(".".join(parts[:i]), line)
+
+    def related(a: str, b: str) -> bool:
+        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+    return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
+
+
+def knob_styles(path: Path | str, knobs: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """Bot styles of a ruleset's ``bots.yaml``: ``{style: {knob: value}}``, every knob of
+    ``knobs`` filled (default 0.0).
+
+    Raises
+    ------
+    InputError
+        A knob the ruleset does not have (naming the nearest ones).
+    """
+    raw, _ = load_yaml(path)
+    out = {}
+    for name, given in raw.items():
+        full = {k: 0.0 for k in knobs}
+        for k, v in (given or {}).items():
+            if k not in full:
+                raise InputError(f"unknown knob{nearest(k, knobs)}", file=str(path),
+                                 key=f"{name}.{k}")
+            full[k] = float(v)
+        out[name] = full
+    return out
+
+
+def params_hash(params: dict) -> str:
+    """SHA-256 hex digest of a ruleset's parameters (sorted-key JSON): names the variant."""
+    return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def parameter_table(model: type[BaseModel], data_file: Path | str, paths: dict[str, Any],
+                    lines: dict[str, int]) -> list[dict]:
+    """Rows of ``deepsim params``: dotted path, default, type, bounds and the data file's
+    note (the comment beside the key, else beside its nearest commented parent: the rule
+    section or gap it implements)."""
+    out = []
+    for path, value in paths.items():
+        typ, bounds = field_info(model, path)
+        note = ""
+        parts = path.split(".")
+        for i in range(len(parts), 0, -1):
+            note = yaml_comment(data_file, lines.get(".".join(parts[:i])))
+            if note:
+                break
+        out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
+                    "section": note})
+    return out

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from atlantis_state import STILL, State
 
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
-from atlantis_state import STILL, State
 
 HIT56 = ("combat.hit_faces=[5,6]",)
 

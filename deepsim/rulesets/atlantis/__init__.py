@@ -10,8 +10,6 @@ outputs into the games and seats tables.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,13 +19,15 @@ import pandas as pd
 from deepsim.errors import InputError
 from deepsim.params import (
     apply_overrides,
-    field_info,
+    knob_styles,
     leaf_paths,
     load_yaml,
     nearest,
+    override_lines,
+    parameter_table,
+    params_hash,
     parse_override,
     validate,
-    yaml_comment,
 )
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared
@@ -86,40 +86,14 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
                     lines=(lines or {}) if overrides else _default_lines())
 
 
-def _override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str, int]:
-    """``{parameter path: line}`` of a scenario's ``overrides:`` block (as DEEPFALL's)."""
-    own = {k[len("overrides."):]: v for k, v in scenario_lines.items()
-           if k.startswith("overrides.")}
-    out: dict[str, int] = {}
-    for path, line in sorted(own.items(), key=lambda kv: kv[1]):
-        parts = path.split(".")
-        for i in range(len(parts), 0, -1):
-            out.setdefault(".".join(parts[:i]), line)
-
-    def related(a: str, b: str) -> bool:
-        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
-
-    return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
 
 
 @lru_cache(maxsize=1)
 def bot_styles() -> dict[str, dict[str, float]]:
     """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    raw, _ = load_yaml(BOTS_FILE)
-    out = {}
-    for name, knobs in raw.items():
-        full = {k: 0.0 for k in L.KNOBS}
-        for k, v in (knobs or {}).items():
-            if k not in full:
-                raise InputError(f"unknown knob{nearest(k, L.KNOBS)}", file=str(BOTS_FILE),
-                                 key=f"{name}.{k}")
-            full[k] = float(v)
-        out[name] = full
-    return out
+    return knob_styles(BOTS_FILE, L.KNOBS)
 
 
-def _hash(obj) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def terrain_codes(data) -> dict[str, int]:
@@ -176,7 +150,7 @@ class AtlantisRuleset:
             merged[k] = v
             sets.append(k)
         src = source if not overrides else f"{source} / --set"
-        ov_lines = _override_lines(lines, sets)
+        ov_lines = override_lines(lines, sets)
         data = self._load(merged, src, source, ov_lines)
 
         # ---- the map: fixed (file or inline grid) or generated
@@ -259,7 +233,7 @@ class AtlantisRuleset:
         placeholders = [] if fixed is not None else ["map.generator", "map.width",
                                                      "map.height"]
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=_hash(params), placeholders=placeholders,
+                        params_hash=params_hash(params), placeholders=placeholders,
                         skipped_rules=list(SKIPPED_RULES),
                         compiled={"arrays": arrays, "bot_labels": labels, "seed": sc.seed,
                                   "unit_titles": [self._unit_title(data, u)
@@ -515,19 +489,7 @@ class AtlantisRuleset:
         The note is the comment beside the key in ruleset.yaml (or beside its parent): the
         rule id (AT-*) or ambiguity (AMB-T*) it implements.
         """
-        lines = _default_lines()
-        out = []
-        for path, value in parameter_paths().items():
-            typ, bounds = field_info(_model(), path)
-            note = ""
-            parts = path.split(".")
-            for i in range(len(parts), 0, -1):
-                note = yaml_comment(DATA_FILE, lines.get(".".join(parts[:i])))
-                if note:
-                    break
-            out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
-                        "section": note})
-        return out
+        return parameter_table(_model(), DATA_FILE, parameter_paths(), _default_lines())
 
 
 def sc_has_forces(counts, data, side) -> bool:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,8 +11,16 @@ import pandas as pd
 
 from deepsim.errors import InputError
 from deepsim.params import (
-    apply_overrides, field_info, leaf_paths, load_yaml, nearest, parse_override, validate,
-    yaml_comment,
+    apply_overrides,
+    knob_styles,
+    leaf_paths,
+    load_yaml,
+    nearest,
+    override_lines,
+    parameter_table,
+    params_hash,
+    parse_override,
+    validate,
 )
 from deepsim.rulesets.base import Prepared
 from deepsim.rulesets.deepfall import compile as comp
@@ -75,41 +81,12 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
                     lines=(lines or {}) if overrides else _default_lines())
 
 
-def _override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str, int]:
-    """``{parameter path: line}`` of a scenario's ``overrides:`` block, for its errors.
-
-    Each override path and its parents get the override's line (the first override under a
-    parent wins), so a check on a parent (e.g. a die's six faces) finds the line too. Paths
-    a ``--set`` in ``sets`` also touches are left out: the error may be the ``--set``'s.
-    """
-    own = {k[len("overrides."):]: v for k, v in scenario_lines.items()
-           if k.startswith("overrides.")}
-    out: dict[str, int] = {}
-    for path, line in sorted(own.items(), key=lambda kv: kv[1]):
-        parts = path.split(".")
-        for i in range(len(parts), 0, -1):
-            out.setdefault(".".join(parts[:i]), line)
-
-    def related(a: str, b: str) -> bool:
-        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
-
-    return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
 
 
 @lru_cache(maxsize=1)
 def bot_styles() -> dict[str, dict[str, float]]:
     """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    raw, _ = load_yaml(BOTS_FILE)
-    out = {}
-    for name, knobs in raw.items():
-        full = {k: 0.0 for k in L.KNOBS}
-        for k, v in (knobs or {}).items():
-            if k not in full:
-                raise InputError(f"unknown knob{nearest(k, L.KNOBS)}", file=str(BOTS_FILE),
-                                 key=f"{name}.{k}")
-            full[k] = float(v)
-        out[name] = full
-    return out
+    return knob_styles(BOTS_FILE, L.KNOBS)
 
 
 def _placeholders(d: DeepfallData) -> list[str]:
@@ -120,8 +97,6 @@ def _placeholders(d: DeepfallData) -> list[str]:
     return out
 
 
-def _hash(obj) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
 
 
 class DeepfallRuleset:
@@ -158,7 +133,7 @@ class DeepfallRuleset:
             merged[k] = v
             sets.append(k)
         src = source if not overrides else f"{source} / --set"
-        ov_lines = _override_lines(lines, sets)
+        ov_lines = override_lines(lines, sets)
         try:
             data = load_data(merged, source=src, lines=ov_lines)
         except InputError as exc:
@@ -223,7 +198,7 @@ class DeepfallRuleset:
         resolved = sc.model_dump()
         resolved["resolved_overrides"] = merged
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=_hash(params), placeholders=_placeholders(data),
+                        params_hash=params_hash(params), placeholders=_placeholders(data),
                         skipped_rules=list(SKIPPED_RULES),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
                                   "seed": sc.seed})
@@ -333,16 +308,7 @@ class DeepfallRuleset:
         The note is the comment beside the key in ruleset.yaml: the rulebook section (§)
         or gap (A..) it implements.
         """
-        lines = _default_lines()
-        out = []
-        for path, value in parameter_paths().items():
-            typ, bounds = field_info(DeepfallData, path)
-            line = lines.get(path)
-            parent = path.rsplit(".", 1)[0]
-            note = yaml_comment(DATA_FILE, line) or yaml_comment(DATA_FILE, lines.get(parent))
-            out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
-                        "section": note})
-        return out
+        return parameter_table(DeepfallData, DATA_FILE, parameter_paths(), _default_lines())
 
 
 RULESET = DeepfallRuleset()
