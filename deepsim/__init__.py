@@ -15,15 +15,20 @@ def _keyed_numba_cache() -> None:
 
     numba decides whether a cached function is stale from the timestamp of the function's
     own file only: after an edit to ``bots.py`` or ``board.py`` alone, ``kernel.play_games``
-    (which inlines them) would load stale machine code. Keying the folder on every kernel
-    source file makes any edit start a fresh cache. The base folder is ``NUMBA_CACHE_DIR``
+    (which inlines them) would load stale machine code. Keying the folder on the compiled
+    sources makes any such edit start a fresh cache. The base folder is ``NUMBA_CACHE_DIR``
     (the Makefile sets ``.numba_cache/``) or ``~/.cache/deepsim/numba``.
     """
     here = Path(__file__).parent
     h = hashlib.sha256()
-    for p in sorted([here / "rng.py", *(here / "rulesets").rglob("*.py")]):
-        h.update(p.relative_to(here).as_posix().encode())
-        h.update(p.read_bytes())
+    # the compiled sources: every module with jitted code, and the layouts (with the name
+    # tuples they take from schema.py) whose constants numba freezes into it; editing the
+    # runner or a report must not cost a recompile
+    for p in sorted(here.rglob("*.py")):
+        text = p.read_bytes()
+        if b"njit" in text or p.name in ("layout.py", "schema.py"):
+            h.update(p.relative_to(here).as_posix().encode())
+            h.update(text)
     leaf = f"src-{h.hexdigest()[:16]}"
     base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache/deepsim/numba")
     # a worker handed an already keyed folder by its client keeps it
