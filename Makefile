@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test clean venv bench findings atlantis-findings
+.PHONY: run test clean venv bench findings atlantis-findings golden
 
 venv: $(STAMP)
 
@@ -26,6 +26,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+# Refresh tests/golden.json (the result digests tests/test_golden.py pins) after a change
+# that alters what the games produce; the commit says why. `python -m tests.golden` checks.
+golden: $(STAMP)
+	$(VENV)/bin/python -m tests.golden --update
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis *.egg-info

@@ -66,3 +66,11 @@ class Ruleset(Protocol):
 
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay one game with the event buffer on; return its readable log lines."""
+
+    def golden_cases(self) -> list:
+        """Frozen scenarios whose results ``tests/test_golden.py`` pins by digest.
+
+        Returns a list of :class:`deepsim.testing.golden.GoldenCase` (usually read from the
+        ruleset's ``golden.yaml`` with :func:`deepsim.testing.golden.load_cases`); an empty
+        list opts the ruleset out.
+        """

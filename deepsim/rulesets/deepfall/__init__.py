@@ -302,6 +302,11 @@ class DeepfallRuleset:
                                        *a.kernel_args())
         return self._frames(prepared, seed, game_index, gi, gf, si, sf)
 
+    def golden_cases(self) -> list:
+        """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
+        from deepsim.testing.golden import load_cases
+        return load_cases(HERE / "golden.yaml", self.name)
+
     def parameters(self) -> list[dict]:
         """Every parameter: dotted path, default, type, bounds and the data file's note.
 

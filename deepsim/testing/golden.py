@@ -1,0 +1,190 @@
+"""Golden results: SHA-256 digests of what a ruleset's games produce at a fixed seed.
+
+Each ruleset declares a handful of frozen scenarios (``golden.yaml`` in its folder, read by
+:func:`load_cases`); :func:`play_case` plays one, and :func:`digest_tables` reduces its games
+and seats tables to digests that do not depend on row order, chunking or thread count. A
+change to a kernel, a bot or a data file that alters any game changes a digest; a change that
+keeps every game identical (speed, structure) changes none. The stored digests live with the
+tests (``tests/golden.json``) and are refreshed with ``python -m tests.golden --update``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from deepsim.errors import InputError
+from deepsim.params import load_yaml
+
+#: columns that depend on the machine or the clock, never on the game (none today: the
+#: kernels' tables are pure functions of seed and game index; listed for tables that grow one)
+WALL_CLOCK_COLUMNS: frozenset[str] = frozenset({"wall_time_s", "elapsed_s"})
+
+#: games per golden case unless the case names its own count
+DEFAULT_GAMES = 2000
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One frozen scenario whose results are pinned by digest.
+
+    Attributes
+    ----------
+    ruleset : str
+        Ruleset name.
+    name : str
+        Case name, unique within the ruleset (``"4p"``, ``"hit56-arena"``).
+    scenario : dict
+        A complete scenario mapping (frozen here, so edits to ``scenarios/`` never move it).
+    overrides : tuple of str
+        ``--set`` style overrides (``path=value``) applied after the scenario's.
+    games : int
+        Games played from index 0 (default 2,000).
+    source : str
+        The file the case came from (for error messages).
+    """
+
+    ruleset: str
+    name: str
+    scenario: dict = field(hash=False)
+    overrides: tuple[str, ...] = ()
+    games: int = DEFAULT_GAMES
+    source: str = "<golden>"
+
+    @property
+    def key(self) -> str:
+        """``ruleset/name``: the case's key in the digest file."""
+        return f"{self.ruleset}/{self.name}"
+
+
+def load_cases(path: Path | str, ruleset: str) -> list[GoldenCase]:
+    """The golden cases of a ruleset's ``golden.yaml``.
+
+    The file is a mapping ``{case name: {games: N, overrides: [path=value, ...],
+    scenario: {...}}}``; ``scenario`` is a full scenario (its ``ruleset`` key may be left
+    out).
+
+    Raises
+    ------
+    InputError
+        A case that is not a mapping, lacks ``scenario`` or has a bad ``games`` count.
+    """
+    data, lines = load_yaml(path)
+    cases = []
+    for name, spec in data.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("scenario"), dict):
+            raise InputError("a golden case is a mapping with a 'scenario' mapping",
+                             file=str(path), key=str(name), line=lines.get(str(name)))
+        games = spec.get("games", DEFAULT_GAMES)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise InputError(f"games must be a positive integer (got {games!r})",
+                             file=str(path), key=f"{name}.games",
+                             line=lines.get(f"{name}.games"))
+        sc = dict(spec["scenario"])
+        sc.setdefault("ruleset", ruleset)
+        sc.setdefault("name", f"golden-{name}")
+        sc["games"] = games
+        cases.append(GoldenCase(ruleset=ruleset, name=str(name), scenario=sc,
+                                overrides=tuple(spec.get("overrides") or ()), games=games,
+                                source=str(path)))
+    return cases
+
+
+def play_case(ruleset: Any, case: GoldenCase) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play a golden case's games 0..games-1 in one chunk; return (games, seats) frames."""
+    prepared = ruleset.prepare(dict(case.scenario), source=case.source,
+                               overrides=list(case.overrides))
+    return ruleset.run_chunk(prepared, 0, case.games)
+
+
+def _column_bytes(s: pd.Series) -> bytes:
+    """A column's values as bytes with their type: categories by label, numbers raw."""
+    if isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object:
+        return ("str\0" + "\0".join(map(str, s.tolist()))).encode()
+    arr = s.to_numpy()
+    if arr.dtype == bool:
+        arr = arr.astype(np.uint8)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "f":
+        # +0.0 and -0.0 are the same result; NaN payloads are not results either
+        arr = np.where(arr == 0, 0.0, arr).astype("<f8")
+        arr[np.isnan(arr)] = np.nan
+    return arr.dtype.str.encode() + b"\0" + np.ascontiguousarray(arr).tobytes()
+
+
+def digest_table(df: pd.DataFrame, keys: list[str]) -> dict[str, Any]:
+    """SHA-256 of a table sorted by ``keys``, and a short digest per column.
+
+    Wall-clock columns (:data:`WALL_CLOCK_COLUMNS`) are left out; columns are taken in name
+    order, so adding a column changes the table digest and names the new column.
+
+    Returns
+    -------
+    dict
+        ``{"sha256": hex, "rows": int, "columns": {name: 12-hex digest}}``.
+    """
+    df = df.sort_values(keys, kind="stable").reset_index(drop=True)
+    total = hashlib.sha256()
+    cols = {}
+    for c in sorted(df.columns):
+        if c in WALL_CLOCK_COLUMNS:
+            continue
+        b = _column_bytes(df[c])
+        cols[c] = hashlib.sha256(b).hexdigest()[:12]
+        total.update(c.encode() + b"\0" + b + b"\1")
+    return {"sha256": total.hexdigest(), "rows": len(df), "columns": cols}
+
+
+def digest_tables(games: pd.DataFrame, seats: pd.DataFrame) -> dict[str, Any]:
+    """Digests of a run's games table (sorted by game) and seats table (by game, seat)."""
+    return {"games": digest_table(games, ["game"]),
+            "seats": digest_table(seats, ["game", "seat"])}
+
+
+def compare(stored: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
+    """What differs between two digests of one case, one line per table; empty if equal."""
+    if stored is None:
+        return ["no stored digest (a new case)"]
+    out = []
+    for table in ("games", "seats"):
+        a, b = stored.get(table, {}), now[table]
+        if a.get("sha256") == b["sha256"]:
+            continue
+        ca, cb = a.get("columns", {}), b["columns"]
+        changed = sorted(c for c in cb if c in ca and ca[c] != cb[c])
+        added = sorted(set(cb) - set(ca))
+        removed = sorted(set(ca) - set(cb))
+        parts = []
+        if a.get("rows") != b["rows"]:
+            parts.append(f"rows {a.get('rows')} -> {b['rows']}")
+        for label, names in (("changed", changed), ("new", added), ("gone", removed)):
+            if names:
+                shown = ", ".join(names[:8]) + (f" (+{len(names) - 8} more)"
+                                                if len(names) > 8 else "")
+                parts.append(f"{label}: {shown}")
+        out.append(f"{table}: " + ("; ".join(parts) or "digest differs"))
+    return out
+
+
+def read_digests(path: Path | str) -> dict[str, Any]:
+    """The stored digests ``{ruleset/case: {...}}`` (empty when the file does not exist)."""
+    p = Path(path)
+    if not p.exists():
+        return {}
+    return json.loads(p.read_text())["cases"]
+
+
+def write_digests(path: Path | str, digests: dict[str, Any]) -> None:
+    """Write the digest file atomically (sorted keys, one case per block)."""
+    from deepsim.atomic import atomic_write_text
+    doc = {"about": "golden result digests: python -m tests.golden --update refreshes them; "
+                    "a commit that changes one says why",
+           "cases": {k: digests[k] for k in sorted(digests)}}
+    atomic_write_text(Path(path), json.dumps(doc, indent=1, sort_keys=True) + "\n")
