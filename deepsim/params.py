@@ -358,28 +358,6 @@ def override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str,
     return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
 
 
-def knob_styles(path: Path | str, knobs: tuple[str, ...]) -> dict[str, dict[str, float]]:
-    """Bot styles of a ruleset's ``bots.yaml``: ``{style: {knob: value}}``, every knob of
-    ``knobs`` filled (default 0.0).
-
-    Raises
-    ------
-    InputError
-        A knob the ruleset does not have (naming the nearest ones).
-    """
-    raw, _ = load_yaml(path)
-    out = {}
-    for name, given in raw.items():
-        full = {k: 0.0 for k in knobs}
-        for k, v in (given or {}).items():
-            if k not in full:
-                raise InputError(f"unknown knob{nearest(k, knobs)}", file=str(path),
-                                 key=f"{name}.{k}")
-            full[k] = float(v)
-        out[name] = full
-    return out
-
-
 def params_hash(params: dict) -> str:
     """SHA-256 hex digest of a ruleset's parameters (sorted-key JSON): names the variant."""
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
