@@ -669,6 +669,35 @@ def test_7_1_A25_assault_progress_carries_over_on_the_same_room():
     assert st.sd[0, B.SD_PROG_SLOT] == -1             # progress used up
 
 
+def test_7_1_A25_an_attempt_that_pours_nothing_keeps_the_target_and_its_progress():
+    """§7.1 / A25: progress carries over on the same room; an assault attempt on another
+    room that pours nothing (it needs only Cunning, the crew has only Steel) neither moves
+    the target nor resets its progress. Pouring into another room starts afresh there."""
+    st = two(first=("dvergar", "lorekeeper"))         # Dvergar: Library threat 1 - 1 = 0
+    st.set_floor(3, ["forge", "library"])
+    st.put_crew(0, 3)
+    st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT] = 2, 0
+    st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING] = 2, 0
+    assert st.claim_cost(3, 1, 0) == (0, 2)
+    st.sym[:] = 0
+    st.sym[L.STEEL] = 3
+
+    def pour(s, need, avail_c):
+        return int(st.call(K.pour_assault, p=np.int64(0), fi=np.int64(2), s=np.int64(s),
+                           need_s=np.int64(need[0]), need_c=np.int64(need[1]),
+                           avail_c=np.int64(avail_c)))
+
+    assert pour(1, (0, 2), 0) == 0
+    assert (st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT]) == (2, 0)
+    assert (st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING]) == (2, 0)
+    assert st.sym[L.STEEL] == 3 and len(st.events(L.EV_ASSAULT)) == 0
+    st.sym[L.CUNNING] = 1
+    assert pour(1, (0, 2), 1) == 1
+    assert (st.sd[0, B.SD_PROG_SLOT], st.sd[0, B.SD_PROG_STEEL],
+            st.sd[0, B.SD_PROG_CUNNING]) == (1, 0, 1)
+    assert st.sym[L.STEEL] == 3 and st.sym[L.CUNNING] == 0
+
+
 def test_7_1_A25_assault_progress_is_lost_when_the_crew_moves():
     """A25: progress lasts only while the crew stays on that floor."""
     st = dice_state(greed=4)

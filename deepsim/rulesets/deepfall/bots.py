@@ -88,6 +88,12 @@ def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _adds(ns, nc, steel, cun):
+    """Can the crew pour anything into a room still needing (ns, nc)? (§7.1 assault)"""
+    return (ns > 0 and steel > 0) or (nc > 0 and cun > 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _trinity(p, th, rooms, scr, trin):
     if rooms[th, RM_TRINITY] == 0:
         return True
@@ -118,7 +124,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                 if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
                                                           trin):
                     n_opt += 1
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
                     n_opt += 1
         pick = rand_below(key, g, n_opt)
         if pick == 0:
@@ -132,7 +138,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                     k += 1
                     if k == pick:
                         return s, False
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
                     k += 1
                     if k == pick:
                         return s, True
@@ -159,8 +165,8 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
         if gone[fi, s] == 1:
             continue
         ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if (ns > 0 and steel == 0) and (nc > 0 and cun <= 0):
-            continue
+        if not _adds(ns, nc, steel, cun):
+            continue                # nothing to pour in: the attempt would change nothing
         sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
         if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
             sc *= 1.5               # keep chipping at the same room (A25)

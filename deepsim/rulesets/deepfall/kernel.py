@@ -584,23 +584,36 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
                  act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal, ev, g)
         return True
     if allow_assault and rules[R_ASSAULT] > 0.5:
-        # §7.1 near miss: pour Steel and Cunning in as assault progress (A25)
-        if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
-            sd[p, SD_PROG_FLOOR] = fi
-            sd[p, SD_PROG_SLOT] = s
-            sd[p, SD_PROG_STEEL] = 0
-            sd[p, SD_PROG_CUNNING] = 0
-        ps = min(sym[STEEL], need_s)
-        pc = min(max(avail_c, 0), need_c)
-        if ps + pc > 0:
-            sd[p, SD_PROG_STEEL] += ps
-            sd[p, SD_PROG_CUNNING] += pc
-            sym[STEEL] -= ps
-            sym[CUNNING] -= pc
-            si[row, p, S_ASSAULTS] += 1
-            emit(ev, g, p, EV_ASSAULT, fi + 1, s, theme[fi, s], sd[p, SD_PROG_STEEL],
-                 sd[p, SD_PROG_CUNNING], 0, 0)
+        pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g)
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g):
+    """§7.1 near miss: pour Steel and Cunning into room (fi, s) as assault progress (A25).
+
+    Pours what the claim still needs, at most ``avail_c`` Cunning. Progress is for one
+    target room (A25, A51): pouring into another room starts it afresh there. An attempt
+    that pours nothing changes nothing: the target and its progress stay. Returns the
+    symbols poured.
+    """
+    ps = min(sym[STEEL], need_s)
+    pc = min(max(avail_c, 0), need_c)
+    if ps + pc <= 0:
+        return 0
+    if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
+        sd[p, SD_PROG_FLOOR] = fi
+        sd[p, SD_PROG_SLOT] = s
+        sd[p, SD_PROG_STEEL] = 0
+        sd[p, SD_PROG_CUNNING] = 0
+    sd[p, SD_PROG_STEEL] += ps
+    sd[p, SD_PROG_CUNNING] += pc
+    sym[STEEL] -= ps
+    sym[CUNNING] -= pc
+    si[row, p, S_ASSAULTS] += 1
+    emit(ev, g, p, EV_ASSAULT, fi + 1, s, theme[fi, s], sd[p, SD_PROG_STEEL],
+         sd[p, SD_PROG_CUNNING], 0, 0)
+    return ps + pc
 
 
 # ---------------------------------------------------------------------------------------
