@@ -145,9 +145,13 @@ class State:
         self.act_cnt[floor - 1, slot, p] += count
 
     def put_crew(self, p: int, floor: int, deepest: int | None = None):
-        """Move seat p's crew to ``floor``; its bot then targets that floor (stays)."""
+        """Move seat p's crew to ``floor``; its bot then targets that floor (stays).
+
+        The crew counts as having played a turn (it got there by playing), so a Taking
+        counts as ``taken_no_stand``, not ``taken_unplayed`` (B4)."""
         self.sd[p, B.SD_FLOOR] = floor
         self.sd[p, B.SD_DEEPEST] = floor if deepest is None else deepest
+        self.sd[p, B.SD_CREW_TURNS] = max(1, int(self.sd[p, B.SD_CREW_TURNS]))
         self.stay_put(p)
 
     def stay_put(self, p: int):

@@ -427,12 +427,33 @@ def test_6B_game_ends_when_floor_1_collapses_final_crews_not_remustered():
     st.g[B.GS_COLLAPSED] = 5
     st.g[B.GS_STEPS] = 11
     st.loot[0] = 4.0
+    st.put_crew(0, 1)
+    st.put_crew(1, 1)
     crews = st.seat_int(0, L.S_CREWS)
     st.maw_phase()
     assert st.g[B.GS_COLLAPSED] == 6
     assert st.seat_int(0, L.S_TAKEN_FINAL) == 1 and st.seat_int(1, L.S_TAKEN_FINAL) == 1
     assert st.seat_int(0, L.S_CREWS) == crews
     assert st.loot[0] == 0
+
+
+def test_B4_a_crew_taken_before_its_first_turn_is_counted_apart():
+    """B4 measurement: a crew mustered after a Cash Out in the last round and Taken when
+    Floor 1 collapses never had a turn to declare a Last Stand; it counts in
+    ``taken_unplayed``, not in ``taken_no_stand`` (nor its final-collapse part)."""
+    st = two()
+    st.g[B.GS_COLLAPSED] = 5
+    st.g[B.GS_STEPS] = 11
+    st.put_crew(0, 1)                                 # seat 0 has played this crew
+    st.cash_out(1)                                    # seat 1 retires: a fresh crew
+    assert st.sd[1, B.SD_CREW_TURNS] == 0 and st.sd[1, B.SD_FLOOR] == 1
+    st.maw_phase()
+    assert (st.seat_int(0, L.S_TAKEN_NO_STAND), st.seat_int(0, L.S_TAKEN_FINAL),
+            st.seat_int(0, L.S_TAKEN_UNPLAYED)) == (1, 1, 0)
+    assert (st.seat_int(1, L.S_TAKEN_NO_STAND), st.seat_int(1, L.S_TAKEN_FINAL),
+            st.seat_int(1, L.S_TAKEN_UNPLAYED)) == (0, 0, 1)
+    taken = st.events(L.EV_TAKEN)
+    assert list(taken[taken[:, 1] == 1][:, 7]) == [0]       # traced: no turn played
 
 
 def test_6B_whole_games_end_at_floor_1_collapse():

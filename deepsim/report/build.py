@@ -225,6 +225,7 @@ def _exit_display(eu: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
         "Last Stands / pg": eu["last_stands_pg"].map(_num),
         "Worthy Ends / pg": eu["worthy_ends_pg"].map(_num),
         "Taken no LS / pg": eu["taken_ns_pg"].map(_num),
+        "Taken before a turn / pg": eu["taken_unplayed_pg"].map(_num),
         "Feel-bad per crew": [f"{_pct(v)} ({_pci(a, b)})" for v, a, b in
                               zip(eu["fb_crew"], eu["fb_crew_low"], eu["fb_crew_high"],
                                   strict=True)],
@@ -245,10 +246,12 @@ def _sec_exits(ctx: Context, foot: str) -> Section:
     a = ctx.config.alpha
     s.paragraphs.append(
         "Per player-game (pg): crews mustered, Cash Outs, Last Stands, Worthy Ends (a Last "
-        "Stand crew Taken) and crews Taken without a Last Stand. **Feel-bad rate**: crews "
-        "Taken without a Last Stand per crew and the share of player-games with at least "
-        "one (Wilson intervals), with the final collapse of Floor 1 (where "
-        "every crew still on it is Taken) and mid-game only.")
+        "Stand crew Taken) and crews Taken without a Last Stand after playing at least one "
+        "turn. **Feel-bad rate**: those crews per crew and the share of player-games with "
+        "at least one (Wilson intervals), with the final collapse of Floor 1 (where "
+        "every crew still on it is Taken) and mid-game only. A crew Taken before its first "
+        "turn (mustered after a Cash Out in the last round) never had the chance to declare "
+        "a Last Stand: it is counted apart (*Taken before a turn*), not as feel-bad.")
     eb = M.exit_usage(seats, "bot", a) if "bot" in seats.columns else None
     if eb is not None:
         s.figures.append(Figure("exits.png", plots.exit_bars(

@@ -69,11 +69,12 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
           ("lineages.dvergar.threat_ignore", "callings.reaver.claim_loot",
            "callings.wardancer.worthy_end_multiplier", "callings.wardancer.free_last_stand")),
     Claim("B4", "§7.3", "Being Taken without a Last Stand 'almost never happens'.",
-          "Crews Taken without a Last Stand, as a share of player-games with at least one "
-          "and as a share of crews (Wilson), heuristic bot styles (the random baseline left "
-          "out), mid-game and with the final collapse of Floor 1 (where every crew still on "
-          "it is Taken); each part holds when its interval is at or below "
-          "claims.almost_never. Every style in the Exits section.",
+          "Crews Taken without a Last Stand after playing at least one turn, as a share of "
+          "player-games with at least one and as a share of crews (Wilson), heuristic bot "
+          "styles (the random baseline left out), mid-game and with the final collapse of "
+          "Floor 1 (where every crew still on it is Taken); a crew Taken before its first "
+          "turn never had the chance and is counted apart. Each part holds when its "
+          "interval is at or below claims.almost_never. Every style in the Exits section.",
           ("exits.taken_loses_markers", "exits.last_stand_cost", "end.max_rounds")),
     Claim("B5", "§7.3 note",
           "Under greedy play Cash Out and Worthy End are substitutes; aggression slightly "
@@ -423,6 +424,13 @@ def _b4(ctx: Context) -> list[ClaimPart]:
     cap = ctx.config.almost_never
     who = (f"{int(r['player_games']):,} heuristic-bot player-games, "
            f"{r['crews_pg'] * r['player_games']:,.0f} crews (random baseline left out)")
+    if not math.isnan(r["taken_unplayed_pg"]):
+        fin = r["taken_final_pg"]
+        unplayed = r["taken_unplayed_pg"]
+        who += (f"; crews Taken before their first turn (mustered in the last round, no "
+                f"chance to declare a Last Stand) are not counted: {unplayed:.3f} per "
+                f"player-game, {unplayed / (unplayed + fin) if unplayed + fin else 0:.0%} "
+                f"of the Takings without a Last Stand at the final collapse")
     parts = []
     note = f"claimed: at most {cap:g}; {who}"
     for label, sfx in zip(labels, ("_mid", ""), strict=True):

@@ -23,7 +23,8 @@ GAMES_COLUMNS = [
 SEATS_COLUMNS = [
     "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
     "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
-    "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability", "calling_ability",
+    "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
+    "calling_ability",
 ]
 _SEATS_PREFIXES = ("claims_",)
 

@@ -47,7 +47,7 @@ from deepsim.rulesets.deepfall.layout import (
     R_WORTHY_MULT, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
     S_CREWS, S_DEEPEST, S_DICE_LOST, S_LAST_STANDS, S_LIN_ABILITY, S_LINEAGE, S_MOVES,
     S_PLACE, S_PRESS_ONS, S_RECRUITED, S_ROOMS_CLAIMED, S_SETBACKS, S_TAKEN_FINAL,
-    S_TAKEN_NO_STAND, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
+    S_TAKEN_NO_STAND, S_TAKEN_UNPLAYED, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
     SF_CASH, SF_GLORY, SF_LOOT_GAINED, SF_LOOT_LOST, SF_ROOMS, SF_WIN, SF_WORTHY, STEEL,
     THRONE_THEME, VAULT_THEME,
 )
@@ -659,11 +659,14 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
                         emit(ev, g, p, EV_CONSUMED, f2 + 1, s, theme[f2, s], 0, 0, 0, 0)
     else:
         sf[row, p, SF_LOOT_LOST] += loot[p]                       # §7.3 / A14
-        si[row, p, S_TAKEN_NO_STAND] += 1
-        if final:
-            si[row, p, S_TAKEN_FINAL] += 1
+        if sd[p, SD_CREW_TURNS] > 0:
+            si[row, p, S_TAKEN_NO_STAND] += 1
+            if final:
+                si[row, p, S_TAKEN_FINAL] += 1
+        else:
+            si[row, p, S_TAKEN_UNPLAYED] += 1     # B4: never had a turn to declare one
     emit(ev, g, p, EV_TAKEN, fi + 1, 1 if stand else 0, np.int64(worth * 100),
-         np.int64(loot[p] * 100), 0, 0, 0)
+         np.int64(loot[p] * 100), sd[p, SD_CREW_TURNS], 0, 0)
     marks = sd[p, SD_MARKS]
     for f2 in range(N_FLOORS):
         fm = floor_marks(marks, f2)

@@ -123,16 +123,20 @@ GF_MARGIN, GF_MARGIN_REL, GF_TOP = range(len(GAME_FLT))
 
 # ---- per-seat output (seats table) -------------------------------------------------------
 SEAT_INT = (("lineage", "calling", "bot", "place", "cash_outs", "last_stands", "worthy_ends",
-            "taken_no_stand", "taken_no_stand_final", "crews", "rooms_claimed",
+            "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews",
+            "rooms_claimed",
             "dice_recruited", "setbacks", "dice_lost",
             "press_ons", "deepest", "turns", "lineage_ability", "calling_ability",
             "assaults", "moves", "rooms_consumed") + tuple(f"use_{e}" for e in EFFECTS)
             + tuple(f"claims_{r}" for r in ROOMS))
 (S_LINEAGE, S_CALLING, S_BOT, S_PLACE, S_CASH_OUTS, S_LAST_STANDS, S_WORTHY_ENDS,
- S_TAKEN_NO_STAND, S_TAKEN_FINAL, S_CREWS, S_ROOMS_CLAIMED, S_RECRUITED,
+ S_TAKEN_NO_STAND, S_TAKEN_FINAL, S_TAKEN_UNPLAYED, S_CREWS, S_ROOMS_CLAIMED, S_RECRUITED,
  S_SETBACKS, S_DICE_LOST, S_PRESS_ONS, S_DEEPEST, S_TURNS, S_LIN_ABILITY, S_CAL_ABILITY,
- S_ASSAULTS, S_MOVES, S_CONSUMED) = range(22)
-S_USE0 = 22                        # use_<effect>: times each §4 ability changed the play
+ S_ASSAULTS, S_MOVES, S_CONSUMED) = range(23)
+# taken_no_stand / taken_no_stand_final count crews that played at least one turn (B4);
+# taken_unplayed the crews Taken before their first turn (mustered after a Cash Out in the
+# last round, they never had a chance to declare a Last Stand)
+S_USE0 = 23                        # use_<effect>: times each §4 ability changed the play
 S_CLAIMS0 = S_USE0 + N_EFFECTS     # claims_<theme>: claims per room theme
 N_SEAT_INT = len(SEAT_INT)
 SEAT_FLT = ("glory", "glory_rooms", "glory_cash_out", "glory_worthy_end", "win", "loot_lost",
