@@ -364,6 +364,25 @@ def test_6B_A13_fresh_crew_musters_on_floor_1_with_the_starting_bag(via):
     assert st.sd[0, B.SD_CAL] == CALLINGS.index("hierophant")
 
 
+@pytest.mark.parametrize("via", ["cash_out", "taken"])
+def test_param_muster_bag_current_keeps_the_players_dice(via):
+    """turn.muster_bag=current (A13's other reading): the fresh company takes the player's
+    dice as they are (recruits kept, lost dice gone), not the starting bag; the game's first
+    crews still take the starting bag."""
+    st = two(first=("golem_born", "hierophant"), overrides=["turn.muster_bag=current"])
+    assert st.bag_of(0) == {"recruit": 4, "warrior": 2, "priest": 2}
+    st.set_floor(4, [])
+    st.put_crew(0, 4, deepest=5)
+    st.set_bag(0, relic=3, champion=2)
+    crews = st.seat_int(0, L.S_CREWS)
+    if via == "cash_out":
+        st.cash_out(0)
+    else:
+        st.collapse(4)
+    assert st.bag_of(0) == {"relic": 3, "champion": 2}
+    assert st.sd[0, B.SD_FLOOR] == 1 and st.seat_int(0, L.S_CREWS) == crews + 1
+
+
 # =========================================================================================
 # §6B.1 / §9 The Maw
 # =========================================================================================

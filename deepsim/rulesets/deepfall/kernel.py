@@ -38,7 +38,7 @@ from deepsim.rulesets.deepfall.layout import (
     R_BAG_RETURNS, R_BASE_STRENGTH, R_CLAIMS_PER_TURN, R_DEFER, R_DIVIDEND, R_DREAD_FULL_STEPS,
     R_DREAD_PER_UNCANCELED, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND, R_LOOT_PER_GREED,
     R_LS_CONSUMES, R_LS_COST, R_MAX_COLLAPSES, R_MAX_ROUNDS, R_MAX_SURPLUS, R_MOVE_COST,
-    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
+    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_MUSTER_CURRENT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
     R_OVERFLOW_CARRIES, R_PRESS_DREAD, R_PROD_PER_ROOM, R_PROD_TRINITY, R_RECRUIT_COST,
     R_RECRUIT_MIN, R_RECRUIT_POOL, R_REINFORCE, R_RISE_FRACTION, R_RISE_PLUNDER,
     R_SETBACK_AT, R_SETBACK_DICE, R_START_FLOOR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND,
@@ -93,7 +93,9 @@ def credit(si, row, p, e, has_lin, has_cal):
 
 @njit(cache=True, _nrt=False, inline="always")
 def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
-    """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: Floor 1, starting bag)."""
+    """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: at ``turn.start_floor``, with
+    the Lineage's starting bag, or with ``turn.muster_bag: current`` the player's dice as
+    they are; the first crew of a game always takes the starting bag)."""
     start = np.int64(rules[R_START_FLOOR])
     sd[p, SD_FLOOR] = start
     sd[p, SD_DEEPEST] = start
@@ -103,10 +105,15 @@ def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     sd[p, SD_PROG_STEEL] = 0
     sd[p, SD_PROG_CUNNING] = 0
     sd[p, SD_CREW_TURNS] = 0
-    for k in range(N_DICE):
-        bag[p, k] = lin_bag[sd[p, SD_LIN], k]
-        out[p, k] = 0
-        disc[p, k] = 0
+    if rules[R_MUSTER_CURRENT] > 0.5 and si[row, p, S_CREWS] > 0:
+        for k in range(N_DICE):                 # A13: the player's bag and discard stay
+            bag[p, k] += out[p, k]
+            out[p, k] = 0
+    else:
+        for k in range(N_DICE):
+            bag[p, k] = lin_bag[sd[p, SD_LIN], k]
+            out[p, k] = 0
+            disc[p, k] = 0
     loot[p] = 0.0
     for k in range(kept.shape[1]):
         kept[p, k] = 0

@@ -76,6 +76,7 @@ RULES = (
     ("setback_from_bag", "turn.setback_from_bag"),
     ("must_beat_leader", "claims.must_beat_leader"),
     ("loot_best_floor", "loot.best_floor_of_turn"),
+    ("muster_bag_current", "turn.muster_bag"),
 )
 (R_HAND, R_FREE_MOVES, R_MOVE_COST, R_PRESS_DREAD, R_SETBACK_AT, R_SETBACK_DICE,
  R_DREAD_PER_UNCANCELED, R_BAG_RETURNS, R_START_FLOOR, R_CLAIMS_PER_TURN, R_BASE_STRENGTH,
@@ -85,8 +86,8 @@ RULES = (
  R_LS_CONSUMES, R_TAKEN_LOSES, R_RECRUIT_COST, R_RECRUIT_MIN, R_RECRUIT_POOL,
  R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND, R_DREAD_FULL_STEPS, R_MAX_COLLAPSES, R_DEFER,
  R_OVERFLOW_CARRIES, R_RISE_FRACTION, R_RISE_PLUNDER, R_TIE_SHARE, R_MAX_ROUNDS,
- R_THRONE_F6, R_VAULT_F6, R_UNSPENT_LOST, R_SETBACK_FROM_BAG, R_MUST_BEAT, R_LOOT_BEST_FLOOR
- ) = range(len(RULES))
+ R_THRONE_F6, R_VAULT_F6, R_UNSPENT_LOST, R_SETBACK_FROM_BAG, R_MUST_BEAT, R_LOOT_BEST_FLOOR,
+ R_MUSTER_CURRENT) = range(len(RULES))
 N_RULES = len(RULES)
 
 # ---- bot knobs (see bots.yaml) -----------------------------------------------------------
