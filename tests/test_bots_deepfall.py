@@ -52,3 +52,61 @@ def test_assault_skips_a_room_it_cannot_pour_into():
     # through the kernel: the progress on the Forge grows
     assert st.try_claim(0, steel=1, allow_assault=True) is False
     assert (st.sd[0, B.SD_PROG_SLOT], st.sd[0, B.SD_PROG_STEEL]) == (0, 2)
+
+
+FOUR = [PLAIN, RIVAL, ("sylphid", "hierophant"), ("revenant", "wardancer")]
+
+
+def doomed(st, p, margin=0.0, own=False, floor=6):
+    return bool(st.call(B.doomed_this_round, fl=np.int64(floor), p=np.int64(p),
+                        g=st.g, margin=float(margin), own=bool(own)))
+
+
+def test_maw_forecast_reads_the_observed_dread_rate():
+    """4 players: Floor 6 needs 2 more Maw steps, so it falls this round only if the Dread
+    track (length 7) is full in the Maw phase (§6B.1, A1). With the track at 2, the old
+    forecast (one Dread per player a round: 2 + 4 < 7) called it safe for everyone. The
+    forecast reads the Dread added per player-turn so far: at 2.5 a turn the three turns
+    after the round's first player bring 7.5 and fill it; at 0.5 a turn they do not, unless
+    the bot asks for a margin. The last player of the round sees the track as it will be."""
+    st = State(FOUR)
+    st.g[B.GS_ROUND] = 1                               # seat 0 plays first
+    st.g[B.GS_DREAD] = 2
+    assert st.g[B.GS_DREAD_LEN] == 7
+    st.g[B.GS_TURNS], st.g[B.GS_DREAD_ADDED] = 8, 26  # (26 + 4) / (8 + 4) = 2.5 a turn
+    assert doomed(st, 0) and doomed(st, 1)            # 3 and 2 turns to come: 7.5, 5
+    assert not doomed(st, 2)                          # 1 turn to come: 2.5 < 5 left
+    assert doomed(st, 2, own=True)                    # and its own Dread still to come
+    assert not doomed(st, 3)                          # last of the round: track stays 2
+    st.g[B.GS_DREAD_ADDED] = 2                        # (2 + 4) / 12 = 0.5 a turn
+    assert not doomed(st, 0)                          # 1.5 expected < 5 left
+    assert doomed(st, 0, margin=3.0)                  # 1.5 + 3 x 1.22 >= 5
+    st.g[B.GS_DREAD] = 7                              # full already
+    assert doomed(st, 3)
+    st.g[B.GS_STEPS] = 1                              # one step left: falls for sure
+    st.g[B.GS_DREAD] = 0
+    assert doomed(st, 3) and not doomed(st, 3, floor=5)
+    # round 2: seat 1 plays first, so seat 0 is last
+    st.g[B.GS_STEPS], st.g[B.GS_ROUND], st.g[B.GS_DREAD] = 0, 2, 2
+    st.g[B.GS_DREAD_ADDED] = 26
+    assert not doomed(st, 0) and doomed(st, 1)
+
+
+def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor():
+    """A greedy crew on Floor 6 with loot below its Cash Out mark and no Mettle for a Last
+    Stand: it Cashes Out when the forecast fills the track this round, else it stays."""
+    from deepsim.rulesets.deepfall import bot_styles
+    st = State(FOUR)
+    st.a.knobs[0] = [bot_styles()["greedy"][k] for k in L.KNOBS]
+    st.put_crew(0, 6)
+    st.loot[0] = 5.0
+    st.g[B.GS_ROUND], st.g[B.GS_DREAD] = 1, 2
+    st.g[B.GS_TURNS], st.g[B.GS_DREAD_ADDED] = 8, 26
+
+    def exit_choice():
+        return int(st.call(bots.exit_choice, p=np.int64(0), price=np.int64(2),
+                           kn=st.a.knobs[0]))
+
+    assert exit_choice() == 1                          # Cash Out
+    st.g[B.GS_DREAD_ADDED] = 0                         # a quiet table: 1/3 a turn
+    assert exit_choice() == 0                          # Stay

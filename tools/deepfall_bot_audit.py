@@ -42,6 +42,7 @@ FIELDS = {
            "games": 1, "companies": {"unique": True}, "bots": ["greedy", "martyr"]},
 }
 THEMES = ("forge", "vault", "throne")
+KNOBS_SET: list[str] = []
 
 
 def field_scenario(name: str) -> dict:
@@ -153,7 +154,7 @@ def trace_figures(prep, games: int) -> dict:
 
 
 def audit(games: int, traces: int, mixed_games: int, sets: list[str]) -> dict:
-    out = {"sets": sets, "fields": {}}
+    out = {"sets": sets, "knobs": KNOBS_SET, "fields": {}}
     for name, n in (("gm", games), ("mixed", mixed_games)):
         t0 = time.time()
         prep, g, s = play(field_scenario(name), n, sets)
@@ -194,11 +195,20 @@ def main() -> None:
     ap.add_argument("--mixed-games", type=int, default=10000)
     ap.add_argument("--traces", type=int, default=2000)
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--knob", action="append", default=[],
+                    help="STYLE.KNOB=VALUE: a bot style's knob for this audit (bots.yaml)")
     ap.add_argument("--out")
     ap.add_argument("--tables", help="folder for the seats tables (for --compare)")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="two --tables folders: paired win-share differences")
     args = ap.parse_args()
+    if args.knob:
+        from deepsim.rulesets.deepfall import bot_data
+        for spec in args.knob:
+            path, value = spec.split("=", 1)
+            style, knob = path.split(".", 1)
+            bot_data().styles[style].knobs[knob] = float(value)
+            KNOBS_SET.append(spec)
     if args.compare:
         for field in ("gm", "mixed"):
             a = pd.read_parquet(f"{args.compare[0]}/{field}.parquet")

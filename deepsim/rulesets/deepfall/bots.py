@@ -23,7 +23,7 @@ from deepsim.rulesets.deepfall.layout import (
     E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT, E_THREAT_IGNORE,
     E_WORTHY_MULT, FAITH, K_CASH_DEPTH, K_CASH_LOOT, K_CONTEST, K_LAST_STAND, K_PRESS_MAX,
     K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
-    K_DREAD_STOP, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
+    K_DREAD_STOP, K_MAW_MARGIN, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
     R_LS_COST, R_MAX_SURPLUS, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
     R_WORTHY_MULT, STEEL, THRONE_THEME,
 )
@@ -158,7 +158,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    if rounds_until(fi + 1, g, rules) < 2.0:
+    if rounds_until(fi + 1, g, rules, n) < 2.0:
         return -1, False            # the floor falls before progress could pay off
     sd = scr[X_SD]
     for s in range(slots):
@@ -193,14 +193,16 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
         return lowest               # a Last Stand wants depth and an early Taking
     if kn[K_LAST_STAND] > 1.5:
         return min(lowest, np.int64(kn[K_TARGET_DEPTH]))
-    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, g, rules, n)
+    margin = kn[K_MAW_MARGIN]
+    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, p, n, g, rules, margin, before_roll)
             and sd[p, SD_DEEPEST] >= np.int64(kn[K_TARGET_DEPTH]) - 1
             and (scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5
                  or scr[X_SYM][METTLE] >= rules[R_LS_COST] or before_roll)):
         return cur                  # stay and make the Last Stand here
     safe = 1
     for fl in range(lowest, 0, -1):
-        if rounds_until(fl, g, rules) > kn[K_SAFETY] and not doomed_this_round(fl, g, rules, n):
+        if rounds_until(fl, g, rules, n) > kn[K_SAFETY] and not doomed_this_round(
+                fl, p, n, g, rules, margin, before_roll):
             safe = fl
             break
     t = np.int64(kn[K_TARGET_DEPTH])
@@ -317,7 +319,7 @@ def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
     loot = scr[X_LOOT][p]
     if kn[K_LAST_STAND] > 1.5 and affordable and deepest >= kn[K_TARGET_DEPTH]:
         return 2
-    if doomed_this_round(cur, g, rules, n):
+    if doomed_this_round(cur, p, n, g, rules, kn[K_MAW_MARGIN], False):
         if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:

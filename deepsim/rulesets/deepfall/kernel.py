@@ -17,7 +17,8 @@ from numba import njit, prange
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
-    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND,
+    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_ADDED, GS_DREAD_LEN,
+    GS_EV, GS_ROUND, GS_TURNS,
     GS_SLOTS, GS_STEPS, GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_MARKS,
     SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G,
     X_GLORY, X_SD, bag_size, floor_marks, holds, mark_bit, new_scratch, rand_below, rival_best,
@@ -284,6 +285,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         rolled[k] = 0
     si[row, p, S_TURNS] += 1
     sd[p, SD_CREW_TURNS] += 1
+    g[GS_TURNS] += 1
     start_floor = sd[p, SD_FLOOR]
 
     # A4: with bag_returns off, an empty bag is refilled from the discard.
@@ -342,6 +344,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
+        g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
         si[row, p, S_PRESS_ONS] += 1
         emit(ev, g, p, EV_PRESS, presses, g[GS_DREAD], 0, 0, 0, 0, 0)
         draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev)
@@ -401,8 +404,10 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     # A12: the shared Dread track rises per uncanceled Dread.
     if rules[R_DREAD_PER_UNCANCELED] > 0.5:
         g[GS_DREAD] += dread
+        g[GS_DREAD_ADDED] += dread
     elif dread > 0:
         g[GS_DREAD] += 1
+        g[GS_DREAD_ADDED] += 1
     if eff[p, E_DREAD_TO_METTLE] > 0.5 and dread > 0:              # §4 Revenant (A27)
         sym[METTLE] += dread
         credit(si, row, p, E_DREAD_TO_METTLE, has_lin, has_cal)
