@@ -110,3 +110,30 @@ def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor():
     assert exit_choice() == 1                          # Cash Out
     st.g[B.GS_DREAD_ADDED] = 0                         # a quiet table: 1/3 a turn
     assert exit_choice() == 0                          # Stay
+
+
+def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_allows():
+    """Floor 6 (Throne: 5 Steel, 2 Cunning) needs 2 more Maw steps: it stands this round
+    unless the Dread track fills, so a crew there gets one more turn. The old rule refused
+    any assault on a floor falling within 2 rounds (no Throne was ever assaulted); now the
+    crew pours its Steel when the rest is within reach of that turn (``assault_reach`` x
+    the expected yield of its draws: 8 dice, 6 Warriors and 2 Scholars here), not when
+    the floor falls this round or the rest is out of reach."""
+    st = State(FOUR)
+    st.empty_dungeon()
+    st.set_floor(6, ["throne"])
+    st.put_crew(0, 6)
+    st.knob(0, press_max=4, assault_reach=1.5)
+    st.set_bag(0, warrior=6, scholar=2)
+    st.g[B.GS_ROUND] = 1
+    assert not doomed(st, 0) and st.call(B.rounds_until, fl=np.int64(6), g=st.g) < 2
+    es, ec = st.call(bots.turn_yield, p=np.int64(0), kn=st.a.knobs[0])
+    assert np.isclose(es, 3.0) and np.isclose(ec, 2 / 3)        # 8 dice a turn
+    st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT] = 5, 0
+    st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING] = 2, 1
+    assert choose_room(st, 0, 6, steel=2) == (0, True)           # leaves (1, 1) to do
+    st.g[B.GS_DREAD] = 7                                         # the track is full
+    assert choose_room(st, 0, 6, steel=2) == (-1, False)
+    st.g[B.GS_DREAD] = 0
+    st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING] = 0, 0
+    assert choose_room(st, 0, 6, steel=2) == (-1, False)         # (3, 2) left: too much

@@ -13,19 +13,20 @@ import numpy as np
 from numba import njit
 
 from deepsim.rulesets.deepfall.board import (
-    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL,
-    SD_PROG_CUNNING, SD_STAND, X_ACT_CNT, X_ACT_STR, X_EFF, X_FALLEN, X_G, X_GONE, X_LOOT,
-    X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds, next_floor,
-    rand_below, rival_best, rounds_until, strength_of,
+    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT,
+    SD_PROG_STEEL, SD_STAND, X_ACT_CNT, X_ACT_STR, X_BAG, X_DISC, X_EFF, X_FALLEN, X_G, X_GONE,
+    X_LOOT, X_OUT, X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds,
+    next_floor, rand_below, rival_best, rounds_until, strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
-    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_MARKER_STRENGTH,
-    E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT, E_THREAT_IGNORE,
-    E_WORTHY_MULT, FAITH, K_CASH_DEPTH, K_CASH_LOOT, K_CONTEST, K_LAST_STAND, K_PRESS_MAX,
-    K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
-    K_DREAD_STOP, K_MAW_MARGIN, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
-    R_LS_COST, R_MAX_SURPLUS, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_MULT, STEEL, THRONE_THEME,
+    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_HAND,
+    E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT,
+    E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH, K_CASH_LOOT,
+    K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX, K_PRESS_SHORT, K_RANDOM,
+    K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH, METTLE, N_FLOORS, R_ASSAULT,
+    R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT, R_HAND, R_LS_COST, R_MAX_SURPLUS,
+    R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL,
+    THRONE_THEME,
 )
 
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
@@ -103,11 +104,45 @@ def _trinity(p, th, rooms, scr, trin):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault):
+def turn_yield(p, kn, scr, rules, faces):
+    """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
+
+    A turn draws a hand of ``turn.hand_size`` (+ the company's) and up to ``press_max``
+    more (§6A.1-2), at most the crew's dice; each die shows its type's faces with equal
+    chance (§5). Production and bonuses are left out.
+    """
+    bag = scr[X_BAG]
+    out = scr[X_OUT]
+    disc = scr[X_DISC]
+    total = 0
+    steel = 0.0
+    cun = 0.0
+    for t in range(faces.shape[0]):
+        c = bag[p, t] + out[p, t] + disc[p, t]
+        if c == 0:
+            continue
+        total += c
+        for f in range(6):
+            if faces[t, f] == STEEL:
+                steel += c / 6.0
+            elif faces[t, f] == CUNNING:
+                cun += c / 6.0
+    if total == 0:
+        return 0.0, 0.0
+    h = max(1.0, rules[R_HAND] + scr[X_EFF][p, E_HAND])
+    dice = min(np.float64(total), h * (1.0 + kn[K_PRESS_MAX]))
+    return steel / total * dice, cun / total * dice
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault,
+                faces):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
 
     Returns (slot, assault): slot -1 = no claim; assault True = pour Steel/Cunning in as
-    progress on an out-of-reach room.
+    progress on an out-of-reach room: one the crew can pour into, on a floor that stands
+    past this round, whose rest the crew can expect to bring (``assault_reach`` x the
+    expected yield of its turns until the floor falls, :func:`turn_yield`).
     """
     g = scr[X_G]
     gone = scr[X_GONE]
@@ -158,8 +193,15 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    if rounds_until(fi + 1, g, rules, n) < 2.0:
-        return -1, False            # the floor falls before progress could pay off
+    # progress pays off only in a later turn on this floor (A25): none if the floor falls
+    # this round; otherwise the turns until it falls (claims are still possible in the turn
+    # of the round it falls) must be able to bring what the pour leaves missing
+    if doomed_this_round(fi + 1, p, n, g, rules, kn[K_MAW_MARGIN], False):
+        return -1, False
+    turns = max(1.0, np.ceil(rounds_until(fi + 1, g, rules, n)) - 1.0)
+    es, ec = turn_yield(p, kn, scr, rules, faces)
+    reach_s = kn[K_ASSAULT_REACH] * turns * es
+    reach_c = kn[K_ASSAULT_REACH] * turns * ec
     sd = scr[X_SD]
     for s in range(slots):
         if gone[fi, s] == 1:
@@ -167,6 +209,8 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
         ns, nc = _need(fi, s, p, scr, rules, rooms)
         if not _adds(ns, nc, steel, cun):
             continue                # nothing to pour in: the attempt would change nothing
+        if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
+            continue                # the rest is out of reach before the floor falls
         sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
         if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
             sc *= 1.5               # keep chipping at the same room (A25)

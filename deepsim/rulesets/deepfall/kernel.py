@@ -446,8 +446,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
                 keep_c = extra * move_cost - (spare_m if spare_m > 0 else 0)
                 if keep_c < 0:
                     keep_c = 0
-            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, False,
-                         keep_c):
+            if try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
+                         False, keep_c):
                 claims_left -= 1
     # moves (§6A.4: free Moves, extra ones for Cunning or Mettle)
     cur = sd[p, SD_FLOOR]
@@ -482,7 +482,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
             if cur > si[row, p, S_DEEPEST]:
                 si[row, p, S_DEEPEST] = cur
     while claims_left > 0:
-        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, True, 0):
+        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
+                         True, 0):
             break
         claims_left -= 1
 
@@ -557,7 +558,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_assault, keep_c):
+def try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev, allow_assault,
+              keep_c):
     """Ask the bot for a room on the crew's current floor and claim it or carry progress.
 
     Returns True when a marker was placed. ``keep_c`` Cunning is kept back for Moves.
@@ -566,7 +568,7 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
      has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     fi = sd[p, SD_FLOOR] - 1
     s, assault = bots.choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin,
-                                  allow_assault)
+                                  allow_assault, faces)
     if s < 0:
         return False
     if rules[R_REINFORCE] < 0.5 and act_cnt[fi, s, p] > 0:         # A34
