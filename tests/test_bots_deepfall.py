@@ -137,3 +137,18 @@ def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_all
     st.g[B.GS_DREAD] = 0
     st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING] = 0, 0
     assert choose_room(st, 0, 6, steel=2) == (-1, False)         # (3, 2) left: too much
+
+
+def test_room_score_counts_surplus_cunning_as_marker_strength():
+    """A crew that does not contest (cautious) weighs whether its marker would lead. The
+    kernel pours surplus Steel and Cunning into strength (§7.1, A9): with 1 Steel and 3
+    Cunning on a Hall (1/1) where a rival holds strength 2, the marker is 1 + 2 = 3 and
+    leads, so the crew claims (it used to count the Steel only, 1 <= 2, and pass)."""
+    st = state()
+    st.set_floor(2, ["hall"])
+    st.put_crew(0, 2)
+    st.place(2, 0, 1, 2.0)
+    assert choose_room(st, 0, 2, steel=1, cunning=3) == (0, False)
+    assert choose_room(st, 0, 2, steel=1, cunning=2) == (-1, False)   # 1 + 1: a tie
+    assert st.try_claim(0, steel=1, cunning=3) is True
+    assert st.act_str[1, 0, 0] == 3.0

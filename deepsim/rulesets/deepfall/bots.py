@@ -104,6 +104,28 @@ def _trinity(p, th, rooms, scr, trin):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
+    """(slot, score) of the best room of floor index ``fi`` the crew can claim now with
+    ``steel`` and ``cun`` (-1, 0.0 when none is worth it). The marker's strength counts
+    every surplus symbol the claim pours in, Steel and Cunning alike (§7.1, A9: the kernel
+    pours both)."""
+    g = scr[X_G]
+    gone = scr[X_GONE]
+    best_s = -1
+    best = 0.0
+    for s in range(g[1]):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
+            sc = _room_score(fi, s, p, n, steel - ns + cun - nc, kn, scr, rules, rooms, depth)
+            if sc > best:
+                best = sc
+                best_s = s
+    return best_s, best
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def turn_yield(p, kn, scr, rules, faces):
     """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
 
@@ -178,17 +200,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                     if k == pick:
                         return s, True
         return -1, False
-    best_s = -1
-    best = 0.0
-    for s in range(slots):
-        if gone[fi, s] == 1:
-            continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
-            sc = _room_score(fi, s, p, n, steel - ns, kn, scr, rules, rooms, depth)
-            if sc > best:
-                best = sc
-                best_s = s
+    best_s, best = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
     if best_s >= 0:
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
