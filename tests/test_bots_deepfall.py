@@ -152,3 +152,52 @@ def test_room_score_counts_surplus_cunning_as_marker_strength():
     assert choose_room(st, 0, 2, steel=1, cunning=2) == (-1, False)   # 1 + 1: a tie
     assert st.try_claim(0, steel=1, cunning=3) is True
     assert st.act_str[1, 0, 0] == 3.0
+
+
+def claim_here_first(st, p, target):
+    return int(st.call(bots.claim_here_first, p=np.int64(p), target_floor=np.int64(target),
+                       kn=st.a.knobs[p]))
+
+
+def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival():
+    """Going down two floors with one free Move costs one extra Move; with no spare Mettle
+    it takes a Cunning. The crew used to move first and claim on arrival with what was
+    left. Now it claims here first, leaving that Cunning for the Move (it still reaches
+    its target), when the best claim here beats the best it can do on arrival: a Hall
+    here (worth 9) against a Stone below (6); not against a Hall below (13), nor against
+    an assault on the Throne. Leaving upward it claims first and keeps the Cunning its
+    Moves need."""
+    st = state()
+    st.set_floor(2, ["hall"])
+    st.set_floor(4, ["stone"])
+    st.put_crew(0, 2)
+    st.sym[:] = 0
+    st.sym[L.STEEL], st.sym[L.CUNNING] = 1, 2
+    assert claim_here_first(st, 0, 4) == 1             # claim here, keep 1 for the Move
+    st.set_floor(4, ["hall"])
+    assert claim_here_first(st, 0, 4) == -1            # the Hall below is worth more
+    st.set_floor(4, [])
+    st.set_floor(6, ["throne"])
+    st.knob(0, press_max=4)
+    st.set_bag(0, warrior=6, scholar=2)
+    st.sym[L.STEEL], st.sym[L.CUNNING] = 4, 5            # 3 extra Moves: 3 Cunning
+    assert claim_here_first(st, 0, 6) == -1            # an assault on the Throne below
+    st.sd[0, B.SD_FLOOR] = 4
+    st.set_floor(4, ["library"])
+    st.sym[L.STEEL], st.sym[L.CUNNING] = 1, 3
+    assert claim_here_first(st, 0, 1) == 2             # 3 Moves up: 2 extra, 2 Cunning
+    st.sym[L.METTLE] = 1                               # Mettle pays one of them
+    assert claim_here_first(st, 0, 1) == 1
+    # the whole turn: the crew claims the Hall on Floor 2 and still reaches Floor 4
+    st = state()
+    st.set_floor(2, ["hall"])
+    st.set_floor(4, ["stone"])
+    st.put_crew(0, 2)
+    st.knob(0, target_depth=4)
+    for die, sym in (("champion", "steel"), ("priest", "cunning")):
+        st.die_faces(die, sym)
+    st.set_rule("hand_size", 3)
+    st.set_bag(0, champion=1, priest=2)
+    st.play_turn(0)
+    assert st.act_cnt[1, 0, 0] == 1 and st.sd[0, B.SD_FLOOR] == 4
+    assert st.act_cnt[3, 0, 0] == 0

@@ -20,13 +20,13 @@ from deepsim.rulesets.deepfall.board import (
 )
 from deepsim.rulesets.deepfall.layout import (
     CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_HAND,
-    E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT,
-    E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH, K_CASH_LOOT,
-    K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX, K_PRESS_SHORT, K_RANDOM,
-    K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH, METTLE, N_FLOORS, R_ASSAULT,
-    R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT, R_HAND, R_LS_COST, R_MAX_SURPLUS,
-    R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL,
-    THRONE_THEME,
+    E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_MOVES, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE,
+    E_SOLO_VAULT, E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH,
+    K_CASH_LOOT, K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX,
+    K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH, METTLE,
+    N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND,
+    R_LS_COST, R_MAX_SURPLUS, R_MOVE_COST, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS,
+    R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL, THRONE_THEME,
 )
 
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
@@ -126,6 +126,41 @@ def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
+    """(slot, score) of the room of floor index ``fi`` best worth assaulting with ``steel``
+    and ``cun`` (-1, 0.0 when none): see :func:`choose_room`."""
+    g = scr[X_G]
+    gone = scr[X_GONE]
+    best_s = -1
+    best = 0.0
+    # progress pays off only in a later turn on this floor (A25): none if the floor falls
+    # this round; otherwise the turns until it falls (claims are still possible in the turn
+    # of the round it falls) must be able to bring what the pour leaves missing
+    if doomed_this_round(fi + 1, p, n, g, rules, kn[K_MAW_MARGIN], False):
+        return -1, 0.0
+    turns = max(1.0, np.ceil(rounds_until(fi + 1, g, rules, n)) - 1.0)
+    es, ec = turn_yield(p, kn, scr, rules, faces)
+    reach_s = kn[K_ASSAULT_REACH] * turns * es
+    reach_c = kn[K_ASSAULT_REACH] * turns * ec
+    sd = scr[X_SD]
+    for s in range(g[1]):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if not _adds(ns, nc, steel, cun):
+            continue                # nothing to pour in: the attempt would change nothing
+        if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
+            continue                # the rest is out of reach before the floor falls
+        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+            sc *= 1.5               # keep chipping at the same room (A25)
+        if sc > best:
+            best = sc
+            best_s = s
+    return best_s, best
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def turn_yield(p, kn, scr, rules, faces):
     """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
 
@@ -200,35 +235,12 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                     if k == pick:
                         return s, True
         return -1, False
-    best_s, best = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
+    best_s, _best = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
     if best_s >= 0:
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    # progress pays off only in a later turn on this floor (A25): none if the floor falls
-    # this round; otherwise the turns until it falls (claims are still possible in the turn
-    # of the round it falls) must be able to bring what the pour leaves missing
-    if doomed_this_round(fi + 1, p, n, g, rules, kn[K_MAW_MARGIN], False):
-        return -1, False
-    turns = max(1.0, np.ceil(rounds_until(fi + 1, g, rules, n)) - 1.0)
-    es, ec = turn_yield(p, kn, scr, rules, faces)
-    reach_s = kn[K_ASSAULT_REACH] * turns * es
-    reach_c = kn[K_ASSAULT_REACH] * turns * ec
-    sd = scr[X_SD]
-    for s in range(slots):
-        if gone[fi, s] == 1:
-            continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if not _adds(ns, nc, steel, cun):
-            continue                # nothing to pour in: the attempt would change nothing
-        if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
-            continue                # the rest is out of reach before the floor falls
-        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
-        if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
-            sc *= 1.5               # keep chipping at the same room (A25)
-        if sc > best:
-            best = sc
-            best_s = s
+    best_s, _best = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
     return best_s, best_s >= 0
 
 
@@ -300,13 +312,50 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
-    """Claim on the current floor before moving away? (spending order is free, §6A.4)"""
-    g = scr[X_G]
-    if kn[K_RANDOM] > 0.5:
-        return _coin(key, g)
+def moves_cunning(p, n, target_floor, kn, scr, rules):
+    """Cunning the extra Moves to ``target_floor`` would take (§6A.4: one free Move, ±
+    company, then 1 Cunning or 1 Mettle each): what the Mettle above the Last-Stand
+    reserve (:func:`mettle_reserve`) cannot pay."""
     sd = scr[X_SD]
-    return target_floor < sd[p, SD_FLOOR]     # leaving upward: this floor falls sooner
+    free = np.int64(rules[R_FREE_MOVES] + scr[X_EFF][p, E_MOVES])
+    extra = abs(target_floor - sd[p, SD_FLOOR]) - free
+    if extra <= 0:
+        return 0
+    spare_m = scr[X_SYM][METTLE] - mettle_reserve(p, n, kn, scr, rules)
+    keep = extra * np.int64(rules[R_MOVE_COST]) - max(0, spare_m)
+    return max(0, keep)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin, faces):
+    """Claim on the current floor before moving away? (spending order is free, §6A.4)
+
+    Returns -1 to move first (and claim on arrival), else the Cunning the claim leaves for
+    the extra Moves (:func:`moves_cunning`), so the crew still reaches ``target_floor``.
+    Leaving upward (this floor falls sooner) the bot claims first. Otherwise it claims
+    first when the best claim here, with the symbols the Moves leave, beats what it could
+    do on arrival with them: the best claim there, or else the best assault. The random
+    bot tosses a coin.
+    """
+    g = scr[X_G]
+    sd = scr[X_SD]
+    keep = moves_cunning(p, n, target_floor, kn, scr, rules)
+    if kn[K_RANDOM] > 0.5:
+        return keep if _coin(key, g) else -1
+    if target_floor < sd[p, SD_FLOOR]:
+        return keep
+    sym = scr[X_SYM]
+    steel = sym[STEEL]
+    cun = sym[CUNNING] - min(keep, sym[CUNNING])
+    s_here, here = _best_claim(p, n, sd[p, SD_FLOOR] - 1, steel, cun, kn, scr, rules, rooms,
+                               depth, trin)
+    if s_here < 0:
+        return -1
+    fi = target_floor - 1
+    s_there, there = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
+    if s_there < 0 and rules[R_ASSAULT] > 0.5:
+        _s, there = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
+    return keep if here > there else -1
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -435,17 +435,12 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         target_floor = lowest_open
     if target_floor < 1:
         target_floor = 1
-    # claim on the current floor first when the bot prefers it (e.g. a floor about to fall),
-    # keeping the Cunning that the extra Moves will need
+    # claim on the current floor first when the bot prefers it (spending order is free,
+    # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
-        if bots.claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
-            extra = abs(target_floor - sd[p, SD_FLOOR]) - free_moves
-            keep_c = 0
-            if extra > 0:
-                spare_m = sym[METTLE] - bots.mettle_reserve(p, n, kn, scr, rules)
-                keep_c = extra * move_cost - (spare_m if spare_m > 0 else 0)
-                if keep_c < 0:
-                    keep_c = 0
+        keep_c = bots.claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth,
+                                       trin, faces)
+        if keep_c >= 0:
             if try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
                          False, keep_c):
                 claims_left -= 1
