@@ -201,3 +201,47 @@ def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival():
     st.play_turn(0)
     assert st.act_cnt[1, 0, 0] == 1 and st.sd[0, B.SD_FLOOR] == 4
     assert st.act_cnt[3, 0, 0] == 0
+
+
+def setback_chance(st, p, net):
+    return float(st.call(bots.setback_chance, p=np.int64(p), net=float(net)))
+
+
+def test_press_on_weighs_the_setback_chance_of_the_next_hand():
+    """§6A.3: 3 uncanceled Dread is a Setback. With 2 uncanceled and 4 Recruit dice left
+    (one Dread and one Faith face each), another hand brings a Setback when its Dread beat
+    its Faith: 0.3248 (exact, below). A greedy bot (``press_risk`` 0.25) stops; with 1
+    uncanceled Dread the chance is 0.0903 and it presses; with ``press_risk`` 1 (no check)
+    it presses at 2 as it used to."""
+    from itertools import product
+    st = State([PLAIN, RIVAL])
+    st.empty_dungeon()
+    st.put_crew(0, 1)
+    st.set_bag(0, recruit=4)
+    st.knob(0, press_max=4, dread_stop=0, press_risk=0.25)
+
+    def exact(need):                    # face 1 = Dread, face 2 = Faith of each Recruit
+        return sum(faces.count(1) - faces.count(2) >= need
+                   for faces in product(range(6), repeat=4)) / 6 ** 4
+
+    assert np.isclose(setback_chance(st, 0, 2), exact(1))
+    assert np.isclose(setback_chance(st, 0, 1), exact(2))
+    assert np.isclose(exact(1), 0.3248, atol=1e-4) and np.isclose(exact(2), 0.0903, atol=1e-4)
+
+    def press(dread, faith=0):
+        st.sym[:] = 0
+        st.sym[L.DREAD], st.sym[L.FAITH] = dread, faith
+        return bool(st.call(bots.press_on, p=np.int64(0), presses=np.int64(0),
+                            target_floor=np.int64(1), kn=st.a.knobs[0]))
+
+    assert not press(2) and press(1) and press(3, faith=2)
+    st.knob(0, press_risk=1.0)
+    assert press(2) and not press(3)
+    # a Golem-born crew never suffers a Setback: the chance is not asked
+    golem = State([("golem_born", "reaver"), RIVAL])
+    golem.set_bag(0, recruit=4)
+    golem.knob(0, press_max=4, press_risk=0.0)
+    golem.sym[:] = 0
+    golem.sym[L.DREAD] = 2
+    assert bool(golem.call(bots.press_on, p=np.int64(0), presses=np.int64(0),
+                           target_floor=np.int64(1), kn=golem.a.knobs[0]))

@@ -23,7 +23,8 @@ from deepsim.rulesets.deepfall.layout import (
     E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_MOVES, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE,
     E_SOLO_VAULT, E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH,
     K_CASH_LOOT, K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX,
-    K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH, METTLE,
+    K_PRESS_RISK, K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY,
+    K_TARGET_DEPTH, METTLE,
     N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND,
     R_LS_COST, R_MAX_SURPLUS, R_MOVE_COST, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS,
     R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL, THRONE_THEME,
@@ -278,8 +279,73 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
-    """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)"""
+def setback_chance(p, net, scr, rules, faces):
+    """Chance that another hand (§6A.2) leaves ``turn.setback_threshold`` or more Dread
+    uncanceled (§6A.3), given ``net`` uncanceled now (a bot's estimate).
+
+    The hand's h dice (hand size, at most the dice left in the bag) each show Dread or
+    Faith with their die type's share of the bag's faces (drawn with replacement: the
+    bag's mix); a Faith cancels a Dread unless the company cannot (Revenant), after the
+    Faith its per-turn penalty still eats (Dvergar, Gnoll: A11). Exact over that model:
+    the multinomial sum over (Dread, Faith) counts.
+    """
+    bag = scr[X_BAG]
+    eff = scr[X_EFF]
+    total = 0
+    pd = 0.0
+    pf = 0.0
+    for t in range(faces.shape[0]):
+        c = bag[p, t]
+        if c == 0:
+            continue
+        total += c
+        for f in range(6):
+            if faces[t, f] == DREAD:
+                pd += c / 6.0
+            elif faces[t, f] == FAITH:
+                pf += c / 6.0
+    if total == 0:
+        return 0.0
+    pd /= total
+    pf /= total
+    if eff[p, E_NO_FAITH_CANCEL] > 0.5:
+        pf = 0.0
+    absorb = max(0.0, eff[p, E_FAITH_PENALTY] - scr[X_SYM][FAITH])
+    h = np.int64(max(1.0, rules[R_HAND] + eff[p, E_HAND]))
+    h = min(h, total)
+    p0 = max(0.0, 1.0 - pd - pf)
+    need = rules[R_SETBACK_AT] - net
+    chance = 0.0
+    fact_h = 1.0
+    for k in range(2, h + 1):
+        fact_h *= k
+    fact_d = 1.0
+    for d in range(h + 1):
+        if d > 0:
+            fact_d *= d
+        fact_f = 1.0
+        for f in range(h - d + 1):
+            if f > 0:
+                fact_f *= f
+            if d - max(0.0, f - absorb) < need:
+                continue
+            rest = h - d - f
+            fact_r = 1.0
+            for k in range(2, rest + 1):
+                fact_r *= k
+            chance += fact_h / (fact_d * fact_f * fact_r) * pd ** d * pf ** f * p0 ** rest
+    return min(chance, 1.0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth, faces):
+    """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)
+
+    Heuristic: at most ``press_max`` Press Ons; stop once the uncanceled Dread reaches the
+    Setback threshold minus ``dread_stop``, or when the chance that the next hand brings a
+    Setback (:func:`setback_chance`) is above ``press_risk``; with ``press_when_short``
+    press only while the best room of the target floor is out of reach.
+    """
     g = scr[X_G]
     if kn[K_RANDOM] > 0.5:
         return _coin(key, g)
@@ -291,8 +357,12 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     if eff[p, E_NO_FAITH_CANCEL] < 0.5:
         cancel += max(0.0, sym[FAITH] - eff[p, E_FAITH_PENALTY])
     net = sym[DREAD] - cancel
-    if eff[p, E_SETBACK_IMMUNE] < 0.5 and net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
-        return False
+    if eff[p, E_SETBACK_IMMUNE] < 0.5:
+        if net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
+            return False
+        if kn[K_PRESS_RISK] < 1.0 and \
+                setback_chance(p, net, scr, rules, faces) > kn[K_PRESS_RISK]:
+            return False
     if kn[K_PRESS_SHORT] < 0.5:
         return True
     # press only while the best room of the target floor is out of reach

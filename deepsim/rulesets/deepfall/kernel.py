@@ -340,7 +340,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, True)
     presses = 0
     while bag_size(bag, p) > 0:
-        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
+        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth,
+                             faces):
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])

@@ -106,10 +106,11 @@ KNOBS = (
     "reinforce",       # 1 = add markers to rooms the crew already leads
     "maw_margin",      # Maw forecast: safety margin, in sds of the Dread still to come
     "assault_reach",   # assault when the rest is within this x the turns' expected yield
+    "press_risk",      # press on only while the next hand's Setback chance is at most this
 )
 (K_RANDOM, K_PRESS_MAX, K_DREAD_STOP, K_PRESS_SHORT, K_TARGET_DEPTH, K_SAFETY, K_CASH_LOOT,
  K_CASH_DEPTH, K_LAST_STAND, K_RECRUIT_MAX, K_CONTEST, K_REINFORCE, K_MAW_MARGIN,
- K_ASSAULT_REACH) = range(len(KNOBS))
+ K_ASSAULT_REACH, K_PRESS_RISK) = range(len(KNOBS))
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
