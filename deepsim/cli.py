@@ -229,14 +229,15 @@ def run(
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", [meta.faction_column, "win", "fair",
-                                                          "players"]),
+                                                          "players", "bot"]),
     )
     render_summary(console, games_df, seats_df, by=meta.faction_column,
                    label=meta.faction_label,
                    title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
-                   out_dir=str(result.out_dir), status=result.manifest["status"])
+                   out_dir=str(result.out_dir), status=result.manifest["status"],
+                   baseline_bots=info.get("baseline_bots", ()))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 

@@ -135,3 +135,23 @@ def test_split_baseline_renormalises_the_fair_share_among_the_seats_kept():
     # a style with knob overrides ("random*") is not the baseline
     starred = seats.assign(bot=seats["bot"].replace({"random": "random*"}))
     assert split_baseline(starred, ("random",))[1] == 0
+
+
+def test_run_summary_leaves_baseline_seats_out_of_the_win_share_table():
+    from rich.console import Console
+
+    from deepsim.summary import render_summary
+    rows = []
+    for g in range(40):
+        for s, bot in enumerate(("greedy", "random", "balanced")):
+            rows.append((g, 3, bot, f"C{(g + s) % 3}", float(s == g % 2 * 2), 1 / 3))
+    seats = _seats(rows)
+    games = pd.DataFrame({"game": range(40), "players": 3, "rounds": 8})
+    console = Console(record=True, width=80)
+    render_summary(console, games, seats, baseline_bots=("random", "cautious"))
+    text = console.export_text()
+    assert "Baseline bots (random, cautious) left out: 40 seat-games" in text
+    kept = split_baseline(seats, ("random",))[0]
+    for company, n in kept.groupby("company").size().items():
+        assert f"{company} " in text and f"{n:,}" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
