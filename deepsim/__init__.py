@@ -39,3 +39,19 @@ def _keyed_numba_cache() -> None:
 
 
 _keyed_numba_cache()
+
+
+#: the Python API (deepsim/api.py), imported on first use so ``import deepsim`` stays light
+_API = ("simulate", "load", "trace", "win_shares", "seat_advantage", "game_length",
+        "Simulation")
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from deepsim import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'deepsim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_API))

@@ -209,6 +209,23 @@ def resolve(scenario_path: Path | str, *, games: int | None = None, seed: int | 
     """
     source = str(scenario_path)
     scenario = dict(load_scenario(Path(scenario_path)))
+    return resolve_mapping(scenario, source=source, games=games, seed=seed,
+                           chunk_size=chunk_size, overrides=overrides)
+
+
+def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | None = None,
+                    seed: int | None = None, chunk_size: int | None = None,
+                    overrides: list[str] | None = None) -> tuple[Any, dict, Any]:
+    """:func:`resolve` for a scenario mapping already checked by ``check_scenario``.
+
+    ``source`` names the mapping in error messages (a file path, or ``"<dict>"``).
+
+    Raises
+    ------
+    InputError
+        Invalid scenario, CLI value, ruleset name or override.
+    """
+    scenario = dict(scenario)
     if games is not None:
         scenario["games"] = _check_count(games, "--games", 1)
     if seed is not None:
