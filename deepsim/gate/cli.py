@@ -208,11 +208,11 @@ def render_compare(console: Console, r) -> None:
         table.add_row("Hypotheses", f"H0: B - A = {r.theta0:g} {du}, H1: B - A = "
                                     f"{r.theta1:g} {du}; alpha {r.alpha:g}, beta {r.beta:g}")
     if r.mode == "sprt":
-        table.add_row("LLR", f"{r.llr:+.3f} (bounds [{r.lower:.3f}, {r.upper:.3f}], GSPRT, "
-                             f"{r.model} model)")
+        table.add_row("LLR", f"{r.llr:+.3f} (bounds [{r.lower:.3f}, {r.upper:.3f}]; "
+                             f"{r.model})")
     elif r.theta0 is not None and not math.isnan(r.llr):
-        table.add_row("LLR", f"{r.llr:+.3f} (normal approximation; for reference: a "
-                             f"fixed-sample test decides)")
+        table.add_row("LLR", f"{r.llr:+.3f} (normal GSPRT; for reference: a fixed-sample "
+                             f"test decides)")
     if not math.isnan(r.p_value):
         ref = r.theta0 if r.theta0 is not None else 0.0
         table.add_row("p-value", f"{r.p_value:.3g} (two-sided, B - A = {ref:g})")

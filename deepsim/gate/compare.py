@@ -36,11 +36,20 @@ from deepsim.gate.expect import (
     player_counts,
     universe_from_frames,
 )
-from deepsim.gate.sprt import Paired, gsprt_llr, llr_normal, paired_difference, wald_bounds
+from deepsim.gate.sprt import (
+    H0,
+    H1,
+    Paired,
+    SequentialTest,
+    glr_llr,
+    paired_difference,
+)
 
-__all__ = ["CompareResult", "compare_runs", "run_compare"]
+__all__ = ["CompareResult", "compare_runs", "run_compare", "sequential_test"]
 
 ProgressFn = Callable[[int, int], None]
+#: how the LLR is computed (:mod:`deepsim.gate.sprt`)
+MODEL = "normal GSPRT, variance from the pairs"
 
 
 @dataclass
@@ -158,15 +167,16 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str,
     t0 = time.perf_counter()
     if theta0 == theta1:
         raise InputError("H0 and H1 must differ", key="--sprt")
-    try:
-        lower, upper = wald_bounds(alpha, beta)
-    except ValueError as exc:
-        raise InputError(str(exc), key="--alpha") from None
     for name, v in (("--min-games", min_games), ("--max-games", max_games)):
         runner._check_count(v, name, 1)
     if min_games > max_games:
         raise InputError(f"--min-games {min_games} is above --max-games {max_games}",
                          key="--min-games")
+    try:
+        test = SequentialTest(theta0, theta1, alpha, beta, min_games, max_games)
+    except ValueError as exc:
+        raise InputError(str(exc), key="--alpha") from None
+    lower, upper = test.bounds
     runner.set_threads(threads)
     a = Path(a)
     b = Path(b) if b is not None else a
@@ -186,49 +196,83 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str,
                         max(min_games, 1000)))
     runner._check_count(batch, "--batch", 1)
     g_cols, s_cols = columns_needed([va.inst, vb.inst])
-    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"A": [], "B": []}
-    done = 0
-    history: list[tuple[int, float]] = []
-    decision, llr, model = "", 0.0, ""
-    diff = None
-    if progress is not None:
-        progress(0, max_games)
-    while done < max_games:
-        count = min(batch, max_games - done)
-        if done < min_games:
-            count = min(max(count, min_games - done), max_games - done)
+
+    def play(start: int, count: int) -> tuple[np.ndarray, ...]:
+        out = []
         for v in (va, vb):
-            gdf, sdf = v.ruleset.run_chunk(v.prepared, done, count)
+            gdf, sdf = v.ruleset.run_chunk(v.prepared, start, count)
             gdf = gdf[[c for c in g_cols if c in gdf.columns]]
             sdf = sdf[[c for c in s_cols if c in sdf.columns]]
             y, d, f = observe(v.inst, gdf, sdf, _Codes(sdf))
-            parts[v.label].append(_weights(v.inst, y, d, f))
-        done += count
-        if progress is not None:
-            progress(done, max_games)
-        ya, wa = (np.concatenate([p[i] for p in parts["A"]]) for i in range(2))
-        yb, wb = (np.concatenate([p[i] for p in parts["B"]]) for i in range(2))
-        parts = {"A": [(ya, wa)], "B": [(yb, wb)]}
-        diff = paired_difference(ya, wa, yb, wb, scale=va.inst.metric.scale, paired=paired)
-        llr, model = gsprt_llr(diff, theta0, theta1)
-        history.append((done, llr))
-        if done >= min_games:
-            if llr >= upper:
-                decision = "H1"
-                break
-            if llr <= lower:
-                decision = "H0"
-                break
+            out.extend(_weights(v.inst, y, d, f))
+        return tuple(out)
+
+    decision, diff, llr, history, done = sequential_test(
+        test, play, batch=batch, scale=va.inst.metric.scale, paired=paired,
+        progress=progress)
     assert diff is not None
     return CompareResult(
         metric=va.inst.spec, unit=va.inst.metric.unit,
         label_a=_label(a, ov_a, seed), label_b=_label(b, ov_b, seed if seed_b is None
                                                       else seed_b),
         mode="sprt", theta0=theta0, theta1=theta1, alpha=alpha, beta=beta, paired=paired,
-        games=done, diff=diff, llr=llr, lower=lower, upper=upper, model=model,
+        games=done, diff=diff, llr=llr, lower=lower, upper=upper, model=MODEL,
         decision=decision, history=history,
         seeds=(seed, seed if seed_b is None else seed_b),
         elapsed_s=time.perf_counter() - t0, notes=notes)
+
+
+def sequential_test(test: SequentialTest,
+                    play: Callable[[int, int], tuple[np.ndarray, ...]], *, batch: int,
+                    scale: float = 1.0, paired: bool = True,
+                    progress: ProgressFn | None = None
+                    ) -> tuple[str, Paired, float, list[tuple[int, float]], int]:
+    """Run ``test`` on paired games fed by ``play`` until it decides or reaches its cap.
+
+    Parameters
+    ----------
+    test : SequentialTest
+        Hypotheses, error rates, ``min_n`` (games before any decision) and ``max_n`` (cap).
+    play : callable(start, count) -> (ya, wa, yb, wb)
+        Per game ``start .. start+count-1``: each variant's numerator and denominator
+        (float64 arrays of length ``count``; :func:`deepsim.gate.sprt.paired_difference`).
+    batch : int
+        Games between two looks at the LLR (the first look is at ``test.min_n``).
+    scale : float
+        Unit factor of the metric (100 for percent).
+    paired : bool
+        Index ``i`` is the same game in both variants.
+
+    Returns
+    -------
+    decision, diff, llr, history, games
+        ``decision`` "H0", "H1" or "" (the cap was reached first); ``history`` holds
+        ``(games, llr)`` at every look.
+    """
+    parts: list[tuple[np.ndarray, ...]] = []
+    done = 0
+    history: list[tuple[int, float]] = []
+    decision, llr, diff = "", 0.0, None
+    if progress is not None:
+        progress(0, test.max_n)
+    while done < test.max_n:
+        count = min(batch, test.max_n - done)
+        if done < test.min_n:
+            count = min(max(count, test.min_n - done), test.max_n - done)
+        parts.append(tuple(np.asarray(x, dtype=np.float64) for x in play(done, count)))
+        done += count
+        if progress is not None:
+            progress(done, test.max_n)
+        merged = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+        parts = [merged]
+        diff = paired_difference(*merged, scale=scale, paired=paired)
+        llr = test.llr(diff.est, diff.se, diff.n)
+        history.append((done, llr))
+        decision = test.decide(llr, done)
+        if decision in (H0, H1):
+            break
+    assert diff is not None
+    return decision, diff, llr, history, done
 
 
 def _run_observations(run_dir: Path, spec: str):
@@ -316,7 +360,7 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str,
                 res.decision = "H1"
             elif z1 > norm.isf(beta):
                 res.decision = "H0"
-            res.llr = llr_normal(diff.est, diff.se, theta0, theta1)
+            res.llr = glr_llr(diff.est, diff.se, diff.n, theta0, theta1)
         res.model = "normal (fixed sample)"
     res.elapsed_s = time.perf_counter() - t0
     return res
