@@ -149,7 +149,13 @@ def test_bad_check_options_exit_2(tmp_path, args, words):
 
 @pytest.mark.parametrize("args, words", [
     (["--metric", "win_share[company=each]", "--sprt", "0", "2"], ["names 36 numbers"]),
-    (["--metric", "win_share[company=X]"], ["--sprt H0 H1"]),
+    (["--metric", "win_share[company=X]"], ["key '--metric'", "unknown company 'X'"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "0.5"],
+     ["'0.5' is ambiguous", "write 50% if you mean a fraction of 0.5, or 0.5%"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "-120"],
+     ["outside the range of a difference of win_share (-100 to 100 pp"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "2", "--games", "10"],
+     ["--games sets a fixed comparison"]),
     (["--metric", "win_share[colour=red]", "--sprt", "0", "1"], ["unknown key 'colour'"]),
     (["--metric", "rounds[", "--sprt", "0", "1"], ["expected NAME or NAME[key=value"]),
     (["--metric", "roudns", "--sprt", "0", "1"], ["did you mean 'rounds'"]),
@@ -381,7 +387,8 @@ def _edge_expectations(tmp_path, ref_games: int) -> tuple[list[Expectation], dic
         e = estimate(inst.metric, *observe(inst, games, seats), 0.05)
         se = (e.high - e.low) / (2 * 1.959964)
         bound = e.value + 3 * se if side == "below" else e.value - 3 * se
-        data = sel.model_dump(exclude_defaults=True) | {side: bound}
+        data = sel.model_dump(exclude_defaults=True) | {
+            side: f"{bound!r}%" if inst.metric.share_like else bound}
         out.append(Expectation.model_validate(data))
         bounds[spec] = bound
     return out, bounds
