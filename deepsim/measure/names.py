@@ -210,7 +210,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in _M}
 ALIASES: dict[str, str] = {a: m.name for m in _M for a in m.aliases}
 
 #: columns that are keys or labels, never a metric
-NOT_METRICS = frozenset({"game", "seed", "seat", "players", "fair", "deal", "rotation"})
+NOT_METRICS = frozenset({"game", "seed", "seat", "players", "fair", "deal", "rotation", "win"})
 
 
 def column_metric(name: str, level: Literal["seat", "game"]) -> Metric:

@@ -132,6 +132,10 @@ def cluster_ids(games: pd.DataFrame) -> np.ndarray:
     return games[col].to_numpy(dtype=np.int64)
 
 
+def _cluster_unit(games: pd.DataFrame) -> str:
+    return "deals" if "deal" in games.columns else "games"
+
+
 # --- observations per cluster -----------------------------------------------------------------
 
 @dataclass
@@ -156,6 +160,7 @@ class Obs:
     member: np.ndarray | None = None
     members: tuple[str, ...] = ()
     target: float = math.nan
+    unit: str = "games"          # what a cluster is: "games", or "deals" (rotated seats)
 
     @property
     def is_spread(self) -> bool:
@@ -204,12 +209,13 @@ def measure(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
         pos = np.searchsorted(games["game"].to_numpy(), seats["game"].to_numpy())
         return Obs(m, ids_g[pos][sel], seats["win"].to_numpy(dtype=np.float64)[sel],
                    np.ones(int(sel.sum())), fair[sel], n_clusters, first, last,
-                   member=member[sel], members=names, target=inst.target)
+                   member=member[sel], members=names, target=inst.target,
+                   unit=_cluster_unit(games))
     y, d, f = observe(inst, games, seats, codes)
     ids, y, d, f = _sum_by(ids_g, y, d, f)
     keep = d > 0
     return Obs(m, ids[keep], y[keep], d[keep], f[keep], n_clusters, first, last,
-               target=inst.target)
+               target=inst.target, unit=_cluster_unit(games))
 
 
 def concat(parts: list[Obs]) -> Obs:
@@ -230,9 +236,10 @@ def concat(parts: list[Obs]) -> Obs:
             member = np.concatenate([np.array([names.index(x) for x in p.members],
                                               dtype=np.int64)[p.member] for p in parts])
         return Obs(o.metric, *cat, n, parts[0].first, parts[-1].last, member=member,
-                   members=names, target=o.target)
+                   members=names, target=o.target, unit=o.unit)
     ids, y, d, f = _sum_by(*cat)
-    return Obs(o.metric, ids, y, d, f, n, parts[0].first, parts[-1].last, target=o.target)
+    return Obs(o.metric, ids, y, d, f, n, parts[0].first, parts[-1].last, target=o.target,
+               unit=o.unit)
 
 
 # --- estimates --------------------------------------------------------------------------------
@@ -265,15 +272,17 @@ def _fair_constant(f: np.ndarray, d: np.ndarray) -> float | None:
 
 
 def estimate(metric: Metric, y: np.ndarray, d: np.ndarray, f: np.ndarray,
-             alpha: float) -> Estimate:
+             alpha: float, unit: str = "games") -> Estimate:
     """The metric over the clusters with ``D > 0`` (per-cluster float64 arrays ``y``,
     ``d``, ``f``), with a ``1 - alpha`` interval clipped to the metric's possible range.
 
     Methods (all from :mod:`deepsim.report.metrics`): Wilson when each cluster holds at most
     one selected row of a 0/1 (or tie-fraction) value; t interval of a mean likewise;
     otherwise the ratio of sums with clusters (HC1). An empty selection gives NaN.
+    ``unit`` names a cluster in the method text ("games", or "deals" of rotated seats).
     """
     est = _estimate(metric, y, d, f, alpha)
+    est.method = est.method.replace("(clusters)", f"({unit} as clusters)")
     lo, hi = metric.limits
     if not math.isnan(est.low):
         est.low, est.high = max(est.low, lo), min(est.high, hi)
@@ -344,7 +353,7 @@ def _spread_estimate(obs: Obs, alpha: float) -> Estimate:
             methods.add("Wilson")
         else:
             _, lo, hi = M.ratio_of_sums(wy, wd, level)
-            methods.add("ratio of sums (clusters)")
+            methods.add(f"ratio of sums ({obs.unit} as clusters)")
         gap[k] = w[k] / n[k] - fair
         near = max(near, lo - fair, fair - hi)
         far = max(far, abs(lo - fair), abs(hi - fair))
@@ -360,7 +369,7 @@ def estimate_obs(obs: Obs, alpha: float) -> Estimate:
     """The value of an :class:`Obs` and its ``1 - alpha`` interval (see the module doc)."""
     if obs.is_spread:
         return _spread_estimate(obs, alpha)
-    est = estimate(obs.metric, obs.y, obs.d, obs.f, alpha)
+    est = estimate(obs.metric, obs.y, obs.d, obs.f, alpha, obs.unit)
     if obs.metric.kind == "length_error" and not math.isnan(est.value):
         t = obs.target
         m, lo, hi = est.value, est.low, est.high
