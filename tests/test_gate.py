@@ -151,7 +151,7 @@ def test_bad_check_options_exit_2(tmp_path, args, words):
     (["--metric", "win_share[company=each]", "--sprt", "0", "2"], ["names 36 numbers"]),
     (["--metric", "win_share[company=X]"], ["key '--metric'", "unknown company 'X'"]),
     (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "0.5"],
-     ["'0.5' is ambiguous", "write 50% if you mean a fraction of 0.5, or 0.5%"]),
+     ["'0.5' is ambiguous", "write 50% if you mean the fraction 0.5, or 0.5%"]),
     (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "-120"],
      ["outside the range of a difference of win_share (-100 to 100 pp"]),
     (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "2", "--games", "10"],

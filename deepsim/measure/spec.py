@@ -317,10 +317,11 @@ def parse_amount(value: Any, metric: Metric | None, what: str, *, difference: bo
     if suffix and not share:
         raise ValueError(f"{what}: {value!r} is a percentage but this metric is in {unit}")
     if share and not suffix and 0.0 < abs(number) < 1.0:
+        words = "percentage points" if unit == "pp" else "percent"
         raise ValueError(
-            f"{what}: {value!r} is ambiguous: {metric.name} is in {unit} (a share of 60% is "
-            f"60); write {number * 100:g}% if you mean a fraction of {number:g}, or "
-            f"{number:g}% for {number:g} {'percentage points' if unit == 'pp' else 'percent'}")
+            f"{what}: {value!r} is ambiguous: {metric.name} is in {words} (sixty is written "
+            f"60 or 60{'pp' if unit == 'pp' else '%'}); write {number * 100:g}% if you mean "
+            f"the fraction {number:g}, or {number:g}% if you mean {number:g} {words}")
     if metric is not None and not math.isinf(number):
         lo, hi = metric.limits
         if difference and not (math.isinf(lo) or math.isinf(hi)):
