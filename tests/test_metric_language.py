@@ -192,3 +192,32 @@ def test_cli_tune(tiny):
     trials = pd.read_parquet(out / "trials.parquet")
     assert {"calling_spread", "win_share[bot=random]"} <= set(trials.columns)
     assert (trials["calling_spread"] > 1).all()          # percentage points
+
+
+def test_the_reports_spellings_are_the_language(tiny):
+    """The report's Method section names its numbers in the metric language: every
+    spelling there expands on this run."""
+    from types import SimpleNamespace
+
+    from deepsim.report.build import _language_table
+    from deepsim.report.load import ruleset_meta
+
+    table = _language_table(SimpleNamespace(meta=ruleset_meta("deepfall")))
+    uni = probe_universe(tiny["ruleset"], tiny["prepared"])
+    specs = [x.strip() for cell in table.frame.iloc[:, 1] for x in _split(cell)]
+    assert "company_spread" in specs and "win_share[seat, players]" in specs
+    for spec in specs:
+        assert expand([parse_metric_spec(spec)], uni, key="report"), spec
+
+
+def _split(cell: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in cell:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur]

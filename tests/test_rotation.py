@@ -182,3 +182,15 @@ def test_rotated_runs_cluster_by_deal_and_report_it(deepfall, tmp_path):
     g, s = read_run(out_rot)
     assert {"deal", "rotation"} <= set(g.columns) and "rotation" in s.columns
     assert len(g) == 360
+
+
+def test_compare_pairs_deals_of_rotated_seats(deepfall):
+    from deepsim.gate.compare import run_compare
+
+    plain, rot = deepfall
+    res = run_compare(rot, metric="win_share[seat=3]", games=40,
+                      sets_b=["callings.wardancer.worthy_end_multiplier=1.8"])
+    assert res.games == 120 and res.diff.n == 40          # 40 deals, 3 rotations each
+    assert len(res.factions) == 4                          # 3 companies and the spread
+    with pytest.raises(InputError, match="cannot be paired"):
+        run_compare(rot, plain, metric="rounds", games=10)

@@ -166,8 +166,9 @@ class _Variant:
     prepared: object
 
 
-def _variant(path: Path, label: str, seed: int | None, overrides: list[str]) -> _Variant:
-    rs, _, prep = runner.resolve(path, seed=seed, overrides=overrides)
+def _variant(path: Path, label: str, seed: int | None, overrides: list[str],
+             games: int | None = None) -> _Variant:
+    rs, _, prep = runner.resolve(path, seed=seed, overrides=overrides, games=games)
     return _Variant(label, rs, prep)
 
 
@@ -293,7 +294,7 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         SPRT: games between two looks at the LLR (default: scenario chunk size, at most
         ``max(min_games, 1000)``).
     games : int, optional
-        Fixed mode: paired games (default: the scenario's).
+        Fixed mode: paired games (default: the scenario's; deals when seats rotate).
 
     Returns
     -------
@@ -327,8 +328,13 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
     if seed is None:
         seed = int(runner.load_scenario(a).get("seed", 0))
     seed_b_eff = seed if seed_b is None else seed_b
-    va = _variant(a, "A", seed, ov_a)
-    vb = _variant(b, "B", seed_b_eff, ov_b)
+    va = _variant(a, "A", seed, ov_a, games)
+    vb = _variant(b, "B", seed_b_eff, ov_b, games)
+    rot_a, rot_b = (v.prepared.scenario.get("rotations") for v in (va, vb))
+    if rot_a != rot_b:
+        raise InputError(f"A plays {rot_a or 1} and B {rot_b or 1} seat rotation(s) per game "
+                         "index: their games cannot be paired (give both the same "
+                         "rotate_seats)", file=str(b))
     notes = []
     if a == b and ov_a == ov_b and seed_b is None:
         notes.append("A and B are the same variant on the same games: every paired "
@@ -373,7 +379,8 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
     fac_a, fac_label = _faction_instances(va.ruleset, va.prepared)
     fac_b, _ = _faction_instances(vb.ruleset, vb.prepared)
     fac_specs_b = {i.spec: k for k, i in enumerate(fac_b)}
-    total = int(games or va.prepared.scenario.get("games", 0) or 0)
+    # the prepared count: with rotate_seats, each of `games` deals in every rotation
+    total = int(va.prepared.scenario.get("games", 0) or 0)
     chunk = int(min(va.prepared.scenario.get("chunk_size") or 10_000, 10_000))
     all_a, all_b = insts_a + fac_a, insts_b + fac_b
     pa, pb = _player(va, all_a), _player(vb, all_b)

@@ -485,6 +485,30 @@ def _sec_exercise(ctx: Context, foot: str) -> Section:
     return s
 
 
+def _language_table(ctx: Context) -> Table:
+    """The report's numbers as `deepsim check` / `compare` / `sweep` / `tune` spell them."""
+    f = ctx.meta.faction_column
+    rows = [("Win share", f"win_share[{f}], win_ratio[{f}], faction_spread"
+             + (", win_share[lineage], win_share[calling], company_spread, lineage_spread, "
+                "calling_spread" if ctx.meta.is_deepfall else "")),
+            ("Seat advantage", ("win_share[seat, players], win_edge[seat=1, players], "
+                               "seat_advantage")),
+            ("Game length", "rounds[players], truncated, length_error"),
+            ("Bot styles", "win_share[bot], bot_spread")]
+    if ctx.meta.is_deepfall:
+        rows[3:3] = [("Margins", "margin, margin_rel, tie_share"),
+                     ("Exits and the feel-bad rate",
+                      ("feel_bad[bot], feel_bad_mid, feel_bad_crew[calling], "
+                      "cash_outs[bot], last_stands, worthy_ends, crews"))]
+        rows += [("Contention", "contested_share[players], markers_per_contested"),
+                 ("The Maw's pace", "cap_binds, taken_if_warned[players]")]
+    else:
+        rows.insert(1, ("Draws", "draw_share"))
+    return Table("The report's numbers in the metric language (README, \"Metrics\")",
+                 pd.DataFrame([{"Section": a, "check / compare / sweep / tune": b}
+                               for a, b in rows]))
+
+
 def _sec_method(ctx: Context) -> Section:
     if not ctx.meta.is_deepfall:
         return _sec_method_generic(ctx)
@@ -503,6 +527,7 @@ def _sec_method(ctx: Context) -> Section:
     s.paragraphs.append("Settings (change with `deepsim report ... --option KEY=VALUE`):")
     s.tables.append(Table("", pd.DataFrame(
         [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()])))
+    s.tables.append(_language_table(ctx))
     return s
 
 
@@ -520,6 +545,7 @@ def _sec_method_generic(ctx: Context) -> Section:
     s.tables.append(Table("", pd.DataFrame(
         [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()
          if not k.startswith("claims.")])))
+    s.tables.append(_language_table(ctx))
     return s
 
 
