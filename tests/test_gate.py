@@ -225,6 +225,9 @@ def test_check_passes_on_true_expectations(tmp_path):
     res = cli.invoke(app, ["check", str(scenario(tmp_path)), "--junit", str(junit)])
     assert res.exit_code == EXIT_PASS, res.output
     assert "3 pass, 0 fail, 0 inconclusive" in res.output
+    # the old keys still work, with a deprecation line naming the new spelling
+    assert ("deprecated: expect.0: 'by:, group:' beside 'metric: win_ratio' are deprecated; "
+            "write 'metric: win_ratio[calling=Reaver]'") in " ".join(res.output.split())
     root = ET.parse(junit).getroot()
     suite = root.find("testsuite")
     assert suite.get("tests") == "3" and suite.get("failures") == "0"

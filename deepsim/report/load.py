@@ -41,7 +41,7 @@ class RulesetMeta:
     faction_label: str = "faction"
     group_columns: tuple[str, ...] = ("faction", "bot", "seat")
     default_metrics: tuple[str, ...] = ("faction_spread", "draw_share", "seat_advantage",
-                                        "mean_rounds")
+                                        "rounds")
 
     @property
     def is_deepfall(self) -> bool:

@@ -121,7 +121,7 @@ class AtlantisRuleset:
     #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
     #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
     #: each side's own turns)
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "mean_rounds")
+    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
 
     # ---- prepare ------------------------------------------------------------------------
 

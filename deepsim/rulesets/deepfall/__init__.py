@@ -111,7 +111,7 @@ class DeepfallRuleset:
     group_columns = ("company", "lineage", "calling", "bot", "seat")
     #: sweep/tune metrics when none are given
     default_metrics = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
-                       "mean_rounds")
+                       "rounds")
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
