@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test clean venv bench findings atlantis-findings golden
+.PHONY: run test test-slow clean venv bench findings atlantis-findings golden
 
 venv: $(STAMP)
 
@@ -24,8 +24,12 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
 
+# the suite without the tests marked slow (pyproject addopts); test-slow runs only those
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+test-slow: $(STAMP)
+	$(VENV)/bin/pytest -q -m slow
 
 # Refresh tests/golden.json (the result digests tests/test_golden.py pins) after a change
 # that alters what the games produce; the commit says why. `python -m tests.golden` checks.

@@ -336,22 +336,21 @@ def test_gate_compare_two_atlantis_runs(atl_runs):
 # --- tune -----------------------------------------------------------------------------------
 
 def test_tune_faction_spread_and_draw_share():
+    """The metric language on an Atlantis-shaped ruleset: tune's objective terms and
+    sweep's numbers (in percentage points / percent)."""
     from deepsim.errors import InputError
-    from deepsim.tune.objectives import (
-        by_columns_of,
-        default_objective,
-        evaluate_metric,
-        parse_metric,
-        parse_objective,
-    )
+    from deepsim.measure.spec import expand, parse_metric_spec, universe_from_frames
+    from deepsim.measure.values import estimate_obs, measure
+    from deepsim.tune.objectives import default_objective, parse_objective
 
     games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
-    obj = parse_objective("faction_spread+draw_share", faction_column="faction")
+    uni = universe_from_frames(games, seats, [2], FAKE.group_columns, "faction")
+    obj = parse_objective("faction_spread+draw_share").bind(uni)
     assert {"faction", "win", "fair"} <= obj.seats_columns
     value, parts = obj.evaluate(games, seats)
     shares = seats.groupby("faction", observed=True)["win"].mean()
-    assert parts["faction_spread"].value == pytest.approx((shares - 0.5).abs().max())
-    assert parts["draw_share"].value == pytest.approx((games["winner_side"] < 0).mean())
+    assert parts["faction_spread"].value == pytest.approx(100 * (shares - 0.5).abs().max())
+    assert parts["draw_share"].value == pytest.approx(100 * (games["winner_side"] < 0).mean())
     assert value.value == pytest.approx(parts["faction_spread"].value
                                         + parts["draw_share"].value)
     assert parts["faction_spread"].low <= parts["faction_spread"].value
@@ -359,24 +358,16 @@ def test_tune_faction_spread_and_draw_share():
     assert boot["change"] == 0 and boot["low"] == boot["high"] == 0
     assert default_objective(FAKE) == "faction_spread"
     assert default_objective(rulesets.get("deepfall")) == "company_spread"
-    assert by_columns_of(FAKE) == ("faction", "bot", "players", "seat")
-    assert by_columns_of(rulesets.get("deepfall")) == (
-        "company", "lineage", "calling", "bot", "players", "seat")
-    spec = parse_metric("faction_spread", seats_columns=list(seats.columns),
-                        games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
-                        faction_column="faction")
-    ((_, v),) = evaluate_metric(spec, games, seats, faction_column="faction")
-    assert v.value == pytest.approx(parts["faction_spread"].value)
-    ws = parse_metric("win_share:faction", seats_columns=list(seats.columns),
-                      games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
-    assert [g for g, _ in evaluate_metric(ws, games, seats)] == ["Sea King", "Sea Witch"]
+    (inst,) = expand([parse_metric_spec("faction_spread")], uni)
+    assert estimate_obs(measure(inst, games, seats), 0.05).value == pytest.approx(
+        parts["faction_spread"].value)
+    ws = expand([parse_metric_spec("win_share:faction", group_columns=FAKE.group_columns)],
+                uni)
+    assert [i.member for i in ws] == ["Sea Witch", "Sea King"]
     with pytest.raises(InputError, match="lineage"):
-        parse_metric("lineage_spread", seats_columns=list(seats.columns),
-                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
-                     faction_column="faction")
+        expand([parse_metric_spec("lineage_spread")], uni, key="--metric")
     with pytest.raises(InputError, match="unknown group 'company'"):
-        parse_metric("win_share:company", seats_columns=list(seats.columns),
-                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
+        parse_metric_spec("win_share:company", group_columns=FAKE.group_columns)
 
 
 def test_warm_up_prepares_the_scenarios_own_ruleset(monkeypatch):

@@ -18,12 +18,13 @@ __all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RulesetMeta", "RunData", "flatten"
 GAMES_COLUMNS = [
     "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
     "rooms_contested", "contested_markers", "deferred_steps", "warned",
-    "taken_after_warning", "floors_collapsed",
+    "taken_after_warning", "floors_collapsed", "deal", "rotation",
 ]
 SEATS_COLUMNS = [
     "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
     "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
     "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability", "calling_ability",
+    "rotation",
 ]
 _SEATS_PREFIXES = ("claims_",)
 
@@ -40,7 +41,7 @@ class RulesetMeta:
     faction_label: str = "faction"
     group_columns: tuple[str, ...] = ("faction", "bot", "seat")
     default_metrics: tuple[str, ...] = ("faction_spread", "draw_share", "seat_advantage",
-                                        "mean_rounds")
+                                        "rounds")
 
     @property
     def is_deepfall(self) -> bool:

@@ -121,7 +121,7 @@ class AtlantisRuleset:
     #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
     #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
     #: each side's own turns)
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "mean_rounds")
+    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
 
     # ---- prepare ------------------------------------------------------------------------
 
@@ -227,7 +227,16 @@ class AtlantisRuleset:
         if fixed is not None:
             # the grid itself is part of the ruleset variant (a changed file changes the hash)
             params["map"]["grid"] = fixed.text
-        resolved = sc.model_dump()
+        # a scenario without rotate_seats resolves exactly as before (same scenario hash)
+        resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
+        rotations = None
+        if sc.rotate_seats:
+            # rotation 1: the other side moves first, on the same map, bots and dice stream
+            import dataclasses
+            rules = arrays.rules.copy()
+            rules[L.R_FIRST_SIDE] = 1.0 - rules[L.R_FIRST_SIDE]
+            rotations = [arrays, dataclasses.replace(arrays, rules=rules)]
+            resolved.update({"games": sc.games * 2, "deals": sc.games, "rotations": 2})
         resolved["resolved_overrides"] = merged
         resolved["resolved_forces"] = counts
         placeholders = [] if fixed is not None else ["map.generator", "map.width",
@@ -242,7 +251,7 @@ class AtlantisRuleset:
                                   "terrain_titles": [t.title for t in data.terrain.values()],
                                   "terrain_codes": [t.code for t in data.terrain.values()],
                                   "spell_titles": [s.title for s in data.spell_list.values()],
-                                  "fixed_map": fixed})
+                                  "fixed_map": fixed, "rotations": rotations})
 
     @staticmethod
     def _load(merged, src, source, ov_lines):
@@ -350,12 +359,28 @@ class AtlantisRuleset:
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import rotated_chunk
+            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
+                                 start, count)
+        return self._play(prepared, prepared.compiled["arrays"], start, count)
+
+    def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.atlantis.kernel import play_games
-        a = prepared.compiled["arrays"]
         seed = int(prepared.scenario["seed"])
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    @staticmethod
+    def _deal(prepared: Prepared, game_index: int):
+        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
+        rotations = prepared.compiled.get("rotations")
+        if not rotations:
+            return prepared.compiled["arrays"], game_index, ""
+        deal, k = divmod(game_index, len(rotations))
+        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         count = gi.shape[0]
@@ -409,10 +434,9 @@ class AtlantisRuleset:
 
     def _trace_arrays(self, prepared: Prepared, game_index: int):
         from deepsim.rulesets.atlantis.kernel import trace_game
-        a = prepared.compiled["arrays"]
+        a, deal, _ = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        return seed, trace_game(np.int64(seed), np.int64(game_index), 200_000,
-                                *a.kernel_args())
+        return seed, trace_game(np.int64(seed), np.int64(deal), 200_000, *a.kernel_args())
 
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
@@ -421,21 +445,21 @@ class AtlantisRuleset:
         the winner of that game's batch row.
         """
         from deepsim.rulesets.atlantis.trace import format_events
-        seed, (gi, gf, si, sf, ev) = self._trace_arrays(prepared, game_index)
+        seed, (gi, gf, si, _, ev) = self._trace_arrays(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
         seat_names = [f"seat {p}: {L.SIDE_TITLES[int(si[0, p, L.S_SIDE])]} "
                       f"({labels[int(si[0, p, L.S_BOT])]})" for p in range(2)]
-        a = prepared.compiled["arrays"]
-        lines = [f"Atlantis game {game_index} of seed {seed}: "
-                 f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
-                 f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
-                 f"map"]
+        a, deal, where = self._deal(prepared, game_index)
+        lines = [(f"Atlantis game {game_index}{where} of seed {seed}: "
+                  f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
+                  f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
+                  f"map")]
         lines += [f"  {nm}" for nm in seat_names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
-        lines += self._map_lines(prepared, seed, game_index, ev)
+        lines += self._map_lines(prepared, seed, deal, ev)
         lines += format_events(ev, prepared,
                                terrain_names=prepared.compiled["terrain_titles"],
                                spell_names=prepared.compiled["spell_titles"])
@@ -479,7 +503,14 @@ class AtlantisRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         seed, (gi, gf, si, sf, _) = self._trace_arrays(prepared, game_index)
-        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+        _, deal, _ = self._deal(prepared, game_index)
+        games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import renumber
+            n, k = len(rotations), game_index % len(rotations)
+            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
+        return games, seats
 
     # ---- parameters ---------------------------------------------------------------------
 

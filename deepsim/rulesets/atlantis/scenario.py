@@ -76,6 +76,8 @@ class AtlantisScenario(ScenarioBase):
     forces: dict[Literal[SIDES], dict[str, int]] = Field(  # type: ignore[valid-type]
         default_factory=dict)
     map: MapSpec = Field(default_factory=MapSpec)
+    #: play each game index twice, each side moving first once (deepsim.rotation)
+    rotate_seats: bool = False
 
     @field_validator("players")
     @classmethod

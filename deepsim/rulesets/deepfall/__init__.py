@@ -111,7 +111,7 @@ class DeepfallRuleset:
     group_columns = ("company", "lineage", "calling", "bot", "seat")
     #: sweep/tune metrics when none are given
     default_metrics = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
-                       "mean_rounds")
+                       "rounds")
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
@@ -195,13 +195,42 @@ class DeepfallRuleset:
                             bot_pool=[names.index(b) for b in sc.bots],
                             unique=sc.companies.unique, knobs=knobs)
         params = data.model_dump()
-        resolved = sc.model_dump()
+        # a scenario without rotate_seats resolves exactly as before (same scenario hash)
+        resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
+        rotations = None
+        if sc.rotate_seats:
+            rotations = self._rotations(arrays, spec, sc, counts, source, lines)
+            resolved.update({"games": sc.games * len(rotations), "deals": sc.games,
+                             "rotations": len(rotations)})
         resolved["resolved_overrides"] = merged
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=_placeholders(data),
                         skipped_rules=list(SKIPPED_RULES),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
-                                  "seed": sc.seed})
+                                  "seed": sc.seed, "rotations": rotations})
+
+    @staticmethod
+    def _rotations(arrays, spec: np.ndarray, sc, counts: list[int], source: str,
+                   lines: dict) -> list:
+        """One kernel-input variant per rotation of the seat order (``rotate_seats``): in
+        rotation k seat p plays seat (p + k) mod n's company and bot."""
+        import dataclasses
+
+        where = {"file": source, "key": "rotate_seats", "line": lines.get("rotate_seats")}
+        if not sc.seats:
+            raise InputError("rotate_seats rotates fixed seats: list them under 'seats:' "
+                             "(one entry per seat)", **where)
+        if len(counts) != 1:
+            raise InputError(f"rotate_seats needs one player count (a rotation is a "
+                             f"permutation of the n seats), got players "
+                             f"{', '.join(map(str, counts))}", **where)
+        n = counts[0]
+        out = []
+        for k in range(n):
+            rolled = spec.copy()
+            rolled[:n] = np.roll(spec[:n], -k, axis=0)      # seat p <- seat (p + k) mod n
+            out.append(dataclasses.replace(arrays, seat_spec=np.ascontiguousarray(rolled)))
+        return out
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -209,12 +238,28 @@ class DeepfallRuleset:
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import rotated_chunk
+            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
+                                 start, count)
+        return self._play(prepared, prepared.compiled["arrays"], start, count)
+
+    def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.deepfall.kernel import play_games
-        a = prepared.compiled["arrays"]
         seed = int(prepared.scenario["seed"])
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    @staticmethod
+    def _deal(prepared: Prepared, game_index: int):
+        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
+        rotations = prepared.compiled.get("rotations")
+        if not rotations:
+            return prepared.compiled["arrays"], game_index, ""
+        deal, k = divmod(game_index, len(rotations))
+        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         from deepsim.rulesets.deepfall.kernel import seat_columns
@@ -267,17 +312,17 @@ class DeepfallRuleset:
         """
         from deepsim.rulesets.deepfall.kernel import trace_game
         from deepsim.rulesets.deepfall.trace import format_events, seat_label
-        a = prepared.compiled["arrays"]
+        a, deal, where = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        gi, gf, si, sf, ev = trace_game(np.int64(seed), np.int64(game_index), 200_000,
-                                        *a.kernel_args())
+        gi, _, si, sf, ev = trace_game(np.int64(seed), np.int64(deal), 200_000,
+                                       *a.kernel_args())
         n = int(gi[0, L.G_PLAYERS])
         labels = prepared.compiled["bot_labels"]
         names = [seat_label(p, int(si[0, p, L.S_LINEAGE]), int(si[0, p, L.S_CALLING]),
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
-        lines = [f"DEEPFALL game {game_index} of seed {seed}: {n} players, "
-                 f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
-                 f"{gi[0, L.G_DREAD_LEN]}"]
+        lines = [(f"DEEPFALL game {game_index}{where} of seed {seed}: {n} players, "
+                  f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
+                  f"{gi[0, L.G_DREAD_LEN]}")]
         lines += [f"  {nm}" for nm in names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
@@ -296,11 +341,17 @@ class DeepfallRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         from deepsim.rulesets.deepfall.kernel import trace_game
-        a = prepared.compiled["arrays"]
+        a, deal, _ = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(game_index), 200_000,
+        gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(deal), 200_000,
                                        *a.kernel_args())
-        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+        games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import renumber
+            n, k = len(rotations), game_index % len(rotations)
+            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
+        return games, seats
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
