@@ -206,3 +206,21 @@ def test_run_trace_and_report_on_the_cli(tmp_path):
     assert res.exit_code == 0 and "offer " in res.output and "Result:" in res.output
     res = cli.invoke(app, ["params", "abyss", "--match", "last_slot_monster"])
     assert res.exit_code == 0 and "AMB-A1" in res.output
+
+
+def test_findings_readme_is_written_from_the_runs(tmp_path):
+    """make abyss-findings' last step: every answer's numbers come from the four runs."""
+    from deepsim.rulesets.abyss import findings
+    for key, name, games in (("mixed", "abyss", 150), ("4p", "abyss-4p", 80),
+                             ("threat", "abyss-threat", 80), ("auction", "abyss-auction", 80)):
+        res = cli.invoke(app, ["run", f"scenarios/{name}.yaml", "--games", str(games),
+                               "--out", str(tmp_path / key), "--quiet", "--no-report"])
+        assert res.exit_code == 0, res.output
+    out = tmp_path / "README.md"
+    assert findings.main([str(tmp_path), "--out", str(out)]) == 0
+    text = out.read_text()
+    for q in ("§E1", "§E2", "§E3", "§E4", "§E5", "§E6", "§E8", "§E9", "§E10"):
+        assert f"## {q} " in text
+    assert text.count("*Rests on placeholder data:") == 9
+    assert "150 games" in text and "hunter[fight_min=2]" in text
+    assert "merchant[buy_value=0]" in text
