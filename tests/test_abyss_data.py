@@ -124,6 +124,14 @@ def test_knobbed_seats_are_labelled_by_their_knobs(tmp_path):
                            "  - {bot: hunter}\n")
     _, _, prep = R.resolve(p)
     assert "hunter[fight_min=3]" in prep.compiled["bot_labels"]
+    p2 = scenario(tmp_path, "players: 2\nseats:\n  - {bot: hunter, knobs: {fight_min: 3, "
+                            "take_min: 4}}\n  - {bot: hunter}\n", "s2.yaml")
+    _, _, prep = R.resolve(p2)
+    label = "hunter[fight_min=3 take_min=4]"
+    assert label in prep.compiled["bot_labels"]
+    from deepsim.gate.expect import parse_metric_spec
+    sel = parse_metric_spec(f"win_share[bot={label}, players=2]", group_columns=("bot", "seat"))
+    assert sel.group == label and sel.players == 2
 
 
 # ---- lord files ----------------------------------------------------------------------------
@@ -135,7 +143,8 @@ def test_a_lord_file_replaces_the_deck_and_enters_the_hash(tmp_path):
     base = RULESET.prepare({"name": "t", "ruleset": "abyss", "players": 3})
     assert prep.params["lords"]["deck"][0]["cost"] == 5
     assert prep.params_hash != base.params_hash
-    assert prep.scenario["lords_file"].endswith("lords.yaml")
+    assert prep.compiled["lords_file"].endswith("lords.yaml")
+    assert prep.scenario["lords"] == "lords.yaml"
     assert "lords.deck" in prep.placeholders                   # the file says placeholder
     text = (tmp_path / "lords.yaml").read_text().replace("placeholder: true\n", "")
     (tmp_path / "lords.yaml").write_text(text.replace("vp: 4,", "vp: 5,", 1))

@@ -249,7 +249,9 @@ class AbyssRuleset:
                                      line=lines.get(kkey) or lines.get(f"seats.{i}.knobs")
                                      ) from None
                 prof[k] = float(v)
-            label = f"{seat.bot}[" + ",".join(f"{k}={v:g}" for k, v in seat.knobs.items()) + "]"
+            # knobs joined by spaces: a label stays one group name in a metric spec
+            # (`win_share[bot=hunter[fight_min=2 take_min=4]]`), which splits at commas
+            label = f"{seat.bot}[" + " ".join(f"{k}={v:g}" for k, v in seat.knobs.items()) + "]"
             if label in labels:
                 seat_bot.append(labels.index(label))
             else:
@@ -263,8 +265,6 @@ class AbyssRuleset:
         params = data.model_dump()
         resolved = sc.model_dump()
         resolved["resolved_overrides"] = given
-        if lord_source is not None:
-            resolved["lords_file"] = lord_source
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=placeholders(data),
                         skipped_rules=list(SKIPPED_RULES),
@@ -272,6 +272,10 @@ class AbyssRuleset:
                                   "lord_names": [lord.name for lord in data.lords.deck],
                                   "lord_colours": [lord.colour for lord in data.lords.deck],
                                   "location_vp": list(data.locations.vp),
+                                  # where the lord list came from (its content is in the
+                                  # parameters; the path is not hashed: a run resumed from
+                                  # another folder is the same run)
+                                  "lords_file": lord_source,
                                   "baseline": botconf.baseline()})
 
     # ---- playing ------------------------------------------------------------------------

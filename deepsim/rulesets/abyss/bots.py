@@ -636,6 +636,7 @@ def choose_action(V, hand, dat, kn, R, p):
         if ps[PS_FINAL] > 0 or scarce or net >= kn[K_RECRUIT_MIN]:
             wi[WI_CHOICE] = bi          # the payment is in wi[WI_BEST:]
             return A_RECRUIT
+    # AMB-A13: the Council only with a non-empty stack
     if maxstack > 0 and (maxstack >= kn[K_COUNCIL_MIN] or scarce):
         return A_COUNCIL
     if can_ex:

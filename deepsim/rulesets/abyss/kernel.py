@@ -670,7 +670,7 @@ def explore(scr, dat, p):
     kn = knobs_of(scr, dat, p)
     g = scr[X_GST]
     while True:
-        if ps[PS_DEPTH_N] == 0:
+        if ps[PS_DEPTH_N] == 0:                           # AB-E8
             if rules[R_RESHUFFLE] > 0.5 and ps[PS_DISC_N] > 0:
                 reshuffle_discard(scr)                     # AMB-A6
             else:
@@ -1095,8 +1095,10 @@ def end_trigger(scr, dat):
 
 @njit(cache=True)
 def run_turns(scr, dat):
-    """Turns clockwise from seat 0 until an end trigger (AB-G1) and the final turns of every
-    other player (AB-G2), or the safety cap ``end.max_turns``."""
+    """Turns clockwise from seat 0 (AB-S5; AMB-A18: seat 0 always starts, the scenario
+    rotates who sits there) until an end trigger (AB-G1, checked after each turn: AB-T4)
+    and the final turns of every other player (AB-G2), or the safety cap
+    ``end.max_turns`` (G-A9)."""
     ps = scr[X_PS]
     pl = scr[X_PL]
     n = ps[PS_PLAYERS]

@@ -674,6 +674,15 @@ def report_sections(ctx) -> list[Section]:
             out.append(fn(ctx))
         except KeyError as exc:
             out.append(Section(key, title, missing=str(exc).strip("'\"")))
+    if len(ctx.runs) > 1:
+        runs = Section("abyss-runs", "Abyss sections: the first run only")
+        runs.paragraphs.append(
+            "The Abyss sections above describe the first run given ("
+            f"`{ctx.primary.path}`); the other runs are listed in the header. To compare "
+            "two runs of the same seed game by game, use `deepsim compare RUN_A RUN_B "
+            "--metric SPEC` (paired differences with their interval), or report each run "
+            "on its own.")
+        out.append(runs)
     note = Section("abyss-e7", "§E7 Lord pricing (not answered)")
     note.paragraphs.append(
         "VP per unit of ally value spent across cost profiles needs the real lord cards "

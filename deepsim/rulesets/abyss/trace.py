@@ -44,6 +44,8 @@ def format_game(prepared, seed: int, game_index: int, gi, gf, si, sf, ev) -> lis
               f"{int(a.rules[L.R_ROW_LEN])} slots, {a.lords.shape[0]} lords, "
               f"{a.locations.shape[0]} locations")]
     lines += [f"  {nm}" for nm in names]
+    if prepared.compiled.get("lords_file"):
+        lines.append(f"  lords from {prepared.compiled['lords_file']}")
     if prepared.placeholders:
         lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
     for rule in prepared.skipped_rules:
