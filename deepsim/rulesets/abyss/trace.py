@@ -10,6 +10,11 @@ from __future__ import annotations
 from deepsim.rulesets.abyss import layout as L
 
 
+def _n(k: int, word: str) -> str:
+    """'1 pearl', '2 pearls'."""
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
 def card(code: int) -> str:
     """'Crab 3' for an ally code, 'a monster' for MONSTER."""
     code = int(code)
@@ -58,7 +63,7 @@ def format_game(prepared, seed: int, game_index: int, gi, gf, si, sf, ev) -> lis
         lines.append(
             f"  {names[p]}: {int(s[L.S_SCORE])} = lords {int(s[L.S_LORD_VP])} + locations "
             f"{int(s[L.S_LOC_VP])} + allies {int(s[L.S_ALLY_VP])} + monsters "
-            f"{int(s[L.S_MONSTER_VP])}; {int(s[L.S_PEARLS])} pearls, {int(s[L.S_LORDS])} "
+            f"{int(s[L.S_MONSTER_VP])}; {_n(int(s[L.S_PEARLS]), 'pearl')}, {int(s[L.S_LORDS])} "
             f"lords, place {int(s[L.S_PLACE])}, win {sf[0, p, L.SF_WIN]:g}")
     cause = L.END_CAUSES[int(g[L.G_END_CAUSE])]
     by = L.TIEBREAKS[int(g[L.G_TIEBREAK])]
@@ -90,12 +95,12 @@ def format_events(ev, prepared, names: list[str]) -> list[str]:
         elif kind == L.EV_COURT_INIT:
             out.append(f"  Court slot {a + 1}: {_lord(prepared, b)}")
         elif kind == L.EV_TURN:
-            out.append(f"turn {turn}: {who} ({b} pearls, {c} cards in hand, {d} lords, "
-                       f"{e} keys; Threat at {f})")
+            out.append(f"turn {turn}: {who} ({_n(b, 'pearl')}, {_n(c, 'card')} in hand, "
+                       f"{_n(d, 'lord')}, {_n(e, 'key')}; Threat at {f})")
         elif kind == L.EV_PLOT:
             out.append(f"  plots at Court for {c} pearl{'s' if c != 1 else ''}: "
                        f"{_lord(prepared, a)} revealed ({b} lords in the Court, {e} in the "
-                       f"deck; {d} pearls left)")
+                       f"deck; {_n(d, 'pearl')} left)")
         elif kind == L.EV_REVEAL:
             out.append(f"  reveals {card(a)} into slot {b}{' (the last slot)' if c else ''}")
         elif kind == L.EV_MONSTER:
@@ -103,13 +108,14 @@ def format_events(ev, prepared, names: list[str]) -> list[str]:
         elif kind == L.EV_OFFER:
             q = names[a] if 0 <= a < len(names) else f"seat {a + 1}"
             ans = L.OFFER_ANSWERS[d]
-            tail = f" (now {e} pearls)" if d == L.OF_BUY else f" (has {e} pearls)"
+            tail = (f" (now {_n(e, 'pearl')})" if d == L.OF_BUY
+                    else f" (has {_n(e, 'pearl')})")
             out.append(f"    offer {card(b)} to {q} for {c} pearl{'s' if c != 1 else ''}: "
                        f"{ans}{tail}")
         elif kind == L.EV_TAKE:
             how = "must take" if c else "takes"
             bonus = f" and gains {d} pearl{'s' if d != 1 else ''} (last slot)" if c else ""
-            out.append(f"  {how} {card(a)} from slot {b} for free{bonus}; {e} pearls")
+            out.append(f"  {how} {card(a)} from slot {b} for free{bonus}; {_n(e, 'pearl')}")
         elif kind == L.EV_DECLINE:
             out.append(f"  declines {card(a)} in slot {b}")
         elif kind == L.EV_FIGHT:
@@ -140,7 +146,7 @@ def format_events(ev, prepared, names: list[str]) -> list[str]:
         elif kind == L.EV_RECRUIT:
             top = f" + {e} pearl{'s' if e != 1 else ''}" if e else ""
             out.append(f"  recruits {_lord(prepared, a)} from Court position {b}: {d} "
-                       f"card{'s' if d != 1 else ''} worth {c}{top}; {f} pearls left")
+                       f"card{'s' if d != 1 else ''} worth {c}{top}; {_n(f, 'pearl')} left")
         elif kind == L.EV_PAY:
             out.append(f"    pays {c} x {L.RACE_TITLES[a]} {b}")
         elif kind == L.EV_COURT:
