@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # numba's on-disk compile cache stays inside the project.
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test test-slow clean venv bench findings atlantis-findings golden
+.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden
 
 venv: $(STAMP)
 
@@ -94,3 +94,22 @@ atlantis-findings: $(STAMP)
 		$(AR)/hit56-kingfirst --format md --out reports/atlantis
 	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
+
+# reports/abyss/: the digest's balance questions (E1-E6, E8-E10) on PLACEHOLDER data: the
+# default field (100,000 games, 2-4 players), 4 players with the random baseline, hunters
+# that differ only in when they fight (E4) and merchants that differ only in what they pay
+# in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
+# measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
+ABYSS_RUNS ?= reports/runs/abyss
+BR := $(ABYSS_RUNS)
+
+abyss-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/abyss.yaml --out $(BR)/mixed $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games 50000 --out $(BR)/4p $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --out $(BR)/threat $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --out $(BR)/auction $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(BR)/mixed --format md --out reports/abyss/mixed
+	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
+	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
+	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
+	$(VENV)/bin/python -m deepsim.rulesets.abyss.findings $(BR) --out reports/abyss/README.md

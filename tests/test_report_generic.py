@@ -168,6 +168,20 @@ def test_report_of_an_atlantis_run_speaks_of_factions(atl_runs):
     assert html.count("<section") == len(rep.sections)
 
 
+def test_bot_styles_are_not_repeated_when_they_are_the_factions(atl_runs, monkeypatch):
+    """A ruleset whose faction column is ``bot`` (players alike) gets one win-share table per
+    bot style, not a second "Bot styles" section with the same numbers."""
+    rep = build_report([load_run(atl_runs["hit1"])])          # two bot styles
+    assert "bots" in [s.key for s in rep.sections]
+    monkeypatch.setattr(FAKE, "faction_column", "bot")
+    monkeypatch.setattr(FAKE, "faction_label", "bot style")
+    rep = build_report([load_run(atl_runs["hit1"])])
+    keys = [s.key for s in rep.sections]
+    assert "bots" not in keys and "win-share" in keys
+    ws = next(s for s in rep.sections if s.key == "win-share")
+    assert ws.title == "Win share per bot style"
+
+
 def test_side_shares_sum_to_one_and_match_the_frames(atl_runs):
     from deepsim.rulesets.atlantis.report import end_causes, first_move, side_shares
 

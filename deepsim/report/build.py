@@ -620,7 +620,10 @@ def _generic_sections(ctx: Context) -> list[tuple[str, str, Callable]]:
         ("seats", "Seat advantage", _sec_seats),
     ]
     seats = ctx.primary.seats
-    if "bot" in seats.columns and seats["bot"].nunique() > 1:
+    # a ruleset whose faction column is the bot style (players alike, e.g. Abyss) already
+    # has this table as its win share per faction
+    if (meta.faction_column != "bot" and "bot" in seats.columns
+            and seats["bot"].nunique() > 1):
         out.append(("bots", "Bot styles", _sec_bots))
     return out
 
