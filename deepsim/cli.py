@@ -2,7 +2,9 @@
 
 Commands: ``run``, ``trace``, ``rulesets``, ``scenarios``. Every
 :class:`~deepsim.errors.InputError` is printed in red without a traceback and exits with
-status 2; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks valid.
+status 2; an :class:`~deepsim.errors.OutputError` (the disk failed during a run) likewise
+with status 4; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks
+valid.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from rich.text import Text
 
 from deepsim import __version__, runner
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import InputError
+from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OUTPUT, InputError, OutputError
 from deepsim.output import read_run
 
 app = typer.Typer(
@@ -59,14 +61,11 @@ def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
     return Console(stderr=stderr)
 
-EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-
-def _fail(exc: InputError) -> typer.Exit:
+def _fail(exc: InputError | OutputError) -> typer.Exit:
+    """Print ``error: ...`` (no traceback); exit 2 for bad input, 4 for a failed write."""
     _console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
                       highlight=False)
-    return typer.Exit(EXIT_INPUT)
+    return typer.Exit(EXIT_OUTPUT if isinstance(exc, OutputError) else EXIT_INPUT)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -195,18 +194,22 @@ def run(
                                         backend=engine)
         finally:
             progress_bar.stop()
-    except InputError as exc:
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     except KeyboardInterrupt as exc:
         where = getattr(exc, "out_dir", None)
+        if where is None:  # before the run's folder held anything
+            err_console.print("[bold yellow]Interrupted[/bold yellow] before the run "
+                              "started: no game was played and nothing was written.",
+                              highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         done = (f" ({exc.chunks_done} of {exc.n_chunks} chunks finished)"
                 if hasattr(exc, "chunks_done") else "")
         err_console.print(f"[bold yellow]Interrupted.[/bold yellow] Finished chunks are "
                           f"kept{done}; the run is marked incomplete (manifest status "
                           "'running').", highlight=False)
-        if where is not None:
-            err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
-                              highlight=False)
+        err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
+                          highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if not quiet:
         for note in result.notes:
