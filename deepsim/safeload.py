@@ -14,7 +14,7 @@ unbounded memory. The limits (README, "Input limits"):
 - :data:`MAX_NODES` (100,000) values once every alias is expanded: a YAML alias bomb (each
   level repeating the last one ten times) is refused after reading its few hundred bytes,
   before anything is expanded; an alias to a collection that contains it is refused.
-- integers outside the 64-bit range (every count and seed deepsim uses fits in 64 bits).
+- integers outside the signed 64-bit range (every count and seed deepsim uses fits).
 - control characters other than tab and line breaks, bytes that are not UTF-8, and every
   parser error, each with its line.
 
@@ -63,8 +63,8 @@ MAX_JSON_BYTES = 64 << 20
 MAX_DEPTH = 64
 #: Most values (scalars, mappings and lists) a YAML document may expand to.
 MAX_NODES = 100_000
-#: Integers must fit in 64 bits (signed, or unsigned for the top of the range).
-_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
+#: Integers must fit in a signed 64-bit integer (numpy's int64, the kernels' integers).
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 
 _C0 = ("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF",
        "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
@@ -350,7 +350,7 @@ def _construct_int(loader: _Hooks, node: yaml.ScalarNode) -> int:
     value = None if too_long else loader.construct_yaml_int(node)
     if value is None or not _INT_MIN <= value <= _INT_MAX:
         shown = text if len(text) <= 24 else f"{text[:10]}...{text[-6:]} ({len(text)} chars)"
-        raise InputError(f"integer {shown} does not fit in 64 bits",
+        raise InputError(f"integer {shown} does not fit in 64 bits (signed)",
                          line=node.start_mark.line + 1)
     return value
 
