@@ -265,7 +265,7 @@ def trace(
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game)
-        elif target.exists():
+        elif target.exists() or target.is_symlink():  # a link loop: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
             warnings = []
         else:
@@ -429,13 +429,25 @@ def report(
 ) -> None:
     """Balance report of finished runs: win shares per faction, seats, the ruleset's own
     sections (DEEPFALL: length, exits, claims B1-B8; Atlantis: sides, first move, endings)."""
+    from deepsim.output import check_writable, os_reason
     from deepsim.report import parse_formats, report_runs
 
     console = _console()
     try:
-        rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
-                                 options=list(options or []))
-    except InputError as exc:
+        if out is not None:  # a folder that cannot be made or written: exit 2, before
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"cannot create the folder: {os_reason(exc)}",
+                                 file=str(out), key="--out") from None
+            check_writable(out)
+        try:
+            rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
+                                     options=list(options or []))
+        except OSError as exc:
+            where = exc.filename or out or "the report folder"
+            raise OutputError(f"{where}: cannot write the report: {os_reason(exc)}") from None
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     if rep.claims:
         table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),

@@ -566,6 +566,15 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
                      manifest=writer.manifest)
 
 
+def _same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same place (False when one cannot be resolved, e.g.
+    a symbolic link loop: :func:`check_out_dir` reports that)."""
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
 def _check_plan(recorded: dict, where: str) -> None:
     """Refuse a recorded run (``run.json`` or manifest) of more than :data:`MAX_CHUNKS`
     chunks or with games/chunk size that are not positive integers."""
@@ -834,9 +843,9 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     where = str(run_dir / RUN_JSON_NAME)
     info = read_run_json(run_dir)
     _require(info, ("ruleset", "scenario_input", "scenario_hash", "params_hash"), where)
-    if out is not None and Path(out).resolve() == run_dir.resolve():
+    if out is not None and _same_path(Path(out), run_dir):
         raise InputError("--out is the run being re-run; choose another directory",
-                         file=str(out))
+                         file=str(out), key="--out")
     check_out_dir(out, force=force)
     n_threads = set_threads(threads)
     ruleset, prepared, warnings = _reprepare(

@@ -276,3 +276,24 @@ def test_real_tmpfs_full_then_read_only(tmp_path, reference):
     for i in (3, 4):
         rc, out = result(i)
         assert rc == 2 and "read-only file system" in out and "key '--out'" in out, out
+
+
+def test_other_commands_name_the_flag(tmp_path, reference):
+    """report --out, run --from --out and trace get the same one-line answers."""
+    ref = reference[0].parent / "ref"
+    loop = tmp_path / "loop"
+    os.symlink(tmp_path / "loop2", loop)
+    os.symlink(loop, tmp_path / "loop2")
+    cases = [
+        (["report", str(ref), "--out", "/proc/deepsim-report", "--format", "md"],
+         ["key '--out'", "cannot create the folder"]),
+        (["run", "--from", str(ref), "--out", str(loop), *RUN],
+         ["key '--out'", "symbolic link loop"]),
+        (["run", "--from", str(ref), "--out", str(ref), *RUN],
+         ["key '--out'", "is the run being re-run"]),   # not "pass --force" first
+        (["trace", str(loop), "--game", "0"], [str(loop), "symbolic link loop"]),
+    ]
+    for args, fragments in cases:
+        line = _one_line(cli.invoke(app, args), 2)
+        for fragment in fragments:
+            assert fragment in line, (args, line)
