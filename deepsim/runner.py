@@ -589,18 +589,19 @@ def _check_plan(recorded: dict, where: str) -> None:
 
 
 def _write_failure(exc: BaseException) -> str | None:
-    """What failed to be written, when ``exc`` (or what caused it: a Dask task's error
-    arrives wrapped) is an :class:`OutputError` or an ``OSError`` naming a file; else None."""
+    """What failed to be written, when ``exc`` is an :class:`OutputError` or an ``OSError``
+    naming a file, or was raised ``from`` one (a Dask task's error arrives wrapped in a
+    RuntimeError); else None."""
     from deepsim.output import os_reason
 
-    seen = 0
-    while exc is not None and seen < 10:
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"cannot write {exc.filename}: {os_reason(exc)}"
+    for _ in range(10):
         if isinstance(exc, OutputError):
             return exc.message
-        if isinstance(exc, OSError) and exc.filename is not None:
-            return f"cannot write {exc.filename}: {os_reason(exc)}"
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
+        if exc.__cause__ is None:
+            return None
+        exc = exc.__cause__
     return None
 
 

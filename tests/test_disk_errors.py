@@ -297,3 +297,30 @@ def test_other_commands_name_the_flag(tmp_path, reference):
         line = _one_line(cli.invoke(app, args), 2)
         for fragment in fragments:
             assert fragment in line, (args, line)
+
+
+def test_a_dask_workers_write_failure_is_recognised():
+    """A worker's OutputError travels pickled and arrives as the cause of the backend's
+    RuntimeError; the runner finds it there (and nothing in an unrelated error)."""
+    import pickle
+
+    from deepsim.errors import OutputError
+
+    sent = OutputError("cannot write seats/part-00002.parquet: the disk is full",
+                       out_dir="/runs/x")
+    got = pickle.loads(pickle.dumps(sent))
+    assert (got.message, got.out_dir) == (sent.message, "/runs/x")
+    try:
+        try:
+            raise got
+        except OutputError as exc:
+            raise RuntimeError("chunk 2 failed on the Dask cluster") from exc
+    except RuntimeError as wrapped:
+        assert runner._write_failure(wrapped) == sent.message
+    try:
+        try:
+            raise FileNotFoundError(errno.ENOENT, "gone", "/somewhere")
+        except OSError:
+            raise RuntimeError("unrelated") from None
+    except RuntimeError as unrelated:
+        assert runner._write_failure(unrelated) is None
