@@ -42,6 +42,7 @@ from deepsim.scenario import ScenarioBase
 cli = CliRunner(env={"COLUMNS": "400"})
 
 OK = "name: x\nruleset: deepfall\ngames: 10\nseed: 1\n"
+ATLANTIS = "name: x\nruleset: atlantis\ngames: 10\n"
 
 
 def bomb(levels: int, width: int = 9) -> str:
@@ -85,6 +86,13 @@ CASES: dict[str, tuple[str | bytes, list[str], list[str]]] = {
     "python_tag": (OK + "description: !!python/object/apply:os.system [ls]\n", [],
                    ["{f}:5", "malformed YAML", "could not determine a constructor"]),
     "bad_int_tag": (OK + "chunk_size: !!int abc\n", [], ["{f}:5", "cannot read the value 'abc'"]),
+    # found by the property test below: each was a traceback
+    "bool_tag_maybe": (OK + "description: !!bool maybe\n", [],
+                       ["{f}:5", "cannot read the value 'maybe'"]),
+    "unsigned_64_bit_count": (OK + "overrides:\n  lineages.revenant.start_bag.recruit: "
+                              "9999999999999999999\n", [], ["{f}:6", "does not fit in 64 bits"]),
+    "atlantis_force_infinite": (ATLANTIS + "forces:\n  sea_witch: {leviathan: .inf}\n", [],
+                                ["{f}:4", "key 'forces'", "expected a count", "got inf"]),
     "duplicate_anchor": (OK + "a: &x 1\nb: &x 2\n", [], ["{f}:6", "duplicate anchor"]),
     "two_documents": (OK + "---\nname: y\n", [], ["{f}:5", "single document"]),
     "games_true": (OK.replace("games: 10", "games: true"), [],
