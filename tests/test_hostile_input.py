@@ -36,8 +36,9 @@ from typer.testing import CliRunner
 from deepsim import rulesets, runner, safeload
 from deepsim.cli import app
 from deepsim.errors import InputError
+from deepsim.gate.expect import ExpectBlock, parse_expect
 from deepsim.safeload import MAX_DEPTH, MAX_INPUT_BYTES, MAX_NODES, last_stats, load_yaml
-from deepsim.scenario import ScenarioBase
+from deepsim.scenario import LINES, ScenarioBase
 
 cli = CliRunner(env={"COLUMNS": "400"})
 
@@ -343,6 +344,9 @@ def _schema_keys(name: str) -> list[tuple[str, object]]:
 
 
 SCHEMA_KEYS = {name: _schema_keys(name) for name in RULESETS}
+#: the keys of a scenario's expect: block (read by deepsim check), as scenario key paths
+EXPECT_KEYS: list[tuple[str, object]] = []
+_fields(ExpectBlock, "", EXPECT_KEYS)
 NUMERIC_KEYS = [(name, path) for name in RULESETS for path, ann in SCHEMA_KEYS[name]
                 if _numeric(ann)]
 PARAMETERS = {name: rulesets.get(name).parameters() for name in RULESETS}
@@ -491,9 +495,11 @@ def hostile_scenario(draw, name: str) -> str:
     raw control character put in or cut short."""
     data: dict = {"name": "fuzz", "ruleset": name, "games": 20, "chunk_size": 10}
     # (name and ruleset last: hypothesis tries the first choices most)
-    keys = sorted((p for p, _ in SCHEMA_KEYS[name]), key=lambda p: p in ("name", "ruleset"))
+    keys = sorted(dict.fromkeys(p for p, _ in SCHEMA_KEYS[name] + EXPECT_KEYS if p != "expect"),
+                  key=lambda p: p in ("name", "ruleset"))
     params = PARAM_PATHS[name]
     raw: dict[str, str] = {}
+    expectation = {"metric": "win_ratio", "by": "seat", "within": "[0.5, 2.0]"}
     n = draw(st.integers(1, 4))
     # one hostile value in most examples, the others of a plausible type (odd numbers, edge
     # values), so that many scenarios pass the schema and reach the ruleset's own checks
@@ -512,6 +518,12 @@ def hostile_scenario(draw, name: str) -> str:
         path = (draw(st.sampled_from(keys)) if where == "key" else
                 draw(st.sampled_from(["x", "overrides", "seats.7.bot", "expect.0.metric"])))
         parts = path.split(".")
+        if parts[:2] == ["expect", "0"] and len(parts) > 2:
+            # one key of an otherwise complete expectation (deepsim check reads it)
+            expectation[parts[2]] = _wrap(parts[3:], value)
+            data.setdefault("expect", 0)
+            raw["expect"] = "[{" + ", ".join(f"{k}: {v}" for k, v in expectation.items()) + "}]"
+            continue
         cut = next((i for i, p in enumerate(parts) if p.isdigit()), len(parts))
         head, rest = parts[:cut], parts[cut:]
         node = data
@@ -545,15 +557,12 @@ def _check_bounds(data) -> None:
     assert count <= MAX_NODES and depth <= MAX_DEPTH
 
 
-SEEN: dict[str, int] = {}
-
-
 @pytest.mark.parametrize("name", RULESETS)
 def test_hostile_yaml_gives_input_error_or_a_valid_scenario(tmp_path, name):
     """Generated hostile YAML to each ruleset's scenario loader: an InputError or a
     prepared scenario, never another exception; within the count bounds either way."""
     path = tmp_path / "fuzz.yaml"
-    outcomes = {"input_error": 0, "prepared": 0}
+    outcomes = {"input_error": 0, "prepared": 0, "expect_parsed": 0, "expect_refused": 0}
 
     @FUZZ
     @given(text=hostile_scenario(name))
@@ -572,12 +581,17 @@ def test_hostile_yaml_gives_input_error_or_a_valid_scenario(tmp_path, name):
                 assert type(scenario[key]) is int  # never a bool
             assert prepared.params_hash
             _check_bounds(load_yaml(path)[0])
+            if scenario.get("expect") is not None:  # what deepsim check reads next
+                try:
+                    parse_expect(scenario, source=str(path), lines=LINES.get(str(path)))
+                    outcomes["expect_parsed"] += 1
+                except InputError:
+                    outcomes["expect_refused"] += 1
         stats = last_stats()
         assert stats.bytes <= MAX_INPUT_BYTES + 1
         assert stats.composed <= MAX_NODES + 1
         assert stats.built <= MAX_NODES
 
     check()
-    SEEN[name] = sum(outcomes.values())
     print(f"\n{name}: {outcomes}", file=sys.stderr)
-    assert outcomes["input_error"] > 0 and sum(outcomes.values()) >= FUZZ.max_examples // 2
+    assert outcomes["input_error"] > 0 and outcomes["prepared"] > 0
