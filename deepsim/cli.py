@@ -9,6 +9,7 @@ valid.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -259,13 +260,13 @@ def trace(
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
     try:
-        if target.is_dir():
+        if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game)
-        elif target.exists() or target.is_symlink():  # a link loop: the loader says so
+        elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
             warnings = []
         else:
@@ -363,7 +364,7 @@ def scenarios(
 ) -> None:
     """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
     console = _console()
-    if not directory.is_dir():
+    if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
     files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
     table = Table("File", "Name", "Ruleset", "Players", "Games",

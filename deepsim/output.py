@@ -673,7 +673,7 @@ class RunWriter:
 
 
 def _read_json(path: Path, what: str) -> dict:
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise InputError(f"{what} not found; is this a deepsim run directory?", file=str(path))
     data = read_json(path, what=what)  # bounded size; InputError for anything malformed
     if not isinstance(data, dict):
@@ -920,7 +920,7 @@ def read_run(run_dir: Path | str, *, games_columns: list[str] | None = None,
         ``require_complete``.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     if require_complete and manifest["status"] != "complete":

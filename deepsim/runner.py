@@ -725,7 +725,7 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         names what is kept and the ``--resume`` command.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # (never raises: a too long path is 'not found')
         raise InputError("run directory not found", file=str(run_dir))
     where = str(run_dir / RUN_JSON_NAME)
     mwhere = str(run_dir / MANIFEST_NAME)
@@ -839,7 +839,7 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     RunInterrupted
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # (never raises: a too long path is 'not found')
         raise InputError("run directory not found", file=str(run_dir))
     where = str(run_dir / RUN_JSON_NAME)
     info = read_run_json(run_dir)

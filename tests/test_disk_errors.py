@@ -292,6 +292,10 @@ def test_other_commands_name_the_flag(tmp_path, reference):
         (["run", "--from", str(ref), "--out", str(ref), *RUN],
          ["key '--out'", "is the run being re-run"]),   # not "pass --force" first
         (["trace", str(loop), "--game", "0"], [str(loop), "symbolic link loop"]),
+        (["run", str(tmp_path / ("x" * 5000))], ["the path is too long"]),
+        (["run", "--resume", str(tmp_path / ("x" * 5000))], ["run directory not found"]),
+        (["trace", str(tmp_path / ("x" * 5000)), "--game", "0"], ["no such run directory"]),
+        (["report", str(tmp_path / ("x" * 5000))], ["run directory not found"]),
     ]
     for args, fragments in cases:
         line = _one_line(cli.invoke(app, args), 2)

@@ -10,9 +10,11 @@
   (so keys added later are covered): a boolean or a quoted number in any numeric key of a
   scenario, and ``--set path=true`` for every numeric ruleset parameter, is refused.
 - A hypothesis property test feeds generated hostile YAML (aliases, deep nesting, odd
-  scalars, control bytes, huge numbers, wrong types at every key of every schema) to each
-  ruleset's scenario loader (``runner.resolve``: load, check, prepare) and accepts only an
-  :class:`InputError` or a prepared scenario.
+  scalars, control bytes, huge numbers, wrong types at every key of every schema: scenario
+  keys, ``expect:`` keys, ruleset parameters under ``overrides:``) to each ruleset's
+  scenario loader (``runner.resolve``: load, check, prepare; then ``parse_expect``) and
+  accepts only an :class:`InputError` or a prepared scenario. 1,000 examples per ruleset
+  (derandomized; ``DEEPSIM_FUZZ_EXAMPLES=20000`` for a deeper run).
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ CASES: dict[str, tuple[str | bytes, list[str], list[str]]] = {
                               "9999999999999999999\n", [], ["{f}:6", "does not fit in 64 bits"]),
     "atlantis_force_infinite": (ATLANTIS + "forces:\n  sea_witch: {leviathan: .inf}\n", [],
                                 ["{f}:4", "key 'forces'", "expected a count", "got inf"]),
+    "atlantis_map_file_name_too_long": (ATLANTIS + "map: {file: " + "x" * 5000 + "}\n", [],
+                                        ["the path is too long", "chars)"]),
     "duplicate_anchor": (OK + "a: &x 1\nb: &x 2\n", [], ["{f}:6", "duplicate anchor"]),
     "two_documents": (OK + "---\nname: y\n", [], ["{f}:5", "single document"]),
     "games_true": (OK.replace("games: 10", "games: true"), [],

@@ -167,11 +167,13 @@ class AtlantisRuleset:
                 base = (Path(source).parent if not source.startswith("<")
                         else Path.cwd())
                 path = base / sc.map.file
-                if not path.exists() and not path.is_symlink():
-                    raise InputError("no such map file", file=str(path))
-                # read_text: at most safeload.MAX_INPUT_BYTES (a device or pipe too)
-                fixed = maps.parse_grid(read_text(path, what="map file"), codes, cur,
-                                        source=str(path))
+                try:  # read_text: at most safeload.MAX_INPUT_BYTES (a device or pipe too)
+                    text = read_text(path, what="map file")
+                except InputError as exc:
+                    if exc.message == "no such file":
+                        raise InputError("no such map file", file=str(path)) from None
+                    raise
+                fixed = maps.parse_grid(text, codes, cur, source=str(path))
             else:
                 first = lines.get("map.grid")
                 fixed = maps.parse_grid(sc.map.grid, codes, cur, source=source,
