@@ -2,11 +2,14 @@
 
 Commands: ``run``, ``trace``, ``rulesets``, ``scenarios``. Every
 :class:`~deepsim.errors.InputError` is printed in red without a traceback and exits with
-status 2; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks valid.
+status 2; an :class:`~deepsim.errors.OutputError` (the disk failed during a run) likewise
+with status 4; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks
+valid.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -28,7 +31,7 @@ from rich.text import Text
 
 from deepsim import __version__, runner
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import InputError
+from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OUTPUT, InputError, OutputError
 from deepsim.output import read_run
 
 app = typer.Typer(
@@ -59,14 +62,11 @@ def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
     return Console(stderr=stderr)
 
-EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-
-def _fail(exc: InputError) -> typer.Exit:
+def _fail(exc: InputError | OutputError) -> typer.Exit:
+    """Print ``error: ...`` (no traceback); exit 2 for bad input, 4 for a failed write."""
     _console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
                       highlight=False)
-    return typer.Exit(EXIT_INPUT)
+    return typer.Exit(EXIT_OUTPUT if isinstance(exc, OutputError) else EXIT_INPUT)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -195,18 +195,22 @@ def run(
                                         backend=engine)
         finally:
             progress_bar.stop()
-    except InputError as exc:
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     except KeyboardInterrupt as exc:
         where = getattr(exc, "out_dir", None)
+        if where is None:  # before the run's folder held anything
+            err_console.print("[bold yellow]Interrupted[/bold yellow] before the run "
+                              "started: no game was played and nothing was written.",
+                              highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         done = (f" ({exc.chunks_done} of {exc.n_chunks} chunks finished)"
                 if hasattr(exc, "chunks_done") else "")
         err_console.print(f"[bold yellow]Interrupted.[/bold yellow] Finished chunks are "
                           f"kept{done}; the run is marked incomplete (manifest status "
                           "'running').", highlight=False)
-        if where is not None:
-            err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
-                              highlight=False)
+        err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
+                          highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if not quiet:
         for note in result.notes:
@@ -256,13 +260,13 @@ def trace(
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
     try:
-        if target.is_dir():
+        if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game)
-        elif target.exists():
+        elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
             warnings = []
         else:
@@ -360,7 +364,7 @@ def scenarios(
 ) -> None:
     """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
     console = _console()
-    if not directory.is_dir():
+    if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
     files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
     table = Table("File", "Name", "Ruleset", "Players", "Games",
@@ -426,13 +430,25 @@ def report(
 ) -> None:
     """Balance report of finished runs: win shares per faction, seats, the ruleset's own
     sections (DEEPFALL: length, exits, claims B1-B8; Atlantis: sides, first move, endings)."""
+    from deepsim.output import check_writable, os_reason
     from deepsim.report import parse_formats, report_runs
 
     console = _console()
     try:
-        rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
-                                 options=list(options or []))
-    except InputError as exc:
+        if out is not None:  # a folder that cannot be made or written: exit 2, before
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"cannot create the folder: {os_reason(exc)}",
+                                 file=str(out), key="--out") from None
+            check_writable(out)
+        try:
+            rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
+                                     options=list(options or []))
+        except OSError as exc:
+            where = exc.filename or out or "the report folder"
+            raise OutputError(f"{where}: cannot write the report: {os_reason(exc)}") from None
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     if rep.claims:
         table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),

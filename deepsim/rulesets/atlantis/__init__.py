@@ -31,6 +31,7 @@ from deepsim.params import (
 )
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared
+from deepsim.safeload import read_text
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -165,7 +166,14 @@ class AtlantisRuleset:
             if sc.map.file is not None:
                 base = (Path(source).parent if not source.startswith("<")
                         else Path.cwd())
-                fixed = maps.load_map_file(base / sc.map.file, codes, cur)
+                path = base / sc.map.file
+                try:  # read_text: at most safeload.MAX_INPUT_BYTES (a device or pipe too)
+                    text = read_text(path, what="map file")
+                except InputError as exc:
+                    if exc.message == "no such file":
+                        raise InputError("no such map file", file=str(path)) from None
+                    raise
+                fixed = maps.parse_grid(text, codes, cur, source=str(path))
             else:
                 first = lines.get("map.grid")
                 fixed = maps.parse_grid(sc.map.grid, codes, cur, source=source,
