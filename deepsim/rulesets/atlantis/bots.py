@@ -942,14 +942,14 @@ def choose_spell(scr, dat, kn, i, lum_end):
         # uniform over: pass, and each chit that has a legal target
         m = 1
         for k in range(n):
-            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], np.bool_(True))
             if v >= 0.0:
                 m += 1
         r = rand_below(scr, m)
         if r == 0:
             return -1, -1
         for k in range(n):
-            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], np.bool_(True))
             if v >= 0.0:
                 r -= 1
                 if r == 0:
@@ -962,7 +962,7 @@ def choose_spell(scr, dat, kn, i, lum_end):
         sp = chits[i, k]
         if sp == SP_LUMINESCENCE and not lum_end:
             continue
-        v, tg = spell_option(scr, dat, kn, i, sp, False)
+        v, tg = spell_option(scr, dat, kn, i, sp, np.bool_(False))
         if v > bv:
             bv = v
             best = k

@@ -12,8 +12,9 @@ bottom); crew positions and "deepest floor" are floor *numbers* 1..6 as in the r
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from deepsim.blocks import run_blocks
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
@@ -114,7 +115,7 @@ def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     emit(ev, g, p, EV_MUSTER, start, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev):
     """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4)."""
     drawn = 0
@@ -215,7 +216,7 @@ def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, r
     return gained
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules, ls_free,
                      slots, collapsed):
     """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
@@ -235,7 +236,7 @@ def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules
     return np.int64(rules[R_LS_COST])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
              rules, si, sf, row, ev, g):
     """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
@@ -328,10 +329,13 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         credit(si, row, p, E_HAND, has_lin, has_cal)
 
     # §6A.2 Press On: another hand, +1 Dread on the shared track each time (A18).
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, True)
+    # (np.bool_/np.int64 arguments below: one compile of each decision, not one per literal)
+    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free,
+                                    np.bool_(True))
     presses = 0
     while bag_size(bag, p) > 0:
-        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
+        if not bots.press_on(key, p, n, np.int64(presses), target_floor, kn, scr, rules, rooms,
+                             depth):
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
@@ -417,7 +421,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     free_moves = np.int64(rules[R_FREE_MOVES] + eff[p, E_MOVES])
     move_cost = np.int64(rules[R_MOVE_COST])
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, False)
+    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free,
+                                    np.bool_(False))
     lowest_open = N_FLOORS - collapsed          # floor number of the deepest standing floor
     if target_floor > lowest_open:
         target_floor = lowest_open
@@ -434,8 +439,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
                 keep_c = extra * move_cost - (spare_m if spare_m > 0 else 0)
                 if keep_c < 0:
                     keep_c = 0
-            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, False,
-                         keep_c):
+            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev,
+                         np.bool_(False), np.int64(keep_c)):
                 claims_left -= 1
     # moves (§6A.4: free Moves, extra ones for Cunning or Mettle)
     cur = sd[p, SD_FLOOR]
@@ -470,7 +475,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
             if cur > si[row, p, S_DEEPEST]:
                 si[row, p, S_DEEPEST] = cur
     while claims_left > 0:
-        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, True, 0):
+        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev,
+                         np.bool_(True), np.int64(0)):
             break
         claims_left -= 1
 
@@ -544,7 +550,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         sym[k] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_assault, keep_c):
     """Ask the bot for a room on the crew's current floor and claim it or carry progress.
 
@@ -871,7 +877,12 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
     g[GS_ROUND] = 0
 
 
-@njit(cache=True, _nrt=False)
+# Compile time (docs/performance.md): play_game is inlined in numba IR into its two callers
+# (play_block, trace_game), so LLVM optimises the whole game once per entry point instead of
+# once more for a play_game library of its own; the per-turn functions below it are
+# forceinline (compiled once, inlined by LLVM), and so are the bots' decisions and the
+# larger turn helpers (try_claim, cash_out, last_stand_price, draw_hand).
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
               lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
               seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev, trace):
@@ -965,14 +976,31 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
          gi[row, G_TRUNCATED], 0, 0)
 
 
-BLOCK = 64  # games per work block: scratch arrays are allocated once per block
+@njit(cache=True, nogil=True)
+def play_block(seed, start, lo, hi, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
+               lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
+               seat_spec, bot_pool, unique, knobs, gi, gf, si, sf):
+    """Play games ``start+lo .. start+hi-1`` of run ``seed`` into rows ``lo .. hi-1``.
+
+    One thread's share of :func:`play_games` (it releases the GIL); the game state is
+    allocated once and reset by each game.
+    """
+    scr = new_scratch()
+    ev = np.zeros((1, EVENT_WIDTH), np.int64)
+    for r in range(lo, hi):
+        play_game(seed, start + r, r, scr, rules, faces, die_rank, rooms, floor_cdf,
+                  depth, scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit,
+                  ls_free, player_opts, seat_spec, bot_pool, unique, knobs, gi, gf, si,
+                  sf, ev, np.int64(0))
 
 
-@njit(cache=True, parallel=True)
 def play_games(seed, start, count, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
                lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
                seat_spec, bot_pool, unique, knobs):
-    """Play games ``start .. start+count-1`` of run ``seed`` in parallel.
+    """Play games ``start .. start+count-1`` of run ``seed`` on numba's thread count.
+
+    Blocks of games go to :func:`play_block` on ``numba.get_num_threads()`` threads
+    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count.
 
     Returns
     -------
@@ -982,21 +1010,17 @@ def play_games(seed, start, count, rules, faces, die_rank, rooms, floor_cdf, dep
     sf : float64[count, MAX_SEATS, N_SEAT_FLT]
         Row r is game ``start + r``; seats beyond the game's player count are zero.
     """
+    count = int(count)
     gi = np.zeros((count, N_GAME_INT), np.int64)
     gf = np.zeros((count, N_GAME_FLT), np.float64)
     si = np.zeros((count, MAX_SEATS, N_SEAT_INT), np.int64)
     sf = np.zeros((count, MAX_SEATS, N_SEAT_FLT), np.float64)
-    nblocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(nblocks):
-        scr = new_scratch()
-        ev = np.zeros((1, EVENT_WIDTH), np.int64)
-        lo = b * BLOCK
-        hi = min(lo + BLOCK, count)
-        for r in range(lo, hi):
-            play_game(seed, start + r, r, scr, rules, faces, die_rank, rooms, floor_cdf,
-                      depth, scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit,
-                      ls_free, player_opts, seat_spec, bot_pool, unique, knobs, gi, gf, si,
-                      sf, ev, 0)
+    args = (rules, faces, die_rank, rooms, floor_cdf, depth, scale, lin_eff, cal_eff, lin_nn,
+            cal_nn, lin_bag, cal_recruit, ls_free, player_opts, seat_spec, bot_pool, unique,
+            knobs, gi, gf, si, sf)
+    seed, start = np.int64(seed), np.int64(start)
+    run_blocks(lambda lo, hi: play_block(seed, start, np.int64(lo), np.int64(hi), *args),
+               count)
     return gi, gf, si, sf
 
 
@@ -1014,9 +1038,12 @@ def trace_game(seed, game, max_events, rules, faces, die_rank, rooms, floor_cdf,
     sf = np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64)
     ev = np.zeros((max_events, EVENT_WIDTH), np.int64)
     scr = new_scratch()
-    play_game(seed, game, 0, scr, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
-              lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-              seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev, 1)
+    # row and trace as int64 values, not literals: every rule function under play_game
+    # (play_turn, setup...) is then the batch's compile, not compiled again for literals
+    play_game(seed, game, np.int64(0), scr, rules, faces, die_rank, rooms, floor_cdf, depth,
+              scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free,
+              player_opts, seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev,
+              np.int64(1))
     k = scr[X_G][GS_EV]
     return gi, gf, si, sf, ev[:k].copy()
 
