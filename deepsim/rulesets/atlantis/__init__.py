@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -344,6 +345,27 @@ class AtlantisRuleset:
 
     # ---- playing ------------------------------------------------------------------------
 
+    #: cold compile on an idle 2-core machine, seconds (docs/performance.md, "Compile time")
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 60.0, "all": 120.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games) for the argument types of
+        ``prepared`` (default: the default game; every Atlantis scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.atlantis.kernel import play_block, play_games, trace_game
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "games": 1,
+                                     "seed": 0, "chunk_size": 1}, source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        tables = play_games(seed, zero, zero, *args)              # empty tables
+        play_block(seed, zero, zero, zero, *args, *tables)
+        if trace:
+            trace_game(seed, zero, 1, *args)
+
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Play games ``start .. start+count-1``; one games row per game, two seats rows.
@@ -421,15 +443,15 @@ class AtlantisRuleset:
         the winner of that game's batch row.
         """
         from deepsim.rulesets.atlantis.trace import format_events
-        seed, (gi, gf, si, sf, ev) = self._trace_arrays(prepared, game_index)
+        seed, (gi, gf, si, _sf, ev) = self._trace_arrays(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
         seat_names = [f"seat {p}: {L.SIDE_TITLES[int(si[0, p, L.S_SIDE])]} "
                       f"({labels[int(si[0, p, L.S_BOT])]})" for p in range(2)]
         a = prepared.compiled["arrays"]
-        lines = [f"Atlantis game {game_index} of seed {seed}: "
-                 f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
-                 f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
-                 f"map"]
+        lines = [(f"Atlantis game {game_index} of seed {seed}: "
+                  f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
+                  f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
+                  f"map")]
         lines += [f"  {nm}" for nm in seat_names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))

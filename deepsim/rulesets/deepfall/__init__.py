@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -203,6 +204,34 @@ class DeepfallRuleset:
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
                                   "seed": sc.seed})
 
+    #: cold compile on an idle 2-core machine, seconds (docs/performance.md, "Compile time")
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 80.0, "all": 150.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
+        argument types of ``prepared`` (default: a 4-player game; every DEEPFALL scenario
+        has the same types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.deepfall.kernel import (
+            play_block,
+            play_games,
+            seat_columns,
+            trace_game,
+        )
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
+                                     "games": 1, "seed": 0, "chunk_size": 1},
+                                    source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        gi, gf, si, sf = play_games(seed, zero, zero, *args)      # empty tables
+        play_block(seed, zero, zero, zero, *args, gi, gf, si, sf)
+        seat_columns(gi, si, sf)
+        if trace:
+            trace_game(seed, zero, 1, *args)
+
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Play games ``start .. start+count-1``; one games row per game, one seats row per seat.
@@ -269,15 +298,15 @@ class DeepfallRuleset:
         from deepsim.rulesets.deepfall.trace import format_events, seat_label
         a = prepared.compiled["arrays"]
         seed = int(prepared.scenario["seed"])
-        gi, gf, si, sf, ev = trace_game(np.int64(seed), np.int64(game_index), 200_000,
-                                        *a.kernel_args())
+        gi, _gf, si, sf, ev = trace_game(np.int64(seed), np.int64(game_index), 200_000,
+                                         *a.kernel_args())
         n = int(gi[0, L.G_PLAYERS])
         labels = prepared.compiled["bot_labels"]
         names = [seat_label(p, int(si[0, p, L.S_LINEAGE]), int(si[0, p, L.S_CALLING]),
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
-        lines = [f"DEEPFALL game {game_index} of seed {seed}: {n} players, "
-                 f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
-                 f"{gi[0, L.G_DREAD_LEN]}"]
+        lines = [(f"DEEPFALL game {game_index} of seed {seed}: {n} players, "
+                  f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
+                  f"{gi[0, L.G_DREAD_LEN]}")]
         lines += [f"  {nm}" for nm in names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
