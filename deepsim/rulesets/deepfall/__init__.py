@@ -204,8 +204,9 @@ class DeepfallRuleset:
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
                                   "seed": sc.seed})
 
-    #: cold compile on an idle 2-core machine, seconds (docs/performance.md, "Compile time")
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 80.0, "all": 150.0}
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 35.0, "all": 40.0}
 
     def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
