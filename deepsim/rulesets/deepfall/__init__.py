@@ -206,7 +206,7 @@ class DeepfallRuleset:
 
     #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
     #: time"); the first-run status announces it until this machine has timed its own
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 35.0, "all": 40.0}
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 40.0, "all": 45.0}
 
     def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.

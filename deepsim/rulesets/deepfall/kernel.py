@@ -329,13 +329,10 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         credit(si, row, p, E_HAND, has_lin, has_cal)
 
     # §6A.2 Press On: another hand, +1 Dread on the shared track each time (A18).
-    # (np.bool_/np.int64 arguments below: one compile of each decision, not one per literal)
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free,
-                                    np.bool_(True))
+    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, True)
     presses = 0
     while bag_size(bag, p) > 0:
-        if not bots.press_on(key, p, n, np.int64(presses), target_floor, kn, scr, rules, rooms,
-                             depth):
+        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
@@ -421,8 +418,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     free_moves = np.int64(rules[R_FREE_MOVES] + eff[p, E_MOVES])
     move_cost = np.int64(rules[R_MOVE_COST])
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free,
-                                    np.bool_(False))
+    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, False)
     lowest_open = N_FLOORS - collapsed          # floor number of the deepest standing floor
     if target_floor > lowest_open:
         target_floor = lowest_open
@@ -439,8 +435,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
                 keep_c = extra * move_cost - (spare_m if spare_m > 0 else 0)
                 if keep_c < 0:
                     keep_c = 0
-            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev,
-                         np.bool_(False), np.int64(keep_c)):
+            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, False,
+                         keep_c):
                 claims_left -= 1
     # moves (§6A.4: free Moves, extra ones for Cunning or Mettle)
     cur = sd[p, SD_FLOOR]
@@ -475,8 +471,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
             if cur > si[row, p, S_DEEPEST]:
                 si[row, p, S_DEEPEST] = cur
     while claims_left > 0:
-        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev,
-                         np.bool_(True), np.int64(0)):
+        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, True, 0):
             break
         claims_left -= 1
 
