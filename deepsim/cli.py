@@ -43,17 +43,17 @@ app = typer.Typer(
 )
 
 # `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/odds/cli.py)
-from deepsim.odds.cli import odds_app  # noqa: E402
+from deepsim.odds.cli import odds_app
 
 app.add_typer(odds_app, name="odds")
 
 # `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
-from deepsim.gate.cli import register as _register_gate  # noqa: E402
+from deepsim.gate.cli import register as _register_gate
 
 _register_gate(app)
 
 # `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
-from deepsim.tune.cli import register as _register_tune  # noqa: E402
+from deepsim.tune.cli import register as _register_tune
 
 _register_tune(app)
 
@@ -76,6 +76,30 @@ class _SpeedColumn(ProgressColumn):
         speed = task.finished_speed or task.speed
         return Text("- games/s" if speed is None else f"{speed:,.0f} games/s",
                     style="progress.data.speed")
+
+
+class _CompileStatus:
+    """The line shown while numba compiles a kernel: a spinner on a terminal, else one
+    plain line (CI logs). :meth:`start` is the runner's ``on_compile`` callback."""
+
+    def __init__(self, console: Console, quiet: bool = False):
+        self.console = console
+        self.quiet = quiet
+        self._status = None
+
+    def start(self, message: str) -> None:
+        if self.quiet or self._status is not None:
+            return
+        if self.console.is_terminal:
+            self._status = self.console.status(escape(message), spinner="dots")
+            self._status.start()
+        else:
+            self.console.print(escape(message), highlight=False)
+
+    def stop(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
 
 
 def _version_callback(value: bool) -> None:
@@ -165,10 +189,12 @@ def run(
         console=err_console, disable=quiet, transient=False,
     )
     task_id = None
+    compiling = _CompileStatus(err_console, quiet=quiet)
 
     def on_progress(done: int, total: int) -> None:
         nonlocal task_id
         if task_id is None:  # start the bar only once games are about to run
+            compiling.stop()
             progress_bar.start()
             # a resumed run starts part-way: that is not speed
             task_id = progress_bar.add_task("games", total=total, completed=done)
@@ -184,16 +210,18 @@ def run(
             with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
                 if resume is not None:
                     result = runner.resume(resume, threads=threads, progress=on_progress,
-                                           backend=engine)
+                                           backend=engine, on_compile=compiling.start)
                 elif from_ is not None:
                     result = runner.rerun(from_, out=out, force=force, threads=threads,
-                                          progress=on_progress, backend=engine)
+                                          progress=on_progress, backend=engine,
+                                          on_compile=compiling.start)
                 else:
                     result = runner.run(scenario, games=games, seed=seed,
                                         chunk_size=chunk_size, threads=threads, out=out,
                                         force=force, overrides=sets, progress=on_progress,
-                                        backend=engine)
+                                        backend=engine, on_compile=compiling.start)
         finally:
+            compiling.stop()
             progress_bar.stop()
     except (InputError, OutputError) as exc:
         raise _fail(exc) from None
@@ -240,6 +268,7 @@ def run(
                    title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
+                   compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"])
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
@@ -259,20 +288,24 @@ def trace(
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
+    compiling = _CompileStatus(err_console)
     try:
         if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
-            lines, warnings = runner.trace_run(target, game)
+            lines, warnings = runner.trace_run(target, game, on_compile=compiling.start)
         elif os.path.lexists(target):  # a link loop too: the loader says so
-            lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
+            lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
+                                          on_compile=compiling.start)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))
     except InputError as exc:
         raise _fail(exc) from None
+    finally:
+        compiling.stop()
     for w in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
     out = sys.stdout
@@ -326,9 +359,10 @@ def params(
 
 @app.command()
 def bench(
-    quick: bool = typer.Option(False, "--quick", help="Tiny game counts (smoke test only)."),
-    out: Path = typer.Option(Path("reports/bench.json"), "--out", "-o",
-                             help="Where to write the JSON results."),
+    quick: Annotated[bool, typer.Option("--quick",
+                                        help="Tiny game counts (smoke test only).")] = False,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JSON results.")]
+    = Path("reports/bench.json"),
 ) -> None:
     """Benchmark the DEEPFALL kernel: games/s per core, JIT vs plain Python, RNG floor, memory."""
     from deepsim.bench import run_bench
@@ -337,6 +371,61 @@ def bench(
     res = run_bench(quick=quick, out=out, log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
     console.print(bench_table(res))
     console.print(f"Results: {escape(str(out))}")
+
+
+@app.command()
+def warmup(
+    rulesets: Annotated[list[str] | None, typer.Argument(
+        metavar="[RULESET]...", help="Rulesets to compile (default: all).")] = None,
+    print_key: Annotated[bool, typer.Option(
+        "--print-key", help="Print the cache key (kernel sources, Python, numba, machine) "
+                            "and exit; for CI caches.")] = False,
+    print_dir: Annotated[bool, typer.Option(
+        "--print-dir", help="Print the cache folder of these sources and exit.")] = False,
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Also remove the cache folders of other kernel sources.")] = False,
+) -> None:
+    """Compile the rulesets' kernels into numba's per-user cache ahead of time.
+
+    Later runs of the same sources, from any checkout or installed copy, load them in about
+    a second. The cache is NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
+    """
+    from deepsim import jitcache
+
+    if print_key or print_dir:
+        if print_key:
+            typer.echo(jitcache.ci_key())
+        if print_dir:
+            typer.echo(str(jitcache.cache_dir()))
+        return
+    console, err_console = _console(), _console(stderr=True)
+    try:
+        names = list(rulesets or runner.available_rulesets())
+        objs = [runner.get_ruleset(n) for n in names]
+    except InputError as exc:
+        raise _fail(exc) from None
+    if prune:
+        for p in jitcache.prune():
+            console.print(f"removed {escape(str(p))}", highlight=False)
+    for name, rs in zip(names, objs, strict=True):
+        title = escape(str(getattr(rs, "title", name)))
+        if not jitcache.can_warm(rs):
+            console.print(f"{title}: no warm_up entry (compiles on its first run)",
+                          highlight=False)
+            continue
+        status = _CompileStatus(err_console)
+        try:
+            rep = jitcache.warm(rs, trace=True, on_compile=status.start)
+        finally:
+            status.stop()
+        if rep.compiled:
+            console.print(f"{title}: compiled {len(rep.compiled)} functions in "
+                          f"{rep.seconds:,.1f} s ({rep.cpu_seconds:,.1f} s CPU)",
+                          highlight=False)
+        else:
+            console.print(f"{title}: in the cache (loaded in {rep.seconds:,.1f} s)",
+                          highlight=False)
+    console.print(f"Cache: {escape(str(jitcache.cache_dir()))}", highlight=False)
 
 
 def _players_text(value) -> str:

@@ -2,8 +2,9 @@
 
 The runner knows rulesets only through the contract in :mod:`deepsim.rulesets.base`:
 ``prepare``, ``run_chunk`` and ``trace``. Chunks run one after another; each chunk is
-parallel inside the ruleset's kernel (numba ``prange``), on ``threads`` threads. Results
-depend only on (seed, game index), so chunk size and thread count never change them.
+parallel inside the ruleset's kernel (blocks of games on ``threads`` threads,
+:mod:`deepsim.blocks`), once the kernel is compiled or loaded (:mod:`deepsim.jitcache`).
+Results depend only on (seed, game index), so chunk size and thread count never change them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 import numba
 
-from deepsim import __version__
+from deepsim import __version__, jitcache
 from deepsim.atomic import deferred_sigint
 from deepsim.errors import InputError, OutputError
 from deepsim.output import (
@@ -64,6 +65,9 @@ __all__ = [
 
 RUN_JSON_VERSION = 1
 ProgressFn = Callable[[int, int], None]
+#: called once with "compiling the <title> kernel (first run only, about N s)" when numba
+#: starts compiling before the games (not when the kernel comes from the cache)
+CompileFn = Callable[[str], None]
 
 
 # --- the ruleset side (imported lazily so this module works without a ruleset) ---------------
@@ -357,7 +361,8 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
         chunk_size: int | None = None, threads: int | None = None,
         out: Path | str | None = None, force: bool = False,
         overrides: list[str] | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-        progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+        progress: ProgressFn | None = None, backend: Any = None,
+        on_compile: CompileFn | None = None) -> RunResult:
     """Run a scenario end to end and write its run directory.
 
     Parameters
@@ -381,6 +386,10 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     backend : object, optional
         Plays the chunks elsewhere (:class:`deepsim.distributed.DaskBackend`); default:
         here, one chunk after another. The results are the same.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the ruleset's kernels, before any game
+        (:func:`deepsim.jitcache.warm`); the compile time is recorded apart from the games'
+        (``compile_s`` in ``run.json``).
 
     Returns
     -------
@@ -411,7 +420,7 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
     return _execute_new(ruleset, prepared, scenario, out_dir=out_dir,
                         source=str(scenario_path), overrides=overrides, threads=n_threads,
-                        progress=progress, backend=backend)
+                        progress=progress, backend=backend, on_compile=on_compile)
 
 
 def _execute_new(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path,
@@ -430,7 +439,8 @@ def _execute_new(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path,
 
 def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, source: str,
             overrides: list[str], threads: int, progress: ProgressFn | None = None,
-            extra_info: dict | None = None, backend: Any = None) -> RunResult:
+            extra_info: dict | None = None, backend: Any = None,
+            on_compile: CompileFn | None = None) -> RunResult:
     """Play a prepared scenario into an existing, empty run directory.
 
     Parameters
@@ -452,7 +462,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
     progress : callable(done, total), optional
     extra_info : dict, optional
         More keys for ``run.json`` (e.g. ``rerun_of``).
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -499,6 +509,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "finished_utc": None,
         "wall_time_s": None,
         "games_per_s": None,
+        "compile_s": None,
         **(extra_info or {}),
     }
     n_chunks = len(chunk_ranges(games, chunk_size))
@@ -521,17 +532,21 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         # deferred_sigint re-raises after both files were written: the run can be resumed
         raise RunInterrupted(out_dir, 0, n_chunks) from None
     return _play(ruleset, prepared, writer, info, out_dir=out_dir, progress=progress,
-                 backend=backend)
+                 backend=backend, on_compile=on_compile)
 
 
 def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir: Path,
-          progress: ProgressFn | None, backend: Any = None) -> RunResult:
+          progress: ProgressFn | None, backend: Any = None,
+          on_compile: CompileFn | None = None) -> RunResult:
     """Play every chunk the writer's manifest does not list yet, then mark the run complete.
 
-    ``wall_time_s`` and ``games_per_s`` in ``run.json`` cover this call only (for a resumed
-    run: the games played after the resume). A ``backend`` plays the chunks instead
-    (``backend.play_chunks``: it writes their parts, lists them with ``writer.add_chunk``
-    and reports progress).
+    First the ruleset's kernels are compiled or loaded from numba's cache
+    (:func:`deepsim.jitcache.warm`, when the ruleset has ``warm_up`` and the games run in
+    this process or on workers sharing its cache): ``compile_s`` in ``run.json``.
+    ``wall_time_s`` and ``games_per_s`` cover the games after that, in this call only (for
+    a resumed run: the games played after the resume). A ``backend`` plays the chunks
+    instead (``backend.play_chunks``: it writes their parts, lists them with
+    ``writer.add_chunk`` and reports progress).
     """
     games, chunk_size = int(info["games"]), int(info["chunk_size"])
     plan = chunk_ranges(games, chunk_size)
@@ -539,10 +554,13 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
     todo = [c for c in plan if c[0] not in finished]
     done = sum(count for index, _, count in plan if index in finished)
     played = 0
-    t0 = time.perf_counter()
-    if progress is not None:
-        progress(done, games)
     try:
+        if todo and jitcache.can_warm(ruleset) and (
+                backend is None or getattr(backend, "shares_local_cache", False)):
+            info.update(jitcache.warm(ruleset, prepared, on_compile=on_compile).as_info())
+        t0 = time.perf_counter()
+        if progress is not None:
+            progress(done, games)
         if backend is not None:
             played = backend.play_chunks(ruleset, prepared, writer, info, todo, out_dir=out_dir,
                                          done=done, progress=progress)
@@ -703,7 +721,8 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
 
 
 def resume(run_dir: Path | str, *, threads: int | None = None,
-           progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+           progress: ProgressFn | None = None, backend: Any = None,
+           on_compile: CompileFn | None = None) -> RunResult:
     """Finish an interrupted run: play the chunks its manifest does not list.
 
     The run's scenario is prepared again from ``run.json`` (``scenario_input`` and
@@ -720,7 +739,7 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         numba threads (default: all cores); results do not depend on it.
     progress : callable(done, total), optional
         First called with the games already finished.
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -816,14 +835,15 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     except KeyboardInterrupt:
         raise RunInterrupted(run_dir, len(seen), len(plan)) from None
     result = _play(ruleset, prepared, writer, info, out_dir=run_dir, progress=progress,
-                   backend=backend)
+                   backend=backend, on_compile=on_compile)
     result.notes, result.warnings = notes, warnings
     return result
 
 
 def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = False,
           threads: int | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-          progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+          progress: ProgressFn | None = None, backend: Any = None,
+          on_compile: CompileFn | None = None) -> RunResult:
     """Play again exactly the run recorded in ``run_dir/run.json``, into a new directory.
 
     Same ruleset, scenario (as handed to the ruleset: games, seed, chunk size included)
@@ -841,7 +861,7 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     threads : int, optional
     runs_root : Path or str
     progress : callable(done, total), optional
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -876,7 +896,7 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     result = _execute_new(ruleset, prepared, scenario, out_dir=out_dir, source=source,
                           overrides=list(info.get("overrides") or []), threads=n_threads,
                           progress=progress, extra_info={"rerun_of": str(run_dir)},
-                          backend=backend)
+                          backend=backend, on_compile=on_compile)
     result.notes = [(f"re-running {run_dir} (seed {result.info['seed']}, "
                      f"{result.info['games']} games) into {out_dir}")]
     result.warnings = warnings
@@ -885,7 +905,15 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
 
 # --- tracing ---------------------------------------------------------------------------------
 
-def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
+def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None) -> list[str]:
+    """``ruleset.trace``, its kernels compiled first (with ``on_compile``) when it can."""
+    if jitcache.can_warm(ruleset):
+        jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
+    return list(ruleset.trace(prepared, game))
+
+
+def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None
+              ) -> tuple[list[str], list[str]]:
     """Replay game ``game`` of a finished (or interrupted) run with its recorded overrides.
 
     Parameters
@@ -894,6 +922,8 @@ def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
         Run directory holding ``run.json``.
     game : int
         Global game index, ``0 <= game < games``.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the trace kernels (see :func:`run`).
 
     Returns
     -------
@@ -927,11 +957,12 @@ def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
         warnings.append("the ruleset parameters changed since this run (params hash "
                         f"{prepared.params_hash[:12]} vs recorded {info['params_hash'][:12]}); "
                         "the replay may differ from the game the batch played")
-    return list(ruleset.trace(prepared, game)), warnings
+    return _trace(ruleset, prepared, game, on_compile), warnings
 
 
 def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = None,
-                   overrides: list[str] | None = None) -> list[str]:
+                   overrides: list[str] | None = None,
+                   on_compile: CompileFn | None = None) -> list[str]:
     """Replay game ``game`` of a scenario (with ``seed`` and ``overrides``).
 
     Parameters
@@ -944,6 +975,8 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
         Master seed (default: the scenario's).
     overrides : list of str, optional
         ``path=value`` parameter overrides.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the trace kernels (see :func:`run`).
 
     Returns
     -------
@@ -958,4 +991,4 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"expected a game index >= 0, got {game!r}", key="--game")
     ruleset, _, prepared = resolve(scenario_path, seed=seed, overrides=overrides)
-    return list(ruleset.trace(prepared, game))
+    return _trace(ruleset, prepared, game, on_compile)

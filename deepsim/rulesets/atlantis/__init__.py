@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -360,6 +361,28 @@ class AtlantisRuleset:
         raise KeyError(name)
 
     # ---- playing ------------------------------------------------------------------------
+
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 90.0, "all": 100.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games) for the argument types of
+        ``prepared`` (default: the default game; every Atlantis scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.atlantis.kernel import play_block, play_games, trace_game
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "games": 1,
+                                     "seed": 0, "chunk_size": 1}, source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        tables = play_games(seed, zero, zero, *args)              # empty tables
+        play_block(seed, zero, zero, zero, *args, *tables)
+        if trace:
+            trace_game(seed, zero, 1, *args)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
