@@ -279,7 +279,7 @@ def run(
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
     from deepsim.report.load import ruleset_meta
-    from deepsim.summary import render_summary
+    from deepsim.summary import headline_groups, render_summary
 
     info = result.info
     meta = ruleset_meta(info["ruleset"])
@@ -288,8 +288,8 @@ def run(
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
-        seats_columns=_present(result.out_dir, "seats", [meta.faction_column, "win", "fair",
-                                                          "players", "bot"]),
+        seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
+            [c for c, _ in headline_groups(meta)] + ["win", "fair", "players", "bot"]))),
     )
     render_summary(console, games_df, seats_df, by=meta.faction_column,
                    label=meta.faction_label,
@@ -298,7 +298,8 @@ def run(
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
-                   baseline_bots=info.get("baseline_bots", ()))
+                   baseline_bots=info.get("baseline_bots", ()),
+                   headline=headline_groups(meta))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
