@@ -6,10 +6,12 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/deepfall-4p.yaml
 
-# numba's on-disk compile cache stays inside the project.
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+# numba's compile cache is per user and shared by every checkout of the same kernel sources:
+# ~/.cache/deepsim/src-<hash of the sources>/, or $(NUMBA_CACHE_DIR) when set in the
+# environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
+# runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test clean venv bench findings atlantis-findings golden
+.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden warmup
 
 venv: $(STAMP)
 
@@ -24,14 +26,23 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
 
+# the suite without the tests marked slow (pyproject addopts); test-slow runs only those
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+test-slow: $(STAMP)
+	$(VENV)/bin/pytest -q -m slow
+
+# Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
+warmup: $(STAMP)
+	$(VENV)/bin/deepsim warmup
 
 # Refresh tests/golden.json (the result digests tests/test_golden.py pins) after a change
 # that alters what the games produce; the commit says why. `python -m tests.golden` checks.
 golden: $(STAMP)
 	$(VENV)/bin/python -m tests.golden --update
 
+# The per-user numba cache is shared with other checkouts: `deepsim warmup --prune` trims it.
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
@@ -90,3 +101,22 @@ atlantis-findings: $(STAMP)
 		$(AR)/hit56-kingfirst --format md --out reports/atlantis
 	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
+
+# reports/abyss/: the digest's balance questions (E1-E6, E8-E10) on PLACEHOLDER data: the
+# default field (100,000 games, 2-4 players), 4 players with the random baseline, hunters
+# that differ only in when they fight (E4) and merchants that differ only in what they pay
+# in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
+# measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
+ABYSS_RUNS ?= reports/runs/abyss
+BR := $(ABYSS_RUNS)
+
+abyss-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/abyss.yaml --out $(BR)/mixed $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games 50000 --out $(BR)/4p $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --out $(BR)/threat $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --out $(BR)/auction $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(BR)/mixed --format md --out reports/abyss/mixed
+	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
+	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
+	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
+	$(VENV)/bin/python -m deepsim.rulesets.abyss.findings $(BR) --out reports/abyss/README.md

@@ -6,7 +6,8 @@ Every figure comes from this one invocation on this machine (a benchmark, never 
   the full rules with the default bots (the default scenario's bot pool);
 - the same kernel under ``NUMBA_DISABLE_JIT=1`` (plain Python) on a small game count, and
   the JIT/Python ratio;
-- cold compile time (empty numba cache) and cached start time, in fresh processes;
+- cold compile time (empty numba cache; wall and CPU time, run and trace entry points)
+  and cached start time, in fresh processes;
 - random draws per game (the kernel counts them) and ns per draw of the counter-based RNG
   alone, measured with LLVM loop and SLP vectorisation off; their product is the floor in
   games/s, and the measured speed is reported as a fraction of it;
@@ -18,6 +19,7 @@ Results are printed and written atomically to ``reports/bench.json``.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -91,21 +93,55 @@ def python_reference(players: int, games: int) -> float:
     return games / float(out.stdout.strip().splitlines()[-1])
 
 
-def start_times(cold: bool = True) -> dict:
-    """Seconds to import and play one game in a fresh process: empty cache, then warm.
+_START = """
+import json, resource, sys, time
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+t, c = time.perf_counter(), cpu()
+from deepsim import jitcache
+from deepsim.bench import _prepare
+rs, p = _prepare(4)
+out = {"import_s": time.perf_counter() - t}
+rep = jitcache.warm(rs, p)
+out.update(run_s=time.perf_counter() - t, run_cpu_s=cpu() - c, run_functions=len(rep.compiled))
+t2, c2 = time.perf_counter(), cpu()
+rep = jitcache.warm(rs, p, trace=True)
+out.update(trace_s=time.perf_counter() - t2, trace_cpu_s=cpu() - c2,
+           trace_functions=len(rep.compiled))
+rs.run_chunk(p, 0, 1)
+print(json.dumps(out))
+"""
 
-    With ``cold`` False the cache is the current one and only the cached start is timed.
+
+def _start(env: dict) -> dict:
+    out = subprocess.run([sys.executable, "-c", _START], check=True, capture_output=True,
+                         text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def start_times(cold: bool = True) -> dict:
+    """Seconds to import, compile (or load) the kernel and play one game in a fresh process.
+
+    With an empty numba cache (``cold``), then with the cache it filled. Compile time is
+    given as wall time and as the process's CPU time (user + system, single-threaded, so
+    a busy machine disturbs it less): ``cold_compile_s`` / ``cold_compile_cpu_s`` for
+    what ``deepsim run`` compiles (import and prepare included), ``cold_trace_cpu_s`` for
+    what ``deepsim trace`` adds (the trace entry point). With ``cold`` False only the
+    cached start is timed, with the current cache.
     """
-    code = ("import time; t = time.perf_counter(); from deepsim.bench import _prepare; "
-            "rs, p = _prepare(4); rs.run_chunk(p, 0, 1); print(time.perf_counter() - t)")
+    out: dict = {"cold_compile_s": None, "cold_compile_cpu_s": None, "cold_trace_cpu_s": None,
+                 "cold_functions": None}
     with tempfile.TemporaryDirectory() as cache:
         env = _child_env(NUMBA_CACHE_DIR=cache) if cold else _child_env()
-        out = {"cold_compile_s": None}
-        for label in ("cold_compile_s", "cached_start_s") if cold else ("cached_start_s",):
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                           env=env)
-            out[label] = time.perf_counter() - t0
+        if cold:
+            first = _start(env)
+            out.update(cold_compile_s=first["run_s"], cold_compile_cpu_s=first["run_cpu_s"],
+                       cold_trace_cpu_s=first["trace_cpu_s"],
+                       cold_functions=first["run_functions"] + first["trace_functions"])
+        again = _start(env)
+        out["cached_start_s"] = again["run_s"]
+        out["cached_start_functions"] = again["run_functions"] + again["trace_functions"]
     return out
 
 
@@ -173,7 +209,8 @@ def end_to_end_split(games: int, chunk_size: int, threads: int, workdir: Path) -
     result = {"games": games, "threads": threads, "kernel_s": timed.kernel_s,
               "write_s": total - timed.kernel_s, "report_s": None}
     t0 = time.perf_counter()
-    rep = subprocess.run([_cli(), "report", str(out_dir)], capture_output=True, text=True)
+    rep = subprocess.run([_cli(), "report", str(out_dir)], capture_output=True, text=True,
+                         check=False)
     if rep.returncode == 0:
         result["report_s"] = time.perf_counter() - t0
     else:
@@ -188,7 +225,8 @@ def peak_rss_mb(games: int, workdir: Path) -> float:
     """
     args = [_cli(), "run", str(DEFAULT_SCENARIO), "--games", str(games),
             "--out", str(workdir / f"rss-{games}"), "--quiet"]
-    helptext = subprocess.run([_cli(), "run", "--help"], capture_output=True, text=True).stdout
+    helptext = subprocess.run([_cli(), "run", "--help"], capture_output=True, text=True,
+                              check=False).stdout
     if "--no-report" in helptext:
         args.append("--no-report")
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

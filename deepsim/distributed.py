@@ -188,13 +188,15 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str = "deepfa
 
     ``client.run(deepsim.distributed.warm_up, "scenarios/atlantis.yaml")`` makes every
     worker pay numba's start-up before the run (see ``docs/distributed.md``): it prepares
-    the scenario with its own ruleset and plays its game 0.
+    the scenario with its own ruleset and compiles or loads the kernels its games call
+    (the ruleset's ``warm_up``; a ruleset without one plays game 0).
 
     Parameters
     ----------
     scenario : path or mapping, optional
         The scenario the run will play (a YAML file, or a scenario mapping naming its
-        ``ruleset``). Default: a 4-player game of ``ruleset``.
+        ``ruleset``). Default: the ruleset's own default game (overrides do not change
+        what is compiled).
     ruleset : str, default ``"deepfall"``
         The ruleset to warm when no scenario is given.
     overrides : list of str, optional
@@ -202,17 +204,19 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str = "deepfa
     """
     import numba
 
+    from deepsim import jitcache
     from deepsim.runner import get_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)
     if scenario is None:
         rs = get_ruleset(ruleset)
-        scen = {"name": "warm-up", "ruleset": ruleset, "games": 1, "seed": 0,
-                "chunk_size": 1}
-        if ruleset == "deepfall":
-            scen["players"] = 4
-        prepared = rs.prepare(scen, source="warm-up", overrides=list(overrides or []))
+        if jitcache.can_warm(rs):
+            rs.warm_up(None)
+            return time.perf_counter() - t0
+        prepared = rs.prepare({"name": "warm-up", "ruleset": ruleset, "games": 1, "seed": 0,
+                               "chunk_size": 1}, source="warm-up",
+                              overrides=list(overrides or []))
     elif isinstance(scenario, dict):
         rs = get_ruleset(str(scenario.get("ruleset", ruleset)))
         prepared = rs.prepare(dict(scenario), source="warm-up",
@@ -222,7 +226,10 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str = "deepfa
 
         rs, _, prepared = runner.resolve(Path(scenario), games=1,
                                          overrides=list(overrides or []))
-    rs.run_chunk(prepared, 0, 1)
+    if jitcache.can_warm(rs):
+        rs.warm_up(prepared)
+    else:
+        rs.run_chunk(prepared, 0, 1)
     return time.perf_counter() - t0
 
 
@@ -341,6 +348,12 @@ class DaskBackend:
         self.client: Any = None
         self.cluster: Any = None
         self.last: dict = {}
+
+    @property
+    def shares_local_cache(self) -> bool:
+        """True for the LocalCluster: its workers load the numba cache of this process, so
+        the runner compiles once here (with its status line) before the tasks start."""
+        return self.scheduler is None
 
     # -- connecting --
 

@@ -65,7 +65,28 @@ def load_scenario(path: Path | str) -> dict:
     path = Path(path)
     data, lines = load_yaml(path)
     LINES[str(path)] = lines
-    model = validate(ScenarioBase, data, source=str(path), lines=lines)
+    return check_scenario(data, source=str(path), lines=lines)
+
+
+def check_scenario(data: Any, *, source: str = "<scenario>",
+                   lines: dict[str, int] | None = None) -> dict:
+    """Check a scenario mapping's generic keys (as :func:`load_scenario` does for a file).
+
+    Returns
+    -------
+    dict
+        A copy of the mapping with defaults filled in for the generic keys.
+
+    Raises
+    ------
+    InputError
+        Naming ``source``, the key, its line (when ``lines`` has it) and what was expected.
+    """
+    if not isinstance(data, dict):
+        from deepsim.errors import InputError
+        raise InputError(f"a scenario is a mapping of keys, got {type(data).__name__}",
+                         file=source)
+    model = validate(ScenarioBase, data, source=source, lines=lines or {})
     out = dict(data)
     # players stays absent when the file names none, so the ruleset's default applies
     out.update({k: getattr(model, k) for k in ScenarioBase.model_fields

@@ -1,6 +1,6 @@
 """CI balance gate (deepsim.gate): the expect: block and its errors, deepsim check's three
-exit paths and JUnit XML, alpha spending, the SPRT of deepsim compare (against an exact
-multinomial oracle and on real DEEPFALL variants), and the false-fail rate of check on
+exit paths and JUnit XML, alpha spending, the SPRT of deepsim compare on real DEEPFALL
+variants (its error rates: tests/test_sprt.py), and the false-fail rate of check on
 expectations that truly hold, over many seeds."""
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import numpy as np
 import pytest
-from scipy import optimize
 from scipy.stats import binom
 from typer.testing import CliRunner
 
@@ -31,7 +29,6 @@ from deepsim.gate.expect import (
     universe_from_frames,
 )
 from deepsim.gate.sequential import look_alphas, schedule, spend
-from deepsim.gate.sprt import llr_multinomial, wald_bounds
 from deepsim.report import metrics as M
 
 cli = CliRunner(env={"COLUMNS": "200"})
@@ -152,7 +149,13 @@ def test_bad_check_options_exit_2(tmp_path, args, words):
 
 @pytest.mark.parametrize("args, words", [
     (["--metric", "win_share[company=each]", "--sprt", "0", "2"], ["names 36 numbers"]),
-    (["--metric", "win_share[company=X]"], ["--sprt H0 H1"]),
+    (["--metric", "win_share[company=X]"], ["key '--metric'", "unknown company 'X'"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "0.5"],
+     ["'0.5' is ambiguous", "write 50% if you mean the fraction 0.5, or 0.5%"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "-120"],
+     ["outside the range of a difference of win_share (-100 to 100 pp"]),
+    (["--metric", "win_share[calling=Reaver]", "--sprt", "0", "2", "--games", "10"],
+     ["--games sets a fixed comparison"]),
     (["--metric", "win_share[colour=red]", "--sprt", "0", "1"], ["unknown key 'colour'"]),
     (["--metric", "rounds[", "--sprt", "0", "1"], ["expected NAME or NAME[key=value"]),
     (["--metric", "roudns", "--sprt", "0", "1"], ["did you mean 'rounds'"]),
@@ -222,6 +225,9 @@ def test_check_passes_on_true_expectations(tmp_path):
     res = cli.invoke(app, ["check", str(scenario(tmp_path)), "--junit", str(junit)])
     assert res.exit_code == EXIT_PASS, res.output
     assert "3 pass, 0 fail, 0 inconclusive" in res.output
+    # the old keys still work, with a deprecation line naming the new spelling
+    assert ("deprecated: expect.0: 'by:, group:' beside 'metric: win_ratio' are deprecated; "
+            "write 'metric: win_ratio[calling=Reaver]'") in " ".join(res.output.split())
     root = ET.parse(junit).getroot()
     suite = root.find("testsuite")
     assert suite.get("tests") == "3" and suite.get("failures") == "0"
@@ -307,39 +313,7 @@ def test_spending_sums_to_alpha(kind):
         assert a[0] < 1e-6 and a[-1] > 0.04
 
 
-# --- SPRT ----------------------------------------------------------------------------------
-
-def test_wald_bounds():
-    lo, hi = wald_bounds(0.05, 0.05)
-    assert hi == pytest.approx(math.log(19)) and lo == pytest.approx(-math.log(19))
-
-
-def _multinomial_llr(values, counts, theta0, theta1):
-    """Oracle: the GSPRT LLR from the maximum multinomial likelihood under each mean,
-    maximised directly with scipy (fishtest's pentanomial model, by brute force)."""
-    values, counts = np.asarray(values, float), np.asarray(counts, float)
-    n = counts.sum()
-
-    def max_loglik(theta):
-        cons = [{"type": "eq", "fun": lambda p: p.sum() - 1},
-                {"type": "eq", "fun": lambda p: p @ values - theta}]
-        res = optimize.minimize(lambda p: -(counts * np.log(np.maximum(p, 1e-300))).sum(),
-                                counts / n, constraints=cons, bounds=[(1e-12, 1)] * len(values),
-                                method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
-        return -res.fun
-
-    return max_loglik(theta1) - max_loglik(theta0)
-
-
-def test_gsprt_llr_is_the_multinomial_mle_ratio():
-    # a pentanomial-like paired outcome: B - A in {-1, -1/2, 0, 1/2, 1}
-    values, counts = [-1, -0.5, 0, 0.5, 1], [130, 40, 520, 60, 250]
-    d = np.repeat(values, counts)
-    got = llr_multinomial(d, 0.0, 0.05)
-    assert got == pytest.approx(_multinomial_llr(values, counts, 0.0, 0.05), rel=1e-4)
-    # a mean outside the data's range is impossible: -inf for it
-    assert llr_multinomial(np.array([0.0, 1.0, 0.0]), 0.2, 1.5) == -math.inf
-
+# --- SPRT (the statistic and its error rates: tests/test_sprt.py) ---------------------------
 
 def test_sprt_accepts_h1_for_a_clearly_changed_variant(tmp_path):
     # a bigger depth dividend makes Cash Out pay: cash-outs per player-game jump (1.95 -> 2.9)
@@ -348,7 +322,7 @@ def test_sprt_accepts_h1_for_a_clearly_changed_variant(tmp_path):
                       min_games=500, max_games=20_000, batch=500)
     assert res.decision == "H1" and res.exit_code == EXIT_FAIL
     assert res.games == 500                 # decided at the first look
-    assert res.llr >= res.upper and res.model == "multinomial"
+    assert res.llr >= res.upper and res.model.startswith("normal GSPRT")
     lo, hi = res.diff.interval()
     assert 0.5 < lo < res.diff.est < hi
 
@@ -416,7 +390,8 @@ def _edge_expectations(tmp_path, ref_games: int) -> tuple[list[Expectation], dic
         e = estimate(inst.metric, *observe(inst, games, seats), 0.05)
         se = (e.high - e.low) / (2 * 1.959964)
         bound = e.value + 3 * se if side == "below" else e.value - 3 * se
-        data = sel.model_dump(exclude_defaults=True) | {side: bound}
+        data = sel.model_dump(exclude_defaults=True) | {
+            side: f"{bound!r}%" if inst.metric.share_like else bound}
         out.append(Expectation.model_validate(data))
         bounds[spec] = bound
     return out, bounds
@@ -469,3 +444,20 @@ def test_false_fail_rate_many_seeds(tmp_path):
     print(f"\nfalse fails: {fails}/{len(seeds)} controlled, {naive}/{len(seeds)} naive")
     _assert_rate(fails, len(seeds), 0.05)
     assert naive > fails
+
+
+def test_check_quiet_names_what_failed(tmp_path):
+    res = cli.invoke(app, ["check", str(scenario(tmp_path)), "-q", "--games", "2000",
+                           "--set", "callings.reaver.claim_loot=10"])
+    assert res.exit_code == EXIT_FAIL, res.output
+    lines = res.output.strip().splitlines()
+    assert lines[0].startswith("gate-test: 2 pass, 1 fail")
+    # the failure is named with what was measured; the passes are not listed
+    assert len(lines) == 2 and lines[1].startswith(
+        "  fail #1 win_ratio[calling=Reaver] in [0.5, 1.5] x fair: measured")
+
+
+def test_check_prints_the_counts_before_the_caveats(tmp_path):
+    res = cli.invoke(app, ["check", str(scenario(tmp_path)), "--games", "500"])
+    out = res.output
+    assert out.index("3 pass, 0 fail") < out.index("placeholder data:")

@@ -170,6 +170,20 @@ def test_report_of_an_atlantis_run_speaks_of_factions(atl_runs):
     assert html.count("<section") == len(rep.sections)
 
 
+def test_bot_styles_are_not_repeated_when_they_are_the_factions(atl_runs, monkeypatch):
+    """A ruleset whose faction column is ``bot`` (players alike) gets one win-share table per
+    bot style, not a second "Bot styles" section with the same numbers."""
+    rep = build_report([load_run(atl_runs["hit1"])])          # two bot styles
+    assert "bots" in [s.key for s in rep.sections]
+    monkeypatch.setattr(FAKE, "faction_column", "bot")
+    monkeypatch.setattr(FAKE, "faction_label", "bot style")
+    rep = build_report([load_run(atl_runs["hit1"])])
+    keys = [s.key for s in rep.sections]
+    assert "bots" not in keys and "win-share" in keys
+    ws = next(s for s in rep.sections if s.key == "win-share")
+    assert ws.title == "Win share per bot style"
+
+
 def test_side_shares_sum_to_one_and_match_the_frames(atl_runs):
     from deepsim.rulesets.atlantis.report import end_causes, first_move, side_shares
 
@@ -338,22 +352,21 @@ def test_gate_compare_two_atlantis_runs(atl_runs):
 # --- tune -----------------------------------------------------------------------------------
 
 def test_tune_faction_spread_and_draw_share():
+    """The metric language on an Atlantis-shaped ruleset: tune's objective terms and
+    sweep's numbers (in percentage points / percent)."""
     from deepsim.errors import InputError
-    from deepsim.tune.objectives import (
-        by_columns_of,
-        default_objective,
-        evaluate_metric,
-        parse_metric,
-        parse_objective,
-    )
+    from deepsim.measure.spec import expand, parse_metric_spec, universe_from_frames
+    from deepsim.measure.values import estimate_obs, measure
+    from deepsim.tune.objectives import default_objective, parse_objective
 
     games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
-    obj = parse_objective("faction_spread+draw_share", faction_column="faction")
+    uni = universe_from_frames(games, seats, [2], FAKE.group_columns, "faction")
+    obj = parse_objective("faction_spread+draw_share").bind(uni)
     assert {"faction", "win", "fair"} <= obj.seats_columns
     value, parts = obj.evaluate(games, seats)
     shares = seats.groupby("faction", observed=True)["win"].mean()
-    assert parts["faction_spread"].value == pytest.approx((shares - 0.5).abs().max())
-    assert parts["draw_share"].value == pytest.approx((games["winner_side"] < 0).mean())
+    assert parts["faction_spread"].value == pytest.approx(100 * (shares - 0.5).abs().max())
+    assert parts["draw_share"].value == pytest.approx(100 * (games["winner_side"] < 0).mean())
     assert value.value == pytest.approx(parts["faction_spread"].value
                                         + parts["draw_share"].value)
     assert parts["faction_spread"].low <= parts["faction_spread"].value
@@ -361,24 +374,16 @@ def test_tune_faction_spread_and_draw_share():
     assert boot["change"] == 0 and boot["low"] == boot["high"] == 0
     assert default_objective(FAKE) == "faction_spread"
     assert default_objective(rulesets.get("deepfall")) == "company_spread"
-    assert by_columns_of(FAKE) == ("faction", "bot", "players", "seat")
-    assert by_columns_of(rulesets.get("deepfall")) == (
-        "company", "lineage", "calling", "bot", "players", "seat")
-    spec = parse_metric("faction_spread", seats_columns=list(seats.columns),
-                        games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
-                        faction_column="faction")
-    ((_, v),) = evaluate_metric(spec, games, seats, faction_column="faction")
-    assert v.value == pytest.approx(parts["faction_spread"].value)
-    ws = parse_metric("win_share:faction", seats_columns=list(seats.columns),
-                      games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
-    assert [g for g, _ in evaluate_metric(ws, games, seats)] == ["Sea King", "Sea Witch"]
+    (inst,) = expand([parse_metric_spec("faction_spread")], uni)
+    assert estimate_obs(measure(inst, games, seats), 0.05).value == pytest.approx(
+        parts["faction_spread"].value)
+    ws = expand([parse_metric_spec("win_share:faction", group_columns=FAKE.group_columns)],
+                uni)
+    assert [i.member for i in ws] == ["Sea Witch", "Sea King"]
     with pytest.raises(InputError, match="lineage"):
-        parse_metric("lineage_spread", seats_columns=list(seats.columns),
-                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE),
-                     faction_column="faction")
+        expand([parse_metric_spec("lineage_spread")], uni, key="--metric")
     with pytest.raises(InputError, match="unknown group 'company'"):
-        parse_metric("win_share:company", seats_columns=list(seats.columns),
-                     games_columns=list(games.columns), by_columns=by_columns_of(FAKE))
+        parse_metric_spec("win_share:company", group_columns=FAKE.group_columns)
 
 
 def test_warm_up_prepares_the_scenarios_own_ruleset(monkeypatch):

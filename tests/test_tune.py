@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.tune.grid import build_grid, parse_param, parse_search, parse_values
-from deepsim.tune.objectives import parse_objective
+from deepsim.tune.objectives import parse_objective, probe_universe
 from deepsim.tune.play import Player
 from deepsim.tune.sweep import run_sweep
 from deepsim.tune.tune import run_tune
@@ -108,8 +108,18 @@ def test_search_spaces(table):
 def test_objective_parsing():
     obj = parse_objective("company_spread + 0.5*seat_advantage")
     assert obj.terms == ((1.0, "company_spread"), (0.5, "seat_advantage"))
+    # any single number of the metric language; '+' inside brackets pools members
+    obj = parse_objective("faction_spread+2*win_share[bot=greedy+martyr, players=4]")
+    assert obj.terms == ((1.0, "faction_spread"),
+                         (2.0, "win_share[bot=greedy+martyr, players=4]"))
+    player = Player(SCENARIO, games=10)
+    uni = probe_universe(player.ruleset, player.prepare({}).prepared)
     with pytest.raises(InputError, match="did you mean 'company_spread'"):
-        parse_objective("compnay_spread")
+        parse_objective("compnay_spread").bind(uni)
+    with pytest.raises(InputError, match="names 5 numbers; an objective term is one number"):
+        parse_objective("win_share[bot]").bind(uni)
+    assert [i.spec for i in obj.bind(uni).instances] == [
+        "faction_spread", "win_share[bot=greedy+martyr, players=4]"]
     with pytest.raises(InputError, match="must be > 0"):
         parse_objective("0*company_spread")
     with pytest.raises(InputError, match="cannot read the term"):
@@ -141,6 +151,10 @@ def test_objective_parsing():
      "recruit.cost=-1: .*greater than or equal to 0"),
     (["sweep", SCENARIO, "--param", "turn.hand_size=4", "--metric", "win_share:bots"],
      "did you mean 'bot'"),
+    (["sweep", SCENARIO, "--param", "turn.hand_size=4", "--metric", "win_share[bots]"],
+     "did you mean 'bot'"),
+    (["sweep", SCENARIO, "--param", "turn.hand_size=4", "--metric", "rounds[bot]"],
+     "per-game number: only 'players' selects it"),
     (["sweep", SCENARIO, "--param", "turn.hand_size=4", "--metric", "worthy_endz"],
      "did you mean 'worthy_ends'"),
     (["tune", SCENARIO, "--param", "recruit.cost=-1:3"], "greater than or equal to 0"),
@@ -169,23 +183,38 @@ def test_existing_out_needs_force(tmp_path):
 # --- sweeps ---------------------------------------------------------------------------------
 
 def test_sweep_common_random_numbers_and_rows(tmp_path):
-    """end.max_rounds=500 vs 1000: no game lasts that long, so every metric is identical
-    at both points (same seed, same game indices) although the rules hash differs."""
+    """end.max_rounds=500 vs 1000 (and the default 60, played beside the grid as the
+    baseline): no game lasts that long, so every metric is identical at every point (same
+    seed, same game indices) although the rules hash differs, and every paired change from
+    the baseline is exactly 0. Old spellings still work, with a deprecation line."""
     out = tmp_path / "sweep"
     res = runner.invoke(app, ["sweep", SCENARIO, "--param", "end.max_rounds=500,1000",
                               "--metric", "company_spread", "--metric", "win_share:bot",
                               "--metric", "worthy_ends", "--metric", "mean_rounds",
-                              "--games", "300", "--seed", "5", "--out", str(out)])
+                              "--games", "300", "--seed", "5", "--out", str(out)],
+                         env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
-    assert "win_share:bot" in res.output and "Common random numbers" in res.output
+    text = " ".join(res.output.split())
+    assert "win_share[bot] (%)" in text and "Common random numbers" in text
+    assert "'win_share:bot' is now written 'win_share[bot]'" in text
+    assert "'mean_rounds' is now called 'rounds'" in text
+    assert "played beside the grid" in text
     df = pd.read_parquet(out / "sweep.parquet")
     bots = ["balanced", "cautious", "greedy", "martyr", "random"]
-    assert len(df) == 2 * (1 + len(bots) + 1 + 1)  # one row per point, metric and group
-    assert set(df.columns) >= {"point", "end.max_rounds", "metric", "group", "value", "low",
-                               "high", "n", "games", "seed", "params_hash"}
-    assert sorted(df.loc[df["metric"] == "win_share:bot", "group"].unique()) == bots
+    assert len(df) == 3 * (1 + len(bots) + 1 + 1)  # one row per point, metric and group
+    assert set(df.columns) >= {"point", "baseline", "end.max_rounds", "metric", "group",
+                               "label", "unit", "value", "low", "high", "fair", "delta",
+                               "delta_low", "delta_high", "n", "games", "seed",
+                               "params_hash"}
+    assert sorted(df.loc[df["metric"] == "win_share[bot]", "group"].unique()) == bots
+    assert set(df["metric"]) == {"company_spread", "win_share[bot]", "worthy_ends", "rounds"}
     assert (df["low"] <= df["value"] + 1e-12).all() and (df["value"] <= df["high"] + 1e-12).all()
     assert (df["games"] == 300).all() and (df["seed"] == 5).all()
+    assert df.loc[df["baseline"], "point"].unique().tolist() == [-1]
+    assert (df["delta"] == 0).all() and (df["delta_low"] == 0).all()
+    shares = df[df["metric"] == "win_share[bot]"]
+    assert (shares["unit"] == "%").all() and (shares["value"] > 1).any()  # percent
+    assert (shares["fair"] == 25.0).all()                         # 4 players: 1/4
     a = df[df["point"] == 0].reset_index(drop=True)
     b = df[df["point"] == 1].reset_index(drop=True)
     assert a["params_hash"][0] != b["params_hash"][0]
@@ -193,8 +222,11 @@ def test_sweep_common_random_numbers_and_rows(tmp_path):
                                   b[["metric", "group", "value", "low", "high", "n"]])
     info = json.loads((out / "sweep.json").read_text())
     assert info["status"] == "complete" and info["seed"] == 5 and len(info["points"]) == 2
+    assert info["baseline"] == {"point": -1, "params_hash": df.loc[df["baseline"],
+                                                                   "params_hash"].iloc[0],
+                                "in_grid": False}
     assert {p.name for p in (out / "plots").iterdir()} == {
-        "company_spread.png", "win_share-bot.png", "worthy_ends.png", "mean_rounds.png"}
+        "company_spread.png", "win_share-bot.png", "worthy_ends.png", "rounds.png"}
 
 
 def test_sweep_dice_faces_move_results_the_expected_way(tmp_path):
@@ -214,7 +246,8 @@ def test_sweep_dice_faces_move_results_the_expected_way(tmp_path):
 def test_two_parameter_sweep_draws_a_heatmap(tmp_path):
     result = run_sweep(SCENARIO, ["exits.cash_out_dividend=1.0,3.0", "turn.hand_size=3:4"],
                        metrics=["lineage_spread"], games=100, out=tmp_path / "grid")
-    assert len(result.frame) == 4
+    assert len(result.frame) == 5                   # the 4 points and the baseline beside
+    assert result.frame["baseline"].sum() == 1
     png = tmp_path / "grid" / "plots" / "lineage_spread.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -25,8 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from deepsim import runner
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
@@ -36,18 +34,16 @@ from deepsim.gate.expect import (
     PASS,
     Estimate,
     Instance,
-    _Codes,
-    columns_needed,
-    estimate,
     expand,
     group_columns_of,
-    observe,
     parse_expect,
     player_counts,
     universe_from_frames,
     verdict,
 )
 from deepsim.gate.sequential import look_alphas, schedule
+from deepsim.measure.values import Codes, Obs, columns_needed, concat, estimate_obs, measure
+from deepsim.report.config import ReportConfig
 
 __all__ = ["CheckResult", "Row", "check_prepared", "run_check"]
 
@@ -87,6 +83,8 @@ class CheckResult:
     placeholders: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
     stopped_early: str = ""
+    #: deprecation lines of old spellings in the expect: block
+    notes: list[str] = field(default_factory=list)
 
     @property
     def games_played(self) -> int:
@@ -166,15 +164,16 @@ def run_check(scenario_path: Path | str, *, games: int | None = None, seed: int 
     runner.set_threads(threads)
     if not 0.0 < alpha < 1.0:
         raise InputError(f"expected 0 < alpha < 1, got {alpha}", key="--alpha")
-    ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed,
+    if games is not None:
+        runner._check_count(games, "--games", 1)
+    ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed, games=games,
                                                  overrides=list(overrides or []))
     from deepsim.scenario import LINES
 
     lines = LINES.get(source, {})
     expectations = parse_expect(scenario, source=source, lines=lines)
-    budget = int(games if games is not None else scenario["games"])
-    if games is not None:
-        runner._check_count(games, "--games", 1)
+    # the prepared count: with rotate_seats, each of `games` deals in every rotation
+    budget = int(prepared.scenario.get("games", scenario["games"]))
     if sequential:
         budget = int(max_games if max_games is not None else budget)
         looks = schedule(budget, min_games)
@@ -201,10 +200,13 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
     chunk = int(resolved.get("chunk_size") or 50_000)
     g_probe, s_probe = ruleset.run_chunk(prepared, 0, 1)
     universe = universe_from_frames(g_probe, s_probe, player_counts(resolved, s_probe),
-                                    group_columns_of(ruleset))
-    instances = expand(expectations, universe, source=source, lines=lines)
+                                    group_columns_of(ruleset),
+                                    getattr(ruleset, "faction_column", None))
+    instances = expand(expectations, universe, source=source, lines=lines,
+                       target_rounds=ReportConfig().rounds_target)
+    notes = [f"expect.{i}: {n}" for i, e in enumerate(expectations) for n in e.notes]
     g_cols, s_cols = columns_needed(instances)
-    data: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in instances]
+    data: list[list[Obs]] = [[] for _ in instances]
     active = list(range(len(instances)))
     rows: dict[int, Row] = {}
     done = 0
@@ -221,11 +223,9 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
             games_df, seats_df = ruleset.run_chunk(prepared, done, count)
             games_df = games_df[[c for c in g_cols if c in games_df.columns]]
             seats_df = seats_df[[c for c in s_cols if c in seats_df.columns]]
-            codes = _Codes(seats_df)
+            codes = Codes(seats_df)
             for i in active:
-                y, d, f = observe(instances[i], games_df, seats_df, codes)
-                keep = d > 0
-                data[i].append((y[keep], d[keep], f[keep]))
+                data[i].append(measure(instances[i], games_df, seats_df, codes))
             done += count
             if progress is not None:
                 progress(done, total)
@@ -235,7 +235,7 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
             # company no seat can draw) leave the family before anything is judged
             keep_idx = []
             for i in active:
-                if instances[i].auto and sum(len(p[0]) for p in data[i]) == 0:
+                if instances[i].auto and sum(p.ids.size for p in data[i]) == 0:
                     not_played.append(instances[i].spec)
                 else:
                     keep_idx.append(i)
@@ -246,14 +246,14 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
         still = []
         for i in active:
             inst = instances[i]
-            y, d, f = (np.concatenate([p[q] for p in data[i]]) for q in range(3))
-            est = estimate(inst.metric, y, d, f, level)
+            obs = concat(data[i])
+            est = estimate_obs(obs, level)
             v = verdict(inst, est)
             if v != INCONCLUSIVE or last:
                 rows[i] = Row(inst, v, est, level, done, j + 1)
                 data[i] = []
             else:
-                data[i] = [(y, d, f)]
+                data[i] = [obs]
                 rows[i] = Row(inst, v, est, level, done, j + 1)
                 still.append(i)
         active = still
@@ -272,7 +272,7 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
         sequential=sequential, spending=spending, planned_looks=list(looks),
         looks_done=looks_done, k=k, rows=ordered, not_played=not_played,
         placeholders=list(prepared.placeholders), elapsed_s=time.perf_counter() - t0,
-        stopped_early=stopped)
+        stopped_early=stopped, notes=notes)
 
 
 def level_text(alpha: float) -> str:

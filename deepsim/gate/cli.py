@@ -71,9 +71,45 @@ def render_check(console: Console, result) -> None:
              f"{result.games_played:,} games")
     if result.overrides:
         title += ", " + escape(" ".join(f"--set {o}" for o in result.overrides))
+    if console.width < _CHECK_TABLE_WIDTH:
+        _check_list(console, result, title)
+    else:
+        _check_table(console, result, title, head, one_level)
+    _check_footer(console, result)
+
+
+#: the width from which ``check`` prints a table (below: a list, one expectation a paragraph)
+_CHECK_TABLE_WIDTH = 110
+
+
+def _check_list(console: Console, result, title: str) -> None:
+    """The check's rows as paragraphs: verdict, number and name; the expectation and its
+    bound; what was measured, its interval and the games (an 80-column CI log)."""
+    from deepsim.gate.check import level_text
+
+    console.print(f"[bold]{title}[/bold]", highlight=False)
+    previous = None
+    width = max((len(r.verdict) for r in result.rows), default=0)
+    for i, row in enumerate(result.rows, 1):
+        inst, est = row.instance, row.estimate
+        style = _STYLE[row.verdict]
+        name = escape(inst.name) if inst.name and inst.position != previous else ""
+        previous = inst.position
+        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {name}",
+                      highlight=False)
+        console.print(f"    {escape(inst.spec)} {escape(inst.bound_text)}", highlight=False,
+                      overflow="fold")
+        console.print(f"    measured {escape(_num(est.value, inst.metric.unit))} "
+                      f"[{_num(est.low)}, {_num(est.high)}] ({level_text(row.alpha)}), "
+                      f"{row.games:,} games", highlight=False, overflow="fold")
+
+
+def _check_table(console: Console, result, title: str, head: str, one_level: bool) -> None:
+    from deepsim.gate.check import level_text
+
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
-    table.add_column("Expectation")
+    table.add_column("Expectation", overflow="fold")
     table.add_column("Bound")
     table.add_column("Measured", justify="right")
     table.add_column(head, justify="right")
@@ -94,21 +130,45 @@ def render_check(console: Console, result) -> None:
                       escape(_num(est.value, inst.metric.unit)), escape(interval),
                       f"{row.games:,}", f"[{style}]{row.verdict}[/{style}]")
     console.print(table)
-    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
-    if result.stopped_early:
-        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
-    if result.not_played:
-        console.print(f"[dim]left out (never played in this scenario): "
-                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
-    if result.placeholders:
-        console.print(f"[yellow]placeholder data:[/yellow] "
-                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+
+
+def _check_footer(console: Console, result) -> None:
+    # the answer first, then how it was reached, then the caveats
     c = result.counts
     code = result.exit_code
     style = {EXIT_PASS: "bold green", EXIT_FAIL: "bold red"}.get(code, "bold yellow")
     console.print(f"[{style}]{c['pass']} pass, {c['fail']} fail, {c['inconclusive']} "
                   f"inconclusive[/{style}] of {len(result.rows)} ({EXIT_TEXT[code]}; "
                   f"{result.elapsed_s:.1f} s)", highlight=False)
+    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
+    if result.stopped_early:
+        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
+    for note in getattr(result, "notes", []):
+        console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
+    if result.placeholders:
+        console.print(f"[yellow]placeholder data:[/yellow] "
+                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+    if result.not_played:
+        console.print(f"[dim]left out (never played in this scenario, "
+                      f"{len(result.not_played)}): "
+                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
+
+
+def quiet_lines(result) -> list[str]:
+    """``check --quiet``: the verdict counts, then one line per expectation that did not
+    pass (verdict, number, expectation, measured value, interval, bound)."""
+    c = result.counts
+    lines = [f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
+             f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
+             f"({EXIT_TEXT[result.exit_code]})"]
+    for i, row in enumerate(result.rows, 1):
+        if row.verdict == "pass":
+            continue
+        inst, est = row.instance, row.estimate
+        lines.append(f"  {row.verdict} #{i} {inst.spec} {inst.bound_text}: measured "
+                     f"{_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
+                     f"{_num(est.high)}]")
+    return lines
 
 
 def check(
@@ -144,7 +204,7 @@ def check(
     fail_fast: Annotated[bool, typer.Option(
         "--fail-fast", help="Stop at the first look with a failed expectation.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar and no table; one line.")]
+                                        help="No progress bar and no table: the counts, then a line for each expectation that did not pass.")]
     = False,
 ) -> None:
     """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
@@ -171,10 +231,7 @@ def check(
     except InputError as exc:
         raise _fail(exc) from None
     if quiet:
-        c = result.counts
-        typer.echo(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
-                   f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
-                   f"({EXIT_TEXT[result.exit_code]})")
+        typer.echo("\n".join(quiet_lines(result)))
     else:
         render_check(console, result)
         if junit is not None:
@@ -184,40 +241,80 @@ def check(
 
 # --- compare --------------------------------------------------------------------------------
 
+def _share(x: float, unit: str) -> str:
+    if unit in ("%", "pp") and x is not None and not math.isnan(x):
+        return f"{x:.2f} {unit}"
+    return _num(x, unit)
+
+
+def _d(x: float) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.3g}"
+
+
+def _delta_table(title: str, rows, first: str) -> Table:
+    """Each number's value in A and B and the paired change B - A with its interval."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(first)
+    table.add_column("A", justify="right")
+    table.add_column("B", justify="right")
+    table.add_column("B - A", justify="right")
+    table.add_column("95% interval", justify="right")
+    for row in rows:
+        du = "pp" if row.unit == "%" else row.unit
+        name = row.member or row.label
+        if row.metric.endswith("_spread"):
+            name = f"[bold]{escape(row.metric)}[/bold]"
+        else:
+            name = escape(name)
+        style = "" if row.low <= 0 <= row.high or math.isnan(row.low) else "bold"
+        cells = [_share(row.value_a, row.unit), _share(row.value_b, row.unit),
+                 f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
+        if style:
+            cells[2:] = [f"[{style}]{escape(c)}[/{style}]" for c in cells[2:]]
+        else:
+            cells = [escape(c) for c in cells[:2]] + [escape(c) for c in cells[2:]]
+        table.add_row(name, *cells)
+    return table
+
+
 def render_compare(console: Console, r) -> None:
-    """Both variants, the difference with its interval, the LLR, its bounds and the
-    decision."""
+    """Both variants, the difference with its interval and, with the SPRT, the LLR, its
+    bounds and the decision; in fixed mode also the table of the metric's numbers and the
+    before/after table of the factions."""
     du = "pp" if r.unit == "%" else r.unit
-    table = Table(title=f"deepsim compare: {escape(r.metric)} ({escape(r.unit)}), B - A",
-                  title_justify="left", show_header=False)
+    games = (f"{r.games:,} paired games (same seed and game indices: common random numbers)"
+             if r.paired else f"{r.games:,} games, unpaired (different seeds)")
+    single = r.diff is not None
+    title = (f"deepsim compare: {escape(r.metric)} ({escape(r.unit)}), B - A" if single
+             else "deepsim compare")
+    table = Table(title=title, title_justify="left", show_header=False)
     table.add_column("", style="bold")
     table.add_column("")
     table.add_row("A", escape(r.label_a))
     table.add_row("B", escape(r.label_b))
-    games = (f"{r.games:,} paired games (same seed and game indices: common random numbers)"
-             if r.paired else f"{r.games:,} games, unpaired (different seeds)")
     table.add_row("Games", games)
-    table.add_row("Measured", f"A {_num(r.diff.value_a, r.unit)}, B "
-                              f"{_num(r.diff.value_b, r.unit)}")
-    lo, hi = r.diff.interval(0.05)
-    note = "fixed-sample; not adjusted for the sequential stop" if r.mode == "sprt" else \
-        "fixed-sample"
-    table.add_row("B - A", f"{r.diff.est:+.4g} {du}, 95% interval [{lo:+.4g}, {hi:+.4g}] "
-                           f"({note})")
+    if single:
+        table.add_row("Measured", f"A {_num(r.diff.value_a, r.unit)}, B "
+                                  f"{_num(r.diff.value_b, r.unit)}")
+        lo, hi = r.diff.interval(0.05)
+        note = "fixed-sample; not adjusted for the sequential stop" if r.mode == "sprt" else \
+            "fixed-sample"
+        table.add_row("B - A", f"{r.diff.est:+.4g} {du}, 95% interval [{lo:+.4g}, {hi:+.4g}] "
+                               f"({note})")
     if r.theta0 is not None:
         table.add_row("Hypotheses", f"H0: B - A = {r.theta0:g} {du}, H1: B - A = "
                                     f"{r.theta1:g} {du}; alpha {r.alpha:g}, beta {r.beta:g}")
     if r.mode == "sprt":
-        table.add_row("LLR", f"{r.llr:+.3f} (bounds [{r.lower:.3f}, {r.upper:.3f}], GSPRT, "
-                             f"{r.model} model)")
+        table.add_row("LLR", f"{r.llr:+.3f} (bounds [{r.lower:.3f}, {r.upper:.3f}]; "
+                             f"{r.model})")
     elif r.theta0 is not None and not math.isnan(r.llr):
-        table.add_row("LLR", f"{r.llr:+.3f} (normal approximation; for reference: a "
-                             f"fixed-sample test decides)")
+        table.add_row("LLR", f"{r.llr:+.3f} (normal GSPRT; for reference: a fixed-sample "
+                             f"test decides)")
     if not math.isnan(r.p_value):
         ref = r.theta0 if r.theta0 is not None else 0.0
         table.add_row("p-value", f"{r.p_value:.3g} (two-sided, B - A = {ref:g})")
     if r.theta0 is None:
-        decision = "no hypotheses given (--sprt H0 H1): estimate only"
+        decision = "no hypotheses given (--sprt H0 H1): estimates only"
         style = "bold"
     elif r.decision == "H1":
         decision, style = f"H1 accepted: B - A = {r.theta1:g} {du} (exit 1)", "bold red"
@@ -227,6 +324,16 @@ def render_compare(console: Console, r) -> None:
         decision, style = (f"inconclusive after {r.games:,} games (exit 3)", "bold yellow")
     table.add_row("Decision", f"[{style}]{escape(decision)}[/{style}]")
     console.print(table)
+    if r.rows:
+        console.print(_delta_table(f"{escape(r.metric)}: A, B and the paired change B - A",
+                                   r.rows, "number"))
+    if r.factions:
+        label = r.faction_label
+        console.print(_delta_table(f"Before/after per {escape(label)}: win share in A and B, "
+                                   f"its paired change, and the spread", r.factions,
+                                   escape(label)))
+        console.print("[dim]bold: the 95% interval of the change excludes 0 (one interval "
+                      "per row, not simultaneous)[/dim]", highlight=False)
     for n in r.notes:
         console.print(f"[dim]{escape(n)}[/dim]", highlight=False)
     console.print(f"[dim]{r.elapsed_s:.1f} s[/dim]", highlight=False)
@@ -238,14 +345,19 @@ def compare(
     b: Annotated[Path | None, typer.Argument(
         help="Scenario file of variant B (default: A), or a second run directory.")] = None,
     metric: Annotated[str, typer.Option(
-        "--metric", "-m", help="One number: NAME or NAME\\[key=value,...] with a group "
-                               "column of the ruleset as key, e.g. "
+        "--metric", "-m", help="A metric in the metric language: NAME or "
+                               "NAME\\[key=value,...] with a group column of the ruleset "
+                               "or players as key, e.g. "
                                "'win_share\\[company=Dvergar Reaver]', "
                                "'win_share\\[faction=Sea King]', 'win_edge\\[seat=1]', "
-                               "'rounds\\[players=4]', 'draw_share'.")] = "",
-    sprt: Annotated[tuple[float, float] | None, typer.Option(
-        "--sprt", metavar="H0 H1", help="H0 and H1 for B - A in the metric's unit "
-                                        "(percentage points for shares).")] = None,
+                               "'rounds\\[players=4]', 'company_spread', "
+                               "'win_share\\[company]' (every company; not with "
+                               "--sprt).")] = "",
+    sprt: Annotated[tuple[str, str] | None, typer.Option(
+        "--sprt", metavar="H0 H1", help="Sequential test of H0 against H1 for B - A in the "
+                                        "metric's unit of a difference (percentage points "
+                                        "for shares: 2, 2pp or 2%). Without: a fixed number "
+                                        "of games (--games).")] = None,
     alpha: Annotated[float, typer.Option("--alpha", help="P(accept H1 | H0).")] = 0.05,
     beta: Annotated[float, typer.Option("--beta", help="P(accept H0 | H1).")] = 0.05,
     sets: Annotated[list[str] | None, typer.Option(
@@ -258,6 +370,9 @@ def compare(
         "--seed", "-s", help="Seed of both variants (default: A's scenario seed).")] = None,
     seed_b: Annotated[int | None, typer.Option(
         "--seed-b", help="Another seed for B: unpaired games (an A/A test).")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Without --sprt: paired games to play (default: the "
+                              "scenario's).")] = None,
     min_games: Annotated[int, typer.Option(
         "--min-games", help="Paired games before the SPRT may stop.")] = 2000,
     max_games: Annotated[int, typer.Option(
@@ -269,15 +384,16 @@ def compare(
                                                 help="numba threads.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Compare two variants on one metric: SPRT on paired games (or a fixed-sample test of
-    two run directories). Exit 0 H0, 1 H1, 3 inconclusive, 2 bad input."""
+    """Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
+    intervals and the before/after table of the factions (a fixed number of games, or two
+    run directories). Exit 0 H0 (or no --sprt), 1 H1, 3 inconclusive, 2 bad input."""
     from deepsim.gate.compare import compare_runs, run_compare
 
     console = Console()
     bar, on_progress = _progress(quiet)
     try:
-        if not metric:
-            raise InputError("name the metric to compare, e.g. --metric "
+        if sprt is not None and not metric:
+            raise InputError("name the metric to test, e.g. --metric "
                              "'win_share[company=Dvergar Reaver]'", key="--metric")
         if a.is_dir():
             if b is None or not b.is_dir():
@@ -285,11 +401,11 @@ def compare(
                                  file=str(b) if b else None, key=None if b else "B")
             given = [n for n, v in (("--set", sets), ("--set-a", sets_a), ("--set-b", sets_b),
                                     ("--seed", seed), ("--seed-b", seed_b),
-                                    ("--batch", batch)) if v]
+                                    ("--batch", batch), ("--games", games)) if v]
             if given:
                 raise InputError(f"two finished runs are compared as they are; drop "
                                  f"{', '.join(given)}", key=given[0])
-            result = compare_runs(a, b, metric=metric,
+            result = compare_runs(a, b, metric=metric or None,
                                   theta0=sprt[0] if sprt else None,
                                   theta1=sprt[1] if sprt else None, alpha=alpha, beta=beta)
         else:
@@ -298,17 +414,18 @@ def compare(
             if b is not None and b.is_dir():
                 raise InputError("a scenario is compared with a scenario (or with itself "
                                  "and --set-a/--set-b), not a run directory", file=str(b))
-            if sprt is None:
-                raise InputError("give the hypotheses: --sprt H0 H1 (B - A in the metric's "
-                                 "unit, e.g. --sprt 0 2 for two percentage points)",
-                                 key="--sprt")
+            if sprt is not None and games is not None:
+                raise InputError("--games sets a fixed comparison; the SPRT plays up to "
+                                 "--max-games", key="--games")
             try:
-                result = run_compare(a, b, metric=metric, sets=list(sets or []),
+                result = run_compare(a, b, metric=metric or None, sets=list(sets or []),
                                      sets_a=list(sets_a or []), sets_b=list(sets_b or []),
-                                     seed=seed, seed_b=seed_b, theta0=sprt[0], theta1=sprt[1],
+                                     seed=seed, seed_b=seed_b,
+                                     theta0=sprt[0] if sprt else None,
+                                     theta1=sprt[1] if sprt else None,
                                      alpha=alpha, beta=beta, min_games=min_games,
-                                     max_games=max_games, batch=batch, threads=threads,
-                                     progress=on_progress)
+                                     max_games=max_games, batch=batch, games=games,
+                                     threads=threads, progress=on_progress)
             finally:
                 bar.stop()
     except InputError as exc:

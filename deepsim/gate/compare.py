@@ -1,14 +1,25 @@
-"""``deepsim compare A [B]``: does a rules change move one metric, and by how much?
+"""``deepsim compare A [B]``: does a rules change move a metric, and by how much?
 
 Two variants (two scenario files, or one scenario with two sets of ``--set`` overrides)
 play *paired* games: the same seed and the same game indices, so the dice, the companies
 and the bots drawn are the same wherever the change does not reach (common random numbers)
-and the difference of the metric has far less noise than two independent samples. Batches
-of paired games are added until the GSPRT of :mod:`deepsim.gate.sprt` accepts H0 or H1
-(after ``min_games``), or ``max_games`` is reached (inconclusive).
+and the difference of a metric has far less noise than two independent samples.
 
-Two finished run directories are compared with a fixed-sample test instead: paired when
-both runs share the seed (their common game indices), otherwise two independent samples.
+- With ``--sprt H0 H1``: batches of paired games are added until the GSPRT of
+  :mod:`deepsim.gate.sprt` accepts H0 or H1 (after ``min_games``), or ``max_games`` is
+  reached (inconclusive). The metric must name one number.
+- Without: a fixed number of paired games (``--games``), and for the metric (any number of
+  numbers: ``win_share[company]`` gives one per company) each variant's value and the
+  paired difference ``B - A`` with its 95% interval; plus the before/after table of the
+  ruleset's factions: each faction's win share in A and B and its paired change, and the
+  change of the faction spread.
+
+Two finished run directories are compared the same way with a fixed-sample test: paired
+when both runs share the seed (their common game indices), otherwise two independent
+samples.
+
+Every difference's interval is the delta-method (linearised) one over paired games or
+deals (:func:`deepsim.measure.values.paired`): normal, fixed-sample.
 """
 
 from __future__ import annotations
@@ -20,27 +31,49 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from scipy.stats import norm
 
 from deepsim import runner
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
-from deepsim.gate.expect import (
+from deepsim.gate.sprt import H0, H1, Paired, SequentialTest, glr_llr, paired_difference
+from deepsim.measure.names import Metric
+from deepsim.measure.spec import (
     Instance,
-    _Codes,
-    columns_needed,
     expand,
     group_columns_of,
-    observe,
+    parse_amount,
     parse_metric_spec,
     player_counts,
     universe_from_frames,
 )
-from deepsim.gate.sprt import Paired, gsprt_llr, llr_normal, paired_difference, wald_bounds
+from deepsim.measure.values import Codes, Obs, columns_needed, concat, measure, paired
+from deepsim.report.config import ReportConfig
 
-__all__ = ["CompareResult", "compare_runs", "run_compare"]
+__all__ = ["CompareResult", "DeltaRow", "compare_runs", "run_compare", "sequential_test"]
 
 ProgressFn = Callable[[int, int], None]
+#: how the LLR is computed (:mod:`deepsim.gate.sprt`)
+MODEL = "normal GSPRT, variance from the pairs"
+#: z of the two-sided 95% interval of every difference
+_Z95 = float(norm.isf(0.025))
+
+
+@dataclass
+class DeltaRow:
+    """One number of both variants and its paired change (in the metric's unit)."""
+
+    label: str                 # the number's spelling, e.g. win_share[company=Wisp Reaver]
+    member: str                # what varies within its metric (a company), or ""
+    metric: str
+    unit: str
+    value_a: float
+    value_b: float
+    est: float
+    low: float
+    high: float
+    n: int
 
 
 @dataclass
@@ -58,7 +91,7 @@ class CompareResult:
     beta: float
     paired: bool
     games: int
-    diff: Paired
+    diff: Paired | None
     llr: float = math.nan
     lower: float = math.nan
     upper: float = math.nan
@@ -69,6 +102,15 @@ class CompareResult:
     seeds: tuple[int, int] = (0, 0)
     elapsed_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: the metric's numbers when it names several (fixed mode)
+    rows: list[DeltaRow] = field(default_factory=list)
+    #: each faction's win share and the faction spread, before and after (fixed mode)
+    factions: list[DeltaRow] = field(default_factory=list)
+    faction_label: str = "faction"
+
+    @property
+    def diff_unit(self) -> str:
+        return "pp" if self.unit == "%" else self.unit
 
     @property
     def exit_code(self) -> int:
@@ -77,25 +119,44 @@ class CompareResult:
         return {"H0": EXIT_PASS, "H1": EXIT_FAIL}.get(self.decision, EXIT_INCONCLUSIVE)
 
 
-def _instance(spec: str, ruleset, prepared) -> Instance:
-    """The one test a ``--metric`` spec names in a prepared scenario."""
+# --- the numbers a spec names ----------------------------------------------------------------
+
+def _instances(spec: str, ruleset, prepared, *, key: str = "--metric") -> list[Instance]:
+    """Every number a ``--metric`` spec names in a prepared scenario (one probe game)."""
     cols = group_columns_of(ruleset)
-    sel = parse_metric_spec(spec, group_columns=cols)
+    sel = parse_metric_spec(spec, group_columns=cols, key=key)
     g, s = ruleset.run_chunk(prepared, 0, 1)
-    insts = expand([sel], universe_from_frames(g, s, player_counts(prepared.scenario, s), cols),
-                   key_prefix="")
+    uni = universe_from_frames(g, s, player_counts(prepared.scenario, s), cols,
+                               getattr(ruleset, "faction_column", None))
+    out = expand([sel], uni, key_prefix="", target_rounds=ReportConfig().rounds_target,
+                 key=key)
+    for inst in out:
+        inst.extra["notes"] = list(sel.notes)
+    return out
+
+
+def _one(insts: list[Instance], spec: str) -> Instance:
     if len(insts) != 1:
-        example = next((f"'{sel.metric}[{i.by}={i.groups[0]}]'" for i in insts
+        example = next((f"'{i.metric.name}[{i.by}={i.groups[0]}]'" for i in insts
                         if i.by and i.groups), "'win_share[company=Dvergar Reaver]'")
-        raise InputError(f"{spec!r} names {len(insts)} numbers; name one group (e.g. "
-                         f"{example}) or one player count", key="--metric")
+        raise InputError(f"{spec!r} names {len(insts)} numbers; the SPRT tests one: name one "
+                         f"member (e.g. {example}) or one player count, or drop --sprt for "
+                         "the table of all", key="--metric")
     return insts[0]
 
 
-def _weights(inst: Instance, y: np.ndarray, d: np.ndarray, f: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """(numerator, denominator) of the metric as a ratio of per-game sums."""
-    return (y, f) if inst.metric.kind == "win_ratio" else (y, d)
+def _theta(value, metric: Metric, name: str) -> float:
+    try:
+        return parse_amount(value, metric, name, difference=True, name=metric.name)
+    except ValueError as exc:
+        raise InputError(str(exc), key="--sprt") from None
+
+
+def _faction_instances(ruleset, prepared) -> tuple[list[Instance], str]:
+    column = str(getattr(ruleset, "faction_column", None) or "faction")
+    insts = _instances(f"win_share[{column}]", ruleset, prepared)
+    insts += _instances("faction_spread", ruleset, prepared)
+    return insts, str(getattr(ruleset, "faction_label", None) or column)
 
 
 @dataclass
@@ -103,13 +164,12 @@ class _Variant:
     label: str
     ruleset: object
     prepared: object
-    inst: Instance
 
 
-def _variant(path: Path, label: str, spec: str, seed: int | None,
-             overrides: list[str]) -> _Variant:
-    rs, _, prep = runner.resolve(path, seed=seed, overrides=overrides)
-    return _Variant(label, rs, prep, _instance(spec, rs, prep))
+def _variant(path: Path, label: str, seed: int | None, overrides: list[str],
+             games: int | None = None) -> _Variant:
+    rs, _, prep = runner.resolve(path, seed=seed, overrides=overrides, games=games)
+    return _Variant(label, rs, prep)
 
 
 def _label(path: Path, overrides: list[str], seed: int) -> str:
@@ -117,56 +177,149 @@ def _label(path: Path, overrides: list[str], seed: int) -> str:
     return " ".join(bits) + f" (seed {seed})"
 
 
-def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str,
+def _player(v: _Variant, insts: list[Instance]) -> Callable[[int, int], list[Obs]]:
+    g_cols, s_cols = columns_needed(insts)
+
+    def play(start: int, count: int) -> list[Obs]:
+        gdf, sdf = v.ruleset.run_chunk(v.prepared, start, count)
+        gdf = gdf[[c for c in g_cols if c in gdf.columns]]
+        sdf = sdf[[c for c in s_cols if c in sdf.columns]]
+        codes = Codes(sdf)
+        return [measure(i, gdf, sdf, codes) for i in insts]
+
+    return play
+
+
+def _row(inst: Instance, a: Obs, b: Obs, is_paired: bool) -> DeltaRow:
+    p = paired(a, b, is_paired=is_paired)
+    return DeltaRow(inst.spec, inst.member, inst.metric.name, inst.metric.unit, p.value_a,
+                    p.value_b, p.est, p.est - _Z95 * p.se, p.est + _Z95 * p.se, p.n)
+
+
+# --- the SPRT ---------------------------------------------------------------------------------
+
+def sequential_test(test: SequentialTest,
+                    play: Callable[[int, int], tuple[np.ndarray, ...] | tuple[Obs, Obs]], *,
+                    batch: int, scale: float = 1.0, paired_games: bool = True,
+                    progress: ProgressFn | None = None
+                    ) -> tuple[str, Paired, float, list[tuple[int, float]], int]:
+    """Run ``test`` on paired games fed by ``play`` until it decides or reaches its cap.
+
+    Parameters
+    ----------
+    test : SequentialTest
+        Hypotheses, error rates, ``min_n`` (games before any decision) and ``max_n`` (cap).
+    play : callable(start, count)
+        Games ``start .. start+count-1`` of both variants: either ``(ya, wa, yb, wb)``, each
+        variant's per-game numerator and denominator (float64 arrays of length ``count``;
+        :func:`deepsim.gate.sprt.paired_difference`, in units times ``scale``), or
+        ``(obs_a, obs_b)``, two :class:`~deepsim.measure.values.Obs`.
+    batch : int
+        Games between two looks at the LLR (the first look is at ``test.min_n``).
+    paired_games : bool
+        Index ``i`` is the same game in both variants.
+
+    Returns
+    -------
+    decision, diff, llr, history, games
+        ``decision`` "H0", "H1" or "" (the cap was reached first); ``history`` holds
+        ``(games, llr)`` at every look.
+    """
+    parts: list[tuple] = []
+    done = 0
+    history: list[tuple[int, float]] = []
+    decision, llr, diff = "", 0.0, None
+    if progress is not None:
+        progress(0, test.max_n)
+    while done < test.max_n:
+        count = min(batch, test.max_n - done)
+        if done < test.min_n:
+            count = min(max(count, test.min_n - done), test.max_n - done)
+        parts.append(tuple(play(done, count)))
+        done += count
+        if progress is not None:
+            progress(done, test.max_n)
+        if isinstance(parts[0][0], Obs):
+            merged = (concat([p[0] for p in parts]), concat([p[1] for p in parts]))
+            diff = paired(*merged, is_paired=paired_games)
+        else:
+            merged = tuple(np.concatenate([np.asarray(p[i], dtype=np.float64) for p in parts])
+                           for i in range(4))
+            diff = paired_difference(*merged, scale=scale, paired=paired_games)
+        parts = [merged]
+        llr = test.llr(diff.est, diff.se, diff.n)
+        history.append((done, llr))
+        decision = test.decide(llr, done)
+        if decision in (H0, H1):
+            break
+    assert diff is not None
+    return decision, diff, llr, history, done
+
+
+def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | None,
                 sets: list[str] | None = None, sets_a: list[str] | None = None,
                 sets_b: list[str] | None = None, seed: int | None = None,
-                seed_b: int | None = None, theta0: float, theta1: float,
+                seed_b: int | None = None, theta0=None, theta1=None,
                 alpha: float = 0.05, beta: float = 0.05, min_games: int = 2000,
-                max_games: int = 200_000, batch: int | None = None,
+                max_games: int = 200_000, batch: int | None = None, games: int | None = None,
                 threads: int | None = None, progress: ProgressFn | None = None
                 ) -> CompareResult:
-    """SPRT of H0: ``B - A == theta0`` against H1: ``B - A == theta1`` on paired games.
+    """Compare two variants on paired games: the SPRT of H0 ``B - A == theta0`` against H1
+    ``B - A == theta1`` when both are given, else a fixed-sample comparison of ``games``
+    paired games (see the module docstring).
 
     Parameters
     ----------
     a, b : Path
         Scenario files; ``b`` defaults to ``a`` (then the variants differ by ``sets_a`` /
         ``sets_b``).
-    metric : str
-        A metric spec naming one number, e.g. ``'win_share[company=Dvergar Reaver]'``.
+    metric : str, optional
+        A spec of the metric language; with the SPRT it must name one number, e.g.
+        ``'win_share[company=Dvergar Reaver]'``. Optional without the SPRT (the faction
+        table alone).
     sets, sets_a, sets_b : list of str
         ``--set`` overrides for both variants, for A only, for B only.
     seed : int, optional
         Seed of both variants (default: A's scenario seed).
     seed_b : int, optional
         A different seed for B: unpaired games (an A/A test of the machinery).
-    theta0, theta1 : float
-        H0 and H1 in the metric's unit (percentage points for shares).
+    theta0, theta1 : float or str, optional
+        H0 and H1 in the metric's unit of a difference (percentage points for shares:
+        ``2``, ``'2pp'``, ``'2%'``).
     alpha, beta : float
         Error rates of the SPRT.
     min_games, max_games : int
-        Paired games before the first decision, and the budget.
+        SPRT: paired games before the first decision, and the budget.
     batch : int, optional
-        Games between two looks at the LLR (default: scenario chunk size, at most
+        SPRT: games between two looks at the LLR (default: scenario chunk size, at most
         ``max(min_games, 1000)``).
+    games : int, optional
+        Fixed mode: paired games (default: the scenario's; deals when seats rotate).
 
     Returns
     -------
     CompareResult
-        ``decision`` "H0"/"H1", or "" when ``max_games`` was reached first.
+        SPRT: ``decision`` "H0"/"H1", or "" when ``max_games`` was reached first.
+
+    Raises
+    ------
+    InputError
+        Bad scenario, override, metric, hypothesis or count (before any game but a probe).
     """
     t0 = time.perf_counter()
-    if theta0 == theta1:
-        raise InputError("H0 and H1 must differ", key="--sprt")
-    try:
-        lower, upper = wald_bounds(alpha, beta)
-    except ValueError as exc:
-        raise InputError(str(exc), key="--alpha") from None
+    sprt = theta0 is not None or theta1 is not None
+    if sprt and (theta0 is None or theta1 is None):
+        raise InputError("give both hypotheses: --sprt H0 H1", key="--sprt")
+    if sprt and not metric:
+        raise InputError("name the metric to test, e.g. --metric 'win_share[company=Dvergar "
+                         "Reaver]'", key="--metric")
     for name, v in (("--min-games", min_games), ("--max-games", max_games)):
         runner._check_count(v, name, 1)
     if min_games > max_games:
         raise InputError(f"--min-games {min_games} is above --max-games {max_games}",
                          key="--min-games")
+    if games is not None:
+        runner._check_count(games, "--games", 1)
     runner.set_threads(threads)
     a = Path(a)
     b = Path(b) if b is not None else a
@@ -174,149 +327,239 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str,
     ov_a, ov_b = base + list(sets_a or []), base + list(sets_b or [])
     if seed is None:
         seed = int(runner.load_scenario(a).get("seed", 0))
-    va = _variant(a, "A", metric, seed, ov_a)
-    vb = _variant(b, "B", metric, seed if seed_b is None else seed_b, ov_b)
+    seed_b_eff = seed if seed_b is None else seed_b
+    va = _variant(a, "A", seed, ov_a, games)
+    vb = _variant(b, "B", seed_b_eff, ov_b, games)
+    rot_a, rot_b = (v.prepared.scenario.get("rotations") for v in (va, vb))
+    if rot_a != rot_b:
+        raise InputError(f"A plays {rot_a or 1} and B {rot_b or 1} seat rotation(s) per game "
+                         "index: their games cannot be paired (give both the same "
+                         "rotate_seats)", file=str(b))
     notes = []
     if a == b and ov_a == ov_b and seed_b is None:
         notes.append("A and B are the same variant on the same games: every paired "
                      "difference is 0 (use --seed-b for an A/A test on other games)")
-    paired = seed_b is None or seed_b == seed
-    if batch is None:
-        batch = int(min(va.prepared.scenario.get("chunk_size") or 50_000,
-                        max(min_games, 1000)))
-    runner._check_count(batch, "--batch", 1)
-    g_cols, s_cols = columns_needed([va.inst, vb.inst])
-    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"A": [], "B": []}
+    is_paired = seed_b is None or seed_b == seed
+    insts_a = _instances(metric, va.ruleset, va.prepared) if metric else []
+    insts_b = _instances(metric, vb.ruleset, vb.prepared) if metric else []
+    if [i.spec for i in insts_a] != [i.spec for i in insts_b]:
+        raise InputError(f"A and B resolve {metric!r} to different numbers "
+                         f"({len(insts_a)} vs {len(insts_b)})", key="--metric")
+    for n in (insts_a[0].extra.get("notes", []) if insts_a else []):
+        notes.append(f"--metric: {n}")
+    labels = (_label(a, ov_a, seed), _label(b, ov_b, seed_b_eff))
+    if sprt:
+        inst_a, inst_b = _one(insts_a, metric), _one(insts_b, metric)
+        th0, th1 = (_theta(x, inst_a.metric, n) for x, n in ((theta0, "H0"), (theta1, "H1")))
+        if th0 == th1:
+            raise InputError("H0 and H1 must differ", key="--sprt")
+        try:
+            test = SequentialTest(th0, th1, alpha, beta, min_games, max_games)
+        except ValueError as exc:
+            raise InputError(str(exc), key="--alpha") from None
+        if batch is None:
+            batch = int(min(va.prepared.scenario.get("chunk_size") or 50_000,
+                            max(min_games, 1000)))
+        runner._check_count(batch, "--batch", 1)
+        pa, pb = _player(va, [inst_a]), _player(vb, [inst_b])
+
+        def play(start: int, count: int) -> tuple[Obs, Obs]:
+            return pa(start, count)[0], pb(start, count)[0]
+
+        decision, diff, llr, history, done = sequential_test(
+            test, play, batch=batch, paired_games=is_paired, progress=progress)
+        lower, upper = test.bounds
+        return CompareResult(
+            metric=inst_a.spec, unit=inst_a.metric.unit, label_a=labels[0],
+            label_b=labels[1], mode="sprt", theta0=th0, theta1=th1, alpha=alpha, beta=beta,
+            paired=is_paired, games=done, diff=diff, llr=llr, lower=lower, upper=upper,
+            model=MODEL, decision=decision, history=history, seeds=(seed, seed_b_eff),
+            elapsed_s=time.perf_counter() - t0, notes=notes)
+    # fixed mode: the metric's numbers and the faction table on `games` paired games
+    fac_a, fac_label = _faction_instances(va.ruleset, va.prepared)
+    fac_b, _ = _faction_instances(vb.ruleset, vb.prepared)
+    fac_specs_b = {i.spec: k for k, i in enumerate(fac_b)}
+    # the prepared count: with rotate_seats, each of `games` deals in every rotation
+    total = int(va.prepared.scenario.get("games", 0) or 0)
+    chunk = int(min(va.prepared.scenario.get("chunk_size") or 10_000, 10_000))
+    all_a, all_b = insts_a + fac_a, insts_b + fac_b
+    pa, pb = _player(va, all_a), _player(vb, all_b)
+    obs_a: list[list[Obs]] = [[] for _ in all_a]
+    obs_b: list[list[Obs]] = [[] for _ in all_b]
     done = 0
-    history: list[tuple[int, float]] = []
-    decision, llr, model = "", 0.0, ""
-    diff = None
     if progress is not None:
-        progress(0, max_games)
-    while done < max_games:
-        count = min(batch, max_games - done)
-        if done < min_games:
-            count = min(max(count, min_games - done), max_games - done)
-        for v in (va, vb):
-            gdf, sdf = v.ruleset.run_chunk(v.prepared, done, count)
-            gdf = gdf[[c for c in g_cols if c in gdf.columns]]
-            sdf = sdf[[c for c in s_cols if c in sdf.columns]]
-            y, d, f = observe(v.inst, gdf, sdf, _Codes(sdf))
-            parts[v.label].append(_weights(v.inst, y, d, f))
+        progress(0, total)
+    while done < total:
+        count = min(chunk, total - done)
+        for store, got in ((obs_a, pa(done, count)), (obs_b, pb(done, count))):
+            for k, o in enumerate(got):
+                store[k].append(o)
         done += count
         if progress is not None:
-            progress(done, max_games)
-        ya, wa = (np.concatenate([p[i] for p in parts["A"]]) for i in range(2))
-        yb, wb = (np.concatenate([p[i] for p in parts["B"]]) for i in range(2))
-        parts = {"A": [(ya, wa)], "B": [(yb, wb)]}
-        diff = paired_difference(ya, wa, yb, wb, scale=va.inst.metric.scale, paired=paired)
-        llr, model = gsprt_llr(diff, theta0, theta1)
-        history.append((done, llr))
-        if done >= min_games:
-            if llr >= upper:
-                decision = "H1"
-                break
-            if llr <= lower:
-                decision = "H0"
-                break
-    assert diff is not None
-    return CompareResult(
-        metric=va.inst.spec, unit=va.inst.metric.unit,
-        label_a=_label(a, ov_a, seed), label_b=_label(b, ov_b, seed if seed_b is None
-                                                      else seed_b),
-        mode="sprt", theta0=theta0, theta1=theta1, alpha=alpha, beta=beta, paired=paired,
-        games=done, diff=diff, llr=llr, lower=lower, upper=upper, model=model,
-        decision=decision, history=history,
-        seeds=(seed, seed if seed_b is None else seed_b),
-        elapsed_s=time.perf_counter() - t0, notes=notes)
+            progress(done, total)
+    ca = [concat(x) for x in obs_a]
+    cb = [concat(x) for x in obs_b]
+    rows = [_row(i, ca[k], cb[k], is_paired) for k, i in enumerate(insts_a)]
+    factions = []
+    for k, inst in enumerate(fac_a, start=len(insts_a)):
+        j = fac_specs_b.get(inst.spec)
+        if j is None:
+            continue
+        oa, ob = ca[k], cb[len(insts_b) + j]
+        if oa.ids.size == 0 and ob.ids.size == 0:
+            continue  # a faction neither variant played
+        factions.append(_row(inst, oa, ob, is_paired))
+    res = _fixed_result(metric, rows, labels, is_paired, done, (seed, seed_b_eff), notes,
+                        factions, fac_label, ca[0] if rows else None,
+                        cb[0] if rows else None)
+    res.elapsed_s = time.perf_counter() - t0
+    return res
 
 
-def _run_observations(run_dir: Path, spec: str):
-    """(instance, game indices, numerator, denominator, seed, label) of a finished run."""
+def _fixed_result(metric, rows, labels, is_paired, games, seeds, notes, factions, fac_label,
+                  oa, ob) -> CompareResult:
+    first = rows[0] if rows else None
+    diff = paired(oa, ob, is_paired=is_paired) if len(rows) == 1 else None
+    unit = first.unit if first else ""
+    res = CompareResult(metric=(first.label if len(rows) == 1 else metric or ""), unit=unit,
+                        label_a=labels[0], label_b=labels[1], mode="fixed", theta0=None,
+                        theta1=None, alpha=0.05, beta=0.05, paired=is_paired, games=games,
+                        diff=diff, seeds=seeds, notes=notes,
+                        rows=rows if len(rows) > 1 else [], factions=factions,
+                        faction_label=fac_label)
+    if diff is not None and diff.se > 0:
+        res.p_value = float(2.0 * norm.sf(abs(diff.est) / diff.se))
+    return res
+
+
+# --- two finished runs ------------------------------------------------------------------------
+
+@dataclass
+class _Run:
+    """A finished run's frames and what its metric specs resolve to."""
+
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    seed: int
+    label: str
+    meta: object
+    universe: object
+
+    def instances(self, spec: str, key: str = "--metric") -> list[Instance]:
+        sel = parse_metric_spec(spec, group_columns=self.meta.group_columns, key=key)
+        out = expand([sel], self.universe, key_prefix="",
+                     target_rounds=ReportConfig().rounds_target, key=key)
+        for inst in out:
+            inst.extra["notes"] = list(sel.notes)
+        return out
+
+
+def _load_run(run_dir: Path) -> _Run:
     from deepsim.output import read_manifest, read_run, read_run_json
     from deepsim.report.load import _schema_names, ruleset_meta
 
     info = read_run_json(run_dir)
-    meta = ruleset_meta(info.get("ruleset") or read_manifest(run_dir).get("ruleset"))
-    sel = parse_metric_spec(spec, group_columns=meta.group_columns)
-    m = sel.metric_obj
-    if m.level == "game":
-        g_cols, s_cols = ["players", *m.columns], ["players"]
-    else:
-        g_cols = ["players"]
-        s_cols = list(dict.fromkeys(["players", "fair", *m.columns]
-                                    + ([sel.by] if sel.by and sel.by != "seat" else [])))
     manifest = read_manifest(run_dir)
+    meta = ruleset_meta(info.get("ruleset") or manifest.get("ruleset"))
     g_have = _schema_names(Path(run_dir), manifest, "games")
     s_have = _schema_names(Path(run_dir), manifest, "seats")
-    if g_have is not None:  # a ruleset writes its own columns: read those it has
-        g_cols = [c for c in g_cols if c in g_have or (c in m.columns and not m.any_of)]
-    if s_have is not None:
-        s_cols = [c for c in s_cols if c in s_have or c != "players"]
-    games, seats = read_run(run_dir, games_columns=g_cols, seats_columns=s_cols)
+    games, seats = read_run(run_dir, games_columns=sorted(g_have) if g_have else None,
+                            seats_columns=sorted(s_have) if s_have else None)
     scen = info.get("scenario") or {}
     if scen.get("players") is None and "players" in games.columns:
         scen = {**scen, "players": sorted(set(games["players"].astype(int)))}
-    universe = universe_from_frames(games, seats, player_counts(scen, seats), meta.group_columns)
-    insts = expand([sel], universe, key_prefix="")
-    if len(insts) != 1:
-        raise InputError(f"{spec!r} names {len(insts)} numbers; name one group or one "
-                         "player count", key="--metric")
-    inst = insts[0]
-    y, d, f = observe(inst, games, seats)
-    num, den = _weights(inst, y, d, f)
+    uni = universe_from_frames(games, seats, player_counts(scen, seats), meta.group_columns,
+                               meta.faction_column)
     seed = int(info.get("seed", -1))
     label = f"{run_dir} ({info.get('scenario_name', '?')}, seed {seed}, {len(games):,} games)"
-    return inst, games["game"].to_numpy(), num, den, seed, label
+    return _Run(games, seats, seed, label, meta, uni)
 
 
-def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str,
-                 theta0: float | None = None, theta1: float | None = None,
-                 alpha: float = 0.05, beta: float = 0.05) -> CompareResult:
-    """Fixed-sample comparison of two finished runs on one metric.
+def _restrict(games: pd.DataFrame, seats: pd.DataFrame, keep: np.ndarray):
+    g = games[games["game"].isin(keep)].reset_index(drop=True)
+    s = seats[seats["game"].isin(keep)].reset_index(drop=True)
+    return g, s
+
+
+def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
+                 theta0=None, theta1=None, alpha: float = 0.05,
+                 beta: float = 0.05) -> CompareResult:
+    """Fixed-sample comparison of two finished runs: the metric's numbers and the faction
+    table.
 
     Paired on the common game indices when both runs have the same seed, else unpaired.
-    Without hypotheses: the difference, its ``1 - alpha`` interval and the two-sided p-value
-    of no difference (exit 0). With H0 and H1: H1 is accepted when a one-sided level-alpha
-    test rejects H0 towards H1, H0 when a level-beta test rejects H1 towards H0, else
-    inconclusive.
+    Without hypotheses: the difference, its 95% interval and the two-sided p-value of no
+    difference (exit 0). With H0 and H1 (the metric must name one number): H1 is accepted
+    when a one-sided level-alpha test rejects H0 towards H1, H0 when a level-beta test
+    rejects H1 towards H0, else inconclusive.
     """
     t0 = time.perf_counter()
-    ia, ga, ya, wa, sa, la = _run_observations(Path(dir_a), metric)
-    ib, gb, yb, wb, sb, lb = _run_observations(Path(dir_b), metric)
-    if ia.spec != ib.spec:
-        raise InputError(f"the runs resolve {metric!r} differently ({ia.spec} vs {ib.spec})",
-                         key="--metric")
-    paired = sa == sb
+    if (theta0 is None) != (theta1 is None):
+        raise InputError("give both hypotheses: --sprt H0 H1", key="--sprt")
+    ra, rb = _load_run(Path(dir_a)), _load_run(Path(dir_b))
+    m_a = ra.instances(metric) if metric else []
+    m_b = rb.instances(metric) if metric else []
+    if [i.spec for i in m_a] != [i.spec for i in m_b]:
+        raise InputError(f"the runs resolve {metric!r} differently "
+                         f"({', '.join(i.spec for i in m_a[:3])} vs "
+                         f"{', '.join(i.spec for i in m_b[:3])})", key="--metric")
+    is_paired = ra.seed == rb.seed
     notes = []
-    if paired:
-        common, xa, xb = np.intersect1d(ga, gb, assume_unique=True, return_indices=True)
+    ga, sa_, gb, sb_ = ra.games, ra.seats, rb.games, rb.seats
+    if is_paired:
+        common = np.intersect1d(ga["game"].to_numpy(), gb["game"].to_numpy())
         if common.size < 2:
             raise InputError("the runs share the seed but fewer than 2 game indices",
                              file=str(dir_b))
-        ya, wa, yb, wb = ya[xa], wa[xa], yb[xb], wb[xb]
-        notes.append(f"paired on {common.size:,} common games (same seed {sa})")
+        ga, sa_ = _restrict(ga, sa_, common)
+        gb, sb_ = _restrict(gb, sb_, common)
+        notes.append(f"paired on {common.size:,} common games (same seed {ra.seed})")
+        games = int(common.size)
     else:
-        notes.append(f"different seeds ({sa}, {sb}): two independent samples")
-    diff = paired_difference(ya, wa, yb, wb, scale=ia.metric.scale, paired=paired)
-    games = int(ya.size if paired else ya.size + yb.size)
-    res = CompareResult(metric=ia.spec, unit=ia.metric.unit, label_a=la, label_b=lb,
-                        mode="fixed", theta0=theta0, theta1=theta1, alpha=alpha, beta=beta,
-                        paired=paired, games=games, diff=diff, seeds=(sa, sb), notes=notes)
-    if diff.se > 0:
-        res.p_value = float(2.0 * norm.sf(abs(diff.est - (theta0 or 0.0)) / diff.se))
-    if theta0 is not None and theta1 is not None:
-        if theta0 == theta1:
+        notes.append(f"different seeds ({ra.seed}, {rb.seed}): two independent samples")
+        games = len(ga) + len(gb)
+    for n in (m_a[0].extra.get("notes", []) if m_a else []):
+        notes.append(f"--metric: {n}")
+    oa = [measure(i, ga, sa_) for i in m_a]
+    ob = [measure(i, gb, sb_) for i in m_b]
+    rows = [_row(i, oa[k], ob[k], is_paired) for k, i in enumerate(m_a)]
+    factions = []
+    fa = ra.instances(f"win_share[{ra.meta.faction_column}]", "faction table") + \
+        ra.instances("faction_spread", "faction table")
+    fb = {i.spec: i for i in rb.instances(f"win_share[{rb.meta.faction_column}]",
+                                          "faction table")}
+    spread_b = rb.instances("faction_spread", "faction table")[0]
+    for inst in fa:
+        other = spread_b if inst.metric.kind == "spread" else fb.get(inst.spec)
+        if other is None:
+            continue
+        x, y = measure(inst, ga, sa_), measure(other, gb, sb_)
+        if x.ids.size == 0 and y.ids.size == 0:
+            continue
+        factions.append(_row(inst, x, y, is_paired))
+    la, lb, seed_a, seed_b, meta_a = ra.label, rb.label, ra.seed, rb.seed, ra.meta
+    res = _fixed_result(metric, rows, (la, lb), is_paired, games, (seed_a, seed_b), notes,
+                        factions, meta_a.faction_label, oa[0] if rows else None,
+                        ob[0] if rows else None)
+    res.alpha, res.beta = alpha, beta
+    if theta0 is not None:
+        if len(m_a) != 1:
+            _one(m_a, metric or "")
+        th0, th1 = (_theta(x, m_a[0].metric, n) for x, n in ((theta0, "H0"), (theta1, "H1")))
+        if th0 == th1:
             raise InputError("H0 and H1 must differ", key="--sprt")
-        sign = 1.0 if theta1 > theta0 else -1.0
+        res.theta0, res.theta1 = th0, th1
+        diff = res.diff
+        sign = 1.0 if th1 > th0 else -1.0
         if diff.se > 0:
-            z0 = sign * (diff.est - theta0) / diff.se   # evidence against H0, towards H1
-            z1 = sign * (theta1 - diff.est) / diff.se   # evidence against H1, towards H0
+            z0 = sign * (diff.est - th0) / diff.se   # evidence against H0, towards H1
+            z1 = sign * (th1 - diff.est) / diff.se   # evidence against H1, towards H0
             if z0 > norm.isf(alpha):
                 res.decision = "H1"
             elif z1 > norm.isf(beta):
                 res.decision = "H0"
-            res.llr = llr_normal(diff.est, diff.se, theta0, theta1)
+            res.llr = glr_llr(diff.est, diff.se, diff.n, th0, th1)
+            res.p_value = float(2.0 * norm.sf(abs(diff.est - th0) / diff.se))
         res.model = "normal (fixed sample)"
     res.elapsed_s = time.perf_counter() - t0
     return res

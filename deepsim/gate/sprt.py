@@ -5,47 +5,63 @@ Wald's SPRT (Wald, A. (1945), "Sequential tests of statistical hypotheses", *Ann
 Mathematical Statistics* 16(2):117-186) adds observations until the log-likelihood ratio
 ``LLR = log L(H1) - log L(H0)`` leaves ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``:
 above the upper bound H1 is accepted, below the lower one H0. The error rates are then
-about ``alpha`` (accepting H1 when H0 is true) and ``beta`` (accepting H0 when H1 is true).
+about ``alpha`` (accepting H1 when H0 is true) and ``beta`` (accepting H0 when H1 is true);
+looking only after each batch of games makes both a little smaller (the LLR overshoots the
+bound it crosses).
 
-H0 and H1 are values of one number, the difference ``B - A`` of a metric between the
-variants (e.g. 0 and 2 percentage points of a company's win share), so both hypotheses
-are composite: the rest of the distribution of a paired outcome is unknown. Like fishtest,
-the test is a *generalized* SPRT (GSPRT): each likelihood is maximised over the unknown
-distribution under its hypothesis. fishtest models the outcome of a game pair as a
-pentanomial (or a single game as a trinomial) distribution and maximises the multinomial
-likelihood subject to the expected score (M. Van den Bergh, "Comments on Normalized Elo"
-and "MLE of a multinomial distribution with given expectation value", the notes behind
-fishtest's ``LLRcalc``). Here a paired game gives the difference ``d`` of the metric between
-the two variants on the same seed and game index; its distribution is a multinomial over
-the values ``d`` takes (for a win share: -1, -1/2, 0, 1/2, 1, like the pentanomial), and the
-multinomial maximum likelihood subject to a mean ``theta`` is Owen's empirical likelihood
-(Owen, A. B. (1988), "Empirical likelihood ratio confidence intervals for a single
-functional", *Biometrika* 75(2):237-249), computed by ``statsmodels.emplike``
-(``DescStatUV.test_mean``). So ``LLR = log R(theta1) - log R(theta0)`` with ``-2 log R`` from
-statsmodels.
+H0 and H1 are values ``theta0``, ``theta1`` of one number, the difference ``B - A`` of a
+metric between two variants played on the same games (common random numbers), so both
+hypotheses are composite: the rest of the distribution of a paired outcome is unknown.
+The test is a *generalized* SPRT (GSPRT): each likelihood is maximised over the unknown
+nuisance. The model is the normal one fishtest uses for its normalized-Elo tests
+(M. Van den Bergh, "A practical introduction to normalized Elo", section 4.2, and
+"Comments on the GSPRT approximation"; fishtest ``LLRcalc.LLR_alt`` /
+``LLR_normalized_alt``): ``n`` paired observations with mean ``est`` and unknown variance,
+profiled out under each hypothesis::
 
-When the variants do not select the same games with the same weight (e.g. an override that
-changes which companies are drawn) or the metric is a ratio with a varying denominator
-(rooms, crews), each variant's estimate is linearised per game and the GSPRT uses the
-normal approximation that fishtest used before the exact multinomial one:
-``LLR = (theta1 - theta0) * (2 * est - theta0 - theta1) / (2 * se**2)``.
+    LLR = n/2 * (log(1 + z0**2 / n) - log(1 + z1**2 / n)),   z_i = (est - theta_i) / se
+
+where ``se`` is the standard error of ``est`` estimated from the pairs (``sd / sqrt(n)``
+for a plain mean; the linearised ratio-of-sums variance, games as clusters, for a share or
+a per-crew rate). It equals ``n/2 * log(s2(theta0) / s2(theta1))`` with ``s2(theta)`` the
+mean squared deviation of the paired differences from ``theta``.
+
+Why not the empirical likelihood (a multinomial over the values the paired differences
+take, which the first version of this module used)? Its support is the *observed* values:
+when every paired difference has one sign (a nerf makes exactly that happen) a hypothesis
+on or beyond the edge of the data has likelihood 0 and the LLR is infinite, so a -20 point
+H1 was accepted on a measured -1.8 points. fishtest avoids that by regularising a fixed,
+known support (its pentanomial); a metric's per-game differences have no known support.
+The normal GSPRT is finite whenever the pairs vary, and only data near H1 can push it up.
+
+Its error rates are measured by simulation in ``tests/test_sprt.py`` (synthetic paired
+data: symmetric, rare, skewed and one-signed differences) and stated in ``docs/ci.md``.
+
+A minimum number of pairs (``min_n``) comes before any stop and a cap (``max_n``) ends an
+undecided test as inconclusive (a truncated SPRT).
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import norm
 
-__all__ = ["Paired", "gsprt_llr", "llr_multinomial", "llr_normal", "paired_difference",
-           "wald_bounds"]
+__all__ = ["H0", "H1", "INCONCLUSIVE", "Paired", "SequentialTest", "glr_llr",
+           "paired_difference", "wald_bounds"]
+
+H0, H1, INCONCLUSIVE = "H0", "H1", ""
 
 
 def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's bounds on the LLR: ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``.
+
+    Raises
+    ------
+    ValueError
+        Unless ``0 < alpha, beta`` and ``alpha + beta < 1``.
 
     >>> [round(x, 4) for x in wald_bounds(0.05, 0.05)]
     [-2.9444, 2.9444]
@@ -55,49 +71,98 @@ def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
-def _log_el(d: np.ndarray, theta: float) -> float:
-    """log of the empirical likelihood ratio of mean ``theta`` (0 at the sample mean,
-    ``-inf`` outside the open range of the data)."""
-    lo, hi = float(d.min()), float(d.max())
-    if lo == hi:
-        return 0.0 if math.isclose(theta, lo, abs_tol=1e-12) else -math.inf
-    if not lo < theta < hi:
-        return -math.inf
-    from statsmodels.emplike.descriptive import DescStatUV
+def glr_llr(est, se, n, theta0: float, theta1: float):
+    """GSPRT log-likelihood ratio of ``B - A = theta1`` against ``theta0`` (normal model,
+    variance profiled out under each hypothesis; see the module docstring).
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # FutureWarning about the return type
-        res = DescStatUV(d).test_mean(theta)
-    return -0.5 * float(res[0])
+    Parameters
+    ----------
+    est, se : float or ndarray of float64
+        The paired difference and its standard error (same unit as the thetas).
+    n : int or ndarray
+        Independent paired units behind them (games, or deals of rotated seats), >= 2.
+    theta0, theta1 : float
+        H0 and H1.
+
+    Returns
+    -------
+    float or ndarray of float64
+        ``0`` where nothing is known (``n < 2`` or NaN). With ``se == 0`` (every pair the
+        same) the limit ``n * log(|est - theta0| / |est - theta1|)``: ``-inf`` when
+        ``est == theta0``, ``+inf`` when ``est == theta1``.
+    """
+    est = np.asarray(est, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        z0 = (est - theta0) / se
+        z1 = (est - theta1) / se
+        out = 0.5 * n * (np.log1p(z0 * z0 / n) - np.log1p(z1 * z1 / n))
+        exact = n * (np.log(np.abs(est - theta0)) - np.log(np.abs(est - theta1)))
+    out = np.where(se == 0, exact, out)
+    out = np.where((n < 2) | np.isnan(est) | np.isnan(se), 0.0, out)
+    return float(out) if out.ndim == 0 else out
 
 
-def llr_multinomial(d: np.ndarray, theta0: float, theta1: float) -> float:
-    """GSPRT log-likelihood ratio of mean ``theta1`` against ``theta0`` for iid observations
-    ``d``, each hypothesis' likelihood maximised over multinomials on the observed values
-    (empirical likelihood, statsmodels). ``0.0`` when neither mean is attainable yet."""
-    d = np.asarray(d, dtype=np.float64)
-    if d.size < 2:
-        return 0.0
-    l1, l0 = _log_el(d, theta1), _log_el(d, theta0)
-    if math.isinf(l1) and math.isinf(l0):
-        return 0.0
-    return l1 - l0
+@dataclass(frozen=True)
+class SequentialTest:
+    """A truncated GSPRT of ``B - A``: H0 ``theta0`` against H1 ``theta1``.
 
+    ``min_n`` paired units come before any decision; at ``max_n`` an undecided test is
+    inconclusive. ``alpha`` is P(accept H1 | H0), ``beta`` P(accept H0 | H1).
+    """
 
-def llr_normal(est: float, se: float, theta0: float, theta1: float) -> float:
-    """Normal-approximation GSPRT LLR of an estimate ``est`` with standard error ``se``."""
-    if not se > 0 or math.isnan(est):
-        return 0.0
-    return (theta1 - theta0) * (2.0 * est - theta0 - theta1) / (2.0 * se * se)
+    theta0: float
+    theta1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    min_n: int = 2000
+    max_n: int = 200_000
+
+    def __post_init__(self):
+        if self.theta0 == self.theta1:
+            raise ValueError("H0 and H1 must differ")
+        wald_bounds(self.alpha, self.beta)
+        if not 1 <= self.min_n <= self.max_n:
+            raise ValueError(f"need 1 <= min_n <= max_n (got {self.min_n}, {self.max_n})")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) LLR bounds (Wald)."""
+        return wald_bounds(self.alpha, self.beta)
+
+    def llr(self, est, se, n):
+        """:func:`glr_llr` of this test's hypotheses."""
+        return glr_llr(est, se, n, self.theta0, self.theta1)
+
+    def decide(self, llr: float, n: int) -> str:
+        """``"H1"`` (LLR at or above the upper bound), ``"H0"`` (at or below the lower) or
+        ``""`` (go on; also before ``min_n``)."""
+        if n < self.min_n:
+            return INCONCLUSIVE
+        lower, upper = self.bounds
+        if llr >= upper:
+            return H1
+        if llr <= lower:
+            return H0
+        return INCONCLUSIVE
+
+    def decide_many(self, llr: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`decide`: int8 codes, 1 = H1, -1 = H0, 0 = go on."""
+        lower, upper = self.bounds
+        ok = np.asarray(n) >= self.min_n
+        return np.where(ok & (llr >= upper), 1, np.where(ok & (llr <= lower), -1, 0)
+                        ).astype(np.int8)
 
 
 @dataclass
 class Paired:
     """The difference ``B - A`` of a metric on paired games.
 
-    ``est``/``se``: the difference and its (linearised) standard error; ``d``: the per-game
-    differences when both variants select the same games with one constant weight (then
-    ``mean(d) == est`` and the multinomial GSPRT applies), else ``None``.
+    ``est``/``se``: the difference and its (linearised) standard error in the metric's unit;
+    ``n``: the independent paired units behind it (games, or deals when seats rotate): ``est``
+    is the mean of ``n`` per-unit linearised differences (0 for a unit without a selected
+    row), which is what :func:`glr_llr` models.
     """
 
     est: float
@@ -105,7 +170,7 @@ class Paired:
     value_a: float
     value_b: float
     n_games: int
-    d: np.ndarray | None
+    n: int = 0
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
         """Two-sided ``1 - alpha`` normal interval of the difference (fixed-sample)."""
@@ -129,15 +194,20 @@ def paired_difference(ya: np.ndarray, wa: np.ndarray, yb: np.ndarray, wb: np.nda
 
     Parameters
     ----------
-    ya, wa, yb, wb : ndarray
+    ya, wa, yb, wb : ndarray of float64, shape (games,)
         Per game: the metric's numerator and denominator for each variant (``w == 0`` when
         the game does not count). When ``paired``, index ``i`` is the same game (seed and
         game index) in both variants.
     scale : float
         Unit factor (100 for percent).
     paired : bool
-        Games are paired: the standard error uses the per-game differences (common random
-        numbers cancel); otherwise the two variances add.
+        Games are paired: the standard error uses the per-game differences of the
+        linearised influences (common random numbers cancel); otherwise the two variances
+        add.
+
+    Returns
+    -------
+    Paired
     """
     ra, ua = _ratio(ya, wa)
     rb, ub = _ratio(yb, wb)
@@ -149,20 +219,5 @@ def paired_difference(ya: np.ndarray, wa: np.ndarray, yb: np.ndarray, wb: np.nda
         var = (np.var(ua, ddof=1) / ua.size if ua.size > 1 else math.nan) + (
             np.var(ub, ddof=1) / ub.size if ub.size > 1 else math.nan)
         se = scale * math.sqrt(var)
-    d = None
-    if paired:
-        sel = wa > 0
-        if sel.any() and np.array_equal(sel, wb > 0):
-            c = wa[sel]
-            if np.allclose(c, c[0]) and np.allclose(wb[sel], c[0]):
-                d = scale * (yb[sel] - ya[sel]) / float(c[0])
     return Paired(est=est, se=se, value_a=scale * ra, value_b=scale * rb,
-                  n_games=int(ya.size), d=d)
-
-
-def gsprt_llr(p: Paired, theta0: float, theta1: float) -> tuple[float, str]:
-    """The GSPRT LLR of ``p`` and the model used: ``'multinomial'`` (empirical likelihood
-    of the paired differences) or ``'normal'`` (linearised estimate)."""
-    if p.d is not None and p.d.size >= 2:
-        return llr_multinomial(p.d, theta0, theta1), "multinomial"
-    return llr_normal(p.est, p.se, theta0, theta1), "normal"
+                  n_games=int(ya.size), n=int(min(ya.size, yb.size)))

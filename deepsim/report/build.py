@@ -169,6 +169,35 @@ def _sec_faction_share(ctx: Context, foot: str) -> Section:
     return s
 
 
+def _seat_faction_note(ctx: Context) -> list[str]:
+    """Whether seat and faction coincide (fixed seats) or are separated (rotated seats)."""
+    seats = ctx.primary.seats
+    col, noun = ctx.meta.faction_column, ctx.meta.faction_label
+    if "rotation" in seats.columns:
+        n = int(seats["rotation"].max()) + 1 if len(seats) else 0
+        text = (f"Seats rotate (`rotate_seats`): each deal is played in all {n} rotations of "
+                f"the seat order on the same dungeon and dice stream, so every {noun} sits in "
+                f"every seat equally often and this table measures seat advantage apart from "
+                f"{noun} strength. (Its Wilson intervals count the {n} rotations of a deal as "
+                "independent games; `deepsim check`, `compare` and `sweep` treat the deal as "
+                "the unit.)")
+        return [text]
+    if col not in seats.columns or not len(seats):
+        return []
+    per_seat = seats.groupby(["players", "seat"], observed=True)[col].nunique()
+    if per_seat.max() != 1 or seats[col].nunique() < 2:
+        return []
+    first = seats.drop_duplicates(["players", "seat"]).sort_values(["players", "seat"])
+    top = int(first["players"].max())
+    who = "; ".join(f"seat {int(r.seat) + 1} = {getattr(r, col)}"
+                    for r in first.itertuples() if int(r.players) == top)
+    text = (f"**Seat and {noun} coincide**: every seat plays one fixed {noun} ({who}), so "
+            f"this table is the {noun} table again and cannot tell seat advantage from "
+            f"{noun} strength. Add `rotate_seats: true` to the scenario to play each game in "
+            f"every rotation of the seat order.")
+    return [text]
+
+
 def _sec_seats(ctx: Context, foot: str) -> Section:
     s = Section("seats", "Seat advantage")
     sa = M.seat_advantage(ctx.balance_seats, ctx.config.alpha)
@@ -182,6 +211,7 @@ def _sec_seats(ctx: Context, foot: str) -> Section:
                             "tie or draw shared by k seats counts 1/k), with 95% Wilson "
                             "intervals, against the fair share 1/players."
                             + _baseline_text(ctx))
+    s.paragraphs += _seat_faction_note(ctx)
     s.figures.append(Figure("seat_advantage.png", plots.seat_bars(
         sa, title="Win share / fair share by seat", footer=foot),
         "Seat advantage: bars are win share over 1/players with 95% intervals."))
@@ -487,6 +517,30 @@ def _sec_exercise(ctx: Context, foot: str) -> Section:
     return s
 
 
+def _language_table(ctx: Context) -> Table:
+    """The report's numbers as `deepsim check` / `compare` / `sweep` / `tune` spell them."""
+    f = ctx.meta.faction_column
+    rows = [("Win share", f"win_share[{f}], win_ratio[{f}], faction_spread"
+             + (", win_share[lineage], win_share[calling], company_spread, lineage_spread, "
+                "calling_spread" if ctx.meta.is_deepfall else "")),
+            ("Seat advantage", ("win_share[seat, players], win_edge[seat=1, players], "
+                               "seat_advantage")),
+            ("Game length", "rounds[players], truncated, length_error"),
+            ("Bot styles", "win_share[bot], bot_spread")]
+    if ctx.meta.is_deepfall:
+        rows[3:3] = [("Margins", "margin, margin_rel, tie_share"),
+                     ("Exits and the feel-bad rate",
+                      ("feel_bad[bot], feel_bad_mid, feel_bad_crew[calling], "
+                      "cash_outs[bot], last_stands, worthy_ends, crews"))]
+        rows += [("Contention", "contested_share[players], markers_per_contested"),
+                 ("The Maw's pace", "cap_binds, taken_if_warned[players]")]
+    else:
+        rows.insert(1, ("Draws", "draw_share"))
+    return Table("The report's numbers in the metric language (README, \"Metrics\")",
+                 pd.DataFrame([{"Section": a, "check / compare / sweep / tune": b}
+                               for a, b in rows]))
+
+
 def _sec_method(ctx: Context) -> Section:
     if not ctx.meta.is_deepfall:
         return _sec_method_generic(ctx)
@@ -505,6 +559,7 @@ def _sec_method(ctx: Context) -> Section:
     s.paragraphs.append("Settings (change with `deepsim report ... --option KEY=VALUE`):")
     s.tables.append(Table("", pd.DataFrame(
         [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()])))
+    s.tables.append(_language_table(ctx))
     return s
 
 
@@ -522,6 +577,7 @@ def _sec_method_generic(ctx: Context) -> Section:
     s.tables.append(Table("", pd.DataFrame(
         [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()
          if not k.startswith("claims.")])))
+    s.tables.append(_language_table(ctx))
     return s
 
 
@@ -596,7 +652,10 @@ def _generic_sections(ctx: Context) -> list[tuple[str, str, Callable]]:
         ("seats", "Seat advantage", _sec_seats),
     ]
     seats = ctx.primary.seats
-    if "bot" in seats.columns and seats["bot"].nunique() > 1:
+    # a ruleset whose faction column is the bot style (players alike, e.g. Abyss) already
+    # has this table as its win share per faction
+    if (meta.faction_column != "bot" and "bot" in seats.columns
+            and seats["bot"].nunique() > 1):
         out.append(("bots", "Bot styles", _sec_bots))
     return out
 

@@ -342,9 +342,22 @@ def _b1(ctx: Context) -> list[ClaimPart]:
 # --- B2 -----------------------------------------------------------------------------------
 
 def _expected_companies(run: RunData) -> int:
+    """Companies that can play in this run: every Lineage x Calling, or, when the scenario
+    fixes seats, only those its seats can draw (a fixed-seat scenario of 3 companies is
+    judged on those 3, not on 36)."""
     lin = {k.split(".")[1] for k in run.params if k.startswith("lineages.")}
     cal = {k.split(".")[1] for k in run.params if k.startswith("callings.")}
-    return len(lin) * len(cal) if lin and cal else 36
+    n_all = len(lin) * len(cal) if lin and cal else 36
+    seats = (run.info.get("scenario") or {}).get("seats") or []
+    if not seats or not lin or not cal:
+        return n_all
+    used = seats[:max(run.player_counts or [len(seats)])]
+    possible = set()
+    for seat in used:
+        ls = lin if seat.get("lineage") in (None, "random") else {seat["lineage"]}
+        cs = cal if seat.get("calling") in (None, "random") else {seat["calling"]}
+        possible |= {(a, b) for a in ls for b in cs}
+    return min(len(possible), n_all)
 
 
 def _b2(ctx: Context) -> list[ClaimPart]:
@@ -366,6 +379,8 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         note += f"; not viable: {', '.join(dead)}"
     if len(ws) < n_exp:
         note += f"; only {len(ws)} of {n_exp} companies played"
+    elif n_exp < 36:
+        note += f"; the scenario's seats allow {n_exp} companies, all judged"
     if ctx.baseline_note():
         note += f"; {ctx.baseline_note()}"
     return [ClaimPart(

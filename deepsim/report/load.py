@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +19,13 @@ __all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RulesetMeta", "RunData", "flatten"
 GAMES_COLUMNS = [
     "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
     "rooms_contested", "contested_markers", "deferred_steps", "warned",
-    "taken_after_warning", "floors_collapsed",
+    "taken_after_warning", "floors_collapsed", "deal", "rotation",
 ]
 SEATS_COLUMNS = [
     "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
     "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
     "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
-    "calling_ability",
+    "calling_ability", "rotation",
 ]
 _SEATS_PREFIXES = ("claims_",)
 
@@ -41,7 +42,7 @@ class RulesetMeta:
     faction_label: str = "faction"
     group_columns: tuple[str, ...] = ("faction", "bot", "seat")
     default_metrics: tuple[str, ...] = ("faction_spread", "draw_share", "seat_advantage",
-                                        "mean_rounds")
+                                        "rounds")
 
     @property
     def is_deepfall(self) -> bool:
@@ -246,7 +247,7 @@ def load_run(run_dir: Path | str) -> RunData:
         :func:`deepsim.output.read_run`.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # os.path: never raises (a too long name)
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}

@@ -72,6 +72,20 @@ class Ruleset(Protocol):
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay one game with the event buffer on; return its readable log lines."""
 
+    # Optional: a ruleset with ``warm_up`` has its kernels compiled before its games start,
+    # behind a status line, and ``deepsim warmup`` compiles them ahead of time
+    # (deepsim/jitcache.py); compile time is then kept out of games/s.
+
+    #: seconds of a cold compile on a 2-core machine, ``{"run": ..., "all": ...}`` (``run``:
+    #: what ``run_chunk`` needs; ``all``: with ``trace``'s); announced on the first run
+    #: until this machine has measured its own (optional)
+    compile_estimate_s: dict[str, float]
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernels ``run_chunk`` calls for the
+        argument types of ``prepared`` (default: the ruleset's own default scenario), and
+        ``trace``'s too when ``trace``. Playing at most a game or two (optional)."""
+
     def golden_cases(self) -> list:
         """Frozen scenarios whose results ``tests/test_golden.py`` pins by digest.
 

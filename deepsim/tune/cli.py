@@ -37,6 +37,12 @@ def _fail(exc: InputError) -> typer.Exit:
     return typer.Exit(EXIT_INPUT)
 
 
+def _short_point(text: str) -> str:
+    """``a.b.key=1.8`` -> ``key=1.8`` (a progress label; anything else unchanged)."""
+    key, eq, value = text.partition("=")
+    return f"{key.rsplit('.', 1)[-1]}={value}" if eq else text
+
+
 def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str], None]]:
     bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("games"), TextColumn("ETA"), TimeRemainingColumn(),
@@ -45,7 +51,9 @@ def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str]
     state: dict = {}
 
     def on_progress(done: int, total: int, label: str) -> None:
-        label = label if len(label) <= 60 else label[:57] + "..."
+        # a point's dotted paths shortened to their last key (the table names them whole)
+        label = " ".join(_short_point(part) for part in label.split(" "))
+        label = label if len(label) <= 32 else label[:29] + "..."
         if state.get("total") != total:  # a new phase (trials, then confirmation runs)
             if "task" in state:
                 bar.update(state["task"], completed=state["total"])
@@ -64,11 +72,11 @@ def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str]
 
 
 def fmt(v: float, low: float | None = None, high: float | None = None) -> str:
-    """``0.0312 [0.0251, 0.0380]``."""
+    """``3.12 [2.51, 3.80]``: four significant digits (two decimals from 10 up)."""
     def one(x):
         if x is None or (isinstance(x, float) and math.isnan(x)):
             return "-"
-        return f"{x:.4f}" if abs(x) < 10 else f"{x:.2f}"
+        return f"{x:.4g}" if abs(x) < 10 else f"{x:.2f}"
     if low is None:
         return one(v)
     return f"{one(v)} [{one(low)}, {one(high)}]"
@@ -80,44 +88,44 @@ def _param_text(v) -> str:
     return format_value(v)
 
 
+def _fmt_delta(d: float, low: float, high: float) -> str:
+    if d is None or (isinstance(d, float) and math.isnan(d)):
+        return "-"
+    if low == high == d:
+        return f"{d:+.3g} (same games)" if d else "0 (identical)"
+    return f"{d:+.3g} [{low:+.3g}, {high:+.3g}]"
+
+
 def sweep_tables(result) -> list[Table]:
-    """Rich tables of a sweep: ungrouped metrics together, one table per grouped metric."""
+    """Rich tables of a sweep: one per metric, a row per grid point (and member), with the
+    value and its 95% interval and the paired change from the baseline point."""
     frame, specs = result.frame, result.specs
     paths = [s.path for s in specs]
-    scalars = [m.label for m in result.metrics if m.by is None and
-               frame.loc[frame["metric"] == m.label, "group"].eq("").all()]
-    grouped = [m.label for m in result.metrics if m.label not in scalars]
     tables = []
-    points = frame.drop_duplicates("point").sort_values("point")
-    if scalars:
-        t = Table(title=f"Sweep of {result.info['scenario_name']}: {result.info['games']:,} "
-                        f"games per point, seed {result.info['seed']} (value and 95% interval)",
-                  title_justify="left")
+    for m in result.metrics:
+        d = frame[frame["metric"] == m.label]
+        if d.empty:
+            continue
+        unit = str(d["unit"].iloc[0])
+        dunit = "pp" if unit == "%" else unit
+        grouped = bool(d["group"].ne("").any())
+        t = Table(title=escape(f"{m.label} ({unit}) by {', '.join(paths)}: value [95% "
+                               f"interval], and the paired change from the baseline point "
+                               f"({dunit})"), title_justify="left")
         for p in paths:
-            t.add_column(escape(p), justify="right")
-        for m in scalars:
-            t.add_column(escape(m), justify="right")
-        for _, pt in points.iterrows():
-            cells = [escape(_param_text(pt[p])) for p in paths]
-            for m in scalars:
-                r = frame[(frame["point"] == pt["point"]) & (frame["metric"] == m)].iloc[0]
-                cells.append(fmt(r["value"], r["low"], r["high"]))
-            t.add_row(*cells)
-        tables.append(t)
-    for m in grouped:
-        d = frame[frame["metric"] == m]
-        groups = list(dict.fromkeys(d["group"]))
-        t = Table(title=f"{m} (value and 95% interval)", title_justify="left")
-        for p in paths:
-            t.add_column(escape(p), justify="right")
-        for g in groups:
-            t.add_column(escape(str(g)), justify="right")
-        for _, pt in points.iterrows():
-            cells = [escape(_param_text(pt[p])) for p in paths]
-            for g in groups:
-                r = d[(d["point"] == pt["point"]) & (d["group"] == g)]
-                cells.append(fmt(r["value"].iloc[0], r["low"].iloc[0], r["high"].iloc[0])
-                             if len(r) else "-")
+            t.add_column(escape(p), justify="right", overflow="fold")
+        if grouped:
+            t.add_column("member", no_wrap=True)
+        t.add_column("value [95%]", justify="right", no_wrap=True)
+        t.add_column("change [95%]", justify="right", no_wrap=True)
+        for _, r in d.iterrows():
+            cells = [escape(_param_text(r[p])) for p in paths]
+            if r["baseline"] and cells:
+                cells[0] = f"{cells[0]} [bold]*[/bold]"
+            if grouped:
+                cells.append(escape(str(r["group"])))
+            cells.append(escape(fmt(r["value"], r["low"], r["high"])))
+            cells.append(escape(_fmt_delta(r["delta"], r["delta_low"], r["delta_high"])))
             t.add_row(*cells)
         tables.append(t)
     return tables
@@ -130,13 +138,15 @@ def sweep(
         help="Parameter and its values: a list (1,2) or a range LOW:HIGH:STEP "
              "(2.0:3.0:0.25); repeat for a grid.")],
     metrics: Annotated[list[str] | None, typer.Option(
-        "--metric", "-m", metavar="NAME[:BY]",
-        help="Metric to report (repeatable): faction_spread, bot_spread, seat_advantage, "
-             "draw_share, length_error, mean_rounds, win_share:BY, ratio:BY, or a numeric "
-             "seats/games column (cash_outs:bot, turns); DEEPFALL also company_spread, "
-             "lineage_spread, calling_spread, feel_bad[:BY]. BY: a group column of the "
-             "ruleset (DEEPFALL: company, lineage, calling, bot, seat; Atlantis: faction, "
-             "bot, seat) or players. Default: the ruleset's default metrics.")] = None,
+        "--metric", "-m", metavar="SPEC",
+        help="Metric in the metric language (repeatable), as in check and compare: "
+             "faction_spread, company_spread, seat_advantage, draw_share, rounds, "
+             "length_error, win_share\\[bot] (one number per bot style), "
+             "win_ratio\\[company=Wisp Wardancer], rounds\\[players], feel_bad\\[bot], or "
+             "any numeric seats/games column (cash_outs\\[bot], turns). Keys: a group "
+             "column of the ruleset (DEEPFALL: company, lineage, calling, bot, seat; "
+             "Atlantis: faction, bot, seat) or players. Default: the ruleset's default "
+             "metrics.")] = None,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per grid point (default: "
                                                    "scenario's).")] = None,
@@ -190,6 +200,11 @@ def sweep(
         return
     for t in sweep_tables(result):
         console.print(t)
+    base = result.info.get("baseline", {})
+    console.print(f"[bold]*[/bold] baseline point (the scenario's own rules"
+                  f"{'' if base.get('in_grid', True) else ', played beside the grid'}); "
+                  "changes are paired differences on the same games, with 95% intervals.",
+                  highlight=False)
     for note in result.notes:
         console.print(f"[dim]note:[/dim] {escape(note)}", highlight=False)
     console.print(f"Common random numbers: {escape(result.info['common_random_numbers'])}.",
@@ -250,11 +265,13 @@ def tune(
         help="Parameter and its search range LOW:HIGH[:STEP] (integers for an integer "
              "parameter), or a list of values a,b,c; repeatable.")],
     objective: Annotated[str | None, typer.Option(
-        "--objective", help="faction_spread, bot_spread, seat_advantage, draw_share, "
-                            "length_error (DEEPFALL also company_spread, lineage_spread, "
-                            "calling_spread), or a weighted sum such as "
-                            "faction_spread+0.5*seat_advantage. Default: the ruleset's "
-                            "(DEEPFALL: company_spread; else faction_spread).")] = None,
+        "--objective", help="A single number of the metric language to minimise "
+                            "(faction_spread, bot_spread, seat_advantage, draw_share, "
+                            "length_error, win_share\\[bot=random], ...; DEEPFALL also "
+                            "company_spread, lineage_spread, calling_spread), or a "
+                            "weighted sum such as faction_spread+0.5*seat_advantage. "
+                            "Default: the ruleset's (DEEPFALL: company_spread; else "
+                            "faction_spread).")] = None,
     trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per trial (default: "

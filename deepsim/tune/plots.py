@@ -1,9 +1,10 @@
 """Plots of sweeps and tunes (matplotlib, Agg backend): each function returns PNG bytes.
 
 - one swept parameter: each metric against it, one line per group, with its 95% interval
-  as a band;
+  as a band and the fair value of a win metric dashed; below it, the paired change from the
+  baseline point with its interval;
 - two swept parameters: a heatmap per metric (and group), each cell annotated with the
-  value and the half-width of its interval;
+  value, the half-width of its interval and its paired change from the baseline (Δ);
 - a tune: the objective of every trial with its interval, the best so far as a step line
   and the baseline as a dashed line.
 """
@@ -12,10 +13,14 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 
 import matplotlib
 
-matplotlib.use("Agg")
+# Files only, no window: the Agg backend, unless the caller already chose one (a notebook's
+# inline backend must survive importing deepsim).
+if "matplotlib.pyplot" not in sys.modules:
+    matplotlib.use("Agg")
 
 import numpy as np
 import pandas as pd
@@ -62,13 +67,20 @@ def _fmt(v: float) -> str:
 def sweep_line(frame: pd.DataFrame, param: str, metric: str, *, title: str,
                footer: str = "") -> bytes:
     """``metric`` (rows of the tidy sweep frame) against ``param``: a line per group with
-    its interval as a band."""
+    its interval as a band and, for a win metric, its fair value as a dashed line (above);
+    the paired change from the baseline point with its interval (below)."""
     d = _hashable(frame[frame["metric"] == metric], param)
     xs = list(dict.fromkeys(d[param].tolist()))
     numeric = _numeric(xs)
-    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
-    ax = fig.add_subplot()
+    has_delta = "delta" in d.columns and d["delta"].notna().any()
+    fig = Figure(figsize=(7.5, 6.4 if has_delta else 4.2), layout="constrained")
+    if has_delta:
+        ax, axd = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
+    else:
+        ax, axd = fig.add_subplot(), None
     groups = list(dict.fromkeys(d["group"].tolist()))
+    unit = str(d["unit"].iloc[0]) if "unit" in d.columns and len(d) else ""
+    fairs = []
     for group in groups:
         g = d[d["group"] == group]
         if numeric:
@@ -81,15 +93,43 @@ def sweep_line(frame: pd.DataFrame, param: str, metric: str, *, title: str,
         ax.fill_between(x, g["low"].to_numpy(dtype=np.float64),
                         g["high"].to_numpy(dtype=np.float64), color=line.get_color(),
                         alpha=0.18, lw=0)
+        if "fair" in g.columns and g["fair"].notna().any():
+            fair = g["fair"].to_numpy(dtype=np.float64)
+            fairs.append((x, fair, line.get_color()))
+        if axd is not None:
+            axd.plot(x, g["delta"], marker="o", ms=3.0, lw=1.2, color=line.get_color())
+            axd.fill_between(x, g["delta_low"].to_numpy(dtype=np.float64),
+                             g["delta_high"].to_numpy(dtype=np.float64),
+                             color=line.get_color(), alpha=0.18, lw=0)
+    if fairs:
+        values = np.concatenate([f for _, f, _ in fairs])
+        if np.nanmax(values) - np.nanmin(values) < 1e-9:   # one fair value: one line
+            ax.axhline(float(values[0]), color="0.3", ls="--", lw=1.0,
+                       label=f"fair ({_fmt(float(values[0]))})")
+        else:
+            for x, f, color in fairs:
+                ax.plot(x, f, ls="--", lw=0.9, color=color)
+            ax.plot([], [], ls="--", color="0.3", lw=0.9, label="fair share (dashed)")
+    if axd is not None:
+        axd.axhline(0.0, color="0.3", lw=0.9)
+        axd.set_ylabel(f"change from baseline{f' ({_dunit(unit)})' if unit else ''}",
+                       fontsize=8)
+        axd.grid(alpha=0.3)
+        axd.set_xlabel(param)
+    else:
+        ax.set_xlabel(param)
     if not numeric:
-        ax.set_xticks(range(len(xs)), [str(v) for v in xs])
-    ax.set_xlabel(param)
-    ax.set_ylabel(metric)
+        (axd or ax).set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_ylabel(f"{metric}{f' ({unit})' if unit else ''}")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
-    if len(groups) > 1 or groups[0]:
+    if len(groups) > 1 or groups[0] or fairs:
         ax.legend(fontsize=7, ncols=2 if len(groups) > 8 else 1, loc="best")
     return _png(fig, footer)
+
+
+def _dunit(unit: str) -> str:
+    return "pp" if unit == "%" else unit
 
 
 def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: str,
@@ -115,11 +155,14 @@ def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: 
         g = d[d["group"] == group]
         val = np.full((len(ys), len(xs)), np.nan)
         half = np.full((len(ys), len(xs)), np.nan)
-        for a, b, v, lo, hi in zip(g[p1], g[p2], g["value"], g["low"], g["high"],
-                                   strict=True):
+        delta = np.full((len(ys), len(xs)), np.nan)
+        dcol = g["delta"] if "delta" in g.columns else pd.Series(np.nan, index=g.index)
+        for a, b, v, lo, hi, dv in zip(g[p1], g[p2], g["value"], g["low"], g["high"], dcol,
+                                       strict=True):
             i, j = ys.index(a), xs.index(b)
             val[i, j] = v
             half[i, j] = (hi - lo) / 2
+            delta[i, j] = dv
         im = ax.imshow(val, origin="lower", aspect="auto", cmap="viridis")
         fig.colorbar(im, ax=ax, shrink=0.8)
         finite = val[np.isfinite(val)]
@@ -128,8 +171,10 @@ def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: 
         for i in range(len(ys)):
             for j in range(len(xs)):
                 if np.isfinite(val[i, j]):
-                    ax.text(j, i, f"{_fmt(val[i, j])}\n±{_fmt(half[i, j])}", ha="center",
-                            va="center", fontsize=fs,
+                    text = f"{_fmt(val[i, j])}\n±{_fmt(half[i, j])}"
+                    if np.isfinite(delta[i, j]):
+                        text += f"\nΔ{delta[i, j]:+.3g}"
+                    ax.text(j, i, text, ha="center", va="center", fontsize=fs,
                             color="white" if val[i, j] < mid else "black")
         ax.set_xticks(range(len(xs)), [str(v) for v in xs], fontsize=7, rotation=45)
         ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=7)

@@ -1,22 +1,37 @@
 """``deepsim sweep SCENARIO --param PATH=VALUES ...``: metrics over a grid of parameter values.
 
 Every grid point plays games ``0 .. games-1`` from the same seed (common random numbers),
-so a difference between two points is the parameters' doing, not different games. The
-output folder (``--out``, default ``reports/sweeps/<scenario>-<stamp>-<hex>``) holds:
+so a difference between two points is the parameters' doing, not different games. Each
+metric (the metric language, :mod:`deepsim.measure`) gets its value and 95% interval at
+every point and its **paired change from the baseline point** with a 95% interval: the
+baseline is the grid point whose rules are the scenario's own (defaults, scenario
+``overrides:`` and ``--set``: the same params hash), or, when the grid does not hold it,
+the scenario played once more beside the grid (``point`` -1). The change's interval is the
+delta-method one over paired games (deals when seats rotate), so a real change shows even
+when two points' own intervals overlap.
 
-- ``sweep.parquet``: tidy, one row per grid point, metric and group: ``point``, one column
-  per swept path, ``metric``, ``group`` (``""`` for an ungrouped metric), ``value``,
-  ``low``, ``high`` (95% interval), ``n`` (seat-games or games behind it), ``note``,
+The output folder (``--out``, default ``reports/sweeps/<scenario>-<stamp>-<hex>``) holds:
+
+- ``sweep.parquet``: tidy, one row per grid point and number: ``point``, ``baseline``
+  (bool), one column per swept path, ``metric`` (the spelling as given, e.g.
+  ``win_share[bot]``), ``group`` (the member, ``""`` for one number), ``label`` (the
+  number's full spelling), ``unit``, ``value``, ``low``, ``high`` (95% interval),
+  ``fair`` (the fair value of a win metric: its fair share, 1 x fair, 0 for an edge or a
+  spread; else NaN), ``delta``, ``delta_low``, ``delta_high`` (paired change from the
+  baseline point, 95% interval), ``n`` (units: seat-games, games, crews...), ``note``,
   ``games``, ``seed``, ``params_hash``. Rewritten atomically after each point, so an
   interrupted sweep keeps the points it finished.
-- ``sweep.json``: what was run (scenario, seed, games, grid, metrics, overrides, versions,
-  command, times, ``status``).
-- ``plots/<metric>.png``: each metric against the parameter with interval bands (one
-  parameter) or as a heatmap (two parameters).
+- ``sweep.json``: what was run (scenario, seed, games, grid, baseline, metrics, overrides,
+  versions, command, times, ``status``).
+- ``plots/<metric>.png``: one parameter: each metric against it with interval bands (and
+  the fair-share line of a win metric) above its paired change from the baseline; two
+  parameters: a heatmap per member, cells annotated with the value, the half-width of its
+  interval and the paired change.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable
@@ -24,9 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+from scipy.stats import norm
 
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, deferred_sigint
 from deepsim.errors import InputError
+from deepsim.measure.spec import Instance, expand
+from deepsim.measure.values import Codes, Obs, estimate_obs, fair_value, measure, paired
 from deepsim.runner import versions
 from deepsim.tune import plots
 from deepsim.tune.files import (
@@ -41,11 +59,9 @@ from deepsim.tune.grid import ParamSpec, build_grid, parse_param
 from deepsim.tune.objectives import (
     DEFAULT_TARGET_ROUNDS,
     MetricSpec,
-    by_columns_of,
     default_metrics_of,
-    evaluate_metric,
-    faction_column_of,
     parse_metric,
+    probe_universe,
 )
 from deepsim.tune.play import Player, PreparedPoint
 
@@ -73,19 +89,44 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "metric"
 
 
-def _rows(point: PreparedPoint, specs: list[ParamSpec], metrics: list[MetricSpec], games,
-          seats, *, alpha: float, target_rounds: float, n_games: int, seed: int,
-          faction_column: str = "company") -> list[dict]:
+_Z95 = float(norm.isf(0.025))
+
+
+def _lookup(params: dict, path: str):
+    """The value of a dotted parameter path in a prepared scenario's params (the
+    baseline's coordinate of a swept path)."""
+    node = params
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _rows(point: PreparedPoint, specs: list[ParamSpec], metrics: list[MetricSpec],
+          instances: list[list[Instance]], obs: list[list[Obs]],
+          base: list[list[Obs]] | None, *, alpha: float, n_games: int, seed: int,
+          is_baseline: bool) -> list[dict]:
     rows = []
-    for spec in metrics:
-        for group, v in evaluate_metric(spec, games, seats, alpha=alpha,
-                                        target_rounds=target_rounds,
-                                        faction_column=faction_column):
-            row = {"point": point.index}
-            row.update({s.path: point.point[s.path] for s in specs})
-            row.update({"metric": spec.label, "group": group, "value": float(v.value),
-                        "low": float(v.low), "high": float(v.high), "n": int(v.n),
-                        "note": v.note, "games": n_games, "seed": seed,
+    for spec, insts, os_, bs in zip(metrics, instances, obs, base or [None] * len(metrics),
+                                    strict=True):
+        for k, (inst, o) in enumerate(zip(insts, os_, strict=True)):
+            e = estimate_obs(o, alpha)
+            d_est = d_lo = d_hi = math.nan
+            if bs is not None:
+                p = paired(bs[k], o)
+                d_est, d_lo, d_hi = p.est, p.est - _Z95 * p.se, p.est + _Z95 * p.se
+                if p.se == 0 and not math.isnan(p.est):  # identical games: exactly equal
+                    d_lo = d_hi = p.est
+            row = {"point": point.index, "baseline": is_baseline}
+            row.update({s.path: point.point[s.path] if s.path in point.point
+                        else _lookup(point.prepared.params, s.path) for s in specs})
+            row.update({"metric": spec.label, "group": inst.member, "label": inst.spec,
+                        "unit": inst.metric.unit, "value": float(e.value),
+                        "low": float(e.low), "high": float(e.high),
+                        "fair": float(fair_value(o)), "delta": float(d_est),
+                        "delta_low": float(d_lo), "delta_high": float(d_hi),
+                        "n": float(e.units), "note": e.note, "games": n_games, "seed": seed,
                         "params_hash": point.params_hash})
             rows.append(row)
     return rows
@@ -108,8 +149,9 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     params : list of str
         ``PATH=VALUES`` (see :mod:`deepsim.tune.grid`); several give a grid.
     metrics : list of str, optional
-        ``--metric`` specs (default: the ruleset's ``default_metrics``; DEEPFALL:
-        company/lineage/calling spread, seat advantage, mean rounds).
+        ``--metric`` spellings of the metric language (default: the ruleset's
+        ``default_metrics``; DEEPFALL: company/lineage/calling spread, seat advantage,
+        rounds).
     games, seed, chunk_size, threads : int, optional
         Replace the scenario's values; ``threads`` never changes results.
     sets : list of str, optional
@@ -137,28 +179,43 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     specs = [parse_param(p, player.table) for p in params]
     grid = build_grid(specs, fixed=sets)
     points = [player.prepare(point, i) for i, point in enumerate(grid)]
-    seats_cols, games_cols = player.columns(points[0])
-    faction = faction_column_of(player.ruleset)
-    defaults = default_metrics_of(player.ruleset)
-    metric_specs = [parse_metric(m, seats_columns=seats_cols, games_columns=games_cols,
-                                 by_columns=by_columns_of(player.ruleset),
-                                 faction_column=faction)
-                    for m in (metrics or defaults)]
+    baseline = player.prepare({}, -1)
+    base_at = next((p for p in points if p.params_hash == baseline.params_hash), None)
+    universe = probe_universe(player.ruleset, points[0].prepared)
+    cols = tuple(universe.group_columns)
+    given = list(metrics or [])
+    metric_specs = [parse_metric(m, group_columns=cols)
+                    for m in (given or default_metrics_of(player.ruleset))]
     labels = [m.label for m in metric_specs]
     dup = sorted({x for x in labels if labels.count(x) > 1})
     if dup:
         raise InputError(f"metric '{dup[0]}' is given twice", key="--metric")
-    need_s = {c for m in metric_specs for c in m.seats_columns} | {"players", "seat"}
-    need_g = {c for m in metric_specs for c in m.games_columns} | {"players", "rounds"}
-    notes = []
+    instances = [expand([m.selection], universe, key="--metric",
+                        target_rounds=target_rounds) for m in metric_specs]
+    flat = [i for insts in instances for i in insts]
+    from deepsim.measure.values import columns_needed
+
+    need_g, need_s = (set(c) for c in columns_needed(flat))
+    need_s |= {"players", "seat"}
+    need_g |= {"players", "rounds"}
+    notes = [f"--metric {m.text}: {n}" for m in metric_specs for n in m.notes]
+    if "feel_bad" in given:
+        notes.append("feel_bad is the share of player-games with a crew Taken without a Last "
+                     "Stand (as in check and the report); the per-crew rate sweep called "
+                     "feel_bad is feel_bad_crew")
     hashes = [p.params_hash for p in points]
     same = sorted({p.label for p in points if hashes.count(p.params_hash) > 1})
     if same:
         notes.append(f"grid points with identical rules (same params hash): {'; '.join(same)}")
+    if base_at is None:
+        notes.append("the grid does not hold the scenario's own rules: the baseline was "
+                     "played beside it (point -1)")
 
     out_dir = make_out(out, name=f"{player.name}-sweep", force=force, root=root,
                        owned=SWEEP_FILES)
-    total = len(points) * player.games
+    order = ([baseline] if base_at is None else [base_at]) + [p for p in points
+                                                               if p is not base_at]
+    total = len(order) * player.games
     info = {
         "kind": "sweep", "scenario_name": player.name, "scenario_path": str(scenario_path),
         "ruleset": points[0].prepared.ruleset, "seed": player.seed, "games": player.games,
@@ -169,6 +226,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
         "params": {s.path: list(s.values) for s in specs},
         "points": [{"point": p.index, "overrides": p.overrides, "params_hash": p.params_hash}
                    for p in points],
+        "baseline": {"point": (base_at or baseline).index, "params_hash": baseline.params_hash,
+                     "in_grid": base_at is not None},
         "metrics": labels, "alpha": alpha, "target_rounds": target_rounds,
         "placeholders": list(points[0].prepared.placeholders),
         "backend": backend.describe() if backend is not None else {"name": "local"},
@@ -183,9 +242,10 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     rows: list[dict] = []
     done = 0
     t0 = time.perf_counter()
+    base_obs: list[list[Obs]] | None = None
     if progress is not None:
-        progress(0, total, points[0].label)
-    for point in points:
+        progress(0, total, order[0].label)
+    for point in order:
         def tick(count: int, point=point) -> None:
             nonlocal done
             done += count
@@ -193,12 +253,17 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
                 progress(done, total, point.label)
 
         g, s = player.play(point, seats_columns=need_s, games_columns=need_g, progress=tick)
-        rows += _rows(point, specs, metric_specs, g, s, alpha=alpha,
-                      target_rounds=target_rounds, n_games=player.games, seed=player.seed,
-                      faction_column=faction)
+        codes = Codes(s)
+        obs = [[measure(i, g, s, codes) for i in insts] for insts in instances]
+        if base_obs is None:
+            base_obs = obs
+        rows += _rows(point, specs, metric_specs, instances, obs, base_obs, alpha=alpha,
+                      n_games=player.games, seed=player.seed,
+                      is_baseline=point is (base_at or baseline))
+        frame = pd.DataFrame(rows).sort_values("point", kind="stable").reset_index(drop=True)
         with deferred_sigint():
-            write_parquet(parquet_path, pd.DataFrame(rows), meta)
-    frame = pd.DataFrame(rows)
+            write_parquet(parquet_path, frame, meta)
+    frame = pd.DataFrame(rows).sort_values("point", kind="stable").reset_index(drop=True)
     files = [parquet_path, json_path]
     if make_plots:
         files += _write_plots(out_dir, frame, specs, metric_specs, player, notes)
@@ -222,12 +287,14 @@ def _write_plots(out_dir: Path, frame: pd.DataFrame, specs: list[ParamSpec],
         return []
     fixed = [s for s in specs if len(s.values) == 1]
     foot = (f"{player.name}: seed {player.seed}, {player.games:,} games per point (common "
-            "random numbers); bands/± = 95% intervals"
+            "random numbers); bands/± = 95% intervals; change = paired difference from "
+            "the baseline point"
             + (f"; {', '.join(f'{s.path}={s.values[0]}' for s in fixed)}" if fixed else "")
             + (f"; --set {' '.join(player.sets)}" if player.sets else ""))
     pdir = out_dir / "plots"
     pdir.mkdir(exist_ok=True)
     files = []
+    frame = frame[frame[[s.path for s in specs]].notna().all(axis=1)]
     for m in metrics:
         if len(varying) == 1:
             png = plots.sweep_line(frame, varying[0].path, m.label, footer=foot,
@@ -243,7 +310,7 @@ def _write_plots(out_dir: Path, frame: pd.DataFrame, specs: list[ParamSpec],
 
 def wide_table(frame: pd.DataFrame, specs: list[ParamSpec], metric: str) -> pd.DataFrame:
     """One metric as a wide frame: one row per grid point, one column per group."""
-    d = frame[frame["metric"] == metric]
+    d = frame[(frame["metric"] == metric) & (frame["point"] >= 0)]
     cols = [s.path for s in specs]
     return d.pivot_table(index=["point", *cols], columns="group", values="value",
                          sort=False).reset_index()

@@ -52,13 +52,11 @@ from deepsim.tune.files import (
 from deepsim.tune.grid import SearchSpace, format_value, parse_search
 from deepsim.tune.objectives import (
     DEFAULT_TARGET_ROUNDS,
-    FACTION,
-    OBJECTIVES,
     Objective,
     Value,
     default_objective,
-    faction_column_of,
     parse_objective,
+    probe_universe,
 )
 from deepsim.tune.play import Player
 
@@ -114,22 +112,6 @@ def _clean(value):
     return value
 
 
-def _check_objective_columns(obj: Objective, player: Player, point) -> None:
-    """Refuse an objective whose columns this ruleset's results lack (one probe game)."""
-    seats_cols, games_cols = player.columns(point)
-    for _, name in obj.terms:
-        scols = {obj.faction_column if c == FACTION else c for c in OBJECTIVES[name][1]}
-        gcols = set(OBJECTIVES[name][2])
-        missing = sorted(scols - set(seats_cols))
-        if gcols and not (gcols & set(games_cols) if name == "draw_share"
-                          else gcols <= set(games_cols)):
-            missing += sorted(gcols - set(games_cols))
-        if missing:
-            raise InputError(f"objective '{name}' reads the column(s) {', '.join(missing)}, "
-                             f"which {player.ruleset.name}'s results do not have",
-                             key="--objective")
-
-
 def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | None = None,
              trials: int = 30, games: int | None = None, seed: int | None = None,
              sampler_seed: int = 0, sets: list[str] | None = None,
@@ -180,8 +162,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
                     threads=threads)
     if objective is None:
         objective = default_objective(player.ruleset)
-    obj: Objective = parse_objective(objective, target_rounds=target_rounds, alpha=alpha,
-                                     faction_column=faction_column_of(player.ruleset))
+    obj: Objective = parse_objective(objective, target_rounds=target_rounds, alpha=alpha)
     spaces = [parse_search(p, player.table) for p in params]
     if not spaces:
         raise InputError("give at least one --param PATH=LOW:HIGH", key="--param")
@@ -202,7 +183,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
     confirm_seed = player.seed + 1 if confirm_seed is None else confirm_seed
     # every end of every range must be valid on its own (one parameter at a time)
     baseline_point = player.prepare({})
-    _check_objective_columns(obj, player, baseline_point)
+    obj.bind(probe_universe(player.ruleset, baseline_point.prepared))
     for space in spaces:
         ends = space.choices if space.categorical else (space.low, space.high)
         for v in ends:

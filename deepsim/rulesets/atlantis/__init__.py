@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from deepsim.params import (
 )
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared
+from deepsim.safeload import read_text
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -127,7 +129,7 @@ class AtlantisRuleset:
     #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
     #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
     #: each side's own turns)
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "mean_rounds")
+    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
 
     # ---- prepare ------------------------------------------------------------------------
 
@@ -171,7 +173,14 @@ class AtlantisRuleset:
             if sc.map.file is not None:
                 base = (Path(source).parent if not source.startswith("<")
                         else Path.cwd())
-                fixed = maps.load_map_file(base / sc.map.file, codes, cur)
+                path = base / sc.map.file
+                try:  # read_text: at most safeload.MAX_INPUT_BYTES (a device or pipe too)
+                    text = read_text(path, what="map file")
+                except InputError as exc:
+                    if exc.message == "no such file":
+                        raise InputError("no such map file", file=str(path)) from None
+                    raise
+                fixed = maps.parse_grid(text, codes, cur, source=str(path))
             else:
                 first = lines.get("map.grid")
                 fixed = maps.parse_grid(sc.map.grid, codes, cur, source=source,
@@ -234,7 +243,16 @@ class AtlantisRuleset:
         if fixed is not None:
             # the grid itself is part of the ruleset variant (a changed file changes the hash)
             params["map"]["grid"] = fixed.text
-        resolved = sc.model_dump()
+        # a scenario without rotate_seats resolves exactly as before (same scenario hash)
+        resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
+        rotations = None
+        if sc.rotate_seats:
+            # rotation 1: the other side moves first, on the same map, bots and dice stream
+            import dataclasses
+            rules = arrays.rules.copy()
+            rules[L.R_FIRST_SIDE] = 1.0 - rules[L.R_FIRST_SIDE]
+            rotations = [arrays, dataclasses.replace(arrays, rules=rules)]
+            resolved.update({"games": sc.games * 2, "deals": sc.games, "rotations": 2})
         resolved["resolved_overrides"] = merged
         resolved["resolved_forces"] = counts
         placeholders = [] if fixed is not None else ["map.generator", "map.width",
@@ -250,7 +268,7 @@ class AtlantisRuleset:
                                   "terrain_titles": [t.title for t in data.terrain.values()],
                                   "terrain_codes": [t.code for t in data.terrain.values()],
                                   "spell_titles": [s.title for s in data.spell_list.values()],
-                                  "fixed_map": fixed})
+                                  "fixed_map": fixed, "rotations": rotations})
 
     @staticmethod
     def _load(merged, src, source, ov_lines):
@@ -352,18 +370,56 @@ class AtlantisRuleset:
 
     # ---- playing ------------------------------------------------------------------------
 
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 90.0, "all": 100.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games) for the argument types of
+        ``prepared`` (default: the default game; every Atlantis scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.atlantis.kernel import play_block, play_games, trace_game
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "games": 1,
+                                     "seed": 0, "chunk_size": 1}, source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        tables = play_games(seed, zero, zero, *args)              # empty tables
+        play_block(seed, zero, zero, zero, *args, *tables)
+        if trace:
+            trace_game(seed, zero, 1, *args)
+
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Play games ``start .. start+count-1``; one games row per game, two seats rows.
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import rotated_chunk
+            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
+                                 start, count)
+        return self._play(prepared, prepared.compiled["arrays"], start, count)
+
+    def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.atlantis.kernel import play_games
-        a = prepared.compiled["arrays"]
         seed = int(prepared.scenario["seed"])
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    @staticmethod
+    def _deal(prepared: Prepared, game_index: int):
+        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
+        rotations = prepared.compiled.get("rotations")
+        if not rotations:
+            return prepared.compiled["arrays"], game_index, ""
+        deal, k = divmod(game_index, len(rotations))
+        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         count = gi.shape[0]
@@ -417,10 +473,9 @@ class AtlantisRuleset:
 
     def _trace_arrays(self, prepared: Prepared, game_index: int):
         from deepsim.rulesets.atlantis.kernel import trace_game
-        a = prepared.compiled["arrays"]
+        a, deal, _ = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        return seed, trace_game(np.int64(seed), np.int64(game_index), 200_000,
-                                *a.kernel_args())
+        return seed, trace_game(np.int64(seed), np.int64(deal), 200_000, *a.kernel_args())
 
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
@@ -429,21 +484,21 @@ class AtlantisRuleset:
         the winner of that game's batch row.
         """
         from deepsim.rulesets.atlantis.trace import format_events
-        seed, (gi, gf, si, sf, ev) = self._trace_arrays(prepared, game_index)
+        seed, (gi, gf, si, _, ev) = self._trace_arrays(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
         seat_names = [f"seat {p}: {L.SIDE_TITLES[int(si[0, p, L.S_SIDE])]} "
                       f"({labels[int(si[0, p, L.S_BOT])]})" for p in range(2)]
-        a = prepared.compiled["arrays"]
-        lines = [f"Atlantis game {game_index} of seed {seed}: "
-                 f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
-                 f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
-                 f"map"]
+        a, deal, where = self._deal(prepared, game_index)
+        lines = [(f"Atlantis game {game_index}{where} of seed {seed}: "
+                  f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
+                  f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
+                  f"map")]
         lines += [f"  {nm}" for nm in seat_names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
-        lines += self._map_lines(prepared, seed, game_index, ev)
+        lines += self._map_lines(prepared, seed, deal, ev)
         lines += format_events(ev, prepared,
                                terrain_names=prepared.compiled["terrain_titles"],
                                spell_names=prepared.compiled["spell_titles"])
@@ -487,7 +542,14 @@ class AtlantisRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         seed, (gi, gf, si, sf, _) = self._trace_arrays(prepared, game_index)
-        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+        _, deal, _ = self._deal(prepared, game_index)
+        games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import renumber
+            n, k = len(rotations), game_index % len(rotations)
+            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
+        return games, seats
 
     # ---- parameters ---------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,13 @@ from deepsim.rulesets.base import Prepared
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
-from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, DeepfallData
+from deepsim.rulesets.deepfall.schema import (
+    CALLINGS,
+    DICE,
+    LINEAGES,
+    DeepfallData,
+    display_name,
+)
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -38,10 +45,6 @@ SKIPPED_RULES: list[str] = [
     "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
     "§7.2 Library note 'loot-rich': no mechanic beyond the tile's value (A44)",
 ]
-
-
-def _title(name: str) -> str:
-    return name.replace("_", "-").title()
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +63,48 @@ def _default_lines() -> dict:
 def parameter_paths() -> dict:
     """Every settable dotted path of the ruleset with its default value."""
     model = DeepfallData.model_validate(default_data())
-    return leaf_paths(model.model_dump())
+    paths = leaf_paths(model.model_dump())
+    # A3: a starting bag may be changed one die at a time; a die the bag does not hold is
+    # there with count 0 (lineages.wisp.start_bag.warrior=2 adds two Warriors)
+    out: dict = {}
+    for path, value in paths.items():
+        bag = path.rpartition(".")[0]
+        if bag.startswith("lineages.") and bag.endswith(".start_bag"):
+            if f"{bag}.{DICE[0]}" not in out:        # the bag's first key: every die, in order
+                out.update({f"{bag}.{die}": paths.get(f"{bag}.{die}", 0) for die in DICE})
+            continue
+        out[path] = value
+    return out
+
+
+#: placeholder flag -> the data it flags. Supplying the whole of that data (or a mapping
+#: that holds it) clears the flag unless the same overrides set the flag itself; a partial
+#: change (one die of a bag, one floor's weights) leaves the rest placeholder and the flag on.
+_PLACEHOLDER_DATA = {**{f"lineages.{n}.start_bag_placeholder": f"lineages.{n}.start_bag"
+                        for n in LINEAGES},
+                     "dungeon.placeholder": "dungeon.floor_weights"}
+
+
+def _clear_supplied_placeholders(data: dict, paths: list[str]) -> None:
+    """Clear (in place) each placeholder flag whose data the designer supplied whole.
+
+    ``paths`` are the override paths applied to ``data``. A flag the designer wrote (its
+    own path, or its key inside a mapping they supplied) is left as they wrote it.
+    """
+    def under(path: str) -> bool:        # path itself or a mapping holding it was supplied
+        return path in paths or any(path.startswith(p + ".") for p in paths)
+
+    for flag, target in _PLACEHOLDER_DATA.items():
+        if not under(target):
+            continue
+        *parents, leaf = flag.split(".")
+        node = data
+        for part in parents:
+            node = node[part]
+        # a supplied mapping replaced the base, so the flag's key is there only if written
+        written = flag in paths or (under(flag) and leaf in node)
+        if not written:
+            node[leaf] = False
 
 
 def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
@@ -77,6 +121,9 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
     base = copy.deepcopy(DeepfallData.model_validate(default_data()).model_dump())
     data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
                            lines=lines)
+    items = overrides or {}
+    _clear_supplied_placeholders(data, [str(k) for k in items] if isinstance(items, dict)
+                                 else [parse_override(o)[0] for o in items])
     return validate(DeepfallData, data, source=source if overrides else str(DATA_FILE),
                     lines=(lines or {}) if overrides else _default_lines())
 
@@ -95,14 +142,24 @@ def bot_styles() -> dict[str, dict[str, float]]:
     return bot_data().values()
 
 
-def _placeholders(d: DeepfallData) -> list[str]:
+def _placeholders(d: DeepfallData, lineages: set[str] | None = None) -> list[str]:
+    """The placeholder data a run rests on: the starting bags of the Lineages it can deal
+    (``lineages``; None: every one) that are still flagged, and the floor weights."""
     out = [f"lineages.{n}.start_bag" for n in LINEAGES   # A3: cards not printed
-           if d.lineages[n].start_bag_placeholder]
+           if d.lineages[n].start_bag_placeholder and (lineages is None or n in lineages)]
     if d.dungeon.placeholder:
         out.append("dungeon.floor_weights")              # A21
     return out
 
 
+
+
+def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
+    """The Lineages a scenario can deal (None: any, when a seat it plays is random)."""
+    seats = sc.seats[:max(counts)] if sc.seats else []
+    if not seats or len(seats) < max(counts) or any(s.lineage == "random" for s in seats):
+        return None
+    return {s.lineage for s in seats}
 
 
 class DeepfallRuleset:
@@ -117,7 +174,7 @@ class DeepfallRuleset:
     group_columns = ("company", "lineage", "calling", "bot", "seat")
     #: sweep/tune metrics when none are given
     default_metrics = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
-                       "mean_rounds")
+                       "rounds")
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
@@ -202,14 +259,72 @@ class DeepfallRuleset:
                             bot_pool=[names.index(b) for b in sc.bots],
                             unique=sc.companies.unique, knobs=knobs)
         params = data.model_dump()
-        resolved = sc.model_dump()
+        # a scenario without rotate_seats resolves exactly as before (same scenario hash)
+        resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
+        rotations = None
+        if sc.rotate_seats:
+            rotations = self._rotations(arrays, spec, sc, counts, source, lines)
+            resolved.update({"games": sc.games * len(rotations), "deals": sc.games,
+                             "rotations": len(rotations)})
         resolved["resolved_overrides"] = merged
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=params_hash(params), placeholders=_placeholders(data),
+                        params_hash=params_hash(params), placeholders=_placeholders(data, _dealt_lineages(sc, counts)),
                         skipped_rules=list(SKIPPED_RULES),
                         baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
-                                  "seed": sc.seed})
+                                  "seed": sc.seed, "rotations": rotations})
+
+    @staticmethod
+    def _rotations(arrays, spec: np.ndarray, sc, counts: list[int], source: str,
+                   lines: dict) -> list:
+        """One kernel-input variant per rotation of the seat order (``rotate_seats``): in
+        rotation k seat p plays seat (p + k) mod n's company and bot."""
+        import dataclasses
+
+        where = {"file": source, "key": "rotate_seats", "line": lines.get("rotate_seats")}
+        if not sc.seats:
+            raise InputError("rotate_seats rotates fixed seats: list them under 'seats:' "
+                             "(one entry per seat)", **where)
+        if len(counts) != 1:
+            raise InputError(f"rotate_seats needs one player count (a rotation is a "
+                             f"permutation of the n seats), got players "
+                             f"{', '.join(map(str, counts))}", **where)
+        n = counts[0]
+        out = []
+        for k in range(n):
+            rolled = spec.copy()
+            rolled[:n] = np.roll(spec[:n], -k, axis=0)      # seat p <- seat (p + k) mod n
+            out.append(dataclasses.replace(arrays, seat_spec=np.ascontiguousarray(rolled)))
+        return out
+
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 40.0, "all": 45.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
+        argument types of ``prepared`` (default: a 4-player game; every DEEPFALL scenario
+        has the same types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.deepfall.kernel import (
+            play_block,
+            play_games,
+            seat_columns,
+            trace_game,
+        )
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
+                                     "games": 1, "seed": 0, "chunk_size": 1},
+                                    source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        gi, gf, si, sf = play_games(seed, zero, zero, *args)      # empty tables
+        play_block(seed, zero, zero, zero, *args, gi, gf, si, sf)
+        seat_columns(gi, si, sf)
+        if trace:
+            trace_game(seed, zero, 1, *args)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -217,12 +332,28 @@ class DeepfallRuleset:
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import rotated_chunk
+            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
+                                 start, count)
+        return self._play(prepared, prepared.compiled["arrays"], start, count)
+
+    def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.deepfall.kernel import play_games
-        a = prepared.compiled["arrays"]
         seed = int(prepared.scenario["seed"])
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
+
+    @staticmethod
+    def _deal(prepared: Prepared, game_index: int):
+        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
+        rotations = prepared.compiled.get("rotations")
+        if not rotations:
+            return prepared.compiled["arrays"], game_index, ""
+        deal, k = divmod(game_index, len(rotations))
+        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         from deepsim.rulesets.deepfall.kernel import seat_columns
@@ -246,8 +377,8 @@ class DeepfallRuleset:
         seats = {"game": gidx, "seat": seat, "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
-        lin_names = [_title(n) for n in LINEAGES]
-        cal_names = [_title(n) for n in CALLINGS]
+        lin_names = [display_name(n) for n in LINEAGES]
+        cal_names = [display_name(n) for n in CALLINGS]
         seats["lineage"] = pd.Categorical.from_codes(lin, categories=lin_names)
         seats["calling"] = pd.Categorical.from_codes(cal, categories=cal_names)
         companies = [f"{a} {b}" for a in lin_names for b in cal_names]
@@ -275,17 +406,17 @@ class DeepfallRuleset:
         """
         from deepsim.rulesets.deepfall.kernel import trace_game
         from deepsim.rulesets.deepfall.trace import format_events, seat_label
-        a = prepared.compiled["arrays"]
+        a, deal, where = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        gi, gf, si, sf, ev = trace_game(np.int64(seed), np.int64(game_index), 200_000,
-                                        *a.kernel_args())
+        gi, _, si, sf, ev = trace_game(np.int64(seed), np.int64(deal), 200_000,
+                                       *a.kernel_args())
         n = int(gi[0, L.G_PLAYERS])
         labels = prepared.compiled["bot_labels"]
         names = [seat_label(p, int(si[0, p, L.S_LINEAGE]), int(si[0, p, L.S_CALLING]),
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
-        lines = [f"DEEPFALL game {game_index} of seed {seed}: {n} players, "
-                 f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
-                 f"{gi[0, L.G_DREAD_LEN]}"]
+        lines = [(f"DEEPFALL game {game_index}{where} of seed {seed}: {n} players, "
+                  f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
+                  f"{gi[0, L.G_DREAD_LEN]}")]
         lines += [f"  {nm}" for nm in names]
         if prepared.placeholders:
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
@@ -304,11 +435,17 @@ class DeepfallRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         from deepsim.rulesets.deepfall.kernel import trace_game
-        a = prepared.compiled["arrays"]
+        a, deal, _ = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
-        gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(game_index), 200_000,
+        gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(deal), 200_000,
                                        *a.kernel_args())
-        return self._frames(prepared, seed, game_index, gi, gf, si, sf)
+        games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
+        rotations = prepared.compiled.get("rotations")
+        if rotations:
+            from deepsim.rotation import renumber
+            n, k = len(rotations), game_index % len(rotations)
+            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
+        return games, seats
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""

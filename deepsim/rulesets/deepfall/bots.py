@@ -5,6 +5,12 @@ picks uniformly among the legal choices at every decision (the baseline); the ot
 (cautious, balanced, greedy, martyr) share one heuristic whose knobs (layout.KNOBS) set how
 hard it presses on, how deep it goes, when it Cashes Out and when it makes a Last Stand.
 Bots read the game state but never change it.
+
+Compile time (docs/performance.md): the decisions the kernel calls (``choose_room``,
+``press_on``...) and the larger helpers are ``forceinline=True``: numba compiles each once
+and LLVM inlines it into the turn, as fast as numba-IR inlining (``inline="always"``), which
+re-typed their bodies at every call site and made the turn take minutes to compile. Small
+helpers stay IR-inlined.
 """
 
 from __future__ import annotations
@@ -104,7 +110,7 @@ def _trinity(p, th, rooms, scr, trin):
     return scr[X_EFF][p, E_SOLO_VAULT] > 0.5
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
     """(slot, score) of the best room of floor index ``fi`` the crew can claim now with
     ``steel`` and ``cun`` (-1, 0.0 when none is worth it). The marker's strength counts
@@ -126,7 +132,7 @@ def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
     return best_s, best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
     """(slot, score) of the room of floor index ``fi`` best worth assaulting with ``steel``
     and ``cun`` (-1, 0.0 when none): see :func:`choose_room`."""
@@ -161,7 +167,7 @@ def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
     return best_s, best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def turn_yield(p, kn, scr, rules, faces):
     """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
 
@@ -192,7 +198,7 @@ def turn_yield(p, kn, scr, rules, faces):
     return steel / total * dice, cun / total * dice
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault,
                 faces):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
@@ -245,7 +251,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
     return best_s, best_s >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
     g = scr[X_G]
@@ -278,7 +284,7 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     return t if t < safe else safe
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def setback_chance(p, net, scr, rules, faces):
     """Chance that another hand (§6A.2) leaves ``turn.setback_threshold`` or more Dread
     uncanceled (§6A.3), given ``net`` uncanceled now (a bot's estimate).
@@ -337,7 +343,7 @@ def setback_chance(p, net, scr, rules, faces):
     return min(chance, 1.0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth, faces):
     """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)
 
@@ -396,7 +402,7 @@ def moves_cunning(p, n, target_floor, kn, scr, rules):
     return max(0, keep)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin, faces):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)
 
@@ -428,7 +434,7 @@ def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin
     return keep if here > there else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def mettle_reserve(p, n, kn, scr, rules):
     """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""
     if kn[K_RANDOM] > 0.5:
@@ -443,7 +449,7 @@ def mettle_reserve(p, n, kn, scr, rules):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def recruits(key, p, n, cost, kn, scr, rules):
     """§8: how many dice to recruit this turn (the kernel stops when Mettle runs out)."""
     sym = scr[X_SYM]
@@ -477,7 +483,7 @@ def _held_value(p, n, scr, rules, rooms, depth):
     return tot
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
     g = scr[X_G]

@@ -50,6 +50,8 @@ class DeepfallScenario(ScenarioBase):
     bots: list[str] = Field(default_factory=lambda: ["random", "cautious", "balanced",
                                                      "greedy", "martyr"], min_length=1)
     seats: list[Seat] = Field(default_factory=list)
+    #: play each game index in every rotation of the seat order (deepsim.rotation)
+    rotate_seats: bool = False
 
     @field_validator("players")
     @classmethod

@@ -1,0 +1,713 @@
+"""Abyss's own sections of the balance report (the shared report's ``report_sections`` hook).
+
+The shared report (:mod:`deepsim.report.build`) writes what every ruleset has: win share per
+faction (here: per bot style, the ``faction_column``), seat advantage and the method. These
+sections add game length, margins and tie-breaks, and answer the digest's balance questions
+(``../shared/digests/abyss.md`` §E) that placeholder data allows:
+
+- §E1 seat (start-player) advantage at 2, 3 and 4 players;
+- §E2 auction pricing: buys per price, what a pearl buys, the active player's income;
+- §E3 action mix per style and the Council's calibration;
+- §E4 the Threat curve: fights per position, what each position pays;
+- §E5 end-trigger pace: 7 lords against an exhausted Court, and whether locations matter;
+- §E6 keys and locations: VP per key, face-up against drawing n, covered lords;
+- §E8 affiliation scoring and the lowest/highest reading of the final affiliation (AMB-A3);
+- §E9 the pearl economy: inflation, the slot-4 bonus, the pearl tie-break;
+- §E10 player-count scaling.
+
+§E7 (lord pricing) needs the real lord cards and is not answered. Every section names the
+placeholder data (``Prepared.placeholders``) its numbers depend on. Intervals: Wilson score
+(:func:`deepsim.report.metrics.wilson`), t intervals of means
+(:func:`deepsim.report.metrics.mean_ci`), ratios of sums with games as clusters
+(:func:`deepsim.report.metrics.ratio_of_sums`), differences of two shares by Newcombe's
+method (statsmodels ``confint_proportions_2indep``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from deepsim.report import metrics as M
+from deepsim.report.model import Figure, Section, Table
+from deepsim.report.plots import _figure, _png
+from deepsim.rulesets.abyss import layout as L
+
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "action_mix", "auction_prices", "depends",
+           "end_pace", "report_sections", "seat_turns", "threat_curve"]
+
+#: games and seats columns these sections read (loaded besides the shared report's)
+GAMES_COLUMNS = [c for c in L.GAME_INT] + list(L.GAME_FLT) + ["end", "decided_by"]
+SEATS_COLUMNS = ["bot", *[c for c in L.SEAT_INT if c != "bot"], "win", "fair", "players",
+                 "seat", "first"]
+
+#: the placeholder data each question's numbers depend on (intersected with the run's)
+DEPENDS = {
+    "length": ("lords.deck", "depth.ally_counts", "explore.row_length", "threat.track"),
+    "e1": ("lords.deck", "depth.ally_counts", "locations.vp", "threat.track"),
+    "e2": ("depth.ally_counts", "explore.row_length", "lords.deck"),
+    "e3": ("depth.ally_counts", "explore.row_length", "lords.deck"),
+    "e4": ("threat.track", "keys.token_supply", "locations.vp"),
+    "e5": ("lords.deck", "locations.vp", "keys.token_supply", "threat.track"),
+    "e6": ("locations.vp", "keys.token_supply", "threat.track", "lords.deck"),
+    "e8": ("depth.ally_counts", "lords.deck"),
+    "e9": ("lords.deck", "threat.track", "explore.row_length"),
+    "e10": ("lords.deck", "depth.ally_counts", "explore.row_length", "threat.track",
+            "locations.vp", "keys.token_supply"),
+}
+
+
+# --- formatting -----------------------------------------------------------------------------
+
+def _isnan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _pct(x, digits: int = 1) -> str:
+    return "-" if _isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def _pci(lo, hi, digits: int = 1) -> str:
+    return "-" if _isnan(lo) else f"{100 * lo:.{digits}f} - {100 * hi:.{digits}f}%"
+
+
+def _num(x, spec: str = ".2f") -> str:
+    return "-" if _isnan(x) else format(x, spec)
+
+
+def _mci(m, lo, hi, spec: str = ".2f") -> str:
+    return f"{_num(m, spec)} ({_num(lo, spec)} - {_num(hi, spec)})"
+
+
+def _share(k: float, n: int, alpha: float) -> str:
+    if n <= 0:
+        return "-"
+    lo, hi = M.wilson(k, n, alpha)
+    return f"{_pct(k / n)} ({_pci(lo, hi)})"
+
+
+def _mean(x, alpha: float, spec: str = ".2f") -> str:
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return "-"
+    if x.size < 2:
+        return _num(float(x.mean()), spec)
+    return _mci(*M.mean_ci(x, alpha), spec=spec)
+
+
+def _ratio(y, x, alpha: float, spec: str = ".2f") -> str:
+    """Sum y / sum x over games (arrays per game) with the cluster interval."""
+    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    if x.sum() <= 0:
+        return "-"
+    if y.size < 3:
+        return _num(y.sum() / x.sum(), spec)
+    return _mci(*M.ratio_of_sums(y, x, alpha), spec=spec)
+
+
+def depends(run, key: str) -> str:
+    """The sentence naming the placeholder data a question's numbers rest on in ``run``."""
+    active = [p for p in DEPENDS[key] if p in run.placeholders]
+    if not active:
+        return ("None of the data these numbers rest on is a placeholder in this run "
+                f"({', '.join(DEPENDS[key])} were given).")
+    return ("**Depends on placeholder data:** " + ", ".join(f"`{p}`" for p in active)
+            + " (invented, digest §D; the answer changes with them).")
+
+
+def _footer(ctx) -> str:
+    r = ctx.primary
+    return (f"{r.scenario_name}: seed {r.seed}, {r.n_games:,} games, params "
+            f"{r.params_hash[:12]}")
+
+
+def _labels(ctx) -> list[str]:
+    return ctx.run_labels() if len(ctx.runs) > 1 else ["this run"]
+
+
+def _with_run(rows: list[dict], several: bool) -> pd.DataFrame:
+    df = pd.DataFrame(rows)
+    if not several and "Run" in df.columns:
+        df = df.drop(columns=["Run"])
+    return df
+
+
+def _per_game(seats: pd.DataFrame, col: str) -> pd.Series:
+    return seats.groupby("game", sort=True)[col].sum()
+
+
+# --- the numbers ----------------------------------------------------------------------------
+
+def seat_turns(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05
+               ) -> pd.DataFrame:
+    """Per player count and seat: seat-games, win share (Wilson), turns played, score.
+
+    Columns ``players``, ``seat`` (0 = the start player), ``games``, ``wins``,
+    ``win_share``, ``ci_low``, ``ci_high``, ``turns`` (mean), ``score`` (mean),
+    ``triggered`` (share of games it triggered the end).
+    """
+    M.require(seats, ["players", "seat", "win", "turns", "score", "triggered"], "seats")
+    rows = []
+    for (n, s), g in seats.groupby(["players", "seat"], sort=True):
+        k = float(g["win"].sum())
+        m = len(g)
+        lo, hi = M.wilson(k, m, alpha)
+        rows.append({"players": int(n), "seat": int(s), "games": m, "wins": k,
+                     "win_share": k / m, "ci_low": lo, "ci_high": hi,
+                     "turns": float(g["turns"].mean()), "score": float(g["score"].mean()),
+                     "triggered": float(g["triggered"].mean())})
+    return pd.DataFrame(rows)
+
+
+def auction_prices(games: pd.DataFrame) -> pd.DataFrame:
+    """Allies bought per game at the 1st, 2nd, 3rd and 4th+ purchase of a turn (prices
+    first_price + k x price_step: 1, 2, 3, 4+ pearls with the defaults), by player count."""
+    cols = ["buys_p1", "buys_p2", "buys_p3", "buys_p4plus"]
+    M.require(games, ["players", "explores", "offers", "buys", *cols], "games")
+    out = games.groupby("players", sort=True)[["explores", "offers", "buys", *cols]].sum()
+    out["games"] = games.groupby("players", sort=True).size()
+    return out.reset_index()
+
+
+def action_mix(seats: pd.DataFrame, by: str = "bot") -> pd.DataFrame:
+    """Share of turns per main action (AB-T1) by ``by``: explore, council, recruit, pass."""
+    M.require(seats, [by, "turns", "explores", "councils", "recruits", "passes"], "seats")
+    g = seats.groupby(by, observed=True, sort=True)[
+        ["turns", "explores", "councils", "recruits", "passes", "plots"]].sum()
+    for c in ("explores", "councils", "recruits", "passes"):
+        g[f"{c}_share"] = g[c] / g["turns"]
+    g["player_games"] = seats.groupby(by, observed=True, sort=True).size()
+    return g.reset_index()
+
+
+def threat_curve(games: pd.DataFrame, track: list[dict] | None) -> pd.DataFrame:
+    """Fights per Threat position: count and share of all fights, with the reward printed
+    at that position (``track``: the run's ``threat.track``)."""
+    n_pos = len(track) if track else L.MAX_THREAT
+    cols = [f"fights_pos{i + 1}" for i in range(min(n_pos, L.MAX_THREAT))]
+    M.require(games, cols, "games")
+    total = float(games[cols].to_numpy().sum())
+    rows = []
+    for i, c in enumerate(cols):
+        k = float(games[c].sum())
+        step = (track[i] if track and i < len(track) else {}) or {}
+        rows.append({"position": i + 1, "fights": k,
+                     "share": k / total if total else math.nan,
+                     "tokens": int(step.get("tokens", 0)), "pearls": int(step.get("pearls", 0)),
+                     "keys": int(step.get("keys", 0))})
+    return pd.DataFrame(rows)
+
+
+def end_pace(games: pd.DataFrame) -> pd.DataFrame:
+    """By player count and end cause (AB-G1): games, share, mean turns and rounds."""
+    M.require(games, ["players", "end", "turns", "rounds"], "games")
+    rows = []
+    for n, g in games.groupby("players", sort=True):
+        for cause in L.END_CAUSES:
+            h = g[g["end"].astype(str) == cause]
+            rows.append({"players": int(n), "end": cause, "games": len(h), "of": len(g),
+                         "turns": float(h["turns"].mean()) if len(h) else math.nan,
+                         "rounds": float(h["rounds"].mean()) if len(h) else math.nan})
+    return pd.DataFrame(rows)
+
+
+# --- the sections ---------------------------------------------------------------------------
+
+def _sec_length(ctx) -> Section:
+    s = Section("abyss-length", "Game length and how games end")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g = run.games
+    s.paragraphs.append(
+        "Rounds (every player one turn; the start player's round counts from turn 1) and "
+        "player-turns per game by player count, with the t interval of the mean; "
+        "*truncated*: stopped by the safety cap `end.max_turns` (not a rule: a game no bot "
+        "can finish). The game ends (AB-G1) when a player owns `end.lords_to_end` lords "
+        "(`lords`) or a Court refill cannot be completed (`court`), after the other "
+        "players' last turns (AB-G2).")
+    s.paragraphs.append(depends(run, "length"))
+    gl = M.game_length(g, a)
+    rows = []
+    for r in gl.itertuples():
+        h = g[g["players"] == r.players]
+        rows.append({"Players": int(r.players), "Games": f"{int(r.games):,}",
+                     "Rounds": _mci(r.mean, r.mean_low, r.mean_high, ".1f"),
+                     "SD": _num(r.sd, ".1f"), "Median": _num(r.median, "g"),
+                     "5th-95th pct": f"{r.p5:g} - {r.p95:g}",
+                     "Turns": _mean(h["turns"], a, ".1f"),
+                     "Truncated": f"{int(r.truncated):,}"})
+    s.tables.append(Table("Rounds and turns per game (95% CI)", pd.DataFrame(rows)))
+    pace = end_pace(g)
+    prow = []
+    for r in pace.itertuples():
+        prow.append({"Players": r.players, "End": r.end,
+                     "Games": f"{r.games:,}", "Share": _share(r.games, r.of, a),
+                     "Mean turns": _num(r.turns, ".1f"), "Mean rounds": _num(r.rounds, ".1f")})
+    s.tables.append(Table("End triggers (AB-G1; 95% CI)", pd.DataFrame(prow)))
+    s.figures.append(Figure("abyss_rounds.png", _rounds_plot(g, _footer(ctx)),
+                            "Share of games by rounds played, per player count."))
+    return s
+
+
+def _sec_margins(ctx) -> Section:
+    s = Section("abyss-margins", "Margins and tie-breaks")
+    a = ctx.config.alpha
+    g = ctx.primary.games
+    s.paragraphs.append(
+        "Winner's score minus the runner-up's (absolute, and over the winner's score), "
+        "and how the winner was decided (AB-G5): on score, by the pearl tie-break, by the "
+        "lords' cost values (AMB-A15), or shared (level throughout).")
+    M.require(g, ["players", "margin", "margin_rel", "decided_by"], "games")
+    rows = []
+    groups = [(str(int(p)), h) for p, h in g.groupby("players", sort=True)] + [("all", g)]
+    for label, h in groups:
+        n = len(h)
+        by = h["decided_by"].astype(str)
+        rows.append({"Players": label, "Games": f"{n:,}",
+                     "Margin": _mean(h["margin"], a, ".1f"),
+                     "Relative": _mean(h["margin_rel"], a, ".3f"),
+                     "Ties on score": _share(float((by != "score").sum()), n, a),
+                     "Pearls decide": _share(float((by == "pearls").sum()), n, a),
+                     "Lords decide": _share(float((by == "lords").sum()), n, a),
+                     "Shared": _share(float((by == "shared").sum()), n, a)})
+    s.tables.append(Table("Margins and tie-breaks (95% CI)", pd.DataFrame(rows)))
+    return s
+
+
+def _sec_e1(ctx) -> Section:
+    s = Section("abyss-e1-seats", "§E1 Seat advantage at 2, 3 and 4 players")
+    a = ctx.config.alpha
+    run = ctx.primary
+    s.paragraphs.append(
+        "Seat 1 plays first (AB-S5: the start player); turns pass clockwise. Win share per "
+        "seat (a shared win counts 1/k) against the fair 1/players, the turns each seat "
+        "played (the start player plays one more than the last seat when the end falls "
+        "in the round's middle) and how often it triggered the end. *First minus last*: the "
+        "first seat's win share minus the last seat's (Newcombe interval). The seat specs "
+        "of a scenario with `rotate: true` (the default) move one seat per game, and seats "
+        "with `bot: any` draw their style per game, so the styles are spread evenly over "
+        "the seats.")
+    s.paragraphs.append(depends(run, "e1"))
+    st = seat_turns(run.games, run.seats, a)
+    rows = []
+    for r in st.itertuples():
+        rows.append({"Players": r.players, "Seat": r.seat + 1, "Seat-games": f"{r.games:,}",
+                     "Win share": f"{_pct(r.win_share)} ({_pci(r.ci_low, r.ci_high)})",
+                     "Fair": _pct(1 / r.players), "x fair": _num(r.win_share * r.players),
+                     "Turns": _num(r.turns, ".1f"), "Score": _num(r.score, ".1f"),
+                     "Triggered the end": _pct(r.triggered)})
+    s.tables.append(Table("Win share by seat (95% CI)", pd.DataFrame(rows)))
+    drows = []
+    for n, g in st.groupby("players"):
+        f, last = g.iloc[0], g.iloc[-1]
+        lo, hi = confint_proportions_2indep(f["wins"], f["games"], last["wins"],
+                                            last["games"], method="newcomb",
+                                            compare="diff", alpha=a)
+        drows.append({"Players": int(n),
+                      "First seat": _pct(f["win_share"]), "Last seat": _pct(last["win_share"]),
+                      "First minus last": f"{100 * (f['win_share'] - last['win_share']):+.1f} "
+                                          f"pp ({100 * lo:+.1f} to {100 * hi:+.1f})"})
+    s.tables.append(Table("First seat against last seat (95% CI)", pd.DataFrame(drows),
+                          note="Seats of one game are not independent (one winner); the "
+                               "interval treats them as independent samples."))
+    return s
+
+
+def _sec_e2(ctx) -> Section:
+    s = Section("abyss-e2-auction", "§E2 Auction pricing")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    s.paragraphs.append(
+        "Each ally revealed is offered to the opponents clockwise (AB-E2); the k-th ally "
+        "bought in a turn costs `first_price + (k-1) x price_step` pearls (1, 2, 3 with "
+        "the defaults), paid to the active player (AB-E7). *Offers*: an opponent that may "
+        "buy and can pay was asked. The active player's *auction income per Explore* is "
+        "what the others paid it; the *bait* question is whether letting cards pass "
+        "(declining them, so more are revealed and offered) earns more: compare the styles' "
+        "take rates with their income. Whether buying pays off is answered by the win "
+        "shares of styles that differ only in `buy_value` (scenarios/abyss-auction.yaml: "
+        "the win share per bot style above).")
+    s.paragraphs.append(depends(run, "e2"))
+    ap = auction_prices(g)
+    rows = []
+    for r in ap.itertuples():
+        h = g[g["players"] == r.players]
+        rows.append({"Players": r.players, "Games": f"{r.games:,}",
+                     "Offers / game": _num(r.offers / r.games),
+                     "Buys / game": _num(r.buys / r.games),
+                     "Accepted": _share(r.buys, int(r.offers), a),
+                     "at price 1": _num(r.buys_p1 / r.games, ".3f"),
+                     "at price 2": _num(r.buys_p2 / r.games, ".3f"),
+                     "at price 3": _num(r.buys_p3 / r.games, ".3f"),
+                     "4+": _num(r.buys_p4plus / r.games, ".3f"),
+                     "Income / Explore": _ratio(h["pearls_auction"], h["explores"], a)})
+    s.tables.append(Table("Allies bought per game by the price paid (95% CI)",
+                          pd.DataFrame(rows)))
+    brows = []
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        pg = h.groupby("game")
+        brows.append({"Bot": str(bot), "Player-games": f"{len(h):,}",
+                      "Buys / pg": _num(h["buys"].mean()),
+                      "Pearls per ally bought": _ratio(pg["buy_pearls"].sum(),
+                                                       pg["buys"].sum(), a),
+                      "Value per ally bought": _ratio(pg["bought_value"].sum(),
+                                                      pg["buys"].sum(), a),
+                      "Takes / Explore": _ratio(pg["takes"].sum(), pg["explores"].sum(), a),
+                      "Income / Explore": _ratio(pg["sale_pearls"].sum(),
+                                                 pg["explores"].sum(), a),
+                      "Win share": _share(float(h["win"].sum()), len(h), a)})
+    s.tables.append(Table("By bot style (95% CI)", pd.DataFrame(brows)))
+    return s
+
+
+def _sec_e3(ctx) -> Section:
+    s = Section("abyss-e3-actions", "§E3 Action mix and the Council")
+    a = ctx.config.alpha
+    run = ctx.primary
+    seats = run.seats
+    s.paragraphs.append(
+        "Share of turns spent on each main action (AB-T1) per bot style, and lords plotted "
+        "into the Court per game (AB-T0). Council calibration (AB-U1): a stack shows only its "
+        "size; the cards it hands over are those the active players declined, so their "
+        "mean value against the Depth deck's mean and against the allies taken from the row "
+        "tells whether the size alone is a fair signal.")
+    s.paragraphs.append(depends(run, "e3"))
+    mix = action_mix(seats)
+    rows = []
+    for r in mix.itertuples():
+        rows.append({"Bot": str(r.bot), "Player-games": f"{int(r.player_games):,}",
+                     "Explore": _pct(r.explores_share), "Council": _pct(r.councils_share),
+                     "Recruit": _pct(r.recruits_share), "Pass": _pct(r.passes_share, 2),
+                     "Plots / pg": _num(r.plots / r.player_games)})
+    s.tables.append(Table("Share of turns by action", pd.DataFrame(rows)))
+    crows = []
+    mean_v = _deck_mean(run)
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        pg = h.groupby("game")
+        crows.append({"Bot": str(bot),
+                      "Cards per Council": _ratio(pg["council_cards"].sum(),
+                                                  pg["councils"].sum(), a),
+                      "Value per Council card": _ratio(pg["council_value"].sum(),
+                                                       pg["council_cards"].sum(), a),
+                      "Value per ally taken from the row": _ratio(pg["take_value"].sum(),
+                                                                  pg["takes"].sum(), a),
+                      "Value per ally bought": _ratio(pg["bought_value"].sum(),
+                                                      pg["buys"].sum(), a)})
+    s.tables.append(Table(f"What each action yields (95% CI; the Depth deck's mean ally value "
+                          f"is {_num(mean_v)})", pd.DataFrame(crows)))
+    return s
+
+
+def _deck_mean(run) -> float:
+    counts = run.param("depth.ally_counts")
+    if not counts:
+        return math.nan
+    return sum((v + 1) * c for v, c in enumerate(counts)) / sum(counts)
+
+
+def _token_mean(run) -> float:
+    """Mean VP of the run's Monster tokens (``monster_tokens``: VP -> copies)."""
+    pre = "monster_tokens."
+    tok = {k[len(pre):]: v for k, v in run.params.items() if k.startswith(pre)}
+    n = sum(int(v) for v in tok.values())
+    return sum(float(k) * int(v) for k, v in tok.items()) / n if n else math.nan
+
+
+def _sec_e4(ctx) -> Section:
+    s = Section("abyss-e4-threat", "§E4 The Threat curve")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g = run.games
+    track = run.param("threat.track") or []
+    locs = run.param("locations.vp") or []
+    per_loc = run.param("keys.per_location") or 3
+    tmean = _token_mean(run)
+    key_vp = (sum(locs) / len(locs) / per_loc) if locs else math.nan
+    s.paragraphs.append(
+        "A monster revealed while exploring (AB-E4) is fought for the reward at the Threat "
+        "token's position (then back to 1) or left (the token moves on, the reward grows). "
+        "Fights per position, and each position's reward in VP: Monster tokens at their "
+        f"mean ({_num(tmean)} VP, AB-C3), a key at a location's mean VP per key "
+        f"({_num(key_vp)}), a pearl at 1 point of ally value (AB-L2's exchange rate), "
+        "against the mean ally value of the Depth deck "
+        f"({_num(_deck_mean(run))}). At what position fighting beats going on is answered "
+        "by the win shares of styles that differ only in `fight_min` "
+        "(scenarios/abyss-threat.yaml: the win share per bot style above).")
+    s.paragraphs.append(depends(run, "e4"))
+    tc = threat_curve(g, track)
+    rows = []
+    for r in tc.itertuples():
+        vp = r.tokens * tmean + r.keys * key_vp + r.pearls
+        rows.append({"Position": r.position,
+                     "Reward": ", ".join(x for x in (
+                         f"{r.tokens} token{'s' if r.tokens != 1 else ''}" if r.tokens else "",
+                         f"{r.pearls} pearl{'s' if r.pearls != 1 else ''}" if r.pearls else "",
+                         f"{r.keys} key{'s' if r.keys != 1 else ''}" if r.keys else "")
+                         if x) or "-",
+                     "Worth (VP)": _num(vp), "Fights": f"{int(r.fights):,}",
+                     "Share of fights": _pct(r.share)})
+    s.tables.append(Table("Fights by Threat position", pd.DataFrame(rows)))
+    seats = run.seats
+    brows = []
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        pg = h.groupby("game")
+        brows.append({"Bot": str(bot), "Fights / pg": _num(h["fights"].mean()),
+                      "Leaves / pg": _num(h["leaves"].mean()),
+                      "Monster VP / pg": _mean(h["monster_vp"], a),
+                      "Monster VP per fight": _ratio(pg["monster_vp"].sum(),
+                                                     pg["fights"].sum(), a),
+                      "Key tokens / pg": _num(h["key_tokens_won"].mean()),
+                      "Win share": _share(float(h["win"].sum()), len(h), a)})
+    s.tables.append(Table("By bot style (95% CI)", pd.DataFrame(brows)))
+    mons = float(g["monsters_revealed"].sum())
+    s.paragraphs.append(
+        f"Monsters revealed: {_num(mons / max(len(g), 1))} per game; fought "
+        f"{_pct(float(g['fights'].sum()) / mons if mons else math.nan)}, in the last slot "
+        f"(AMB-A1) {_num(float(g['last_slot_fights'].sum()) / max(len(g), 1), '.3f')} per "
+        "game.")
+    return s
+
+
+def _sec_e5(ctx) -> Section:
+    s = Section("abyss-e5-pace", "§E5 End-trigger pace: 7 lords or an empty Court")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    s.paragraphs.append(
+        "Which trigger ends the game (AB-G1) and when (the table in *Game length*), how "
+        "many lords were left in the deck, who triggers and whether that pays, and whether "
+        "the game lasts long enough for locations to matter: locations per game, the share "
+        "of games with none, and the share of the winner's score that came from locations.")
+    s.paragraphs.append(depends(run, "e5"))
+    win = seats[seats["win"] > 0]
+    rows = []
+    for n, h in g.groupby("players", sort=True):
+        w = win[win["players"] == n]
+        loc_share = (w["loc_vp"].sum() / w["score"].sum()) if w["score"].sum() else math.nan
+        rows.append({"Players": int(n), "Games": f"{len(h):,}",
+                     "Court exhausted": _share(float((h["end"].astype(str) == "court").sum()
+                                                     + (h["end"].astype(str) == "both").sum()),
+                                               len(h), a),
+                     "Lords left in the deck": _mean(h["lord_deck_left"], a, ".1f"),
+                     "Locations / game": _mean(h["locations"], a),
+                     "Games without a location": _share(float((h["locations"] == 0).sum()),
+                                                        len(h), a),
+                     "Winner's score from locations": _pct(loc_share)})
+    s.tables.append(Table("Pace and locations (95% CI)", pd.DataFrame(rows)))
+    trig = seats[seats["triggered"] > 0]
+    brows = []
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        t = trig[trig["bot"] == bot]
+        brows.append({"Bot": str(bot), "Player-games": f"{len(h):,}",
+                      "Triggers the end": _share(float(len(t)), len(h), a),
+                      "Wins when it triggers": _share(float(t["win"].sum()), len(t), a),
+                      "Lords / pg": _num(h["lords"].mean()),
+                      "Locations / pg": _num(h["locations"].mean())})
+    s.tables.append(Table("Who ends the game (95% CI)", pd.DataFrame(brows)))
+    return s
+
+
+def _sec_e6(ctx) -> Section:
+    s = Section("abyss-e6-keys", "§E6 Keys and locations")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    per = run.param("keys.per_location") or 3
+    s.paragraphs.append(
+        f"A location costs {per} keys (AB-K1; Key tokens and keyed, uncovered lords), taken "
+        "face up or by naming n = 1-4 and keeping the best of n drawn (AB-K2; the rest "
+        "turn face up for everyone). *VP per key* = location VP over the keys spent. "
+        "Covering a lord (AB-K3) costs it its passive ability; the lords here have none "
+        "(AB-L5 skipped), so covering costs nothing in these numbers and the question "
+        "whether covering is too costly needs the real lord texts.")
+    s.paragraphs.append(depends(run, "e6"))
+    rows = []
+    tot = float(g["locations"].sum())
+    for label, nc, vc in [("face up", "loc_face_up", "loc_vp_face_up")] + [
+            (f"draw {i + 1}", f"loc_draw{i + 1}", f"loc_vp_draw{i + 1}") for i in range(4)]:
+        k = float(g[nc].sum())
+        rows.append({"Way (AB-K2)": label, "Locations": f"{int(k):,}",
+                     "Share": _pct(k / tot if tot else math.nan),
+                     "Mean VP": _ratio(g[vc], g[nc], a),
+                     "VP per key": _num(float(g[vc].sum()) / k / per if k else math.nan)})
+    s.tables.append(Table("Locations by the way they were taken (95% CI)",
+                          pd.DataFrame(rows)))
+    brows = []
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        pg = h.groupby("game")
+        brows.append({"Bot": str(bot), "Locations / pg": _num(h["locations"].mean()),
+                      "Location VP / pg": _mean(h["loc_vp"], a),
+                      "Keyed lords / pg": _num(h["lords_keyed"].mean()),
+                      "Lords covered / pg": _num(h["lords_covered"].mean()),
+                      "Key tokens used / pg": _num(h["key_tokens_used"].mean()),
+                      "Drawn (not face up)": _ratio(pg["loc_drawn"].sum(),
+                                                    pg["locations"].sum(), a)})
+    s.tables.append(Table("By bot style (95% CI)", pd.DataFrame(brows)))
+    return s
+
+
+def _sec_e8(ctx) -> Section:
+    s = Section("abyss-e8-affiliation", "§E8 Affiliation scoring")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    reading = run.param("end.final_affiliation", "lowest")
+    other = "highest" if reading == "lowest" else "lowest"
+    s.paragraphs.append(
+        "Each race scores its highest affiliated ally (AB-G4); allies are affiliated as the "
+        "lowest card of each lord payment (AB-L3) and, at the end, one hand card per race "
+        f"(AB-G3: the *{reading}* one in this run, `end.final_affiliation`, AMB-A3). The "
+        f"same games are also scored with the *{other}* card (the play is unchanged, only "
+        "the final tally): the points it would add and the games whose winner it would "
+        "change.")
+    s.paragraphs.append(depends(run, "e8"))
+    rows = []
+    for n, h in seats.groupby("players", sort=True):
+        gg = g[g["players"] == n]
+        rows.append({"Players": int(n), "Player-games": f"{len(h):,}",
+                     "Ally VP / pg": _mean(h["ally_vp"], a),
+                     "Share of the score": _pct(h["ally_vp"].sum() / h["score"].sum()),
+                     "From the final affiliation": _mean(h["final_aff_gain"], a),
+                     f"Ally VP if {other}": _mean(h["ally_vp_other_reading"], a),
+                     f"Winner differs if {other}": _share(
+                         float(gg["winner_differs_other_reading"].sum()), len(gg), a)})
+    s.tables.append(Table("Affiliated allies' points (95% CI)", pd.DataFrame(rows)))
+    return s
+
+
+def _sec_e9(ctx) -> Section:
+    s = Section("abyss-e9-pearls", "§E9 The pearl economy")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    s.paragraphs.append(
+        "Pearls enter from the bank (start, last-slot pearl AB-E3, Threat rewards AB-E6, "
+        "the slot-4 refill bonus AB-L4), leave to it (top-ups AB-L2, plots AB-T0) and change "
+        "hands in the auction (AB-E7). *Held after round k*: all players' pearls at the end "
+        "of round k (games that reached it). The pearl tie-break (AB-G5) decides a game "
+        "when the top scores are level and the pearls are not.")
+    s.paragraphs.append(depends(run, "e9"))
+    rows = []
+    for n, h in g.groupby("players", sort=True):
+        row = {"Players": int(n), "Games": f"{len(h):,}",
+               "From the bank / game": _num(h["pearls_from_bank"].mean(), ".1f"),
+               "To the bank / game": _num(h["pearls_to_bank"].mean(), ".1f"),
+               "Auction / game": _num(h["pearls_auction"].mean(), ".1f")}
+        for r in L.PEARL_ROUNDS:
+            x = h[f"pearls_r{r}"]
+            x = x[x >= 0]
+            row[f"Held after round {r}"] = _num(x.mean() if len(x) else math.nan, ".1f")
+        row["Pearl tie-break decides"] = _share(
+            float((h["decided_by"].astype(str) == "pearls").sum()), len(h), a)
+        rows.append(row)
+    s.tables.append(Table("Pearls per game (95% CI)", pd.DataFrame(rows)))
+    brows = []
+    for bot, h in seats.groupby("bot", observed=True, sort=True):
+        has = h["refill_bonus_pearls"] > 0
+        brows.append({"Bot": str(bot), "Player-games": f"{len(h):,}",
+                      "Refill bonus pearls / pg": _num(h["refill_bonus_pearls"].mean()),
+                      "Top-up pearls / pg": _num(h["topup_pearls"].mean()),
+                      "Pearls at the end": _mean(h["pearls"], a),
+                      "Win share with a refill bonus": _share(float(h.loc[has, "win"].sum()),
+                                                              int(has.sum()), a),
+                      "... without": _share(float(h.loc[~has, "win"].sum()),
+                                            int((~has).sum()), a)})
+    s.tables.append(Table("By bot style (95% CI)", pd.DataFrame(brows),
+                          note="The win shares with and without a refill bonus compare "
+                               "seats, not causes: a seat that recruits often both earns "
+                               "bonuses and wins."))
+    return s
+
+
+def _sec_e10(ctx) -> Section:
+    s = Section("abyss-e10-players", "§E10 Player-count scaling")
+    a = ctx.config.alpha
+    run = ctx.primary
+    g, seats = run.games, run.seats
+    s.paragraphs.append(
+        "Does more competition in the auction make games slower or swingier? By player "
+        "count: rounds and turns, allies bought per Explore, the winner's score and its "
+        "spread, the relative margin, and the spread of win shares over seats and over "
+        "bot styles (the largest distance from the fair share).")
+    s.paragraphs.append(depends(run, "e10"))
+    rows = []
+    for n, h in g.groupby("players", sort=True):
+        sh = seats[seats["players"] == n]
+        w = sh[sh["win"] > 0]
+        seat_ws = sh.groupby("seat")["win"].mean()
+        bot_ws = sh.groupby("bot", observed=True)["win"].mean()
+        rows.append({"Players": int(n), "Games": f"{len(h):,}",
+                     "Rounds": _num(h["rounds"].mean(), ".1f"),
+                     "Turns": _num(h["turns"].mean(), ".1f"),
+                     "Buys per Explore": _ratio(h["buys"], h["explores"], a),
+                     "Winner's score": _mean(w["score"], a, ".1f"),
+                     "Score SD": _num(float(sh["score"].std()), ".1f"),
+                     "Relative margin": _mean(h["margin_rel"], a, ".3f"),
+                     "Seat spread": f"{100 * float((seat_ws - 1 / n).abs().max()):.1f} pp",
+                     "Style spread": f"{100 * float((bot_ws - 1 / n).abs().max()):.1f} pp"})
+    s.tables.append(Table("By player count (95% CI)", pd.DataFrame(rows)))
+    return s
+
+
+def report_sections(ctx) -> list[Section]:
+    """Abyss's sections of the report of ``ctx``'s runs (the shared report's hook); a
+    section whose columns a run lacks is listed as not available, not fatal."""
+    specs = [("abyss-length", "Game length and how games end", _sec_length),
+             ("abyss-margins", "Margins and tie-breaks", _sec_margins),
+             ("abyss-e1-seats", "§E1 Seat advantage at 2, 3 and 4 players", _sec_e1),
+             ("abyss-e2-auction", "§E2 Auction pricing", _sec_e2),
+             ("abyss-e3-actions", "§E3 Action mix and the Council", _sec_e3),
+             ("abyss-e4-threat", "§E4 The Threat curve", _sec_e4),
+             ("abyss-e5-pace", "§E5 End-trigger pace", _sec_e5),
+             ("abyss-e6-keys", "§E6 Keys and locations", _sec_e6),
+             ("abyss-e8-affiliation", "§E8 Affiliation scoring", _sec_e8),
+             ("abyss-e9-pearls", "§E9 The pearl economy", _sec_e9),
+             ("abyss-e10-players", "§E10 Player-count scaling", _sec_e10)]
+    out = []
+    for key, title, fn in specs:
+        try:
+            out.append(fn(ctx))
+        except KeyError as exc:
+            out.append(Section(key, title, missing=str(exc).strip("'\"")))
+    if len(ctx.runs) > 1:
+        runs = Section("abyss-runs", "Abyss sections: the first run only")
+        runs.paragraphs.append(
+            "The Abyss sections above describe the first run given ("
+            f"`{ctx.primary.path}`); the other runs are listed in the header. To compare "
+            "two runs of the same seed game by game, use `deepsim compare RUN_A RUN_B "
+            "--metric SPEC` (paired differences with their interval), or report each run "
+            "on its own.")
+        out.append(runs)
+    note = Section("abyss-e7", "§E7 Lord pricing (not answered)")
+    note.paragraphs.append(
+        "VP per unit of ally value spent across cost profiles needs the real lord cards "
+        "(digest §E7); with the invented vanilla deck (`lords.deck`) any answer would "
+        "describe the invention. Give the real lords with a scenario's `lords: PATH` and "
+        "read §E5/§E10 and the win shares again.")
+    out.append(note)
+    return out
+
+
+# --- plots ----------------------------------------------------------------------------------
+
+def _rounds_plot(games: pd.DataFrame, footer: str) -> bytes:
+    fig = _figure(figsize=(7.2, 3.6))
+    ax = fig.add_subplot()
+    for n, h in games.groupby("players", sort=True):
+        r = h["rounds"].to_numpy(dtype=np.int64)
+        if not r.size:
+            continue
+        bins = np.arange(r.min(), r.max() + 2) - 0.5
+        counts, edges = np.histogram(r, bins=bins)
+        ax.step(edges[:-1] + 0.5, counts / r.size, where="mid", label=f"{int(n)} players")
+    ax.set_xlabel("rounds per game")
+    ax.set_ylabel("share of games")
+    ax.legend(fontsize=7)
+    ax.set_title("Game length (rounds)", fontsize=10)
+    ax.grid(alpha=0.3)
+    return _png(fig, footer)

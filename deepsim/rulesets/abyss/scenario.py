@@ -1,0 +1,84 @@
+"""Abyss scenario keys: player counts, seats (bot and knobs), the bot pool, seat rotation
+and an optional lord list.
+
+Example::
+
+    ruleset: abyss
+    players: [2, 3, 4]            # drawn uniformly per game
+    bots: [courtier, merchant, hunter]   # what a seat with `bot: any` draws from
+    seats:                        # optional: one per seat of the largest player count
+      - {bot: courtier}
+      - {bot: merchant, knobs: {buy_value: 1.2}}
+      - {bot: any}
+      - {bot: any}
+    rotate: true                  # seat specs rotate over games (each plays every seat)
+    lords: my-lords.yaml          # a lord list replacing lords.deck (relative to this file)
+
+Names of bots and knobs, knob bounds and the lord file are checked in
+``AbyssRuleset.prepare`` (which knows bots.yaml and the ruleset data).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from deepsim.rulesets.abyss.layout import MAX_P
+from deepsim.scenario import ScenarioBase
+
+
+class Seat(BaseModel):
+    """One seat: a bot style of bots.yaml (or ``any``: drawn per game from ``bots``) and
+    knob overrides."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = "any"
+    knobs: dict[str, float] = Field(default_factory=dict)
+
+    @field_validator("knobs", mode="before")
+    @classmethod
+    def _numbers(cls, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise ValueError(f"knob {k}: expected a number, got {v!r}")  # noqa: TRY004
+                if not math.isfinite(float(v)):
+                    raise ValueError(f"knob {k} is not a finite number; give a number")
+        return value
+
+
+class AbyssScenario(ScenarioBase):
+    """An Abyss scenario file (2-4 players)."""
+
+    model_config = ConfigDict(extra="forbid")
+    ruleset: Literal["abyss"]
+    players: int | list[int] = 4
+    bots: list[str] = Field(default_factory=lambda: ["courtier", "merchant", "hunter"],
+                            min_length=1)
+    seats: list[Seat] = Field(default_factory=list)
+    rotate: bool = True
+    lords: str | None = Field(None, min_length=1)
+
+    @field_validator("players")
+    @classmethod
+    def _player_range(cls, value: int | list[int]) -> int | list[int]:
+        counts = value if isinstance(value, list) else [value]
+        outside = [c for c in counts if not 2 <= c <= MAX_P]
+        if outside:
+            raise ValueError(f"Abyss plays 2-{MAX_P} players (AMB-A19), got "
+                             f"{', '.join(map(str, outside))}")
+        return value
+
+    @field_validator("seats")
+    @classmethod
+    def _one_seat_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
+        players = info.data.get("players")
+        if value and players is not None:
+            largest = max(players) if isinstance(players, list) else players
+            if len(value) != largest:
+                raise ValueError(f"lists {len(value)} seats but the largest player count is "
+                                 f"{largest}: give one seat per player (a game with n "
+                                 f"players uses the first n)")
+        return value
