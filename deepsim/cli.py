@@ -261,7 +261,7 @@ def run(
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", [meta.faction_column, "win", "fair",
-                                                          "players"]),
+                                                          "players", "bot"]),
     )
     render_summary(console, games_df, seats_df, by=meta.faction_column,
                    label=meta.faction_label,
@@ -269,7 +269,8 @@ def run(
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
-                   out_dir=str(result.out_dir), status=result.manifest["status"])
+                   out_dir=str(result.out_dir), status=result.manifest["status"],
+                   baseline_bots=info.get("baseline_bots", ()))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 

@@ -24,8 +24,8 @@ GAMES_COLUMNS = [
 SEATS_COLUMNS = [
     "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
     "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
-    "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability", "calling_ability",
-    "rotation",
+    "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
+    "calling_ability", "rotation",
 ]
 _SEATS_PREFIXES = ("claims_",)
 
@@ -133,6 +133,7 @@ class RunData:
     seats: pd.DataFrame
     params: dict = field(default_factory=dict)
     _meta: RulesetMeta | None = field(default=None, repr=False, compare=False)
+    _balance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_games(self) -> int:
@@ -154,6 +155,27 @@ class RunData:
     @property
     def placeholders(self) -> list[str]:
         return list(self.info.get("placeholders") or self.manifest.get("placeholders") or [])
+
+    @property
+    def baseline_bots(self) -> tuple[str, ...]:
+        """Bot styles marked ``baseline: true`` when the run was made (``run.json``); for an
+        older run without the record, the ruleset's current bot data (none if unknown)."""
+        if "baseline_bots" in self.info:
+            return tuple(str(b) for b in self.info["baseline_bots"] or ())
+        from deepsim import runner
+        try:
+            return tuple(runner.get_ruleset(self.ruleset).bot_data().baseline_styles)
+        except Exception:  # noqa: BLE001 - no bot data: nothing is a baseline
+            return ()
+
+    def balance_seats(self) -> tuple[pd.DataFrame, int]:
+        """The seats balance headlines read: baseline bots left out, the fair share
+        renormalised among the rest (:func:`deepsim.botdata.split_baseline`); and the
+        number of seat-games left out."""
+        if self._balance is None:
+            from deepsim.botdata import split_baseline
+            self._balance = split_baseline(self.seats, self.baseline_bots)
+        return self._balance
 
     @property
     def skipped_rules(self) -> list[str]:

@@ -241,17 +241,22 @@ def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     -------
     DataFrame
         One row per (players, seat): ``players``, ``seat``, ``games``, ``wins``,
-        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (1/players), ``ratio``.
+        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (the mean of the
+        ``fair`` column when there is one, else 1/players), ``ratio``.
     """
     require(seats, ["players", "seat", "win"], "seats")
-    g = seats.groupby(["players", "seat"], observed=True)["win"]
-    out = pd.DataFrame({"games": g.size(), "wins": g.sum()}).reset_index()
+    g = seats.groupby(["players", "seat"], observed=True)
+    cols = {"games": g.size(), "wins": g["win"].sum()}
+    if "fair" in seats.columns:
+        cols["fair_share"] = g["fair"].mean()
+    out = pd.DataFrame(cols).reset_index()
     out["players"] = out["players"].astype("int64")
     out["seat"] = out["seat"].astype("int64")
     out["win_share"] = out["wins"] / out["games"]
     out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy(),
                                            alpha)
-    out["fair_share"] = 1.0 / out["players"]
+    if "fair_share" not in out.columns:
+        out["fair_share"] = 1.0 / out["players"]
     out["ratio"] = out["win_share"] / out["fair_share"]
     return out.sort_values(["players", "seat"]).reset_index(drop=True)
 
@@ -324,7 +329,9 @@ def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
     DataFrame
         One row per group: ``<by>`` (or ``"all"``), ``player_games``, ``crews_pg``,
         ``cash_outs_pg``, ``last_stands_pg``, ``worthy_ends_pg``, ``taken_ns_pg``, ``taken_final_pg`` (per
-        player-game means; the last at the final collapse), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
+        player-game means; the last at the final collapse), ``taken_unplayed_pg`` (crews
+        Taken before their first turn, counted in neither: NaN when the run lacks the
+        column), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
         Last Stand per crew, Wilson with crews as trials), ``fb_crew_mid`` (+ interval, mid-game
         only), ``fb_pg`` / ``fb_pg_low`` / ``fb_pg_high`` (share of player-games with at
         least one, Wilson) and ``fb_pg_mid`` (+ interval, mid-game only).
@@ -342,7 +349,9 @@ def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
                "crews_pg": crews.mean(), "cash_outs_pg": grp["cash_outs"].mean(),
                "last_stands_pg": grp["last_stands"].mean(),
                "worthy_ends_pg": grp["worthy_ends"].mean(), "taken_ns_pg": tns.mean(),
-               "taken_final_pg": fin.mean()}
+               "taken_final_pg": fin.mean(),
+               "taken_unplayed_pg": (grp["taken_unplayed"].mean()
+                                     if "taken_unplayed" in grp.columns else math.nan)}
         n_crews = float(crews.sum())
         for suffix, t in (("", tns), ("_mid", tns - fin)):
             k = float(t.sum())

@@ -31,6 +31,10 @@ class Prepared:
         Parameter paths whose data is a placeholder (not in the rulebook).
     skipped_rules : list of str
         Rulebook rules the engine does not implement (empty when complete).
+    baseline_bots : list of str
+        Bot labels of the styles marked ``baseline: true`` in the ruleset's bot data
+        (yardsticks such as uniform random play): reports leave their seats out of
+        balance headlines. Recorded in ``run.json``.
     compiled : Any
         Ruleset-private arrays handed to the kernel.
     """
@@ -42,6 +46,7 @@ class Prepared:
     placeholders: list[str] = field(default_factory=list)
     skipped_rules: list[str] = field(default_factory=list)
     compiled: Any = None
+    baseline_bots: list[str] = field(default_factory=list)
 
 
 class Ruleset(Protocol):
@@ -88,3 +93,8 @@ class Ruleset(Protocol):
         ruleset's ``golden.yaml`` with :func:`deepsim.testing.golden.load_cases`); an empty
         list opts the ruleset out.
         """
+
+    def bot_data(self) -> Any:
+        """The bots' knobs (type, bounds, searchable) and styles, a
+        :class:`deepsim.botdata.BotData` read from the ruleset's ``bots.yaml``. Optional: a
+        ruleset without it has no knob bounds to check and no baseline styles."""

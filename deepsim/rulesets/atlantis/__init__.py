@@ -17,10 +17,10 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
 from deepsim.params import (
     apply_overrides,
-    knob_styles,
     leaf_paths,
     load_yaml,
     nearest,
@@ -91,9 +91,15 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
 
 
 @lru_cache(maxsize=1)
+def bot_data() -> BotData:
+    """The bots' knobs (type, bounds, searchable) and styles from bots.yaml."""
+    return load_bot_data(BOTS_FILE, L.KNOBS)
+
+
 def bot_styles() -> dict[str, dict[str, float]]:
-    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    return knob_styles(BOTS_FILE, L.KNOBS)
+    """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
+    the knob's default)."""
+    return bot_data().values()
 
 
 
@@ -221,7 +227,8 @@ class AtlantisRuleset:
                                  line=lines.get(key))
             if spec.knobs:
                 prof = dict(styles[spec.bot])
-                prof.update(spec.knobs)
+                prof.update(bot_data().check(spec.knobs, file=source,
+                                             key=f"sides.{side}.knobs", lines=lines))
                 profiles.append(prof)
                 labels.append(f"{spec.bot}*")
                 side_bot[s] = len(profiles) - 1
@@ -253,6 +260,7 @@ class AtlantisRuleset:
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=placeholders,
                         skipped_rules=list(SKIPPED_RULES),
+                        baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": labels, "seed": sc.seed,
                                   "unit_titles": [self._unit_title(data, u)
                                                   for u in data.unit_names()],
@@ -549,6 +557,10 @@ class AtlantisRuleset:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
         from deepsim.testing.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
+
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked)."""
+        return bot_data()
 
     def parameters(self) -> list[dict]:
         """Every parameter: dotted path, default, type, bounds and the data file's note.

@@ -10,10 +10,10 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
 from deepsim.params import (
     apply_overrides,
-    knob_styles,
     leaf_paths,
     load_yaml,
     nearest,
@@ -85,9 +85,15 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
 
 
 @lru_cache(maxsize=1)
+def bot_data() -> BotData:
+    """The bots' knobs (type, bounds, searchable) and styles from bots.yaml."""
+    return load_bot_data(BOTS_FILE, L.KNOBS)
+
+
 def bot_styles() -> dict[str, dict[str, float]]:
-    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    return knob_styles(BOTS_FILE, L.KNOBS)
+    """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
+    the knob's default)."""
+    return bot_data().values()
 
 
 def _placeholders(d: DeepfallData) -> list[str]:
@@ -172,7 +178,8 @@ class DeepfallRuleset:
                                      f"known: any, {', '.join(names)}", file=source,
                                      key=f"seats.{i}.bot", line=lines.get(f"seats.{i}.bot"))
                 prof = dict(styles[seat.bot])
-                prof.update(seat.knobs)
+                prof.update(bot_data().check(seat.knobs, file=source,
+                                             key=f"seats.{i}.knobs", lines=lines))
                 if seat.knobs:
                     profiles.append(prof)
                     spec[i, 2] = len(profiles) - 1
@@ -207,6 +214,7 @@ class DeepfallRuleset:
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=_placeholders(data),
                         skipped_rules=list(SKIPPED_RULES),
+                        baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
                                   "seed": sc.seed, "rotations": rotations})
 
@@ -387,6 +395,10 @@ class DeepfallRuleset:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
         from deepsim.testing.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
+
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked)."""
+        return bot_data()
 
     def parameters(self) -> list[dict]:
         """Every parameter: dotted path, default, type, bounds and the data file's note.

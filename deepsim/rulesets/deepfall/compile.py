@@ -64,6 +64,8 @@ def rule_vector(d: DeepfallData) -> np.ndarray:
             v = 1.0 if v == "depth_value" else 0.0
         elif path == "end.tie_rule":
             v = 1.0 if v == "share" else 0.0
+        elif path == "turn.muster_bag":
+            v = 1.0 if v == "current" else 0.0
         out[i] = float(v)
     return out
 

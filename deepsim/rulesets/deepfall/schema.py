@@ -176,6 +176,7 @@ class Turn(_Strict):
     unspent_symbols_lost: bool
     setback_from_bag: bool
     start_floor: int = Field(ge=1, le=6)
+    muster_bag: Literal["start", "current"]
 
 
 class Claims(_Strict):
