@@ -20,6 +20,12 @@ ROOMS = ("threshold", "stone", "cistern", "den", "crypt", "hall", "library", "fo
 LINEAGES = ("dvergar", "wisp", "revenant", "gnoll", "sylphid", "golem_born")
 CALLINGS = ("reaver", "lorekeeper", "wardancer", "hierophant", "warden", "prospector")
 N_FLOORS = 6
+#: player counts the rules scale to (§9 table); the kernel's seat arrays hold MAX_PLAYERS
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: rooms per floor at most (the kernel's floor arrays hold this many slots)
+MAX_ROOMS_PER_FLOOR = 8
+#: faces of a die (§5: each die is a d6)
+FACES = 6
 
 # The effect keys shared by Lineages and Callings (§4). Order = kernel column order.
 EFFECTS = (
@@ -50,8 +56,8 @@ class _Strict(BaseModel):
 
 
 class Players(_Strict):
-    min: int = Field(ge=2, le=6)
-    max: int = Field(ge=2, le=6)
+    min: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    max: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
 
     @model_validator(mode="after")
     def _order(self):
@@ -72,7 +78,7 @@ class Floors(_Strict):
 
 
 class ScaleRow(_Strict):
-    rooms_per_floor: int = Field(ge=1, le=8)
+    rooms_per_floor: int = Field(ge=1, le=MAX_ROOMS_PER_FLOOR)
     dread_track_length: int = Field(ge=1, le=99)
 
 
@@ -85,7 +91,7 @@ class Die(_Strict):
         if any(v < 0 for v in self.faces.values()):
             raise ValueError(f"face counts must be >= 0, got {dict(self.faces)}")
         total = sum(self.faces.values())
-        if total != 6:
+        if total != FACES:
             raise ValueError(f"a die has six faces; these face counts sum to {total}: "
                              f"{dict(self.faces)}")
         return self
@@ -175,7 +181,7 @@ class Turn(_Strict):
     bag_returns: bool
     unspent_symbols_lost: bool
     setback_from_bag: bool
-    start_floor: int = Field(ge=1, le=6)
+    start_floor: int = Field(ge=1, le=N_FLOORS)
     muster_bag: Literal["start", "current"]
 
 
@@ -231,7 +237,7 @@ class Maw(_Strict):
     steps_per_floor: int = Field(ge=1, le=10)
     steps_per_round: int = Field(ge=1, le=10, description="must be >= 1 or a game never ends")
     dread_full_steps: int = Field(ge=0, le=10)
-    max_collapses_per_round: int = Field(ge=1, le=6)
+    max_collapses_per_round: int = Field(ge=1, le=N_FLOORS)
     defer_extra_steps: bool
     dread_overflow_carries: bool
     rise_fraction: float = Field(ge=0, le=1)
