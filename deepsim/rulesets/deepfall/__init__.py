@@ -252,6 +252,7 @@ class DeepfallRuleset:
         argument types of ``prepared`` (default: a 4-player game; every DEEPFALL scenario
         has the same types), and with ``trace`` also ``trace_game`` (one game, replayed).
         """
+        from deepsim.rulesets.deepfall.board import Tables
         from deepsim.rulesets.deepfall.kernel import (
             play_block,
             play_games,
@@ -264,9 +265,9 @@ class DeepfallRuleset:
                                     source="warm-up")
         args = prepared.compiled["arrays"].kernel_args()
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
-        gi, gf, si, sf = play_games(seed, zero, zero, *args)      # empty tables
-        play_block(seed, zero, zero, zero, *args, gi, gf, si, sf)
-        seat_columns(gi, si, sf)
+        tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
+        play_block(seed, zero, zero, zero, *args, tab)
+        seat_columns(tab.gi, tab.si, tab.sf)
         if trace:
             trace_game(seed, zero, 1, *args)
 
