@@ -172,7 +172,7 @@ def test_every_event_cites_a_rule_or_the_bot(mixed):
 
 
 def test_text_trace_shows_dice_rooms_arithmetic_and_reasons(mixed):
-    p, _, seats, _ = mixed
+    p, _, _, _ = mixed
     lines = RULESET.trace(p, 2)
     text = "\n".join(lines)
     assert " dice [" in text and "turn: bag " in text

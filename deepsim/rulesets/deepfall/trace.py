@@ -162,10 +162,14 @@ def _line(e: dict, who, dice: list[str]) -> str | None:
     if k == "claim":
         w = e["marker_weight"]
         base = e["strength"] / w - e["marker_bonus"] - e["surplus"] if w else 0.0
+        surplus = f" + {e['surplus']} surplus"
+        if base < 0:                         # claims.surplus_adds_strength off (A9)
+            base += e["surplus"]
+            surplus = f" ({e['surplus']} surplus adds nothing, A9)"
         terms = f"{_g(base)} base"
         if e["marker_bonus"]:
             terms += f" + {_g(e['marker_bonus'])} marker_strength"
-        terms += f" + {e['surplus']} surplus"
+        terms += surplus
         weight = f" x {_g(w)} marker_weight" if w != 1 else ""
         return (f"  {s} claims {_room(e['room'])} (Floor {e['floor']}, slot {e['slot']}) "
                 f"paying steel {e['steel']}, cunning {e['cunning']}: strength ({terms})"
@@ -304,12 +308,14 @@ def _why(e: dict) -> str:
         if r == "target_depth_safe" or e["target_depth"] <= e["deepest_safe"]:
             return (f"aims for Floor {f}: target_depth {e['target_depth']} is safe (deepest "
                     f"safe floor {e['deepest_safe']})")
-        rounds = (f": the Maw reaches Floor {e['deepest_safe'] + 1} in about "
-                  f"{_g(e['maw_rounds'])} round(s), not more than safety_rounds "
-                  f"{_g(e['safety_rounds'])}, or the forecast says it falls"
-                  if e["maw_rounds"] >= 0 else "")
-        return (f"aims for Floor {f}: the deepest safe floor, above target_depth "
-                f"{e['target_depth']}{rounds}")
+        if e["maw_rounds"] > e["safety_rounds"]:
+            why = "the Maw forecast says it falls this round"
+        else:
+            why = (f"the Maw reaches it in about {_g(e['maw_rounds'])} round(s), not more "
+                   f"than safety_rounds {_g(e['safety_rounds'])}")
+        return (f"aims for Floor {f}, the deepest safe floor: target_depth "
+                f"{e['target_depth']} (or the deepest standing floor above it) is not safe, "
+                f"{why}")
     if k == "why_here":
         act = "claims here first" if e["claim_first"] else "moves first"
         if r == "random":
