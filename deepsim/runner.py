@@ -929,7 +929,8 @@ def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None,
     if jitcache.can_warm(ruleset):
         jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
     if fmt == "json":
-        return [json.dumps(rec) for rec in ruleset.trace_records(prepared, game)]
+        return [json.dumps(rec, ensure_ascii=False)
+                for rec in ruleset.trace_records(prepared, game)]
     return list(ruleset.trace(prepared, game))
 
 

@@ -171,6 +171,23 @@ def test_every_event_cites_a_rule_or_the_bot(mixed):
     assert {"bag", "die", "room", "forecast", "why_press", "why_exit"} <= kinds
 
 
+def test_forecast_verdicts_read_as_the_bots_read_them(mixed):
+    """A forecast that says the floor falls makes a heuristic bot leave it or exit."""
+    _, _, _, records = mixed
+    falls = 0
+    for recs in records.values():
+        for e in _events(recs):
+            if e["event"] != "forecast":
+                continue
+            assert e["falls"] == (e["verdict"] in (1, 3, 4))
+            if e["verdict"] in (4, 5):          # by the forecast: expected + margin sds
+                reach = e["expected"] + e["margin"] * e["expected"] ** 0.5
+                assert (reach >= e["dread_left"]) == e["falls"] or \
+                    abs(reach - e["dread_left"]) < 0.05           # x100 rounding
+            falls += e["falls"]
+    assert falls > 0
+
+
 def test_text_trace_shows_dice_rooms_arithmetic_and_reasons(mixed):
     p, _, _, _ = mixed
     lines = RULESET.trace(p, 2)

@@ -76,7 +76,8 @@ def decode(ev: np.ndarray) -> list[dict]:
     Each record has ``round``, ``seat`` (-1 = the table), ``event`` (layout.EVENTS name),
     ``rule`` (rulebook section, or "bot") and the event's values by name
     (layout.EVENT_SPECS; x100 values divided back). A bot decision (``why_*``) names its
-    ``reason`` (REASONS) and that reason's values instead of x, y, ....
+    ``reason`` (REASONS) and that reason's values instead of x, y, ...; a Maw forecast
+    adds ``falls`` (its verdict: the floor falls this round).
     """
     out = []
     for row in ev.tolist():
@@ -93,6 +94,8 @@ def decode(ev: np.ndarray) -> list[dict]:
             rec.update(_val(f, v) for f, v in zip(rfields, vals))
         else:
             rec.update(raw)
+        if name == "forecast":
+            rec["falls"] = FORECAST[rec["verdict"]] == "falls"
         out.append(rec)
     return out
 
