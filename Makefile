@@ -61,7 +61,7 @@ findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
-	$(VENV)/bin/python -m deepsim.report.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.odds import answer
-from deepsim.odds import deepfall as OD
+from deepsim.rulesets.deepfall import odds as OD
 
 runner = CliRunner()
 
@@ -233,7 +233,7 @@ def test_rivals_chained_and_unchained_explosions():
 
 
 def test_rivals_degrade_and_upgrade():
-    from deepsim.odds import rivals as R
+    from deepsim.rulesets.rivals import odds as R
     d = R.data()
     assert R.degrade(d, ["black", "white"], 1) == ["black"]
     assert R.degrade(d, ["black", "red"], 2) == ["black"]

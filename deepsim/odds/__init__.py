@@ -5,8 +5,10 @@ One module per ruleset answers its questions from the ruleset's own data file, s
 
 - ``deepfall``, ``atlantis``: the ruleset's data (``deepsim/rulesets/<name>/ruleset.yaml``,
   read by the ruleset's own ``load_data``, the loader of the kernel);
-- ``rivals``, ``rove`` (no ruleset yet): ``deepsim/odds/data/<name>.yaml`` (Rivals' face
-  lists and Rove's affinity profiles are flagged placeholders).
+- ``rivals``, ``rove`` (no ruleset yet): ``deepsim/rulesets/<name>/<name>.yaml`` (Rivals'
+  face lists and Rove's affinity profiles are flagged placeholders).
+
+Each ruleset's odds module is ``deepsim/rulesets/<name>/odds.py``.
 
 Each answer is a :class:`deepsim.odds.table.Result` (rendered by :mod:`deepsim.odds.table`).
 """
@@ -26,7 +28,7 @@ def module(ruleset: str):
     if ruleset not in RULESETS:
         raise InputError(f"no odds for '{ruleset}'{nearest(ruleset, RULESETS)}; rulesets: "
                          f"{', '.join(RULESETS)}", key="RULESET")
-    return importlib.import_module(f"deepsim.odds.{ruleset}")
+    return importlib.import_module(f"deepsim.rulesets.{ruleset}.odds")
 
 
 def answer(ruleset: str, question: str, **options):

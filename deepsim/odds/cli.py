@@ -12,10 +12,10 @@ from rich.markup import escape
 
 from deepsim.errors import InputError
 from deepsim.odds import answer
-from deepsim.odds import atlantis as _atl
-from deepsim.odds import deepfall as _df
-from deepsim.odds import rivals as _riv
-from deepsim.odds import rove as _rove
+from deepsim.rulesets.atlantis import odds as _atl
+from deepsim.rulesets.deepfall import odds as _df
+from deepsim.rulesets.rivals import odds as _riv
+from deepsim.rulesets.rove import odds as _rove
 from deepsim.odds.table import FORMATS, render_rich, to_csv, to_json, to_markdown, write_plot
 
 EXIT_INPUT = 2

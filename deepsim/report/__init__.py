@@ -5,7 +5,7 @@
 plots. Modules: :mod:`~deepsim.report.metrics` (numbers), :mod:`~deepsim.report.claims`
 (the rulebook's claims B1-B8 and their verdicts), :mod:`~deepsim.report.plots`
 (matplotlib), :mod:`~deepsim.report.render` (markdown, HTML), :mod:`~deepsim.report.build`
-(sections, writing), :mod:`~deepsim.report.findings` (``reports/FINDINGS.md``).
+(sections, writing), :mod:`deepsim.rulesets.deepfall.findings` (``reports/FINDINGS.md``).
 """
 
 from deepsim.report.build import FORMATS, build_report, parse_formats, report_runs, write_report

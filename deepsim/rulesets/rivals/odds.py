@@ -1,6 +1,6 @@
 """Exact Rivals: Masters of the Deep dice odds: attack pool vs defence pool.
 
-Face lists per colour come from ``deepsim/odds/data/rivals.yaml`` (PLACEHOLDER faces until
+Face lists per colour come from ``deepsim/rulesets/rivals/rivals.yaml`` (PLACEHOLDER faces until
 a user who owns the game enters the printed ones), with ``--set`` overrides. A roll counts
 hits, shields and Aether; each exploding face adds one Red die to the same roll (RV-D3),
 and with ``explode.recursive`` those extra dice can explode again, up to ``explode.cap``
@@ -13,6 +13,7 @@ shields and the defender's hits do nothing (AMB-05).
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 import icepool
@@ -22,6 +23,8 @@ from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, load_data, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+
+DATA_FILE = Path(__file__).with_name("rivals.yaml")
 
 QUESTIONS = {
     "attack": "attack pool vs defence pool: distribution of net hits and of each side's "
@@ -94,7 +97,7 @@ class RivalsData(_Strict):
 
 def data(sets: list[str] | None = None) -> RivalsData:
     """The Rivals dice data after ``--set`` overrides."""
-    return load_data("rivals", RivalsData, sets)
+    return load_data(DATA_FILE, RivalsData, sets)
 
 
 def placeholders(d: RivalsData, used: set[str] | None = None) -> list[str]:

@@ -3,7 +3,7 @@
 ``make findings`` plays the runs (a large mixed run, a 2-player run, one run per rule reading
 the claims need) and calls::
 
-    python -m deepsim.report.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
+    python -m deepsim.rulesets.deepfall.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
 
 which writes ``reports/FINDINGS.md``, its plots under ``reports/findings/`` and the full
 report of the primary run into ``PRIMARY_RUN/report/``.
@@ -159,7 +159,7 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m deepsim.report.findings",
+    ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.findings",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")

@@ -45,7 +45,7 @@ QUESTIONS = {
 DIE_SIDES = 6
 
 #: shipped scenarios whose ``overrides:`` may give another AMB-T1 reading of the hit faces
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Exact Rove odds: ether dice draws, ether-check augments and Drain, the d8 damage die.
 
-Numbers come from ``deepsim/odds/data/rove.yaml`` with ``--set`` overrides. A generated
+Numbers come from ``deepsim/rulesets/rove/rove.yaml`` with ``--set`` overrides. A generated
 (wild) ether die is a d6 with one face per element (RO-X6); an ether check needs its own
 die of the element among those spent (RO-R3: one die per augment), and a Drain returns an
 element die for a Dim die, if any Dim is left. The damage die is a d8 of the six elements
@@ -11,6 +11,7 @@ then defence is subtracted (RO-D3) and Windscreen applies after the clamp (AMB-R
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 import icepool
@@ -22,6 +23,8 @@ from deepsim.odds.common import (
 )
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+
+DATA_FILE = Path(__file__).with_name("rove.yaml")
 
 QUESTIONS = {
     "ether": "among n ether dice, the chance of exactly / at least k of an element",
@@ -75,7 +78,7 @@ class RoveData(_Strict):
 
 def data(sets: list[str] | None = None) -> RoveData:
     """The Rove dice data after ``--set`` overrides."""
-    return load_data("rove", RoveData, sets)
+    return load_data(DATA_FILE, RoveData, sets)
 
 
 def ether_die(d: RoveData, axes: tuple[str, ...]) -> icepool.Die:
