@@ -41,7 +41,7 @@ clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 bench: $(STAMP)
-	$(VENV)/bin/deepsim bench
+	$(VENV)/bin/deepsim bench deepfall
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
 # players, random companies and bots), a 2-player run (matchups), the literal Maw

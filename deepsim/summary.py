@@ -47,15 +47,14 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
                  border_style="yellow", expand=False)
 
 
-def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None = None
-                    ) -> Table:
+def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None) -> Table:
     """Table of win share per ``by`` group with the 95% Wilson interval and fair share.
 
     Parameters
     ----------
     seats : DataFrame
         Columns ``by``, ``win``, ``fair`` (see :func:`deepsim.stats.win_shares`).
-    by : str, default ``"company"``
+    by : str
         The ruleset's faction column (``Ruleset.faction_column``) or any group column.
     label : str, optional
         Its noun in prose (``Ruleset.faction_label``); default ``by``.
@@ -99,7 +98,7 @@ def rounds_table(games: pd.DataFrame) -> Table:
 
 
 def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,
-                   by: str = "company", label: str | None = None,
+                   by: str, label: str | None = None, score: str | None = None,
                    title: str = "Run summary", placeholders: Sequence[str] = (),
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
                    games_per_s: float | None = None, out_dir: str | None = None,
@@ -116,7 +115,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     seats : DataFrame
         Needs ``by``, ``win``, ``fair``; ``players`` when the games have none.
     by, label : str
-        The ruleset's faction column and its noun (default ``company``, DEEPFALL's).
+        The ruleset's faction column and its noun (``Ruleset.faction_column`` and
+        ``faction_label``; the noun defaults to ``by``).
+    score : str, optional
+        What a player scores (``Ruleset.score_label``), the unit of the margin line.
     title : str
         Heading.
     placeholders, skipped_rules : sequence of str
@@ -150,7 +152,8 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     if ov["mean_margin"] is not None:
         rel = (f"; mean relative margin {ov['mean_margin_rel']:.3f}"
                if ov["mean_margin_rel"] is not None else "")
-        lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f} Glory{rel}")
+        unit = f" {score}" if score else ""
+        lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f}{unit}{rel}")
     if ov["truncated"] is not None:
         style = "red" if ov["truncated"] else "green"
         lines.append(f"Truncated games (stopped by the game-length cap): [{style}]{ov['truncated']:,}[/{style}]")

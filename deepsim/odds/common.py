@@ -20,7 +20,8 @@ def exact_method() -> str:
 
 
 def load_data(path: Path, model: type[BaseModel], overrides: list[str] | None) -> BaseModel:
-    """Validated data of an odds data file (``path``) after ``--set`` overrides.
+    """Validated data of an odds-only ruleset's data file (``path``) after ``--set``
+    overrides.
 
     Raises
     ------

@@ -17,11 +17,12 @@ from pathlib import Path
 
 from deepsim.errors import InputError
 from deepsim.report.build import build_report, write_report
-from deepsim.report.claims import FAILS, HOLDS, NOT_MEASURED
 from deepsim.report.config import ReportConfig
 from deepsim.report.load import load_run
 from deepsim.report.model import Report, Section
 from deepsim.report.render import claim_details, claims_table, compress_paths, md_section
+from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED
+from deepsim.rulesets.deepfall import REPORT_OPTIONS
 
 __all__ = ["findings_markdown", "main", "write_findings"]
 
@@ -144,7 +145,7 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     """
     out = Path(out)
     runs = [load_run(d) for d in run_dirs]
-    report = build_report(runs, ReportConfig().with_options(options))
+    report = build_report(runs, ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(options))
     write_report(report, runs[0].path / "report")
     fig_dir = out / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)

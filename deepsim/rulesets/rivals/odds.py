@@ -23,6 +23,7 @@ from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, load_data, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+from deepsim.rulesets.base import OddsBook, OddsOption
 
 DATA_FILE = Path(__file__).with_name("rivals.yaml")
 
@@ -323,3 +324,29 @@ def answer(question: str, **o) -> Result:
     if o.get("sets"):
         res.inputs["overrides"] = list(o["sets"])
     return res
+
+
+#: the options of ``deepsim odds rivals QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("attack", ("--attack", "-a"),
+               help="Attack pool: black,red,red or BRR or black=1,red=2."),
+    OddsOption("defence", ("--defence", "--defense", "-d"), help="Defence pool, as --attack."),
+    OddsOption("chain", ("--chain/--no-chain",), "bool", None,
+               help="Extra dice explode again (default: the data file's explode.recursive)."),
+    OddsOption("cap", ("--cap",), "int",
+               help="Extra dice per roll at most (default: explode.cap)."),
+    OddsOption("mods", ("--mod",), "list",
+               help="Situation from the data file: coral, swim, charge, rock, cave; "
+               "repeatable."),
+    OddsOption("upgrade_attack", ("--upgrade-attack",), "int", 0),
+    OddsOption("degrade_attack", ("--degrade-attack",), "int", 0),
+    OddsOption("upgrade_defence", ("--upgrade-defence", "--upgrade-defense"), "int", 0),
+    OddsOption("degrade_defence", ("--degrade-defence", "--degrade-defense"), "int", 0),
+    OddsOption("auto_shields", ("--auto-shields",), "int", 0,
+               help="Automatic defender shields."),
+)
+
+#: ``deepsim odds rivals`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "Rivals: Masters of the Deep (PLACEHOLDER face lists until the printed ones "
+                "are entered).")

@@ -19,10 +19,18 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import (
-    at_least, exact_method, load_data, mean, need, parse_counts, parse_signed, probs,
+    at_least,
+    exact_method,
+    load_data,
+    mean,
+    need,
+    parse_counts,
+    parse_signed,
+    probs,
 )
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+from deepsim.rulesets.base import OddsBook, OddsOption
 
 DATA_FILE = Path(__file__).with_name("rove.yaml")
 
@@ -276,3 +284,28 @@ def answer(question: str, **o) -> Result:
     if o.get("sets"):
         res.inputs["overrides"] = list(o["sets"])
     return res
+
+
+#: the options of ``deepsim odds rove QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("dice", ("--dice", "-n"), "int",
+               help="ether: random ether dice; check: rows 1..N dice."),
+    OddsOption("element", ("--element", "-e"), help="ether: element."),
+    OddsOption("pool", ("--pool",),
+               help="Dice already held, e.g. fire=1 (added to the random ones)."),
+    OddsOption("need", ("--need",),
+               help="check: ether checks, one die each, e.g. fire=1,morph=1."),
+    OddsOption("drain", ("--drain",), help="check: element dice to Drain, e.g. water=1."),
+    OddsOption("base", ("--base",), "int", help="damage: printed damage."),
+    OddsOption("affinity", ("--affinity",), help="damage: ether affinity, e.g. fire=2,water=-1."),
+    OddsOption("profile", ("--profile",), help="damage: affinity profile from the data file."),
+    OddsOption("defence", ("--defence", "--defense"), "int", 0, help="damage: defence."),
+    OddsOption("ignore_defence", ("--ignore-defence", "--ignore-defense"), "flag", False),
+    OddsOption("windscreen", ("--windscreen",), "flag", False, help="Target on a Windscreen."),
+    OddsOption("field", ("--field",),
+               help="Attacker on an Aura/Miasma: aura, miasma or a number."),
+)
+
+#: ``deepsim odds rove`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "Rove (ether dice, ether checks and Drain, the d8 damage die with affinity).")
