@@ -6,10 +6,12 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/deepfall-4p.yaml
 
-# numba's on-disk compile cache stays inside the project.
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+# numba's compile cache is per user and shared by every checkout of the same kernel sources:
+# ~/.cache/deepsim/src-<hash of the sources>/, or $(NUMBA_CACHE_DIR) when set in the
+# environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
+# runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden
+.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden warmup
 
 venv: $(STAMP)
 
@@ -31,11 +33,16 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -q -m slow
 
+# Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
+warmup: $(STAMP)
+	$(VENV)/bin/deepsim warmup
+
 # Refresh tests/golden.json (the result digests tests/test_golden.py pins) after a change
 # that alters what the games produce; the commit says why. `python -m tests.golden` checks.
 golden: $(STAMP)
 	$(VENV)/bin/python -m tests.golden --update
 
+# The per-user numba cache is shared with other checkouts: `deepsim warmup --prune` trims it.
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

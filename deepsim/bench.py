@@ -9,7 +9,8 @@ the ruleset's own bench scenario (``Ruleset.bench_scenario``, at each of its
   full rules with the bench scenario's bots;
 - the same kernel under ``NUMBA_DISABLE_JIT=1`` (plain Python) on a small game count, and
   the JIT/Python ratio;
-- cold compile time (empty numba cache) and cached start time, in fresh processes;
+- cold compile time (empty numba cache; wall and CPU time, run and trace entry points)
+  and cached start time, in fresh processes;
 - random draws per game (when the kernel counts them: a games column ``rng_draws``) and ns
   per draw of the counter-based RNG alone, measured with LLVM loop and SLP vectorisation
   off; their product is the floor in games/s, and the measured speed is reported as a
@@ -22,6 +23,7 @@ Results are printed and written atomically to ``reports/bench.json``.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -111,22 +113,60 @@ def python_reference(ruleset: str, players: int, games: int) -> float:
     return games / float(out.stdout.strip().splitlines()[-1])
 
 
-def start_times(ruleset: str, players: int, cold: bool = True) -> dict:
-    """Seconds to import and play one game in a fresh process: empty cache, then warm.
+_START = """
+import json, resource, sys, time
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+t, c = time.perf_counter(), cpu()
+from deepsim import jitcache
+from deepsim.bench import _prepare
+rs, p = _prepare(sys.argv[1], int(sys.argv[2]))
+out = {"import_s": time.perf_counter() - t}
+def warm(trace):
+    if jitcache.can_warm(rs):
+        return len(jitcache.warm(rs, p, trace=trace).compiled)
+    (rs.trace(p, 0) if trace else rs.run_chunk(p, 0, 1))
+    return 0
+n = warm(False)
+out.update(run_s=time.perf_counter() - t, run_cpu_s=cpu() - c, run_functions=n)
+t2, c2 = time.perf_counter(), cpu()
+n = warm(True)
+out.update(trace_s=time.perf_counter() - t2, trace_cpu_s=cpu() - c2, trace_functions=n)
+rs.run_chunk(p, 0, 1)
+print(json.dumps(out))
+"""
 
-    With ``cold`` False the cache is the current one and only the cached start is timed.
+
+def _start(env: dict, ruleset: str, players: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", _START, ruleset, str(players)], check=True,
+                         capture_output=True, text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def start_times(ruleset: str, players: int, cold: bool = True) -> dict:
+    """Seconds to import, compile (or load) the kernel and play one game of the bench
+    scenario at ``players`` players in a fresh process.
+
+    With an empty numba cache (``cold``), then with the cache it filled. Compile time is
+    given as wall time and as the process's CPU time (user + system, single-threaded, so
+    a busy machine disturbs it less): ``cold_compile_s`` / ``cold_compile_cpu_s`` for
+    what ``deepsim run`` compiles (import and prepare included), ``cold_trace_cpu_s`` for
+    what ``deepsim trace`` adds (the trace entry point). With ``cold`` False only the
+    cached start is timed, with the current cache.
     """
-    code = ("import time; t = time.perf_counter(); from deepsim.bench import _prepare; "
-            f"rs, p = _prepare({ruleset!r}, {players}); rs.run_chunk(p, 0, 1); "
-            "print(time.perf_counter() - t)")
+    out: dict = {"cold_compile_s": None, "cold_compile_cpu_s": None, "cold_trace_cpu_s": None,
+                 "cold_functions": None}
     with tempfile.TemporaryDirectory() as cache:
         env = _child_env(NUMBA_CACHE_DIR=cache) if cold else _child_env()
-        out = {"cold_compile_s": None}
-        for label in ("cold_compile_s", "cached_start_s") if cold else ("cached_start_s",):
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                           env=env)
-            out[label] = time.perf_counter() - t0
+        if cold:
+            first = _start(env, ruleset, players)
+            out.update(cold_compile_s=first["run_s"], cold_compile_cpu_s=first["run_cpu_s"],
+                       cold_trace_cpu_s=first["trace_cpu_s"],
+                       cold_functions=first["run_functions"] + first["trace_functions"])
+        again = _start(env, ruleset, players)
+        out["cached_start_s"] = again["run_s"]
+        out["cached_start_functions"] = again["run_functions"] + again["trace_functions"]
     return out
 
 

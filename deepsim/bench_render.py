@@ -31,7 +31,12 @@ def bench_table(res: dict) -> Group:
     o.add_column("Value", justify="right")
     o.add_row("RNG alone (vectorisation off)", f"{res['rng_ns_per_draw']:.2f} ns/draw")
     cold = res.get("cold_compile_s")
-    o.add_row("cold compile (empty cache)", "not measured" if cold is None else f"{cold:.1f} s")
+    cpu = res.get("cold_compile_cpu_s")
+    o.add_row("cold compile, run (empty cache)", "not measured" if cold is None else
+              f"{cold:.1f} s" + ("" if cpu is None else f" ({cpu:.1f} s CPU)"))
+    trace = res.get("cold_trace_cpu_s")
+    if trace is not None:
+        o.add_row("  then the trace entry point", f"{trace:.1f} s CPU")
     o.add_row("cached start", f"{res['cached_start_s']:.1f} s")
     sp = res["split"]
     o.add_row(f"run of {sp['games']:,} games: kernel", f"{sp['kernel_s']:.1f} s")

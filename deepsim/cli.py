@@ -2,11 +2,14 @@
 
 Commands: ``run``, ``trace``, ``rulesets``, ``scenarios``. Every
 :class:`~deepsim.errors.InputError` is printed in red without a traceback and exits with
-status 2; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks valid.
+status 2; an :class:`~deepsim.errors.OutputError` (the disk failed during a run) likewise
+with status 4; Ctrl-C during ``run`` exits with status 130 and leaves the finished chunks
+valid.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -28,7 +31,7 @@ from rich.text import Text
 
 from deepsim import __version__, runner
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import InputError
+from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OUTPUT, InputError, OutputError
 from deepsim.output import read_run
 
 app = typer.Typer(
@@ -59,14 +62,11 @@ def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
     return Console(stderr=stderr)
 
-EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130
-
-
-def _fail(exc: InputError) -> typer.Exit:
+def _fail(exc: InputError | OutputError) -> typer.Exit:
+    """Print ``error: ...`` (no traceback); exit 2 for bad input, 4 for a failed write."""
     _console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
                       highlight=False)
-    return typer.Exit(EXIT_INPUT)
+    return typer.Exit(EXIT_OUTPUT if isinstance(exc, OutputError) else EXIT_INPUT)
 
 
 class _SpeedColumn(ProgressColumn):
@@ -76,6 +76,58 @@ class _SpeedColumn(ProgressColumn):
         speed = task.finished_speed or task.speed
         return Text("- games/s" if speed is None else f"{speed:,.0f} games/s",
                     style="progress.data.speed")
+
+
+class _CompileStatus:
+    """The line shown while numba compiles a kernel: a spinner on a terminal, else one
+    plain line (CI logs). :meth:`start` is the runner's ``on_compile`` callback."""
+
+    def __init__(self, console: Console, quiet: bool = False):
+        self.console = console
+        self.quiet = quiet
+        self._status = None
+
+    def start(self, message: str) -> None:
+        if self.quiet or self._status is not None:
+            return
+        if self.console.is_terminal:
+            self._status = self.console.status(escape(message), spinner="dots")
+            self._status.start()
+        else:
+            self.console.print(escape(message), highlight=False)
+
+    def stop(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+
+#: options that take one PATH=VALUE word (a space instead of '=' is a common slip)
+_PAIR_OPTIONS = ("--set", "--set-a", "--set-b", "--param", "-p")
+
+
+def _pair_hint(argv: list[str]) -> str | None:
+    """The message for ``--set PATH VALUE`` (a space for '='), else None."""
+    for i, opt in enumerate(argv[:-1]):
+        if opt not in _PAIR_OPTIONS or "=" in argv[i + 1] or argv[i + 1].startswith("-"):
+            continue
+        path = argv[i + 1]
+        value = argv[i + 2] if i + 2 < len(argv) else None
+        if value is None or value.startswith("-") or value.endswith((".yaml", ".yml")) \
+                or os.path.exists(value):
+            return f"{opt} takes PATH=VALUE as one word, got {path!r} (e.g. {opt} {path}=VALUE)"
+        return (f"{opt} takes PATH=VALUE as one word: write {opt} {path}={value} "
+                f"(got {opt} {path} {value})")
+    return None
+
+
+def entry() -> None:
+    """The ``deepsim`` command: :data:`app`, after a check typer cannot word well."""
+    hint = _pair_hint(sys.argv[1:])
+    if hint is not None:
+        _console(stderr=True).print(f"[red]error:[/red] {escape(hint)}", highlight=False)
+        raise SystemExit(2)
+    app()
 
 
 def _version_callback(value: bool) -> None:
@@ -165,10 +217,12 @@ def run(
         console=err_console, disable=quiet, transient=False,
     )
     task_id = None
+    compiling = _CompileStatus(err_console, quiet=quiet)
 
     def on_progress(done: int, total: int) -> None:
         nonlocal task_id
         if task_id is None:  # start the bar only once games are about to run
+            compiling.stop()
             progress_bar.start()
             # a resumed run starts part-way: that is not speed
             task_id = progress_bar.add_task("games", total=total, completed=done)
@@ -184,29 +238,35 @@ def run(
             with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
                 if resume is not None:
                     result = runner.resume(resume, threads=threads, progress=on_progress,
-                                           backend=engine)
+                                           backend=engine, on_compile=compiling.start)
                 elif from_ is not None:
                     result = runner.rerun(from_, out=out, force=force, threads=threads,
-                                          progress=on_progress, backend=engine)
+                                          progress=on_progress, backend=engine,
+                                          on_compile=compiling.start)
                 else:
                     result = runner.run(scenario, games=games, seed=seed,
                                         chunk_size=chunk_size, threads=threads, out=out,
                                         force=force, overrides=sets, progress=on_progress,
-                                        backend=engine)
+                                        backend=engine, on_compile=compiling.start)
         finally:
+            compiling.stop()
             progress_bar.stop()
-    except InputError as exc:
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     except KeyboardInterrupt as exc:
         where = getattr(exc, "out_dir", None)
+        if where is None:  # before the run's folder held anything
+            err_console.print("[bold yellow]Interrupted[/bold yellow] before the run "
+                              "started: no game was played and nothing was written.",
+                              highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         done = (f" ({exc.chunks_done} of {exc.n_chunks} chunks finished)"
                 if hasattr(exc, "chunks_done") else "")
         err_console.print(f"[bold yellow]Interrupted.[/bold yellow] Finished chunks are "
                           f"kept{done}; the run is marked incomplete (manifest status "
                           "'running').", highlight=False)
-        if where is not None:
-            err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
-                              highlight=False)
+        err_console.print(f"Finish it with: deepsim run --resume {escape(str(where))}",
+                          highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if not quiet:
         for note in result.notes:
@@ -235,6 +295,7 @@ def run(
                    title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
+                   compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"])
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
@@ -254,20 +315,24 @@ def trace(
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
+    compiling = _CompileStatus(err_console)
     try:
-        if target.is_dir():
+        if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
-            lines, warnings = runner.trace_run(target, game)
-        elif target.exists():
-            lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []))
+            lines, warnings = runner.trace_run(target, game, on_compile=compiling.start)
+        elif os.path.lexists(target):  # a link loop too: the loader says so
+            lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
+                                          on_compile=compiling.start)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))
     except InputError as exc:
         raise _fail(exc) from None
+    finally:
+        compiling.stop()
     for w in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
     out = sys.stdout
@@ -344,6 +409,66 @@ def bench(
     console.print(f"Results: {escape(str(out))}")
 
 
+@app.command()
+def warmup(
+    rulesets: Annotated[list[str] | None, typer.Argument(
+        metavar="[RULESET]...", help="Rulesets to compile (default: all).")] = None,
+    print_key: Annotated[bool, typer.Option(
+        "--print-key", help="Print the cache key (kernel sources, Python, numba, machine) "
+                            "and exit; for CI caches.")] = False,
+    print_dir: Annotated[bool, typer.Option(
+        "--print-dir", help="Print the cache folder of these sources and exit.")] = False,
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Also remove the cache folders of other kernel sources.")] = False,
+) -> None:
+    """Compile the rulesets' kernels into numba's per-user cache ahead of time.
+
+    Later runs of the same sources, from any checkout or installed copy, load them in about
+    a second. The cache is NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
+    """
+    from deepsim import jitcache
+
+    if print_key or print_dir:
+        if print_key:
+            typer.echo(jitcache.ci_key())
+        if print_dir:
+            typer.echo(str(jitcache.cache_dir()))
+        return
+    console, err_console = _console(), _console(stderr=True)
+    try:
+        from deepsim.rulesets import playable
+
+        names = list(rulesets or playable())
+        objs = [runner.get_ruleset(n) for n in names]
+    except InputError as exc:
+        raise _fail(exc) from None
+    if prune:
+        for p in jitcache.prune():
+            console.print(f"removed {escape(str(p))}", highlight=False)
+    for name, rs in zip(names, objs, strict=True):
+        title = escape(rs.title)
+        if not rs.plays:
+            console.print(f"{title}: odds only, no kernel to compile", highlight=False)
+            continue
+        if not jitcache.can_warm(rs):
+            console.print(f"{title}: no warm_up entry (compiles on its first run)",
+                          highlight=False)
+            continue
+        status = _CompileStatus(err_console)
+        try:
+            rep = jitcache.warm(rs, trace=True, on_compile=status.start)
+        finally:
+            status.stop()
+        if rep.compiled:
+            console.print(f"{title}: compiled {len(rep.compiled)} functions in "
+                          f"{rep.seconds:,.1f} s ({rep.cpu_seconds:,.1f} s CPU)",
+                          highlight=False)
+        else:
+            console.print(f"{title}: in the cache (loaded in {rep.seconds:,.1f} s)",
+                          highlight=False)
+    console.print(f"Cache: {escape(str(jitcache.cache_dir()))}", highlight=False)
+
+
 def _players_text(value) -> str:
     if value is None:
         return "?"
@@ -369,26 +494,54 @@ def scenarios(
 ) -> None:
     """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
     console = _console()
-    if not directory.is_dir():
+    if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
     files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
-    table = Table("File", "Name", "Ruleset", "Players", "Games",
-                  title=f"Scenarios in {escape(str(directory))}", title_justify="left")
+    if not files:
+        console.print(f"No scenario files in {escape(str(directory))}")
+        return
+    table = Table(title=f"Scenarios in {escape(str(directory))}", title_justify="left")
+    for head in ("File", "Name", "Ruleset", "Players", "Games"):
+        table.add_column(head, overflow="fold")    # a long name folds, never cut
+    bad = []
     for path in files:
         try:
-            scen = runner.load_scenario(path)
+            scen = _check_scenario_file(path)
         except InputError as exc:
-            table.add_row(escape(path.name), f"[red]{escape(str(exc))}[/red]", "", "", "")
+            bad.append((path.name, str(exc)))
+            table.add_row(escape(path.name), "[red]does not load (below)[/red]", "", "", "")
             continue
         games = scen.get("games")
         table.add_row(escape(path.name), escape(str(scen.get("name", ""))),
                       escape(str(scen.get("ruleset", ""))),
                       escape(_players_text(scen.get("players"))),
                       f"{games:,}" if isinstance(games, int) else escape(str(games)))
-    if not files:
-        console.print(f"No scenario files in {escape(str(directory))}")
-        return
     console.print(table)
+    for name, message in bad:
+        console.print(f"[red]{escape(name)}[/red]: {escape(message)}", highlight=False)
+    if bad:
+        console.print(f"{len(bad)} of {len(files)} scenario files do not load; "
+                      "`deepsim run` would refuse them with the same error", highlight=False)
+
+
+def _check_scenario_file(path: Path) -> dict:
+    """A scenario file checked as ``run`` (and ``check``, for its ``expect:`` block) would
+    check it: its generic keys, its ruleset's keys, bots, knobs and overrides. No game is
+    played and nothing is compiled.
+
+    Raises
+    ------
+    InputError
+        The first problem, as ``run`` reports it.
+    """
+    _, scen, prepared = runner.resolve(path)
+    if scen.get("expect") is not None:
+        from deepsim.gate.expect import parse_expect
+        from deepsim.scenario import LINES
+        parse_expect(scen, source=str(path), lines=LINES.get(str(path), {}))
+    out = dict(scen)
+    out.setdefault("players", prepared.scenario.get("players"))
+    return out
 
 
 def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:
@@ -434,13 +587,25 @@ def report(
 ) -> None:
     """Balance report of finished runs: win shares per faction, seats, the ruleset's own
     sections and its rulebook's claims."""
+    from deepsim.output import check_writable, os_reason
     from deepsim.report import parse_formats, report_runs
 
     console = _console()
     try:
-        rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
-                                 options=list(options or []))
-    except InputError as exc:
+        if out is not None:  # a folder that cannot be made or written: exit 2, before
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"cannot create the folder: {os_reason(exc)}",
+                                 file=str(out), key="--out") from None
+            check_writable(out)
+        try:
+            rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
+                                     options=list(options or []))
+        except OSError as exc:
+            where = exc.filename or out or "the report folder"
+            raise OutputError(f"{where}: cannot write the report: {os_reason(exc)}") from None
+    except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     if rep.claims:
         table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),

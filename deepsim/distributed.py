@@ -188,13 +188,15 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = 
 
     ``client.run(deepsim.distributed.warm_up, "scenarios/x.yaml")`` makes every worker pay
     numba's start-up before the run (see ``docs/distributed.md``): it prepares the scenario
-    with its own ruleset and plays its game 0 (``Ruleset.warm_up``).
+    with its own ruleset and compiles or loads the kernels its games call (the ruleset's
+    ``warm_up``; a ruleset without one plays game 0).
 
     Parameters
     ----------
     scenario : path or mapping, optional
         The scenario the run will play (a YAML file, or a scenario mapping naming its
-        ``ruleset``). Default: each ruleset's own warm-up game.
+        ``ruleset``). Default: each ruleset's own default game (overrides do not change
+        what is compiled).
     ruleset : str, optional
         The ruleset to warm when no scenario is given (default: every installed ruleset
         that plays games).
@@ -208,17 +210,22 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = 
     """
     import numba
 
-    from deepsim import rulesets
+    from deepsim import jitcache, rulesets
+    from deepsim.runner import playable_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)
     if scenario is None:
         for name in [ruleset] if ruleset else rulesets.playable():
-            rulesets.get(name).warm_up(None)
+            rs = playable_ruleset(name)
+            if jitcache.can_warm(rs):
+                rs.warm_up(None)
+            else:
+                case = rs.golden_cases()[0]
+                rs.run_chunk(rs.prepare(dict(case.scenario), source="warm-up",
+                                        overrides=list(case.overrides)), 0, 1)
         return time.perf_counter() - t0
     if isinstance(scenario, dict):
-        from deepsim.runner import playable_ruleset
-
         rs = playable_ruleset(str(scenario.get("ruleset", ruleset)))
         prepared = rs.prepare(dict(scenario), source="warm-up",
                               overrides=list(overrides or []))
@@ -227,7 +234,10 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = 
 
         rs, _, prepared = runner.resolve(Path(scenario), games=1,
                                          overrides=list(overrides or []))
-    rs.warm_up(prepared)
+    if jitcache.can_warm(rs):
+        rs.warm_up(prepared)
+    else:
+        rs.run_chunk(prepared, 0, 1)
     return time.perf_counter() - t0
 
 
@@ -346,6 +356,12 @@ class DaskBackend:
         self.client: Any = None
         self.cluster: Any = None
         self.last: dict = {}
+
+    @property
+    def shares_local_cache(self) -> bool:
+        """True for the LocalCluster: its workers load the numba cache of this process, so
+        the runner compiles once here (with its status line) before the tasks start."""
+        return self.scheduler is None
 
     # -- connecting --
 

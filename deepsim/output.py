@@ -22,11 +22,14 @@ interrupted run keeps every finished chunk valid.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
-import json
+import os
 import re
 import secrets
 import shutil
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,8 +39,9 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from deepsim.atomic import atomic_path, atomic_write_json, canonical_json
-from deepsim.errors import InputError
+from deepsim.atomic import atomic_path, atomic_write_bytes, atomic_write_json, canonical_json
+from deepsim.errors import InputError, OutputError
+from deepsim.safeload import read_json
 
 __all__ = [
     "DEFAULT_RUNS_ROOT",
@@ -46,10 +50,13 @@ __all__ = [
     "MANIFEST_SCHEMA_VERSION",
     "RUN_JSON_NAME",
     "RunWriter",
+    "check_out_dir",
     "check_parts",
+    "check_writable",
     "clean_stray_files",
     "default_out_dir",
     "hash_json",
+    "os_reason",
     "part_metadata",
     "part_name",
     "prepare_out_dir",
@@ -101,6 +108,140 @@ def _slug(name: str) -> str:
     return slug or "run"
 
 
+_REASONS = {
+    errno.ENOSPC: "the disk is full (no space left on device)",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "it is on a read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.ENOENT: "a folder of the path does not exist or cannot hold new folders",
+    errno.ELOOP: "a symbolic link loop (too many levels of symbolic links)",
+    errno.ENAMETOOLONG: "the path is too long",
+    errno.EIO: "an input/output error (a failing disk?)",
+    errno.EEXIST: "something else already has that name",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """A short, plain reason for an OSError on the output path ("the disk is full ...").
+
+    pyarrow's OSErrors carry no ``errno``; the ``[Errno N]`` in their text is used.
+    """
+    code = exc.errno
+    if code is None:
+        m = re.search(r"\[Errno (\d+)\]", str(exc))
+        code = int(m.group(1)) if m else None
+    if code in _REASONS:
+        return _REASONS[code]
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return text[:200]
+
+
+def _out_error(message: str, path: Path | str, flag: str | None) -> InputError:
+    return InputError(message, file=str(path), key=flag)
+
+
+def _blocking_file(path: Path) -> Path | None:
+    """The first part of ``path`` that exists and is not a folder (so nothing can be made
+    below it), or None."""
+    for parent in [*reversed(path.parents), path]:
+        try:
+            if not stat.S_ISDIR(os.stat(parent).st_mode):
+                return parent
+        except OSError:
+            return None
+    return None
+
+
+def check_writable(folder: Path | str, *, flag: str | None = "--out") -> None:
+    """Check that files can be made in the existing ``folder``: write, fsync and remove a
+    small hidden file (named as :func:`deepsim.atomic.temp_path_for` names its files, so a
+    leftover is a stray temporary file).
+
+    Raises
+    ------
+    InputError
+        Naming the folder, ``flag`` and why: read-only file system, permission denied,
+        disk full, ...
+    """
+    folder = Path(folder)
+    probe = folder / f".deepsim-write-check.tmp-{secrets.token_hex(4)}"
+    try:
+        atomic_write_bytes(probe, b"deepsim\n")
+        probe.unlink()
+    except OSError as exc:
+        raise _out_error(f"cannot write in this folder: {os_reason(exc)}", folder,
+                         flag) from None
+
+
+def check_out_dir(out: Path | str | None, *, force: bool = False,
+                  flag: str = "--out") -> None:
+    """Check, without changing anything, that a run could be written to ``out``.
+
+    Run before a scenario is prepared, so a bad ``--out`` is reported first. The checks
+    that need to write are made by :func:`prepare_out_dir`.
+
+    Raises
+    ------
+    InputError
+        ``out`` is a file (whatever ``force``), a symbolic link loop or dangling link, below
+        a file, on a read-only file system, not writable, or an existing folder without
+        ``force``.
+    """
+    if out is None:
+        return
+    out = Path(out)
+    try:
+        os.stat(out)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and os.path.islink(out):
+            raise _out_error("is a symbolic link to a missing folder; choose another "
+                             f"{flag}", out, flag) from None
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            blocking = _blocking_file(out)
+            if blocking is not None:
+                raise _out_error(f"cannot create the folder: {blocking} is a file, not a "
+                                 f"folder; choose another {flag}", out, flag) from None
+            parent = _existing_parent(out)
+            if parent is not None:
+                _check_access(parent, out, flag)
+            return
+        raise _out_error(f"cannot use it: {os_reason(exc)}; choose another {flag}", out,
+                         flag) from None
+    except ValueError:
+        raise _out_error("the path holds a NUL byte", out, flag) from None
+    if not os.path.isdir(out):
+        raise _out_error(f"exists and is a file, not a folder; choose another {flag}", out,
+                         flag)
+    _check_access(out, out, flag)
+    if not force:
+        raise _out_error(f"output directory already exists; pass --force to overwrite it "
+                         f"or choose another {flag}", out, flag)
+
+
+def _existing_parent(path: Path) -> Path | None:
+    for parent in path.absolute().parents:
+        if os.path.isdir(parent):
+            return parent
+    return None
+
+
+def _check_access(folder: Path, out: Path, flag: str) -> None:
+    """Refuse a folder on a read-only file system or without write permission."""
+    try:
+        readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        readonly = False
+    where = "" if folder == out else f" ({folder})"
+    if readonly:
+        raise _out_error(f"cannot write there: the folder{where} is on a read-only file "
+                         f"system; choose another {flag}", out, flag)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _out_error(f"cannot write there: permission denied on the folder{where}; "
+                         f"choose another {flag}", out, flag)
+
+
 def default_out_dir(scenario_name: str, root: Path | str = DEFAULT_RUNS_ROOT) -> Path:
     """Create and return a new, uniquely named run directory under ``root``.
 
@@ -115,9 +256,22 @@ def default_out_dir(scenario_name: str, root: Path | str = DEFAULT_RUNS_ROOT) ->
     -------
     Path
         ``root/<scenario-name>-<YYYYmmdd-HHMMSS>-<6 hex chars>``, already created (empty).
+
+    Raises
+    ------
+    InputError
+        ``root`` or the new folder cannot be created (a file in the way, a read-only file
+        system, no permission, a full disk): naming the folder and the reason.
     """
     root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        blocking = _blocking_file(root)
+        reason = (f"{blocking} is a file, not a folder" if blocking is not None
+                  else os_reason(exc))
+        raise InputError(f"cannot create the folder for runs: {reason}; choose a folder "
+                         "with --out", file=str(root)) from None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     for _ in range(100):
         candidate = root / f"{_slug(scenario_name)}-{stamp}-{secrets.token_hex(3)}"
@@ -125,13 +279,17 @@ def default_out_dir(scenario_name: str, root: Path | str = DEFAULT_RUNS_ROOT) ->
             candidate.mkdir()
         except FileExistsError:
             continue
+        except OSError as exc:
+            raise InputError(f"cannot create a run folder here: {os_reason(exc)}; choose a "
+                             "folder with --out", file=str(root)) from None
         return candidate
-    raise OSError(f"could not create a unique run directory under {root}")  # pragma: no cover
+    raise InputError("could not find a free run folder name after 100 tries; choose one "
+                     "with --out", file=str(root))  # pragma: no cover
 
 
 def prepare_out_dir(out: Path | str | None, *, scenario_name: str, force: bool = False,
-                    root: Path | str = DEFAULT_RUNS_ROOT) -> Path:
-    """Return an empty run directory to write into.
+                    root: Path | str = DEFAULT_RUNS_ROOT, flag: str = "--out") -> Path:
+    """Return an empty run directory to write into, checked writable.
 
     Parameters
     ----------
@@ -145,37 +303,61 @@ def prepare_out_dir(out: Path | str | None, *, scenario_name: str, force: bool =
         ``games/``, ``seats/``) are removed first; anything else in it is left alone.
     root : Path or str
         Parent of default directories.
+    flag : str, default ``--out``
+        The option named in messages.
 
     Returns
     -------
     Path
-        The directory, existing and free of run files.
+        The directory, existing, free of run files, and writable (a small file was written
+        and removed there).
 
     Raises
     ------
     InputError
-        ``out`` exists and ``force`` is false, or ``out`` exists and is not a directory.
+        Everything :func:`check_out_dir` refuses, and a folder that cannot be created,
+        cleared or written (disk full, read-only, permission denied, a file in the way);
+        a folder this call created is removed again.
     """
     if out is None:
-        return default_out_dir(scenario_name, root)
-    out = Path(out)
-    if out.exists():
-        if not out.is_dir():
-            raise InputError("exists and is not a directory; choose another --out",
-                             file=str(out))
-        if not force:
-            raise InputError("output directory already exists; pass --force to overwrite "
-                             "it or choose another --out", file=str(out))
-        for name in (RUN_JSON_NAME, MANIFEST_NAME):
-            (out / name).unlink(missing_ok=True)
-        for kind in KINDS:
-            if (out / kind).is_dir():
-                shutil.rmtree(out / kind)
-            elif (out / kind).exists():
-                (out / kind).unlink()
-    else:
-        out.mkdir(parents=True)
-    return out
+        made = default_out_dir(scenario_name, root)
+        _check_new(made, None)
+        return made
+    made = Path(out)
+    check_out_dir(made, force=force, flag=flag)
+    if os.path.lexists(made):
+        # an existing folder (--force): check it can be written before anything of the
+        # earlier run is removed
+        check_writable(made, flag=flag)
+        try:
+            for name in (RUN_JSON_NAME, MANIFEST_NAME):
+                (made / name).unlink(missing_ok=True)
+            for kind in KINDS:
+                if (made / kind).is_dir() and not (made / kind).is_symlink():
+                    shutil.rmtree(made / kind)
+                elif os.path.lexists(made / kind):
+                    (made / kind).unlink()
+        except OSError as exc:
+            raise _out_error(f"cannot remove the earlier run's files: {os_reason(exc)}; "
+                             f"choose another {flag}", made, flag) from None
+        return made
+    try:
+        made.mkdir(parents=True)
+    except OSError as exc:
+        raise _out_error(f"cannot create the folder: {os_reason(exc)}; choose another "
+                         f"{flag}", made, flag) from None
+    _check_new(made, flag)
+    return made
+
+
+def _check_new(made: Path, flag: str | None) -> None:
+    """:func:`check_writable` on a folder just made; remove it again when it fails."""
+    try:
+        check_writable(made, flag=flag)
+    except InputError:
+        with contextlib.suppress(OSError):
+            made.rmdir()
+        raise
 
 
 def _to_arrow(df: pd.DataFrame, metadata: dict[str, str]) -> pa.Table:
@@ -277,6 +459,8 @@ def write_chunk_parts(out_dir: Path | str, identity: dict, index: int, start: in
     ------
     RuntimeError
         The frames do not match the chunk, or cannot be cast to ``schemas``.
+    OutputError
+        A part cannot be written (disk full, I/O error, ...); no half-written file stays.
     """
     if len(games) != count:
         raise RuntimeError(f"ruleset returned {len(games)} game rows for chunk {index} "
@@ -292,8 +476,12 @@ def write_chunk_parts(out_dir: Path | str, identity: dict, index: int, start: in
         meta = part_metadata(identity, kind, index, start, count)
         table = _part_table(kind, df, meta, schemas)
         rel = f"{kind}/{part_name(index)}"
-        with atomic_path(out_dir / rel) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
+        try:
+            with atomic_path(out_dir / rel) as tmp:
+                pq.write_table(table, tmp, compression="zstd")
+        except OSError as exc:  # the temporary file is gone; nothing half-written stays
+            raise OutputError(f"cannot write {rel}: {os_reason(exc)}",
+                              out_dir=str(out_dir)) from exc
         entry[f"{kind}_rows"] = int(table.num_rows)
         entry[f"{kind}_part"] = rel
     return entry
@@ -332,8 +520,7 @@ class RunWriter:
                  chunk_size: int, placeholders: list[str] | None = None,
                  skipped_rules: list[str] | None = None):
         self.out_dir = Path(out_dir)
-        for kind in KINDS:
-            (self.out_dir / kind).mkdir(parents=True, exist_ok=True)
+        self._make_folders()
         n_chunks = -(-games // chunk_size)
         self.manifest: dict[str, Any] = {
             "schema_version": MANIFEST_SCHEMA_VERSION,
@@ -375,8 +562,7 @@ class RunWriter:
         """
         self = cls.__new__(cls)
         self.out_dir = Path(out_dir)
-        for kind in KINDS:
-            (self.out_dir / kind).mkdir(parents=True, exist_ok=True)
+        self._make_folders()
         self.manifest = dict(manifest)
         self.manifest["chunks"] = sorted((dict(c) for c in manifest["chunks"]),
                                          key=lambda c: int(c["index"]))
@@ -390,9 +576,28 @@ class RunWriter:
         self._write_manifest()
         return self
 
+    def _make_folders(self) -> None:
+        for kind in KINDS:
+            try:
+                (self.out_dir / kind).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot create {kind}/: {os_reason(exc)}",
+                                  out_dir=str(self.out_dir)) from exc
+
     def _write_manifest(self) -> None:
+        """Rewrite ``manifest.json`` atomically.
+
+        Raises
+        ------
+        OutputError
+            It cannot be written; the file on disk keeps its previous content.
+        """
         self.manifest["updated_utc"] = _utc_now()
-        atomic_write_json(self.out_dir / MANIFEST_NAME, self.manifest)
+        try:
+            atomic_write_json(self.out_dir / MANIFEST_NAME, self.manifest)
+        except OSError as exc:
+            raise OutputError(f"cannot write {MANIFEST_NAME}: {os_reason(exc)}",
+                              out_dir=str(self.out_dir)) from exc
 
     @property
     def schemas(self) -> dict[str, pa.Schema]:
@@ -439,7 +644,12 @@ class RunWriter:
         Appends ``entry`` to the manifest and rewrites it atomically.
         """
         self.manifest["chunks"].append(dict(entry))
-        self._write_manifest()
+        try:
+            self._write_manifest()
+        except BaseException:
+            # not listed on disk: the manifest in memory says what the disk says
+            self.manifest["chunks"].pop()
+            raise
 
     def complete(self) -> None:
         """Mark the run complete (after the last chunk) and rewrite the manifest.
@@ -455,16 +665,17 @@ class RunWriter:
                                f"games written")
         self.manifest["chunks"].sort(key=lambda c: c["index"])
         self.manifest["status"] = "complete"
-        self._write_manifest()
+        try:
+            self._write_manifest()
+        except BaseException:
+            self.manifest["status"] = "running"
+            raise
 
 
 def _read_json(path: Path, what: str) -> dict:
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise InputError(f"{what} not found; is this a deepsim run directory?", file=str(path))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read {what}: {exc}", file=str(path)) from exc
+    data = read_json(path, what=what)  # bounded size; InputError for anything malformed
     if not isinstance(data, dict):
         raise InputError(f"{what} is not a JSON object", file=str(path))
     return data
@@ -511,8 +722,19 @@ def read_run_json(run_dir: Path | str) -> dict:
 
 
 def write_run_json(run_dir: Path | str, info: dict) -> None:
-    """Write ``run_dir/run.json`` atomically."""
-    atomic_write_json(Path(run_dir) / RUN_JSON_NAME, info)
+    """Write ``run_dir/run.json`` atomically.
+
+    Raises
+    ------
+    OutputError
+        It cannot be written; the file on disk keeps its previous content.
+    """
+    path = Path(run_dir) / RUN_JSON_NAME
+    try:
+        atomic_write_json(path, info)
+    except OSError as exc:
+        raise OutputError(f"cannot write {RUN_JSON_NAME}: {os_reason(exc)}",
+                          out_dir=str(run_dir)) from exc
 
 
 def _check_parts(run_dir: Path, manifest: dict, kind: str) -> list[Path]:
@@ -698,7 +920,7 @@ def read_run(run_dir: Path | str, *, games_columns: list[str] | None = None,
         ``require_complete``.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     if require_complete and manifest["status"] != "complete":

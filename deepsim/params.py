@@ -15,100 +15,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from deepsim.errors import InputError
+from deepsim.safeload import load_yaml, parse_value
 
-
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys and records the line of every key path."""
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False):
-    seen: dict[Any, yaml.Node] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise InputError(
-                f"duplicate key '{key}' (first at line {seen[key].start_mark.line + 1})",
-                line=key_node.start_mark.line + 1)
-        seen[key] = key_node
-    mapping = loader.construct_mapping(node, deep=deep)
-    lines = {k: n.start_mark.line + 1 for k, n in seen.items()}
-    loader._lines[id(mapping)] = lines  # type: ignore[attr-defined]
-    return mapping
-
-
-def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode, deep: bool = False):
-    items = loader.construct_sequence(node, deep=deep)
-    loader._lines[id(items)] = {i: n.start_mark.line + 1  # type: ignore[attr-defined]
-                                for i, n in enumerate(node.value)}
-    return items
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG,
-                            _construct_sequence)
-
-
-def _collect_lines(obj: Any, table: dict[int, dict], prefix: str, out: dict[str, int]) -> None:
-    if isinstance(obj, dict):
-        lines = table.get(id(obj), {})
-        for k, v in obj.items():
-            path = f"{prefix}.{k}" if prefix else str(k)
-            if k in lines:
-                out[path] = lines[k]
-            _collect_lines(v, table, path, out)
-    elif isinstance(obj, list):
-        lines = table.get(id(obj), {})
-        for i, v in enumerate(obj):
-            if i in lines:
-                out[f"{prefix}.{i}"] = lines[i]
-            _collect_lines(v, table, f"{prefix}.{i}", out)
-
-
-def load_yaml(path: Path | str) -> tuple[dict, dict[str, int]]:
-    """Read a YAML mapping; return it and a ``{dotted key path: line}`` table.
-
-    Raises
-    ------
-    InputError
-        When the file is missing, is not valid YAML, has a duplicate key, or is not a mapping.
-    """
-    path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", file=str(path))
-    if path.is_dir():
-        raise InputError("is a folder; expected a YAML file", file=str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}", file=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text file (byte {exc.start}: {exc.reason}); expected "
-                         "a YAML file", file=str(path)) from None
-    loader = _LineLoader(text)
-    loader._lines = {}  # type: ignore[attr-defined]
-    try:
-        data = loader.get_single_data()
-    except InputError as exc:
-        raise InputError(str(exc).split(": ", 1)[-1], file=str(path), line=exc.line) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"malformed YAML: {problem}", file=str(path),
-                         line=mark.line + 1 if mark else None) from None
-    finally:
-        loader.dispose()
-    if data is None:
-        raise InputError("the file is empty; expected a mapping of keys", file=str(path))
-    if not isinstance(data, dict):
-        raise InputError(f"expected a mapping of keys at the top level, got a "
-                         f"{type(data).__name__}", file=str(path))
-    lines: dict[str, int] = {}
-    _collect_lines(data, loader._lines, "", lines)  # type: ignore[attr-defined]
-    return data, lines
+__all__ = [
+    "apply_overrides", "field_info", "knob_styles", "leaf_paths", "load_yaml", "nearest",
+    "override_lines", "parameter_table", "params_hash", "parse_override", "shown_value",
+    "validate", "validation_error", "yaml_comment",
+]
 
 
 def leaf_paths(obj: Any, prefix: str = "") -> dict[str, Any]:
@@ -140,9 +56,9 @@ def parse_override(text: str) -> tuple[str, Any]:
     if not path:
         raise InputError(f"override '{text}' has an empty path", key="--set")
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError:
-        value = raw
+        value = parse_value(raw) if raw.strip() else ""
+    except InputError as exc:
+        raise InputError(f"the value of '{text[:60]}': {exc.message}", key="--set") from None
     return path, value
 
 
@@ -174,7 +90,9 @@ def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
             if isinstance(node, list) and part.isdigit() and int(part) < len(node):
                 index: Any = int(part)
             elif isinstance(node, dict):
-                index = part
+                # a mapping keyed by integers (``{4: 2}``) is addressed by the key's digits
+                index = (int(part) if part not in node and part.lstrip("-").isdigit()
+                         and int(part) in node else part)
             else:
                 # an earlier override replaced a parent with a value that has no such key
                 parent = ".".join(parts[:i])
@@ -193,9 +111,20 @@ def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
 
 def validate(model: type[BaseModel], data: dict, *, source: str,
              lines: dict[str, int] | None = None) -> BaseModel:
-    """Validate ``data`` with a pydantic model; raise InputError naming file, key and line."""
+    """Validate ``data`` with a pydantic model in strict mode; raise InputError naming file,
+    key and line.
+
+    Strict: a value must already have its field's type (an integer may stand for a float):
+    a YAML boolean is never a number and a quoted ``"10"`` never an integer, in every key
+    of every schema, including keys added later.
+
+    Raises
+    ------
+    InputError
+        Every problem pydantic found, with key paths and lines.
+    """
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, strict=True)
     except ValidationError as exc:
         raise validation_error(exc, data, model=model, source=source,
                                lines=lines or {}) from None
@@ -222,7 +151,8 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
         msg = err["msg"]
         hint = ""
         value = err.get("input")
-        shown = "" if err["type"] in ("missing", "extra_forbidden") else f" (got {value!r})"
+        shown = ("" if err["type"] in ("missing", "extra_forbidden")
+                 else f" (got {shown_value(value)})")
         if err["type"] in ("value_error", "assertion_error"):
             # a validator's own message names the value (never dump a whole mapping)
             msg = msg.split(", ", 1)[1] if msg.startswith(("Value error, ",
@@ -236,12 +166,12 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
             msg = "required key is missing"
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
-            hint = nearest(loc[-1], _fields_at(model, loc[:-1]))
+            hint = nearest(str(loc[-1])[:200], _fields_at(model, loc[:-1]))
         elif err["type"] == "literal_error":
             expected = err.get("ctx", {}).get("expected", "")
             msg = f"unknown name; expected one of {expected}"
             names = [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]
-            hint = nearest(err.get("input"), names)
+            hint = nearest(str(err.get("input"))[:200], names)
         where = f"{key}{f' (line {line})' if line else ''}: " if key else ""
         msgs.append(f"{where}{msg}{shown}{hint}")
         if first_key is None:
@@ -250,6 +180,18 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
         text = msgs[0].split(": ", 1)[1] if first_key else msgs[0]
         return InputError(text, file=source, key=first_key or None, line=first_line)
     return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
+
+
+def shown_value(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for a message, at most about ``limit`` characters (a huge integer, a
+    long string or a whole mapping is cut in the middle)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long for str(): say how big it is
+        return f"an integer of {value.bit_length()} bits"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 20]}...{text[-12:]} ({len(text):,} chars)"
 
 
 def _description_at(model: type[BaseModel], loc: tuple) -> str:
@@ -365,16 +307,23 @@ def knob_styles(path: Path | str, knobs: tuple[str, ...]) -> dict[str, dict[str,
     Raises
     ------
     InputError
-        A knob the ruleset does not have (naming the nearest ones).
+        A knob the ruleset does not have (naming the nearest ones), or a value that is not
+        a number (a boolean is not one).
     """
-    raw, _ = load_yaml(path)
+    raw, lines = load_yaml(path)
     out = {}
     for name, given in raw.items():
         full = {k: 0.0 for k in knobs}
+        if not isinstance(given or {}, dict):
+            raise InputError(f"expected a mapping of knob: number, got {shown_value(given)}",
+                             file=str(path), key=str(name), line=lines.get(str(name)))
         for k, v in (given or {}).items():
             if k not in full:
                 raise InputError(f"unknown knob{nearest(k, knobs)}", file=str(path),
                                  key=f"{name}.{k}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)):  # strict: no booleans
+                raise InputError(f"expected a number, got {shown_value(v)}", file=str(path),
+                                 key=f"{name}.{k}", line=lines.get(f"{name}.{k}"))
             full[k] = float(v)
         out[name] = full
     return out

@@ -2,12 +2,14 @@
 
 The runner knows rulesets only through the contract in :mod:`deepsim.rulesets.base`:
 ``prepare``, ``run_chunk`` and ``trace``. Chunks run one after another; each chunk is
-parallel inside the ruleset's kernel (numba ``prange``), on ``threads`` threads. Results
-depend only on (seed, game index), so chunk size and thread count never change them.
+parallel inside the ruleset's kernel (blocks of games on ``threads`` threads,
+:mod:`deepsim.blocks`), once the kernel is compiled or loaded (:mod:`deepsim.jitcache`).
+Results depend only on (seed, game index), so chunk size and thread count never change them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.metadata
 import os
@@ -22,15 +24,17 @@ from typing import Any
 
 import numba
 
-from deepsim import __version__
+from deepsim import __version__, jitcache
 from deepsim.atomic import deferred_sigint
-from deepsim.errors import InputError
+from deepsim.errors import InputError, OutputError
 from deepsim.output import (
     DEFAULT_RUNS_ROOT,
     MANIFEST_NAME,
     RUN_JSON_NAME,
     RunWriter,
+    check_out_dir,
     check_parts,
+    check_writable,
     clean_stray_files,
     hash_json,
     prepare_out_dir,
@@ -40,6 +44,7 @@ from deepsim.output import (
 )
 
 __all__ = [
+    "MAX_CHUNKS",
     "RUN_JSON_VERSION",
     "RunInterrupted",
     "RunResult",
@@ -61,6 +66,9 @@ __all__ = [
 
 RUN_JSON_VERSION = 1
 ProgressFn = Callable[[int, int], None]
+#: called once with "compiling the <title> kernel (first run only, about N s)" when numba
+#: starts compiling before the games (not when the kernel comes from the cache)
+CompileFn = Callable[[str], None]
 
 
 # --- the ruleset side (imported lazily so this module works without a ruleset) ---------------
@@ -139,6 +147,19 @@ def versions() -> dict[str, str]:
 
 
 _MAX_SEED = 2**63 - 1
+#: Most chunks one run may have: bounds the chunk plan and the manifest (~17 MB at most).
+MAX_CHUNKS = 100_000
+
+
+def _scenario_max(key: str) -> int | None:
+    """The ``le`` bound of a generic scenario key (``games``, ``seed``, ``chunk_size``), so a
+    CLI value is held to the same bound as the file's and blamed on its flag."""
+    from deepsim.scenario import ScenarioBase
+
+    for meta in ScenarioBase.model_fields[key].metadata:
+        if getattr(meta, "le", None) is not None:
+            return int(meta.le)
+    return None
 
 
 def _check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
@@ -243,11 +264,12 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     """
     scenario = dict(scenario)
     if games is not None:
-        scenario["games"] = _check_count(games, "--games", 1)
+        scenario["games"] = _check_count(games, "--games", 1, _scenario_max("games"))
     if seed is not None:
         scenario["seed"] = _check_count(seed, "--seed", 0, _MAX_SEED)
     if chunk_size is not None:
-        scenario["chunk_size"] = _check_count(chunk_size, "--chunk-size", 1)
+        scenario["chunk_size"] = _check_count(chunk_size, "--chunk-size", 1,
+                                              _scenario_max("chunk_size"))
     for key, minimum in (("games", 1), ("seed", 0), ("chunk_size", 1)):
         if key not in scenario:
             raise InputError("scenario has no value for this key", file=source, key=key)
@@ -255,6 +277,8 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
             _check_count(scenario[key], key, minimum)
         except InputError as exc:
             raise InputError(str(exc), file=source) from None
+    _check_chunks(scenario, source, games_flag=games is not None,
+                  chunk_flag=chunk_size is not None)
     if "ruleset" not in scenario:
         raise InputError("scenario names no ruleset", file=source, key="ruleset")
     try:
@@ -267,6 +291,25 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
                          line=LINES.get(source, {}).get("ruleset")) from None
     prepared = _prepare(ruleset, scenario, source=source, overrides=list(overrides or []))
     return ruleset, scenario, prepared
+
+
+def _check_chunks(scenario: dict, source: str, *, games_flag: bool, chunk_flag: bool
+                 ) -> None:
+    """Refuse a run of more than :data:`MAX_CHUNKS` chunks, blaming the flag or key that
+    made it so (``--chunk-size`` or ``--games`` when given, else the scenario's line)."""
+    games, chunk_size = int(scenario["games"]), int(scenario["chunk_size"])
+    n_chunks = -(-games // chunk_size)
+    if n_chunks <= MAX_CHUNKS:
+        return
+    from deepsim.scenario import LINES
+
+    need = -(-games // MAX_CHUNKS)
+    message = (f"{games:,} games in chunks of {chunk_size:,} make {n_chunks:,} chunks; a run "
+               f"has at most {MAX_CHUNKS:,}: give a chunk size of at least {need:,}")
+    if chunk_flag or games_flag:
+        raise InputError(message, key="--chunk-size" if chunk_flag else "--games")
+    key = "chunk_size" if "chunk_size" in LINES.get(source, {}) else "games"
+    raise InputError(message, file=source, key=key, line=LINES.get(source, {}).get(key))
 
 
 def _prepare(ruleset: Any, scenario: dict, *, source: str, overrides: list[str]) -> Any:
@@ -334,7 +377,8 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
         chunk_size: int | None = None, threads: int | None = None,
         out: Path | str | None = None, force: bool = False,
         overrides: list[str] | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-        progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+        progress: ProgressFn | None = None, backend: Any = None,
+        on_compile: CompileFn | None = None) -> RunResult:
     """Run a scenario end to end and write its run directory.
 
     Parameters
@@ -358,6 +402,10 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     backend : object, optional
         Plays the chunks elsewhere (:class:`deepsim.distributed.DaskBackend`); default:
         here, one chunk after another. The results are the same.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the ruleset's kernels, before any game
+        (:func:`deepsim.jitcache.warm`); the compile time is recorded apart from the games'
+        (``compile_s`` in ``run.json``).
 
     Returns
     -------
@@ -367,27 +415,48 @@ def run(scenario_path: Path | str, *, games: int | None = None, seed: int | None
     ------
     InputError
         Invalid scenario, values, overrides, thread count, or ``out`` exists without
-        ``force`` (checked before any game runs or any directory is created).
+        ``force`` (checked before any game runs or any directory is created); an output
+        folder that cannot be made or written (a file in the way, read-only, no
+        permission, disk full), checked before any game runs.
     RunInterrupted
         Ctrl-C (a ``KeyboardInterrupt``): finished chunks stay valid, the manifest keeps
-        status ``"running"``; :func:`resume` finishes the run.
+        status ``"running"``; :func:`resume` finishes the run. A plain
+        ``KeyboardInterrupt`` means the run had not started: nothing was written.
+    OutputError
+        The run directory cannot be written while playing (disk full, I/O error): the
+        finished chunks are kept; the message says how many and names the ``--resume``
+        command.
     """
-    if out is not None and Path(out).exists() and not force:
-        raise InputError("output directory already exists; pass --force to overwrite it or "
-                         "choose another --out", file=str(out))
+    check_out_dir(out, force=force)
     overrides = list(overrides or [])
     n_threads = set_threads(threads)
     ruleset, scenario, prepared = resolve(scenario_path, games=games, seed=seed,
                                           chunk_size=chunk_size, overrides=overrides)
     name = str(scenario.get("name") or Path(scenario_path).stem)
     out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
-    return execute(ruleset, prepared, scenario, out_dir=out_dir, source=str(scenario_path),
-                   overrides=overrides, threads=n_threads, progress=progress, backend=backend)
+    return _execute_new(ruleset, prepared, scenario, out_dir=out_dir,
+                        source=str(scenario_path), overrides=overrides, threads=n_threads,
+                        progress=progress, backend=backend, on_compile=on_compile)
+
+
+def _execute_new(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path,
+                 **kwargs: Any) -> RunResult:
+    """:func:`execute` into a folder :func:`prepare_out_dir` just made ready: a Ctrl-C
+    before the run's first file is written removes the folder again if it is empty (the
+    CLI then says nothing was written)."""
+    try:
+        return execute(ruleset, prepared, scenario, out_dir=out_dir, **kwargs)
+    except KeyboardInterrupt as exc:
+        if not isinstance(exc, RunInterrupted):
+            with contextlib.suppress(OSError):
+                out_dir.rmdir()  # only when empty
+        raise
 
 
 def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, source: str,
             overrides: list[str], threads: int, progress: ProgressFn | None = None,
-            extra_info: dict | None = None, backend: Any = None) -> RunResult:
+            extra_info: dict | None = None, backend: Any = None,
+            on_compile: CompileFn | None = None) -> RunResult:
     """Play a prepared scenario into an existing, empty run directory.
 
     Parameters
@@ -409,7 +478,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
     progress : callable(done, total), optional
     extra_info : dict, optional
         More keys for ``run.json`` (e.g. ``rerun_of``).
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -422,6 +491,9 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         The ruleset returned frames that do not match the chunk.
     RunInterrupted
         Ctrl-C, propagated after the current chunk's writes finish.
+    OutputError
+        The run directory cannot be written (disk full, I/O error, ...): the message names
+        the file, the chunks kept and the ``--resume`` command.
     """
     resolved = prepared.scenario if isinstance(prepared.scenario, dict) else scenario
     games = int(resolved.get("games", scenario["games"]))
@@ -453,27 +525,44 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "finished_utc": None,
         "wall_time_s": None,
         "games_per_s": None,
+        "compile_s": None,
         **(extra_info or {}),
     }
-    with deferred_sigint():
-        write_run_json(out_dir, info)
-        writer = RunWriter(out_dir, ruleset=prepared.ruleset, scenario_name=name,
-                           scenario_hash=scenario_hash, params_hash=prepared.params_hash,
-                           seed=seed, games=games, chunk_size=chunk_size,
-                           placeholders=list(prepared.placeholders),
-                           skipped_rules=list(prepared.skipped_rules))
+    n_chunks = len(chunk_ranges(games, chunk_size))
+    writer = None
+    try:
+        with deferred_sigint():
+            write_run_json(out_dir, info)
+            writer = RunWriter(out_dir, ruleset=prepared.ruleset, scenario_name=name,
+                               scenario_hash=scenario_hash, params_hash=prepared.params_hash,
+                               seed=seed, games=games, chunk_size=chunk_size,
+                               placeholders=list(prepared.placeholders),
+                               skipped_rules=list(prepared.skipped_rules))
+    except OutputError as exc:
+        raise OutputError(f"{out_dir}: {exc.message}; no game was played, so nothing is kept: "
+                          "free the space (or fix the disk) and run again",
+                          out_dir=str(out_dir), chunks_done=0, n_chunks=n_chunks) from exc
+    except KeyboardInterrupt:
+        if writer is None:
+            raise
+        # deferred_sigint re-raises after both files were written: the run can be resumed
+        raise RunInterrupted(out_dir, 0, n_chunks) from None
     return _play(ruleset, prepared, writer, info, out_dir=out_dir, progress=progress,
-                 backend=backend)
+                 backend=backend, on_compile=on_compile)
 
 
 def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir: Path,
-          progress: ProgressFn | None, backend: Any = None) -> RunResult:
+          progress: ProgressFn | None, backend: Any = None,
+          on_compile: CompileFn | None = None) -> RunResult:
     """Play every chunk the writer's manifest does not list yet, then mark the run complete.
 
-    ``wall_time_s`` and ``games_per_s`` in ``run.json`` cover this call only (for a resumed
-    run: the games played after the resume). A ``backend`` plays the chunks instead
-    (``backend.play_chunks``: it writes their parts, lists them with ``writer.add_chunk``
-    and reports progress).
+    First the ruleset's kernels are compiled or loaded from numba's cache
+    (:func:`deepsim.jitcache.warm`, when the ruleset has ``warm_up`` and the games run in
+    this process or on workers sharing its cache): ``compile_s`` in ``run.json``.
+    ``wall_time_s`` and ``games_per_s`` cover the games after that, in this call only (for
+    a resumed run: the games played after the resume). A ``backend`` plays the chunks
+    instead (``backend.play_chunks``: it writes their parts, lists them with
+    ``writer.add_chunk`` and reports progress).
     """
     games, chunk_size = int(info["games"]), int(info["chunk_size"])
     plan = chunk_ranges(games, chunk_size)
@@ -481,10 +570,13 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
     todo = [c for c in plan if c[0] not in finished]
     done = sum(count for index, _, count in plan if index in finished)
     played = 0
-    t0 = time.perf_counter()
-    if progress is not None:
-        progress(done, games)
     try:
+        if todo and jitcache.can_warm(ruleset) and (
+                backend is None or getattr(backend, "shares_local_cache", False)):
+            info.update(jitcache.warm(ruleset, prepared, on_compile=on_compile).as_info())
+        t0 = time.perf_counter()
+        if progress is not None:
+            progress(done, games)
         if backend is not None:
             played = backend.play_chunks(ruleset, prepared, writer, info, todo, out_dir=out_dir,
                                          done=done, progress=progress)
@@ -501,15 +593,80 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
         if isinstance(exc, RunInterrupted):
             raise
         raise RunInterrupted(out_dir, len(writer.manifest["chunks"]), len(plan)) from None
+    except Exception as exc:
+        failure = _write_failure(exc)
+        if failure is None:
+            raise
+        raise _kept(failure, writer, out_dir, len(plan)) from exc
     wall = time.perf_counter() - t0
-    with deferred_sigint():
-        writer.complete()
-        info["finished_utc"] = _utc_now()
-        info["wall_time_s"] = round(wall, 3)
-        info["games_per_s"] = round(played / wall, 1) if wall > 0 and played else None
-        write_run_json(out_dir, info)
+    try:
+        with deferred_sigint():
+            writer.complete()
+            info["finished_utc"] = _utc_now()
+            info["wall_time_s"] = round(wall, 3)
+            info["games_per_s"] = round(played / wall, 1) if wall > 0 and played else None
+            write_run_json(out_dir, info)
+    except OutputError as exc:
+        if writer.manifest["status"] != "complete":
+            raise _kept(exc.message, writer, out_dir, len(plan)) from exc
+        raise OutputError(f"{out_dir}: {exc.message}; every game is written and the manifest "
+                          "says complete, but run.json lacks the run's timing",
+                          out_dir=str(out_dir), chunks_done=len(plan),
+                          n_chunks=len(plan)) from exc
     return RunResult(out_dir=out_dir, ruleset=ruleset, prepared=prepared, info=info,
                      manifest=writer.manifest)
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name the same place (False when one cannot be resolved, e.g.
+    a symbolic link loop: :func:`check_out_dir` reports that)."""
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
+def _check_plan(recorded: dict, where: str) -> None:
+    """Refuse a recorded run (``run.json`` or manifest) of more than :data:`MAX_CHUNKS`
+    chunks or with games/chunk size that are not positive integers."""
+    for key in ("games", "chunk_size"):
+        value = recorded.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"expected an integer >= 1, got {value!r}", file=where, key=key)
+    n_chunks = -(-recorded["games"] // recorded["chunk_size"])
+    if n_chunks > MAX_CHUNKS:
+        raise InputError(f"{n_chunks:,} chunks; a run has at most {MAX_CHUNKS:,}", file=where,
+                         key="chunk_size")
+
+
+def _write_failure(exc: BaseException) -> str | None:
+    """What failed to be written, when ``exc`` is an :class:`OutputError` or an ``OSError``
+    naming a file, or was raised ``from`` one (a Dask task's error arrives wrapped in a
+    RuntimeError); else None."""
+    from deepsim.output import os_reason
+
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"cannot write {exc.filename}: {os_reason(exc)}"
+    for _ in range(10):
+        if isinstance(exc, OutputError):
+            return exc.message
+        if exc.__cause__ is None:
+            return None
+        exc = exc.__cause__
+    return None
+
+
+def _kept(failure: str, writer: RunWriter, out_dir: Path, n_chunks: int) -> OutputError:
+    """The message of a run stopped by a write failure: what failed, what is kept, how to
+    finish."""
+    chunks = writer.manifest["chunks"]
+    games = sum(int(c["count"]) for c in chunks)
+    total = int(writer.manifest["games"])
+    return OutputError(
+        f"{out_dir}: {failure}; the run stopped with {len(chunks)} of {n_chunks} chunks "
+        f"({games:,} of {total:,} games) kept (manifest status 'running'); free the space "
+        f"(or fix the disk), then finish it with: deepsim run --resume {out_dir}",
+        out_dir=str(out_dir), chunks_done=len(chunks), n_chunks=n_chunks)
 
 
 def _params_diff(recorded: Any, current: Any, limit: int = 5) -> str:
@@ -580,7 +737,8 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
 
 
 def resume(run_dir: Path | str, *, threads: int | None = None,
-           progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+           progress: ProgressFn | None = None, backend: Any = None,
+           on_compile: CompileFn | None = None) -> RunResult:
     """Finish an interrupted run: play the chunks its manifest does not list.
 
     The run's scenario is prepared again from ``run.json`` (``scenario_input`` and
@@ -597,7 +755,7 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         numba threads (default: all cores); results do not depend on it.
     progress : callable(done, total), optional
         First called with the games already finished.
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -614,9 +772,12 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         manifest listing chunks the run's plan does not have.
     RunInterrupted
         Ctrl-C again; resume again later.
+    OutputError
+        The run directory cannot be written while playing (disk full, ...); the message
+        names what is kept and the ``--resume`` command.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # (never raises: a too long path is 'not found')
         raise InputError("run directory not found", file=str(run_dir))
     where = str(run_dir / RUN_JSON_NAME)
     mwhere = str(run_dir / MANIFEST_NAME)
@@ -634,6 +795,8 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
         if info[key] != manifest[key]:
             raise InputError(f"run.json and manifest.json disagree on {key}: {info[key]!r} "
                              f"vs {manifest[key]!r}", file=where, key=key)
+    _check_plan(manifest, mwhere)
+    check_writable(run_dir, flag="--resume")
     n_threads = set_threads(threads)
     ruleset, prepared, warnings = _reprepare(
         info, where, what="resuming would mix two rulesets in one run; start a new run "
@@ -658,28 +821,45 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
                              f"one of this run's {len(plan)} chunks of {manifest['chunk_size']}"
                              " games, or is listed twice", file=mwhere, key=f"chunks[{i}]")
         seen.add(index)
-    removed = clean_stray_files(run_dir, manifest)
+    try:
+        removed = clean_stray_files(run_dir, manifest)
+    except OSError as exc:
+        from deepsim.output import os_reason
+
+        raise InputError(f"cannot remove what the interruption left: {os_reason(exc)}",
+                         file=str(run_dir), key="--resume") from None
     check_parts(run_dir, manifest)
     notes = [f"resuming {run_dir}: {len(seen)} of {len(plan)} chunks were finished"]
     if removed:
         notes.append("removed what the interruption left: "
                      + ", ".join(p.relative_to(run_dir).as_posix() for p in removed))
-    with deferred_sigint():
-        writer = RunWriter.resume(run_dir, manifest)
-        info.setdefault("resumes", []).append({
-            "resumed_utc": _utc_now(), "chunks_finished_before": len(seen),
-            "threads": n_threads, "command": sys.argv, "versions": versions(),
-        })
-        write_run_json(run_dir, info)
+    try:
+        with deferred_sigint():
+            writer = RunWriter.resume(run_dir, manifest)
+            info.setdefault("resumes", []).append({
+                "resumed_utc": _utc_now(), "chunks_finished_before": len(seen),
+                "threads": n_threads, "command": sys.argv, "versions": versions(),
+            })
+            write_run_json(run_dir, info)
+    except OutputError as exc:
+        raise OutputError(f"{run_dir}: {exc.message}; nothing was played: the run still "
+                          f"holds its {len(seen)} of {len(plan)} finished chunks; free the "
+                          f"space (or fix the disk) and resume again: deepsim run --resume "
+                          f"{run_dir}",
+                          out_dir=str(run_dir), chunks_done=len(seen),
+                          n_chunks=len(plan)) from exc
+    except KeyboardInterrupt:
+        raise RunInterrupted(run_dir, len(seen), len(plan)) from None
     result = _play(ruleset, prepared, writer, info, out_dir=run_dir, progress=progress,
-                   backend=backend)
+                   backend=backend, on_compile=on_compile)
     result.notes, result.warnings = notes, warnings
     return result
 
 
 def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = False,
           threads: int | None = None, runs_root: Path | str = DEFAULT_RUNS_ROOT,
-          progress: ProgressFn | None = None, backend: Any = None) -> RunResult:
+          progress: ProgressFn | None = None, backend: Any = None,
+          on_compile: CompileFn | None = None) -> RunResult:
     """Play again exactly the run recorded in ``run_dir/run.json``, into a new directory.
 
     Same ruleset, scenario (as handed to the ruleset: games, seed, chunk size included)
@@ -697,7 +877,7 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     threads : int, optional
     runs_root : Path or str
     progress : callable(done, total), optional
-    backend : object, optional
+    backend, on_compile : optional
         See :func:`run`.
 
     Returns
@@ -712,37 +892,44 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
     RunInterrupted
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # (never raises: a too long path is 'not found')
         raise InputError("run directory not found", file=str(run_dir))
     where = str(run_dir / RUN_JSON_NAME)
     info = read_run_json(run_dir)
     _require(info, ("ruleset", "scenario_input", "scenario_hash", "params_hash"), where)
-    if out is not None and Path(out).resolve() == run_dir.resolve():
+    if out is not None and _same_path(Path(out), run_dir):
         raise InputError("--out is the run being re-run; choose another directory",
-                         file=str(out))
-    if out is not None and Path(out).exists() and not force:
-        raise InputError("output directory already exists; pass --force to overwrite it or "
-                         "choose another --out", file=str(out))
+                         file=str(out), key="--out")
+    check_out_dir(out, force=force)
     n_threads = set_threads(threads)
     ruleset, prepared, warnings = _reprepare(
         info, where, what="this deepsim cannot re-run it exactly")
     scenario = dict(info["scenario_input"])
     source = str(info.get("scenario_path") or where)
     name = str(info.get("scenario_name") or scenario.get("name") or run_dir.name)
+    _check_plan(prepared.scenario if isinstance(prepared.scenario, dict) else scenario, where)
     out_dir = prepare_out_dir(out, scenario_name=name, force=force, root=runs_root)
-    result = execute(ruleset, prepared, scenario, out_dir=out_dir, source=source,
-                     overrides=list(info.get("overrides") or []), threads=n_threads,
-                     progress=progress, extra_info={"rerun_of": str(run_dir)},
-                     backend=backend)
-    result.notes = [f"re-running {run_dir} (seed {result.info['seed']}, "
-                    f"{result.info['games']} games) into {out_dir}"]
+    result = _execute_new(ruleset, prepared, scenario, out_dir=out_dir, source=source,
+                          overrides=list(info.get("overrides") or []), threads=n_threads,
+                          progress=progress, extra_info={"rerun_of": str(run_dir)},
+                          backend=backend, on_compile=on_compile)
+    result.notes = [(f"re-running {run_dir} (seed {result.info['seed']}, "
+                     f"{result.info['games']} games) into {out_dir}")]
     result.warnings = warnings
     return result
 
 
 # --- tracing ---------------------------------------------------------------------------------
 
-def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
+def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None) -> list[str]:
+    """``ruleset.trace``, its kernels compiled first (with ``on_compile``) when it can."""
+    if jitcache.can_warm(ruleset):
+        jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
+    return list(ruleset.trace(prepared, game))
+
+
+def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None
+              ) -> tuple[list[str], list[str]]:
     """Replay game ``game`` of a finished (or interrupted) run with its recorded overrides.
 
     Parameters
@@ -751,6 +938,8 @@ def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
         Run directory holding ``run.json``.
     game : int
         Global game index, ``0 <= game < games``.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the trace kernels (see :func:`run`).
 
     Returns
     -------
@@ -784,11 +973,12 @@ def trace_run(run_dir: Path | str, game: int) -> tuple[list[str], list[str]]:
         warnings.append("the ruleset parameters changed since this run (params hash "
                         f"{prepared.params_hash[:12]} vs recorded {info['params_hash'][:12]}); "
                         "the replay may differ from the game the batch played")
-    return list(ruleset.trace(prepared, game)), warnings
+    return _trace(ruleset, prepared, game, on_compile), warnings
 
 
 def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = None,
-                   overrides: list[str] | None = None) -> list[str]:
+                   overrides: list[str] | None = None,
+                   on_compile: CompileFn | None = None) -> list[str]:
     """Replay game ``game`` of a scenario (with ``seed`` and ``overrides``).
 
     Parameters
@@ -801,6 +991,8 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
         Master seed (default: the scenario's).
     overrides : list of str, optional
         ``path=value`` parameter overrides.
+    on_compile : callable(message), optional
+        Called when numba starts compiling the trace kernels (see :func:`run`).
 
     Returns
     -------
@@ -815,4 +1007,4 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"expected a game index >= 0, got {game!r}", key="--game")
     ruleset, _, prepared = resolve(scenario_path, seed=seed, overrides=overrides)
-    return list(ruleset.trace(prepared, game))
+    return _trace(ruleset, prepared, game, on_compile)

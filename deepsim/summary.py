@@ -101,7 +101,8 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                    by: str, label: str | None = None, score: str | None = None,
                    title: str = "Run summary", placeholders: Sequence[str] = (),
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
-                   games_per_s: float | None = None, out_dir: str | None = None,
+                   games_per_s: float | None = None, compile_s: float | None = None,
+                   compiled: bool | None = None, out_dir: str | None = None,
                    status: str | None = None) -> None:
     """Print a run's summary: banner, win shares per faction, rounds, margin, truncation.
 
@@ -124,7 +125,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     placeholders, skipped_rules : sequence of str
         Shown in a caution banner when non-empty.
     wall_time_s, games_per_s : float, optional
-        Timing line, in seconds and games per second.
+        Timing line, in seconds and games per second (the games only).
+    compile_s : float, optional
+        Seconds spent compiling the kernels, or loading them from numba's cache, before
+        the games (excluded from ``wall_time_s``); ``compiled`` tells which.
     out_dir : str, optional
         Where the results are.
     status : str, optional
@@ -162,7 +166,12 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         lines.append(f"Draws: {draws:,} ({100 * draws / len(games):.1f}% of games)")
     if wall_time_s is not None:
         speed = f", {games_per_s:,.0f} games/s" if games_per_s else ""
-        lines.append(f"Wall time: {wall_time_s:,.1f} s{speed}")
+        lines.append(f"Wall time: {wall_time_s:,.1f} s{speed}"
+                     + (" (compile time excluded)" if compile_s is not None else ""))
+    if compile_s is not None:
+        lines.append(f"Kernel compile: {compile_s:,.1f} s (first run of these sources; "
+                     "cached for the next)" if compiled else
+                     f"Kernel compile: none (loaded from the cache in {compile_s:,.1f} s)")
     if out_dir is not None:
         lines.append(f"Results: {escape(str(out_dir))}")
     console.print("\n".join(lines))

@@ -4,6 +4,8 @@ tiny run. A new ruleset folder is checked here without a line of test code of it
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 from deepsim import rulesets
@@ -39,7 +41,7 @@ def _fake_classes():
                                                  "players": [2, 4], "seed": 3})]
 
     class GhostColumn(Good):
-        seats_columns = {**Good.seats_columns, "ghost": "int64"}
+        seats_columns: ClassVar = {**Good.seats_columns, "ghost": "int64"}
 
     class TiesWinTwice(Good):
         def run_chunk(self, prepared, start, count):

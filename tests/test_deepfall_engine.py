@@ -9,10 +9,21 @@ import pytest
 from deepsim.rulesets.deepfall import RULESET
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.board import (
-    X_ACT_CNT, X_BAG, X_DISC, X_FALLEN, X_GLORY, X_OUT, new_scratch,
+    X_ACT_CNT,
+    X_BAG,
+    X_DISC,
+    X_FALLEN,
+    X_GLORY,
+    X_OUT,
+    new_scratch,
 )
 from deepsim.rulesets.deepfall.kernel import (
-    N_GAME_FLT, N_GAME_INT, N_SEAT_FLT, N_SEAT_INT, play_game, trace_game,
+    N_GAME_FLT,
+    N_GAME_INT,
+    N_SEAT_FLT,
+    N_SEAT_INT,
+    play_game,
+    trace_game,
 )
 from deepsim.rulesets.deepfall.schema import EFFECTS, ROOMS
 
@@ -67,7 +78,7 @@ def test_maw_never_collapses_two_floors_in_a_round():
     for game in range(25):
         *_, ev = trace_game(np.int64(9), np.int64(game), 50_000, *args)
         maw = ev[ev[:, 2] == L.EV_MAW]
-        rounds, counts = np.unique(maw[:, 0], return_counts=True)
+        _, counts = np.unique(maw[:, 0], return_counts=True)
         assert counts.max() == 1
         assert list(maw[:, 3]) == [6, 5, 4, 3, 2, 1]   # bottom up
 

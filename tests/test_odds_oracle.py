@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from deepsim.rulesets.deepfall import odds as OD
 from deepsim.odds.common import probs
 from deepsim.rulesets.deepfall import compile as comp
+from deepsim.rulesets.deepfall import odds as OD
 from deepsim.rulesets.deepfall.layout import KNOBS, MAX_SEATS
 from deepsim.rulesets.deepfall.oracle import roll_hands
 from deepsim.rulesets.deepfall.schema import DICE, EFFECTS, ROOMS, SYMBOLS

@@ -21,11 +21,11 @@ from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.report import ReportConfig, build_report, report_runs
 from deepsim.report import metrics as M
+from deepsim.report.load import RunData, load_run
+from deepsim.report.render import compress_paths, to_html, to_markdown
 from deepsim.report.verdicts import combine, region_verdict
 from deepsim.rulesets.deepfall import REPORT_OPTIONS
 from deepsim.rulesets.deepfall.claims import CLAIMS
-from deepsim.report.load import RunData, load_run
-from deepsim.report.render import compress_paths, to_html, to_markdown
 
 cli = CliRunner(env={"COLUMNS": "200"})
 

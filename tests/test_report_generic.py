@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest

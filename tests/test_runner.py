@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -38,9 +39,9 @@ class FakeRuleset(Ruleset):
     default_metrics = ("company_spread", "seat_advantage", "mean_rounds")
     default_objective = "company_spread"
     target_rounds = 10.0
-    games_columns = {"game": "int64", "seed": "int64", "truncated": "bool",
+    games_columns: ClassVar = {"game": "int64", "seed": "int64", "truncated": "bool",
                      "players": "int64", "rounds": "int64", "margin": "int64"}
-    seats_columns = {"game": "int64", "seat": "int64", "players": "int64", "win": "float64",
+    seats_columns: ClassVar = {"game": "int64", "seat": "int64", "players": "int64", "win": "float64",
                      "fair": "float64", "bot": "category", "company": "category",
                      "lineage": "category", "calling": "category", "glory": "int64"}
     seat_order = "seat 1 plays first"

@@ -212,8 +212,11 @@ def write_plot(res: Result, path: Path) -> None:
                          key="--plot", file=str(path))
     if not res.plot_x or not res.plot_y:
         raise InputError(f"the {res.ruleset} question '{res.question}' has nothing to plot")
+    import sys
+
     import matplotlib
-    matplotlib.use("Agg")
+    if "matplotlib.pyplot" not in sys.modules:   # a caller's backend (a notebook's) stays
+        matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
     from matplotlib.ticker import PercentFormatter

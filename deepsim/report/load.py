@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +155,7 @@ def load_run(run_dir: Path | str) -> RunData:
         the manifest checks of :func:`deepsim.output.read_run`.
     """
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
+    if not os.path.isdir(run_dir):  # os.path: never raises (a too long name)
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}

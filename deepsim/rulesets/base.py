@@ -221,7 +221,9 @@ class Ruleset(RulesetInfo):
     and knob bounds) and :meth:`golden_cases`.
 
     **Optional hooks** (defaults here): :meth:`report_sections`, :meth:`report_claims`,
-    :meth:`odds`, :meth:`bench_scenario`, :meth:`warm_up`.
+    :meth:`report_roles`, :meth:`method_text`, :meth:`language_rows`, :meth:`odds`,
+    :meth:`bench_scenario` / :meth:`bench_players`, and ``warm_up`` with
+    ``compile_estimate_s`` (the kernel compiled ahead of the games).
 
     Determinism: every result depends only on (scenario, overrides, seed, game index), never
     on chunking or thread count; :mod:`deepsim.testing.conformance` checks it.
@@ -359,16 +361,20 @@ class Ruleset(RulesetInfo):
         """Player counts ``deepsim bench`` times (its bench scenario at each)."""
         return ()
 
-    def warm_up(self, prepared: Prepared | None = None) -> None:
-        """Compile (or load from numba's cache) the kernel in this process.
+    #: seconds of a cold compile on a 2-core machine, ``{"run": ..., "all": ...}`` (``run``:
+    #: what ``run_chunk`` needs; ``all``: with ``trace``'s), announced by the first-run
+    #: status until this machine has measured its own (:mod:`deepsim.jitcache`); empty: no
+    #: estimate
+    compile_estimate_s: ClassVar[Mapping[str, float]] = {}
 
-        Default: play game 0 of ``prepared`` (or of the ruleset's first golden case).
-        """
-        if prepared is None:
-            case = self.golden_cases()[0]
-            prepared = self.prepare(dict(case.scenario), source="warm-up",
-                                    overrides=list(case.overrides))
-        self.run_chunk(prepared, 0, 1)
+    #: ``warm_up(prepared=None, *, trace=False)``: compile (or load from numba's cache) the
+    #: kernels ``run_chunk`` calls for the argument types of ``prepared`` (default: the
+    #: ruleset's own default scenario), and ``trace``'s too with ``trace``, playing at most a
+    #: game or two. A ruleset that defines it has its kernels compiled before its games
+    #: start, behind a status line, with the compile time kept out of games/s, and
+    #: ``deepsim warmup`` compiles them ahead of time (:mod:`deepsim.jitcache`). None (the
+    #: default): the kernel compiles on its first call.
+    warm_up: ClassVar[Callable[..., None] | None] = None
 
 
 class OddsRuleset(RulesetInfo):
@@ -423,6 +429,6 @@ def check_ruleset(obj: Any) -> list[str]:
     """Why ``obj`` is not a ruleset keeping the contract (empty list when it is): not an
     instance of :class:`Ruleset` or :class:`OddsRuleset`, or declared metadata missing."""
     if not isinstance(obj, (Ruleset, OddsRuleset)):
-        return [f"RULESET is a {type(obj).__name__}, not a deepsim.rulesets.base.Ruleset or "
-                "OddsRuleset"]
+        return [(f"RULESET is a {type(obj).__name__}, not a deepsim.rulesets.base.Ruleset or "
+                 "OddsRuleset")]
     return _metadata_problems(type(obj))

@@ -24,6 +24,7 @@ import yaml
 
 from deepsim.errors import InputError
 from deepsim.params import nearest
+from deepsim.safeload import parse_value
 
 __all__ = [
     "MAX_POINTS",
@@ -213,9 +214,9 @@ def _parse_scalar(text: str, path: str, flag: str) -> Any:
         raise InputError(f"'{path}': an empty value in the list (two commas in a row, or a "
                          "trailing comma?)", key=flag)
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
+        return parse_value(text)  # deepsim's bounded YAML loader; malformed -> the text
+    except InputError as exc:
+        raise InputError(f"'{path}': {exc.message}", key=flag) from None
 
 
 def _decimal(text: str, path: str, flag: str, what: str) -> Decimal:

@@ -241,6 +241,24 @@ class AbyssRuleset(Ruleset):
 
     # ---- playing ------------------------------------------------------------------------
 
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_games`` called for zero games) for the argument types of
+        ``prepared`` (default: the first golden case; every Abyss scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.abyss.kernel import play_games, trace_game
+        if prepared is None:
+            case = self.golden_cases()[0]
+            prepared = self.prepare(dict(case.scenario), source="warm-up",
+                                    overrides=list(case.overrides))
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        play_games(seed, zero, zero, *args)                        # empty tables
+        if trace:
+            trace_game(seed, zero, 1000, *args)
+
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Play games ``start .. start+count-1``; one games row per game, one seats row per

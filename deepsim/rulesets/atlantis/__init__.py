@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,7 @@ from deepsim.params import knob_styles, nearest, params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared, Ruleset
+from deepsim.safeload import read_text
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -142,7 +144,14 @@ class AtlantisRuleset(Ruleset):
             if sc.map.file is not None:
                 base = (Path(source).parent if not source.startswith("<")
                         else Path.cwd())
-                fixed = maps.load_map_file(base / sc.map.file, codes, cur)
+                path = base / sc.map.file
+                try:  # read_text: at most safeload.MAX_INPUT_BYTES (a device or pipe too)
+                    text = read_text(path, what="map file")
+                except InputError as exc:
+                    if exc.message == "no such file":
+                        raise InputError("no such map file", file=str(path)) from None
+                    raise
+                fixed = maps.parse_grid(text, codes, cur, source=str(path))
             else:
                 first = lines.get("map.grid")
                 fixed = maps.parse_grid(sc.map.grid, codes, cur, source=source,
@@ -311,6 +320,28 @@ class AtlantisRuleset(Ruleset):
         raise KeyError(name)
 
     # ---- playing ------------------------------------------------------------------------
+
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 90.0, "all": 100.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games) for the argument types of
+        ``prepared`` (default: the default game; every Atlantis scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.atlantis.kernel import play_block, play_games, trace_game
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "games": 1,
+                                     "seed": 0, "chunk_size": 1}, source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        tables = play_games(seed, zero, zero, *args)              # empty tables
+        play_block(seed, zero, zero, zero, *args, *tables)
+        if trace:
+            trace_game(seed, zero, 1, *args)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:

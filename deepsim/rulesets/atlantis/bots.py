@@ -10,6 +10,10 @@ read the game state but never change it (except the random draws they make).
 
 Scores are in rough "units of expected enemy value"; a target's worth is
 ``1 + focus_value * AD * min(DR, 5) / 5`` scaled by the chance the attack destroys it.
+
+Compile time (docs/performance.md): ``target_value`` and ``_best_from`` are
+``forceinline=True`` (numba compiles each once, LLVM inlines it) rather than IR-inlined,
+which typed ``target_value`` four times inside ``cell_score`` alone.
 """
 
 from __future__ import annotations
@@ -284,7 +288,7 @@ def _worth(dat, t):
     return units[t, U_AD] * min(units[t, U_DR], 5) / 5.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def target_value(scr, dat, kn, i, j, ad):
     """Worth to slot i of attacking slot j with ``ad`` dice (before the search)."""
     u = scr[X_U]
@@ -317,7 +321,7 @@ def target_value(scr, dat, kn, i, j, ad):
     return val
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _best_from(scr, dat, kn, i, c):
     """Best target worth for slot i if it stood on cell c (adjacent / ranged; Martyr)."""
     u = scr[X_U]
@@ -942,14 +946,14 @@ def choose_spell(scr, dat, kn, i, lum_end):
         # uniform over: pass, and each chit that has a legal target
         m = 1
         for k in range(n):
-            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], np.bool_(True))
             if v >= 0.0:
                 m += 1
         r = rand_below(scr, m)
         if r == 0:
             return -1, -1
         for k in range(n):
-            v, tg = spell_option(scr, dat, kn, i, chits[i, k], True)
+            v, tg = spell_option(scr, dat, kn, i, chits[i, k], np.bool_(True))
             if v >= 0.0:
                 r -= 1
                 if r == 0:
@@ -962,7 +966,7 @@ def choose_spell(scr, dat, kn, i, lum_end):
         sp = chits[i, k]
         if sp == SP_LUMINESCENCE and not lum_end:
             continue
-        v, tg = spell_option(scr, dat, kn, i, sp, False)
+        v, tg = spell_option(scr, dat, kn, i, sp, np.bool_(False))
         if v > bv:
             bv = v
             best = k

@@ -14,8 +14,9 @@ A turn is one player's turn (AT-T2): First Swim, Attack, Second Swim, End.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from deepsim.blocks import run_blocks
 from deepsim.rng import game_key
 from deepsim.rulesets.atlantis import bots
 from deepsim.rulesets.atlantis.board import (
@@ -381,7 +382,7 @@ def damage(scr, dat, i, hits, src, poison, cause):
             add_stat(scr, u[src, UC_SIDE], S_LEADER_DAMAGE, hits)
     emit(scr, EV_DAMAGE, i, t, u[i, UC_DMG], units[t, U_DR], src, hits, poison)
     if poison == 1:
-        destroy(scr, dat, i, END_POISON, src)
+        destroy(scr, dat, i, np.int64(END_POISON), src)
     elif u[i, UC_DMG] >= units[t, U_DR]:
         destroy(scr, dat, i, cause, src)
 
@@ -1011,7 +1012,7 @@ def do_attack(scr, dat, kn, i, T):
         if not search(scr, dat, i, T):
             if rules[R_FAILED_SEARCH_CONSUMES] > 0.5:
                 return                      # AMB-T2: the failed search used the attack
-            n, forced = legal_targets(scr, dat, i, False)
+            n, forced = legal_targets(scr, dat, i, np.bool_(False))
             T = bots.visible_target(scr, dat, kn, i, n)
             if T < 0:
                 return
@@ -1021,7 +1022,7 @@ def do_attack(scr, dat, kn, i, T):
     alloc[T] = pool
     if units[t, U_SPLIT] == 1 and pool > 1:
         # AT-A6 / AMB-T19: divide the dice among adjacent enemies; one search in all
-        n, forced = legal_targets(scr, dat, i, True)
+        n, forced = legal_targets(scr, dat, i, np.bool_(True))
         if n > 1:
             bots.split_dice(scr, dat, kn, i, T, pool, n)
     # a Split sub-target with a Hide marker needs its own search (split_one_search off) or
@@ -1101,7 +1102,7 @@ def attack_phase(scr, dat, kn, side):
         ok_attack = can_attack(scr, dat, i)
         n = 0
         if ok_attack:
-            n, forced = legal_targets(scr, dat, i, False)
+            n, forced = legal_targets(scr, dat, i, np.bool_(False))
         action, T = bots.attack_plan(scr, dat, kn, i, n, ok_attack, can_hide(scr, dat, i))
         if action == 2:
             do_hide(scr, dat, i)
@@ -1404,7 +1405,7 @@ def luminescence_any_time(scr, dat, kn, side):
         for k in range(u[i, UC_NCHITS]):
             if chits[i, k] == SP_LUMINESCENCE:
                 if bots.want_luminescence(scr, dat, kn, i):
-                    cast(scr, dat, kn, i, k, -1)
+                    cast(scr, dat, kn, i, k, np.int64(-1))
                 break
 
 
@@ -1631,15 +1632,18 @@ def deploy_side(scr, dat, side, kn):
     for k in range(m):
         i = order[k]
         t = u[i, UC_TYPE]
+        # (np.int64/np.bool_ arguments: one compile of deploy_cell, not one per literal)
         if randomize:
-            c = deploy_cell(scr, dat, side, t, 0, -1, True)
+            c = deploy_cell(scr, dat, side, t, np.int64(0), np.int64(-1), np.bool_(True))
         elif units[t, U_LEADER] == 1:
-            c = deploy_cell(scr, dat, side, t, 0, -1, False)
+            c = deploy_cell(scr, dat, side, t, np.int64(0), np.int64(-1), np.bool_(False))
         elif units[t, U_MARTYR] == 1 or units[t, U_SPELLS] > 0 or units[t, U_RANGED] == 1 \
                 or units[t, U_SIREN] == 1:
-            c = deploy_cell(scr, dat, side, t, 0, leader_cell, False)
+            c = deploy_cell(scr, dat, side, t, np.int64(0), np.int64(leader_cell),
+                            np.bool_(False))
         else:
-            c = deploy_cell(scr, dat, side, t, rows - 1, -1, False)
+            c = deploy_cell(scr, dat, side, t, np.int64(rows - 1), np.int64(-1),
+                            np.bool_(False))
         if c < 0:
             u[i, UC_ALIVE] = 0                  # no legal hex on the whole map: lost
             continue
@@ -1793,7 +1797,7 @@ def play_turn(scr, dat):
             u[i, UC_SAVED] = 0
             u[i, UC_CAST] = 0
     add_stat(scr, side, S_TURNS, 1)
-    swim_phase(scr, dat, kn, side, 1)
+    swim_phase(scr, dat, kn, side, np.int64(1))   # int64, not literals: one compile
     if g[GS_OVER] == 1:
         return
     g[GS_PHASE] = 2
@@ -1802,7 +1806,7 @@ def play_turn(scr, dat):
     attack_phase(scr, dat, kn, side)
     if g[GS_OVER] == 1:
         return
-    swim_phase(scr, dat, kn, side, 2)
+    swim_phase(scr, dat, kn, side, np.int64(2))
     if g[GS_OVER] == 1:
         return
     end_phase(scr, dat, kn, side)
@@ -1915,13 +1919,28 @@ def write_outputs(scr, dat, row, gi, gf, si, sf):
          np.int64(mk), g[GS_KILLER_SLOT])
 
 
-BLOCK = 32  # games per work block: scratch arrays are allocated once per block
+@njit(cache=True, nogil=True)
+def play_block(seed, start, lo, hi, rules, gen, terrain, spells, units, roster, neighbors,
+               dist, fixed_terrain, fixed_current, knobs, side_bot, bot_pool, special_types,
+               gi, gf, si, sf):
+    """Play games ``start+lo .. start+hi-1`` of run ``seed`` into rows ``lo .. hi-1``.
+
+    One thread's share of :func:`play_games` (it releases the GIL); the game state is
+    allocated once and reset by each game.
+    """
+    dat = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
+           fixed_current, knobs, side_bot, bot_pool, special_types)
+    scr = new_scratch(neighbors.shape[0], 1)
+    for r in range(lo, hi):
+        play_game(seed, start + r, r, scr, dat, gi, gf, si, sf, np.int64(0))
 
 
-@njit(cache=True, parallel=True)
 def play_games(seed, start, count, rules, gen, terrain, spells, units, roster, neighbors,
                dist, fixed_terrain, fixed_current, knobs, side_bot, bot_pool, special_types):
-    """Play games ``start .. start+count-1`` of run ``seed`` in parallel.
+    """Play games ``start .. start+count-1`` of run ``seed`` on numba's thread count.
+
+    Blocks of games go to :func:`play_block` on ``numba.get_num_threads()`` threads
+    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count.
 
     Returns
     -------
@@ -1931,20 +1950,16 @@ def play_games(seed, start, count, rules, gen, terrain, spells, units, roster, n
     sf : float64[count, 2, N_SEAT_FLT]
         Row r is game ``start + r``; seat 0 is the side that moved first.
     """
+    count = int(count)
     gi = np.zeros((count, N_GAME_INT), np.int64)
     gf = np.zeros((count, N_GAME_FLT), np.float64)
     si = np.zeros((count, 2, N_SEAT_INT), np.int64)
     sf = np.zeros((count, 2, N_SEAT_FLT), np.float64)
-    dat = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
-           fixed_current, knobs, side_bot, bot_pool, special_types)
-    nblocks = (count + BLOCK - 1) // BLOCK
-    C = neighbors.shape[0]
-    for b in prange(nblocks):
-        scr = new_scratch(C, 1)
-        lo = b * BLOCK
-        hi = min(lo + BLOCK, count)
-        for r in range(lo, hi):
-            play_game(seed, start + r, r, scr, dat, gi, gf, si, sf, 0)
+    args = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
+            fixed_current, knobs, side_bot, bot_pool, special_types, gi, gf, si, sf)
+    seed, start = np.int64(seed), np.int64(start)
+    run_blocks(lambda lo, hi: play_block(seed, start, np.int64(lo), np.int64(hi), *args),
+               count)
     return gi, gf, si, sf
 
 
@@ -1964,6 +1979,7 @@ def trace_game(seed, game, max_events, rules, gen, terrain, spells, units, roste
     dat = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
            fixed_current, knobs, side_bot, bot_pool, special_types)
     scr = new_scratch(neighbors.shape[0], max_events)
-    play_game(seed, game, 0, scr, dat, gi, gf, si, sf, 1)
+    # row and trace as int64 values, not literals: the batch's play_game is reused
+    play_game(seed, game, np.int64(0), scr, dat, gi, gf, si, sf, np.int64(1))
     k = scr[X_G][GS_EV]
     return gi, gf, si, sf, scr[X_EV][:k].copy()

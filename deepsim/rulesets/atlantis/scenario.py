@@ -96,8 +96,9 @@ class AtlantisScenario(ScenarioBase):
             for side, units in value.items():
                 if isinstance(units, dict):
                     for u, n in units.items():
-                        if isinstance(n, bool) or (isinstance(n, (int, float))
-                                                   and (n < 0 or n != int(n))):
+                        # (float.is_integer, not int(n): int() of an infinity raises)
+                        if isinstance(n, bool) or (isinstance(n, (int, float)) and (
+                                n < 0 or (isinstance(n, float) and not n.is_integer()))):
                             raise ValueError(f"forces.{side}.{u}: expected a count (an "
                                              f"integer >= 0), got {n!r}")
         return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -216,6 +217,35 @@ class DeepfallRuleset(Ruleset):
             rolled[:n] = np.roll(spec[:n], -k, axis=0)      # seat p <- seat (p + k) mod n
             out.append(dataclasses.replace(arrays, seat_spec=np.ascontiguousarray(rolled)))
         return out
+
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
+    #: time"); the first-run status announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 40.0, "all": 45.0}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
+        argument types of ``prepared`` (default: a 4-player game; every DEEPFALL scenario
+        has the same types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.deepfall.kernel import (
+            play_block,
+            play_games,
+            seat_columns,
+            trace_game,
+        )
+        if prepared is None:
+            prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
+                                     "games": 1, "seed": 0, "chunk_size": 1},
+                                    source="warm-up")
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        gi, gf, si, sf = play_games(seed, zero, zero, *args)      # empty tables
+        play_block(seed, zero, zero, zero, *args, gi, gf, si, sf)
+        seat_columns(gi, si, sf)
+        if trace:
+            trace_game(seed, zero, 1, *args)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:

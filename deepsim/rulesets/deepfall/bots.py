@@ -5,6 +5,11 @@ picks uniformly among the legal choices at every decision (the baseline); the ot
 (cautious, balanced, greedy, martyr) share one heuristic whose knobs (layout.KNOBS) set how
 hard it presses on, how deep it goes, when it Cashes Out and when it makes a Last Stand.
 Bots read the game state but never change it.
+
+Compile time (docs/performance.md): the decisions the kernel calls (``choose_room``,
+``press_on``...) are ``forceinline=True``: numba compiles each once and LLVM inlines it into
+the turn, as fast as numba-IR inlining (``inline="always"``), which re-typed their bodies at
+every call site and made the turn take minutes to compile. Small helpers stay IR-inlined.
 """
 
 from __future__ import annotations
@@ -96,7 +101,7 @@ def _trinity(p, th, rooms, scr, trin):
     return scr[X_EFF][p, E_SOLO_VAULT] > 0.5
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
 
@@ -170,7 +175,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
     return best_s, best_s >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
     g = scr[X_G]
@@ -201,7 +206,7 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
     return t if t < safe else safe
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)"""
     g = scr[X_G]
@@ -235,7 +240,7 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     return short
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)"""
     g = scr[X_G]
@@ -245,7 +250,7 @@ def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin
     return target_floor < sd[p, SD_FLOOR]     # leaving upward: this floor falls sooner
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def mettle_reserve(p, n, kn, scr, rules):
     """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""
     if kn[K_RANDOM] > 0.5:
@@ -260,7 +265,7 @@ def mettle_reserve(p, n, kn, scr, rules):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def recruits(key, p, n, cost, kn, scr, rules):
     """§8: how many dice to recruit this turn (the kernel stops when Mettle runs out)."""
     sym = scr[X_SYM]
@@ -294,7 +299,7 @@ def _held_value(p, n, scr, rules, rooms, depth):
     return tot
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
     g = scr[X_G]

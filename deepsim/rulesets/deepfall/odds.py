@@ -241,10 +241,10 @@ def _inputs(s: Setup, **more) -> dict:
 
 
 def _common_notes(s: Setup) -> list[str]:
-    return ["Dice are drawn from the bag without replacement (§6A.1, as kernel.draw_hand); "
-            "a Press On draws the next hand from the dice left (§6A.2).",
-            "Rolled symbols only: no room production (A24), assault progress (A25) or "
-            "unspent symbols carried over (A23)."]
+    return [("Dice are drawn from the bag without replacement (§6A.1, as kernel.draw_hand); "
+             "a Press On draws the next hand from the dice left (§6A.2)."),
+            ("Rolled symbols only: no room production (A24), assault progress (A25) or "
+             "unspent symbols carried over (A23).")]
 
 
 def symbols(s: Setup, presses: int = 0) -> Result:
@@ -274,11 +274,11 @@ def symbols(s: Setup, presses: int = 0) -> Result:
     spend["cunning"] = means["cunning"] + int(eff["cunning_bonus"])   # §4 Sylphid (A26)
     footer = [{"k": "mean rolled", **means},
               {"k": "mean to spend", **spend}]
-    notes = _common_notes(s) + [
-        "'mean to spend': after §6A.3 (Faith penalty, Faith cancels Dread, Hierophant "
-        "cancel; 'dread' = uncanceled Dread), plus Sylphid's +Cunning and Revenant's "
-        "Dread-to-Mettle when the company has them.",
-        "The '>=1' row is P(at least one) of each symbol."]
+    notes = [*_common_notes(s),
+             ("'mean to spend': after §6A.3 (Faith penalty, Faith cancels Dread, Hierophant "
+              "cancel; 'dread' = uncanceled Dread), plus Sylphid's +Cunning and Revenant's "
+              "Dread-to-Mettle when the company has them."),
+             "The '>=1' row is P(at least one) of each symbol."]
     return Result(
         ruleset="deepfall", question="symbols",
         title=f"DEEPFALL symbols: {n} dice drawn (hand {s.hand}, {presses} Press On"

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Literal
 
 import icepool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, load_data, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
 from deepsim.rulesets.base import OddsBook, OddsOption
+from deepsim.rulesets.common import StrictModel
 
 DATA_FILE = Path(__file__).with_name("rivals.yaml")
 
@@ -39,33 +40,29 @@ FACE_VALUE = {"hit": (1, 0, 0, 0), "exploding_hit": (1, 0, 0, 1), "shield": (0, 
               "aether": (0, 0, 1, 0), "exploding_aether": (0, 0, 1, 1), "blank": (0, 0, 0, 0)}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Colour(_Strict):
+class Colour(StrictModel):
     placeholder: bool = True
     rank: int = Field(ge=0, le=10)
     faces: list[Literal[FACES]] = Field(min_length=1, max_length=20)  # type: ignore[valid-type]
 
 
-class Explode(_Strict):
+class Explode(StrictModel):
     extra_die: str
     recursive: bool
     cap: int = Field(ge=0, le=50)
 
 
-class Modifier(_Strict):
+class Modifier(StrictModel):
     degrade_attack: int = Field(0, ge=0, le=10)
     upgrade_attack: int = Field(0, ge=0, le=10)
     degrade_defence: int = Field(0, ge=0, le=10)
     upgrade_defence: int = Field(0, ge=0, le=10)
     auto_shields: int = Field(0, ge=0, le=10)
-    add_attack: list[str] = []
-    add_defence: list[str] = []
+    add_attack: list[str] = Field(default_factory=list)
+    add_defence: list[str] = Field(default_factory=list)
 
 
-class RivalsData(_Strict):
+class RivalsData(StrictModel):
     name: Literal["rivals"]
     title: str
     colours: dict[str, Colour]
@@ -262,8 +259,8 @@ def attack(d: RivalsData, *, attack_pool: str | None, defence_pool: str | None,
     notes = [f"Explosions add one {d.explode.extra_die} die each (RV-D3), "
              + ("chained (extra dice explode again)" if recursive else "not chained")
              + f", at most {cap} extra dice per roll (AMB-01).",
-             "Net hits = attacker hits - defender shields (min 0, RV-C6); each net hit is a "
-             "wound (AMB-04). Rows stop where every probability is below 0.00005%."]
+             ("Net hits = attacker hits - defender shields (min 0, RV-C6); each net hit is a "
+              "wound (AMB-04). Rows stop where every probability is below 0.00005%.")]
     if shields:
         notes.append(f"Defender has {shields} automatic shield(s) (rock, AMB-07).")
     return Result(

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 import icepool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import (
@@ -31,6 +31,7 @@ from deepsim.odds.common import (
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
 from deepsim.rulesets.base import OddsBook, OddsOption
+from deepsim.rulesets.common import StrictModel
 
 DATA_FILE = Path(__file__).with_name("rove.yaml")
 
@@ -42,23 +43,19 @@ QUESTIONS = {
 }
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Damage(_Strict):
+class Damage(StrictModel):
     clamp_at_zero: bool
     windscreen: int = Field(ge=0, le=20)
     aura_adversary: int = Field(ge=-20, le=20)
     miasma_adversary: int = Field(ge=-20, le=20)
 
 
-class Profile(_Strict):
+class Profile(StrictModel):
     placeholder: bool = True
     values: dict[str, int]
 
 
-class RoveData(_Strict):
+class RoveData(StrictModel):
     name: Literal["rove"]
     title: str
     elements: list[str]
@@ -118,8 +115,8 @@ def ether(d: RoveData, *, n: int, element: str, known: dict[str, int]) -> Result
                   columns=cols, rows=rows, footer=[{"k": "mean", "eq": mean(dist)}],
                   method=exact_method(),
                   inputs={"random dice": n, "element": element, "held dice": held},
-                  notes=["A wild generate rolls an ether die (RO-X6): each element on "
-                         f"{d.ether_die.count(element)} of its {len(d.ether_die)} faces."],
+                  notes=[("A wild generate rolls an ether die (RO-X6): each element on "
+                          f"{d.ether_die.count(element)} of its {len(d.ether_die)} faces.")],
                   plot_x="k", plot_y=["eq", "ge"])
 
 
@@ -146,8 +143,8 @@ def check(d: RoveData, *, max_n: int, needs: dict[str, int], drains: dict[str, i
             p_checks += p * ok_checks
             p_drain += p * ok_drain
             p_all += p * ok_all
-            for a in needs:
-                per[a] += p * (cnt[a] >= needs[a])
+            for a, c in needs.items():
+                per[a] += p * (cnt[a] >= c)
         for a in needs:
             row[f"need_{a}"] = per[a]
         if needs:
@@ -165,8 +162,8 @@ def check(d: RoveData, *, max_n: int, needs: dict[str, int], drains: dict[str, i
                                                             drains.items()) + ")"),
                  Column("all", "P(checks and Drain)")]
     gained = min(total_drain, d.dim_supply)
-    notes = ["Each augment's ether check needs its own die (RO-R3); a die drained is another "
-             "die again, so checks and Drains of one element add up.",
+    notes = [("Each augment's ether check needs its own die (RO-R3); a die drained is "
+              "another die again, so checks and Drains of one element add up."),
              "The n dice are generated at random (RO-X6); you choose which of them to spend."]
     if drains:
         notes.append(f"Drain returns each drained element die and takes a Dim die into the "
