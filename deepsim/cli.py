@@ -288,7 +288,7 @@ def run(
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", [rs.faction_column, "win", "fair",
-                                                          "players"]),
+                                                          "players", "bot"]),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -296,7 +296,8 @@ def run(
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
-                   out_dir=str(result.out_dir), status=result.manifest["status"])
+                   out_dir=str(result.out_dir), status=result.manifest["status"],
+                   baseline_bots=info.get("baseline_bots", ()))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 

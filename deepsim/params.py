@@ -21,7 +21,7 @@ from deepsim.errors import InputError
 from deepsim.safeload import load_yaml, parse_value
 
 __all__ = [
-    "apply_overrides", "field_info", "knob_styles", "leaf_paths", "load_yaml", "nearest",
+    "apply_overrides", "field_info", "leaf_paths", "load_yaml", "nearest",
     "override_lines", "parameter_table", "params_hash", "parse_override", "shown_value",
     "validate", "validation_error", "yaml_comment",
 ]
@@ -298,35 +298,6 @@ def override_lines(scenario_lines: dict[str, int], sets: list[str]) -> dict[str,
         return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
     return {k: v for k, v in out.items() if not any(related(k, t) for t in sets)}
-
-
-def knob_styles(path: Path | str, knobs: tuple[str, ...]) -> dict[str, dict[str, float]]:
-    """Bot styles of a ruleset's ``bots.yaml``: ``{style: {knob: value}}``, every knob of
-    ``knobs`` filled (default 0.0).
-
-    Raises
-    ------
-    InputError
-        A knob the ruleset does not have (naming the nearest ones), or a value that is not
-        a number (a boolean is not one).
-    """
-    raw, lines = load_yaml(path)
-    out = {}
-    for name, given in raw.items():
-        full = {k: 0.0 for k in knobs}
-        if not isinstance(given or {}, dict):
-            raise InputError(f"expected a mapping of knob: number, got {shown_value(given)}",
-                             file=str(path), key=str(name), line=lines.get(str(name)))
-        for k, v in (given or {}).items():
-            if k not in full:
-                raise InputError(f"unknown knob{nearest(k, knobs)}", file=str(path),
-                                 key=f"{name}.{k}")
-            if isinstance(v, bool) or not isinstance(v, (int, float)):  # strict: no booleans
-                raise InputError(f"expected a number, got {shown_value(v)}", file=str(path),
-                                 key=f"{name}.{k}", line=lines.get(f"{name}.{k}"))
-            full[k] = float(v)
-        out[name] = full
-    return out
 
 
 def params_hash(params: dict) -> str:

@@ -514,6 +514,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "params_hash": prepared.params_hash,
         "placeholders": list(prepared.placeholders),
         "skipped_rules": list(prepared.skipped_rules),
+        "baseline_bots": list(prepared.baseline_bots),
         "seed": seed,
         "games": games,
         "chunk_size": chunk_size,

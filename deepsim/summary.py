@@ -47,7 +47,8 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
                  border_style="yellow", expand=False)
 
 
-def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None) -> Table:
+def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None,
+                    left_out: str = "") -> Table:
     """Table of win share per ``by`` group with the 95% Wilson interval and fair share.
 
     Parameters
@@ -58,6 +59,8 @@ def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None) -> T
         The ruleset's faction column (``Ruleset.faction_column``) or any group column.
     label : str, optional
         Its noun in prose (``Ruleset.faction_label``); default ``by``.
+    left_out : str, optional
+        What the caller left out of ``seats`` (e.g. baseline bots), said in the caption.
     """
     label = label or by
     df = stats.win_shares(seats, by=by)
@@ -80,7 +83,8 @@ def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None) -> T
             f"{100 * row.fair_share:.1f}", f"[{style}]{ratio:.2f}[/{style}]" if style else
             f"{ratio:.2f}",
         )
-    table.caption = "Win/fair in green: interval above the fair share; red: below"
+    table.caption = "Win/fair in green: interval above the fair share; red: below" + (
+        f"\n{left_out}" if left_out else "")
     return table
 
 
@@ -103,7 +107,7 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
                    games_per_s: float | None = None, compile_s: float | None = None,
                    compiled: bool | None = None, out_dir: str | None = None,
-                   status: str | None = None) -> None:
+                   status: str | None = None, baseline_bots: Sequence[str] = ()) -> None:
     """Print a run's summary: banner, win shares per faction, rounds, margin, truncation.
 
     Parameters
@@ -133,6 +137,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         Where the results are.
     status : str, optional
         Manifest status; anything but ``"complete"`` is flagged.
+    baseline_bots : sequence of str
+        Bot styles marked ``baseline: true``: their seats are left out of the win share
+        table (fair share renormalised among the rest, :func:`deepsim.botdata.split_baseline`)
+        and the caption says how many (needs a ``bot`` column in ``seats``).
     """
     console.rule(f"[bold]{escape(title)}")
     banner = data_banner(placeholders, skipped_rules)
@@ -142,7 +150,11 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         console.print(f"[bold red]Run is {escape(status)}: these are partial results.[/]")
     parts = []
     if not seats.empty and by in seats.columns:
-        parts.append(win_share_table(seats, by=by, label=label))
+        from deepsim.botdata import split_baseline
+        kept, n_out = split_baseline(seats, tuple(baseline_bots))
+        note = (f"Baseline bots ({', '.join(baseline_bots)}) left out: {n_out:,} seat-games; "
+                f"fair share = the kept seats' mean win" if n_out else "")
+        parts.append(win_share_table(kept, by=by, label=label, left_out=note))
     if ("players" not in games.columns and "players" in seats.columns and not games.empty
             and "game" in games.columns and "game" in seats.columns):
         per_game = seats.drop_duplicates("game").set_index("game")["players"]

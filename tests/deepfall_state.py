@@ -33,7 +33,8 @@ SCENARIO = {"name": "rule-tests", "ruleset": "deepfall", "players": 4, "seed": 1
 #: recruits, no contesting. Tests switch on exactly the decision they need.
 STILL = {"random": 0.0, "press_max": 0.0, "dread_stop": 0.0, "press_when_short": 0.0,
          "target_depth": 1.0, "safety_rounds": 0.0, "cash_loot": 1e9, "cash_depth": 0.0,
-         "last_stand": 0.0, "recruit_max": 0.0, "contest": 0.0, "reinforce": 0.0}
+         "last_stand": 0.0, "recruit_max": 0.0, "contest": 0.0, "reinforce": 0.0,
+         "maw_margin": 0.0, "assault_reach": 3.0, "press_risk": 1.0}
 
 SYM = {name: i for i, name in enumerate(SYMBOLS)}
 DIE = {name: i for i, name in enumerate(DICE)}
@@ -145,9 +146,13 @@ class State:
         self.act_cnt[floor - 1, slot, p] += count
 
     def put_crew(self, p: int, floor: int, deepest: int | None = None):
-        """Move seat p's crew to ``floor``; its bot then targets that floor (stays)."""
+        """Move seat p's crew to ``floor``; its bot then targets that floor (stays).
+
+        The crew counts as having played a turn (it got there by playing), so a Taking
+        counts as ``taken_no_stand``, not ``taken_unplayed`` (B4)."""
         self.sd[p, B.SD_FLOOR] = floor
         self.sd[p, B.SD_DEEPEST] = floor if deepest is None else deepest
+        self.sd[p, B.SD_CREW_TURNS] = max(1, int(self.sd[p, B.SD_CREW_TURNS]))
         self.stay_put(p)
 
     def stay_put(self, p: int):

@@ -78,6 +78,15 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                      "  - {}\n", [],
                      ["{f}:7", "key 'seats.0.knobs.dread_stp'", "unknown name",
                       "did you mean 'dread_stop'"]),
+    "knob_out_of_bounds": (OK + "players: 2\nseats:\n  - {bot: greedy, knobs: {press_max: 12}}"
+                           "\n  - {}\n", [],
+                           ["{f}:7", "key 'seats.0.knobs.press_max'",
+                            "press_max 12 is outside its bounds [0, 8] (int knob",
+                            "deepfall/bots.yaml"]),
+    "knob_not_whole": (OK + "players: 2\nseats:\n  - {bot: greedy, knobs: {last_stand: 1.5}}"
+                       "\n  - {}\n", [],
+                       ["{f}:7", "key 'seats.0.knobs.last_stand'",
+                        "last_stand is an int knob: expected a whole number, got 1.5"]),
     "unknown_key": (OK + "playerz: 4\n", [],
                     ["{f}:5", "key 'playerz'", "unknown key", "did you mean 'players'"]),
     "duplicate_key": (OK + "seed: 2\n", [],

@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.params import leaf_paths
-from deepsim.rulesets.deepfall import RULESET, bot_styles, parameter_paths
+from deepsim.rulesets.deepfall import RULESET, bot_data, bot_styles, parameter_paths
 from deepsim.rulesets.deepfall.layout import KNOBS
 from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, ROOMS, SYMBOLS
 
@@ -42,6 +42,7 @@ cli = CliRunner(env={"COLUMNS": "400"})
 PARAMS = {p["path"]: p for p in RULESET.parameters()}
 DEFAULTS = parameter_paths()
 STYLES = list(bot_styles())
+KNOB_BOUNDS = bot_data().knobs
 
 
 def _bounds(text: str) -> tuple[float | None, float | None]:
@@ -67,6 +68,14 @@ def _title(name: str) -> str:
 
 # --- valid scenarios and parameter sets ---------------------------------------------------
 
+def _knob_value(draw, name: str) -> float:
+    """A value of knob ``name`` within its bounds (bots.yaml), of its type."""
+    k = KNOB_BOUNDS[name]
+    if k.type == "float":
+        return draw(st.floats(k.low, k.high, allow_nan=False))
+    return float(draw(st.integers(int(k.low), int(k.high))))
+
+
 @st.composite
 def seats_for(draw, n: int, unique: bool) -> list[dict]:
     lin_order = draw(st.permutations(LINEAGES))
@@ -83,8 +92,8 @@ def seats_for(draw, n: int, unique: bool) -> list[dict]:
         bot = draw(st.sampled_from(["any", *STYLES]))
         if bot != "any":
             seat["bot"] = bot
-            knobs = draw(st.dictionaries(st.sampled_from(KNOBS),
-                                         st.floats(-3, 12, allow_nan=False), max_size=3))
+            names = draw(st.lists(st.sampled_from(KNOBS), max_size=3, unique=True))
+            knobs = {k: _knob_value(draw, k) for k in names}
             if knobs:
                 seat["knobs"] = knobs
         seats.append(seat)
@@ -356,7 +365,8 @@ def test_invalid_scenario_override_exits_2_at_its_line(workdir, bad):
 def bad_scenarios(draw) -> tuple[str, str]:
     """(scenario text, fragment the message must hold)."""
     kind = draw(st.sampled_from(["players_out", "seats_length", "unknown_bot",
-                                 "unknown_lineage", "players_vs_set", "shared_company"]))
+                                 "unknown_lineage", "players_vs_set", "shared_company",
+                                 "knob_out_of_bounds"]))
     if kind == "players_out":
         bad = draw(st.one_of(st.integers(-5, 1), st.integers(7, 100)))
         counts = draw(st.lists(st.integers(2, 6), max_size=3)) + [bad]
@@ -373,6 +383,13 @@ def bad_scenarios(draw) -> tuple[str, str]:
         name = draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9))
         assume(name not in LINEAGES and name != "random" and name not in _YAML_WORDS)
         return OK + f"players: 2\nseats:\n  - {{lineage: {name}}}\n  - {{}}\n", "lineage"
+    if kind == "knob_out_of_bounds":
+        k = KNOB_BOUNDS[draw(st.sampled_from(KNOBS))]
+        value = draw(st.one_of(st.floats(k.high + 1, k.high + 1e6),
+                               st.floats(k.low - 1e6, k.low - 1)).map(round))
+        return (OK + f"players: 2\nseats:\n  - {{bot: {draw(st.sampled_from(STYLES))}, "
+                f"knobs: {{{k.name}: {value}}}}}\n  - {{}}\n",
+                f"key 'seats.0.knobs.{k.name}': {k.name} {value:g} is outside its bounds")
     if kind == "players_vs_set":
         lo = draw(st.integers(3, 6))
         return (OK + f"players: {lo - 1}\noverrides:\n  players.min: {lo}\n",

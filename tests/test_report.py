@@ -272,6 +272,32 @@ def test_report_from_a_small_run_has_every_section(runs):
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
 
 
+def test_baseline_bots_are_left_out_of_the_balance_headlines(runs):
+    """bots.yaml marks random and cautious as baselines: the company, Lineage, Calling and
+    seat tables (and B2, B3, B5) read only the other seats, with the fair share
+    renormalised to their mean win per player count, and say how many seat-games were left
+    out; the bot-style table keeps every style for reference."""
+    rep = build_report([load_run(runs["mixed"])])
+    run = rep.primary
+    assert run.baseline_bots == ("random", "cautious")
+    kept, n_out = run.balance_seats()
+    base = run.seats["bot"].astype(str).isin(["random", "cautious"])
+    assert n_out == int(base.sum()) > 0 and len(kept) == int((~base).sum())
+    for n, grp in kept.groupby("players"):
+        assert grp["fair"].sum() == pytest.approx(grp["win"].sum())
+    md = to_markdown(rep)
+    note = f"aseline bots (random, cautious) left out: {n_out:,} seat-games"
+    win = md.split("## Win share per company")[1].split("\n## ")[0]
+    seats_sec = md.split("## Seat advantage")[1].split("\n## ")[0]
+    assert note in win and note in seats_sec
+    b2 = next(c for c in rep.claims if c.claim.id == "B2")
+    assert note in b2.parts[0].note
+    ws = M.win_share_table(kept, "company")
+    assert ws["games"].sum() == len(kept)
+    bots_sec = next(s for s in rep.sections if s.key == "bots")
+    assert {"random", "cautious"} <= set(bots_sec.tables[0].frame["Bot"])
+
+
 def test_html_is_valid_and_self_contained(runs):
     rep, paths = report_runs([runs["mixed"]], formats=("html",),
                              out_dir=Path(runs["root"]) / "html-only")

@@ -90,7 +90,8 @@ def atlantis_frames(n: int, *, seed: int = 0, first_side: int = 0, p_king: float
 
 
 def write_atlantis_run(out: Path, *, games: int = 3000, seed: int = 7, chunk: int = 1000,
-                       params: dict | None = None, **kw) -> Path:
+                       params: dict | None = None, baseline: tuple[str, ...] | None = None,
+                       **kw) -> Path:
     """A complete run directory of Atlantis-shaped frames with its run.json."""
     params = params or {"combat": {"hit_faces": [1]}, "setup": {"first_side": "sea_witch"},
                         "end": {"max_turns": 200}}
@@ -108,7 +109,8 @@ def write_atlantis_run(out: Path, *, games: int = 3000, seed: int = 7, chunk: in
                          "scenario": scenario, "scenario_hash": hash_json(scenario),
                          "params_hash": hash_json(params), "params": params, "seed": seed,
                          "games": games, "overrides": [], "placeholders": [],
-                         "skipped_rules": []})
+                         "skipped_rules": [],
+                         **({} if baseline is None else {"baseline_bots": list(baseline)})})
     return out
 
 
@@ -403,3 +405,31 @@ def test_warm_up_prepares_the_scenarios_own_ruleset(monkeypatch):
     monkeypatch.setattr(runner, "resolve", resolve)
     assert distributed.warm_up("scenarios/deepfall-2p.yaml") >= 0
     assert seen == ["deepfall"]
+
+
+def test_baseline_bots_are_left_out_of_the_side_tables(tmp_path):
+    """A run with a baseline bot (run.json baseline_bots): the faction table reads the other
+    seats (fair share renormalised), the side, first-move and length tables the games with
+    no baseline bot on either side, and each says how many were left out."""
+    from deepsim.rulesets.atlantis.report import balance_games, side_shares
+    path = write_atlantis_run(tmp_path / "base", bots=("aggressive", "random"),
+                              baseline=("random",))
+    run = load_run(path)
+    assert run.baseline_bots == ("random",)
+    games, left = balance_games(run)
+    bad = set(run.seats.loc[run.seats["bot"] == "random", "game"])
+    assert left == len(bad) > 0 and not set(games["game"]) & bad
+    assert len(games) + left == run.n_games
+    rep = build_report([load_run(path)])
+    md = to_markdown(rep)
+    sides = md.split("## Side win shares")[1].split("\n## ")[0]
+    assert f"Games with a baseline bot (random) on either side are left out: {left:,}" in sides
+    t = side_shares(games)
+    assert f"{len(games):,}" in sides and t["count"].sum() == len(games)
+    _kept, n_out = run.balance_seats()
+    assert n_out == int((run.seats["bot"] == "random").sum())
+    win = md.split("## Win share per faction")[1].split("\n## ")[0]
+    assert f"aseline bots (random) left out: {n_out:,} seat-games" in win
+    # without the record (an older run) and without bot data: nothing is left out
+    old = write_atlantis_run(tmp_path / "old", bots=("aggressive", "random"))
+    assert load_run(old).baseline_bots == () and load_run(old).balance_seats()[1] == 0

@@ -364,6 +364,25 @@ def test_6B_A13_fresh_crew_musters_on_floor_1_with_the_starting_bag(via):
     assert st.sd[0, B.SD_CAL] == CALLINGS.index("hierophant")
 
 
+@pytest.mark.parametrize("via", ["cash_out", "taken"])
+def test_param_muster_bag_current_keeps_the_players_dice(via):
+    """turn.muster_bag=current (A13's other reading): the fresh company takes the player's
+    dice as they are (recruits kept, lost dice gone), not the starting bag; the game's first
+    crews still take the starting bag."""
+    st = two(first=("golem_born", "hierophant"), overrides=["turn.muster_bag=current"])
+    assert st.bag_of(0) == {"recruit": 4, "warrior": 2, "priest": 2}
+    st.set_floor(4, [])
+    st.put_crew(0, 4, deepest=5)
+    st.set_bag(0, relic=3, champion=2)
+    crews = st.seat_int(0, L.S_CREWS)
+    if via == "cash_out":
+        st.cash_out(0)
+    else:
+        st.collapse(4)
+    assert st.bag_of(0) == {"relic": 3, "champion": 2}
+    assert st.sd[0, B.SD_FLOOR] == 1 and st.seat_int(0, L.S_CREWS) == crews + 1
+
+
 # =========================================================================================
 # §6B.1 / §9 The Maw
 # =========================================================================================
@@ -427,12 +446,33 @@ def test_6B_game_ends_when_floor_1_collapses_final_crews_not_remustered():
     st.g[B.GS_COLLAPSED] = 5
     st.g[B.GS_STEPS] = 11
     st.loot[0] = 4.0
+    st.put_crew(0, 1)
+    st.put_crew(1, 1)
     crews = st.seat_int(0, L.S_CREWS)
     st.maw_phase()
     assert st.g[B.GS_COLLAPSED] == 6
     assert st.seat_int(0, L.S_TAKEN_FINAL) == 1 and st.seat_int(1, L.S_TAKEN_FINAL) == 1
     assert st.seat_int(0, L.S_CREWS) == crews
     assert st.loot[0] == 0
+
+
+def test_B4_a_crew_taken_before_its_first_turn_is_counted_apart():
+    """B4 measurement: a crew mustered after a Cash Out in the last round and Taken when
+    Floor 1 collapses never had a turn to declare a Last Stand; it counts in
+    ``taken_unplayed``, not in ``taken_no_stand`` (nor its final-collapse part)."""
+    st = two()
+    st.g[B.GS_COLLAPSED] = 5
+    st.g[B.GS_STEPS] = 11
+    st.put_crew(0, 1)                                 # seat 0 has played this crew
+    st.cash_out(1)                                    # seat 1 retires: a fresh crew
+    assert st.sd[1, B.SD_CREW_TURNS] == 0 and st.sd[1, B.SD_FLOOR] == 1
+    st.maw_phase()
+    assert (st.seat_int(0, L.S_TAKEN_NO_STAND), st.seat_int(0, L.S_TAKEN_FINAL),
+            st.seat_int(0, L.S_TAKEN_UNPLAYED)) == (1, 1, 0)
+    assert (st.seat_int(1, L.S_TAKEN_NO_STAND), st.seat_int(1, L.S_TAKEN_FINAL),
+            st.seat_int(1, L.S_TAKEN_UNPLAYED)) == (0, 0, 1)
+    taken = st.events(L.EV_TAKEN)
+    assert list(taken[taken[:, 1] == 1][:, 7]) == [0]       # traced: no turn played
 
 
 def test_6B_whole_games_end_at_floor_1_collapse():
@@ -667,6 +707,35 @@ def test_7_1_A25_assault_progress_carries_over_on_the_same_room():
     assert st.try_claim(0, steel=2, cunning=1) is True  # next turn: 2 + 2 >= 4
     assert st.act_cnt[2, 0, 0] == 1
     assert st.sd[0, B.SD_PROG_SLOT] == -1             # progress used up
+
+
+def test_7_1_A25_an_attempt_that_pours_nothing_keeps_the_target_and_its_progress():
+    """§7.1 / A25: progress carries over on the same room; an assault attempt on another
+    room that pours nothing (it needs only Cunning, the crew has only Steel) neither moves
+    the target nor resets its progress. Pouring into another room starts afresh there."""
+    st = two(first=("dvergar", "lorekeeper"))         # Dvergar: Library threat 1 - 1 = 0
+    st.set_floor(3, ["forge", "library"])
+    st.put_crew(0, 3)
+    st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT] = 2, 0
+    st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING] = 2, 0
+    assert st.claim_cost(3, 1, 0) == (0, 2)
+    st.sym[:] = 0
+    st.sym[L.STEEL] = 3
+
+    def pour(s, need, avail_c):
+        return int(st.call(K.pour_assault, p=np.int64(0), fi=np.int64(2), s=np.int64(s),
+                           need_s=np.int64(need[0]), need_c=np.int64(need[1]),
+                           avail_c=np.int64(avail_c)))
+
+    assert pour(1, (0, 2), 0) == 0
+    assert (st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT]) == (2, 0)
+    assert (st.sd[0, B.SD_PROG_STEEL], st.sd[0, B.SD_PROG_CUNNING]) == (2, 0)
+    assert st.sym[L.STEEL] == 3 and len(st.events(L.EV_ASSAULT)) == 0
+    st.sym[L.CUNNING] = 1
+    assert pour(1, (0, 2), 1) == 1
+    assert (st.sd[0, B.SD_PROG_SLOT], st.sd[0, B.SD_PROG_STEEL],
+            st.sd[0, B.SD_PROG_CUNNING]) == (1, 0, 1)
+    assert st.sym[L.STEEL] == 3 and st.sym[L.CUNNING] == 0
 
 
 def test_7_1_A25_assault_progress_is_lost_when_the_crew_moves():

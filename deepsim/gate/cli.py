@@ -94,23 +94,42 @@ def render_check(console: Console, result) -> None:
                       escape(_num(est.value, inst.metric.unit)), escape(interval),
                       f"{row.games:,}", f"[{style}]{row.verdict}[/{style}]")
     console.print(table)
-    for note in getattr(result, "notes", []):
-        console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
-    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
-    if result.stopped_early:
-        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
-    if result.not_played:
-        console.print(f"[dim]left out (never played in this scenario): "
-                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
-    if result.placeholders:
-        console.print(f"[yellow]placeholder data:[/yellow] "
-                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+    # the answer first, then how it was reached, then the caveats
     c = result.counts
     code = result.exit_code
     style = {EXIT_PASS: "bold green", EXIT_FAIL: "bold red"}.get(code, "bold yellow")
     console.print(f"[{style}]{c['pass']} pass, {c['fail']} fail, {c['inconclusive']} "
                   f"inconclusive[/{style}] of {len(result.rows)} ({EXIT_TEXT[code]}; "
                   f"{result.elapsed_s:.1f} s)", highlight=False)
+    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
+    if result.stopped_early:
+        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
+    for note in getattr(result, "notes", []):
+        console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
+    if result.placeholders:
+        console.print(f"[yellow]placeholder data:[/yellow] "
+                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+    if result.not_played:
+        console.print(f"[dim]left out (never played in this scenario, "
+                      f"{len(result.not_played)}): "
+                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
+
+
+def quiet_lines(result) -> list[str]:
+    """``check --quiet``: the verdict counts, then one line per expectation that did not
+    pass (verdict, number, expectation, measured value, interval, bound)."""
+    c = result.counts
+    lines = [(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
+              f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
+              f"({EXIT_TEXT[result.exit_code]})")]
+    for i, row in enumerate(result.rows, 1):
+        if row.verdict == "pass":
+            continue
+        inst, est = row.instance, row.estimate
+        lines.append(f"  {row.verdict} #{i} {inst.spec} {inst.bound_text}: measured "
+                     f"{_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
+                     f"{_num(est.high)}]")
+    return lines
 
 
 def check(
@@ -146,7 +165,7 @@ def check(
     fail_fast: Annotated[bool, typer.Option(
         "--fail-fast", help="Stop at the first look with a failed expectation.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar and no table; one line.")]
+                                        help="No progress bar and no table: the counts, then a line for each expectation that did not pass.")]
     = False,
 ) -> None:
     """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
@@ -173,10 +192,7 @@ def check(
     except InputError as exc:
         raise _fail(exc) from None
     if quiet:
-        c = result.counts
-        typer.echo(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
-                   f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
-                   f"({EXIT_TEXT[result.exit_code]})")
+        typer.echo("\n".join(quiet_lines(result)))
     else:
         render_check(console, result)
         if junit is not None:

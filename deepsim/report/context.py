@@ -61,11 +61,42 @@ class Context:
             self._cache[key] = fn()
         return self._cache[key]
 
-    def win_shares(self, by: str) -> pd.DataFrame:
+    @property
+    def balance_seats(self) -> pd.DataFrame:
+        """The primary run's seats without the baseline bots' (fair share renormalised):
+        what every balance headline and verdict reads (:meth:`RunData.balance_seats`)."""
+        return self.primary.balance_seats()[0]
+
+    def baseline_note(self, run: RunData | None = None) -> str:
+        """``baseline bots (random, cautious) left out: N seat-games`` ('' when none)."""
+        run = run or self.primary
+        n = run.balance_seats()[1]
+        if not n:
+            return ""
+        return (f"baseline bots ({', '.join(run.baseline_bots)}) left out: {n:,} "
+                f"seat-games")
+
+    def baseline_text(self) -> str:
+        """' Baseline bots (...) left out: N seat-games; ...' for a balance table's text
+        ('' when the run has none)."""
+        note = self.baseline_note()
+        if not note:
+            return ""
+        return (f" {note[0].upper()}{note[1:]} (yardstick styles, `baseline: true` in "
+                f"`bots.yaml`: their seats would pass the bots' weakness off as the game's); "
+                f"the fair share of the seats kept is their mean win at each player count.")
+
+    def win_shares(self, by: str, balance: bool | None = None) -> pd.DataFrame:
+        """Win share table by ``by`` (:func:`deepsim.report.metrics.win_share_table`).
+        ``balance`` (default: every grouping but the bot style) reads
+        :attr:`balance_seats`: baseline bots left out, fair share = the kept seats' mean
+        win at each player count."""
         c = self.config
-        return self.cached(("ws", by), lambda: M.win_share_table(
-            self.primary.seats, by, alpha=c.alpha, min_ratio=c.min_ratio,
-            max_rel_width=c.max_rel_width))
+        if balance is None:
+            balance = by != "bot"
+        seats = self.balance_seats if balance else self.primary.seats
+        return self.cached(("ws", by, balance), lambda: M.win_share_table(
+            seats, by, alpha=c.alpha, min_ratio=c.min_ratio, max_rel_width=c.max_rel_width))
 
     def diff_paths(self, run: RunData) -> set[str]:
         """Rule parameters whose value in ``run`` differs from the primary run's."""

@@ -65,6 +65,7 @@ class RunData:
     games: pd.DataFrame
     seats: pd.DataFrame
     params: dict = field(default_factory=dict)
+    _balance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_games(self) -> int:
@@ -86,6 +87,22 @@ class RunData:
     @property
     def placeholders(self) -> list[str]:
         return list(self.info.get("placeholders") or self.manifest.get("placeholders") or [])
+
+    @property
+    def baseline_bots(self) -> tuple[str, ...]:
+        """Bot styles marked ``baseline: true`` in the ruleset's bot data when the run was
+        made (``run.json`` ``baseline_bots``, from ``Prepared.baseline_bots``); none for an
+        older run without the record (today's bot data may not be the run's)."""
+        return tuple(str(b) for b in self.info.get("baseline_bots") or ())
+
+    def balance_seats(self) -> tuple[pd.DataFrame, int]:
+        """The seats balance headlines read: baseline bots left out, the fair share
+        renormalised among the rest (:func:`deepsim.botdata.split_baseline`); and the
+        number of seat-games left out."""
+        if self._balance is None:
+            from deepsim.botdata import split_baseline
+            self._balance = split_baseline(self.seats, self.baseline_bots)
+        return self._balance
 
     @property
     def skipped_rules(self) -> list[str]:

@@ -231,17 +231,22 @@ def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     -------
     DataFrame
         One row per (players, seat): ``players``, ``seat``, ``games``, ``wins``,
-        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (1/players), ``ratio``.
+        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (the mean of the
+        ``fair`` column when there is one, else 1/players), ``ratio``.
     """
     require(seats, ["players", "seat", "win"], "seats")
-    g = seats.groupby(["players", "seat"], observed=True)["win"]
-    out = pd.DataFrame({"games": g.size(), "wins": g.sum()}).reset_index()
+    g = seats.groupby(["players", "seat"], observed=True)
+    cols = {"games": g.size(), "wins": g["win"].sum()}
+    if "fair" in seats.columns:
+        cols["fair_share"] = g["fair"].mean()
+    out = pd.DataFrame(cols).reset_index()
     out["players"] = out["players"].astype("int64")
     out["seat"] = out["seat"].astype("int64")
     out["win_share"] = out["wins"] / out["games"]
     out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy(),
                                            alpha)
-    out["fair_share"] = 1.0 / out["players"]
+    if "fair_share" not in out.columns:
+        out["fair_share"] = 1.0 / out["players"]
     out["ratio"] = out["win_share"] / out["fair_share"]
     return out.sort_values(["players", "seat"]).reset_index(drop=True)
 

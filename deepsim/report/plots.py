@@ -56,7 +56,9 @@ def company_forest(ws: pd.DataFrame, by: str, *, min_ratio: float, title: str,
     fig = new_figure(figsize=(7.2, 0.2 * len(d) + 1.4))
     ax = fig.add_subplot()
     y = np.arange(len(d))
-    err = np.vstack([d["ratio"] - d["ratio_low"], d["ratio_high"] - d["ratio"]])
+    # clipped at 0: a Wilson bound of 0 wins can come out a rounding error above 0
+    err = np.clip(np.vstack([d["ratio"] - d["ratio_low"], d["ratio_high"] - d["ratio"]]),
+                  0.0, None)
     for verdict, colour in colours.items():
         m = (d["verdict"] == verdict).to_numpy()
         if m.any():

@@ -63,7 +63,8 @@ def faction_share(ctx: Context, foot: str) -> Section:
         f"viable* when the interval's upper end is below {c.min_ratio:g} x fair share; "
         f"otherwise *inconclusive* when the interval is wider than {c.max_rel_width:g} x fair "
         f"share; otherwise *viable*. **Holm test**: one-sided exact binomial tests for over "
-        f"and under fair share, Holm-corrected over all 2 x {len(ws)} tests at {c.alpha:g}.")
+        f"and under fair share, Holm-corrected over all 2 x {len(ws)} tests at {c.alpha:g}."
+        + ctx.baseline_text())
     counts = ws["verdict"].value_counts()
     s.paragraphs.append(
         f"{counts.get('viable', 0)} of {len(ws)} {nouns} viable, "
@@ -111,10 +112,10 @@ def _seat_faction_note(ctx: Context) -> list[str]:
 def seat_advantage(ctx: Context, foot: str) -> Section:
     """Win share by seat per player count (the ruleset's ``seat_order`` says who starts)."""
     s = Section("seats", "Seat advantage")
-    sa = M.seat_advantage(ctx.primary.seats, ctx.config.alpha)
+    sa = M.seat_advantage(ctx.balance_seats, ctx.config.alpha)
     s.paragraphs.append(f"Win share by seat for each player count ({ctx.rs.seat_order}; a tie "
                         "or draw shared by k seats counts 1/k), with 95% Wilson intervals, "
-                        "against the fair share 1/players.")
+                        "against the fair share 1/players." + ctx.baseline_text())
     s.paragraphs += _seat_faction_note(ctx)
     s.figures.append(Figure("seat_advantage.png", plots.seat_bars(
         sa, title="Win share / fair share by seat", footer=foot),
@@ -131,9 +132,13 @@ def bot_styles(ctx: Context, foot: str) -> Section:
     """Win share by bot style (not a verdict: styles are knobs, not rules)."""
     s = Section("bots", "Bot styles")
     ws = ctx.win_shares("bot")
+    base = ctx.primary.baseline_bots
     s.paragraphs.append("Win share by bot style (styles are drawn per seat), against the "
-                        "fair share: does aggression over-win? Bot styles are knobs in "
-                        "`bots.yaml`, not rules.")
+                        "fair share 1/players over the whole field: does aggression "
+                        "over-win? Bot styles are knobs in `bots.yaml`, not rules."
+                        + (f" Baseline styles ({', '.join(base)}: yardsticks, left out of "
+                           f"every other balance table) are shown here for reference."
+                           if base else ""))
     s.tables.append(Table("", ws_display(ws, "bot", "Bot").drop(columns=["Verdict"])))
     return s
 

@@ -71,6 +71,10 @@ class Prepared:
         Parameter paths whose data is a placeholder (not in the rulebook).
     skipped_rules : list of str
         Rulebook rules the engine does not implement (empty when complete).
+    baseline_bots : list of str
+        Bot labels of the styles marked ``baseline: true`` in the ruleset's bot data
+        (yardsticks such as uniform random play): reports leave their seats out of
+        balance headlines. Recorded in ``run.json``.
     compiled : Any
         Ruleset-private arrays handed to the kernel.
     """
@@ -82,6 +86,7 @@ class Prepared:
     placeholders: list[str] = field(default_factory=list)
     skipped_rules: list[str] = field(default_factory=list)
     compiled: Any = None
+    baseline_bots: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -77,11 +77,23 @@ class DataFile:
         The YAML file (its comments beside the keys name the rulebook sections).
     model : callable returning a pydantic model class
         Called on first use (a schema module may be slow to import).
+    paths : callable, optional
+        ``paths(leaf_paths) -> dict``: the settable paths from the defaulted data's leaf
+        paths, for a ruleset whose mappings take keys the defaults leave out (DEEPFALL's
+        starting bags: every die, count 0 when absent). Default: the leaf paths.
+    on_overrides : callable, optional
+        ``on_overrides(data, paths)``: adjusts (in place) the data after the override
+        ``paths`` were applied, before validation (e.g. clears a placeholder flag whose data
+        the designer supplied whole).
     """
 
-    def __init__(self, path: Path | str, model: Callable[[], type[BaseModel]]):
+    def __init__(self, path: Path | str, model: Callable[[], type[BaseModel]], *,
+                 paths: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                 on_overrides: Callable[[dict, list[str]], None] | None = None):
         self.path = Path(path)
         self._model = model
+        self._paths_of = paths
+        self._on_overrides = on_overrides
 
     @cached_property
     def model(self) -> type[BaseModel]:
@@ -106,7 +118,8 @@ class DataFile:
 
     @cached_property
     def _paths(self) -> dict[str, Any]:
-        return leaf_paths(self._defaults)
+        leaves = leaf_paths(self._defaults)
+        return self._paths_of(leaves) if self._paths_of else leaves
 
     def parameter_paths(self) -> dict[str, Any]:
         """Every settable dotted path of the data with its default value."""
@@ -126,6 +139,9 @@ class DataFile:
         base = copy.deepcopy(self._defaults)
         data = apply_overrides(base, overrides or {}, valid_paths=self._paths, source=source,
                                lines=lines)
+        if self._on_overrides and overrides:
+            self._on_overrides(data, [str(k) for k in overrides] if isinstance(overrides, dict)
+                               else [parse_override(o)[0] for o in overrides])
         return validate(self.model, data, source=source if overrides else str(self.path),
                         lines=(lines or {}) if overrides else self.default_lines())
 

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from deepsim import rotation
+from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
-from deepsim.params import knob_styles, nearest, params_hash, validate
+from deepsim.params import nearest, params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.base import Prepared, Ruleset
@@ -52,9 +53,15 @@ load_data = DATA.load
 
 
 @lru_cache(maxsize=1)
+def bot_data() -> BotData:
+    """The bots' knobs (type, bounds, searchable) and styles from bots.yaml."""
+    return load_bot_data(BOTS_FILE, L.KNOBS)
+
+
 def bot_styles() -> dict[str, dict[str, float]]:
-    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    return knob_styles(BOTS_FILE, L.KNOBS)
+    """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
+    the knob's default)."""
+    return bot_data().values()
 
 
 def terrain_codes(data) -> dict[str, int]:
@@ -190,7 +197,8 @@ class AtlantisRuleset(Ruleset):
                              lines=lines)
             if spec.knobs:
                 prof = dict(styles[spec.bot])
-                prof.update(spec.knobs)
+                prof.update(bot_data().check(spec.knobs, file=source,
+                                             key=f"sides.{side}.knobs", lines=lines))
                 profiles.append(prof)
                 labels.append(f"{spec.bot}*")
                 side_bot[s] = len(profiles) - 1
@@ -222,6 +230,7 @@ class AtlantisRuleset(Ruleset):
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=placeholders,
                         skipped_rules=list(SKIPPED_RULES),
+                        baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": labels, "seed": sc.seed,
                                   "unit_titles": [self._unit_title(data, u)
                                                   for u in data.unit_names()],
@@ -487,6 +496,10 @@ class AtlantisRuleset(Ruleset):
         from deepsim.testing.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
 
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked)."""
+        return bot_data()
+
     def parameters(self) -> list[dict]:
         """Every parameter: dotted path, default, type, bounds and the data file's note.
 
@@ -499,10 +512,6 @@ class AtlantisRuleset(Ruleset):
         """Exact dice odds (odds.py: ``deepsim odds atlantis QUESTION``)."""
         from deepsim.rulesets.atlantis.odds import BOOK
         return BOOK
-
-    def bot_data(self):
-        """The bots' styles (knobs filled) from bots.yaml."""
-        return bot_styles()
 
     # ---- report -------------------------------------------------------------------------
 

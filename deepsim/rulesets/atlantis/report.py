@@ -43,8 +43,8 @@ from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import new_figure, to_png
 from deepsim.rulesets.atlantis.layout import END_CAUSES, KING, SIDE_TITLES, WITCH
 
-__all__ = ["bot_matchups", "end_causes", "first_move", "game_length", "leader_killers",
-           "material_at_cap", "sections", "side_shares"]
+__all__ = ["balance_games", "bot_matchups", "end_causes", "first_move", "game_length",
+           "leader_killers", "material_at_cap", "sections", "side_shares"]
 
 OUTCOMES = (SIDE_TITLES[KING], SIDE_TITLES[WITCH], "draw")
 CAUSE_TITLES = {"attack": "leader killed by an attack", "poison": "leader killed by poison",
@@ -89,6 +89,42 @@ def _causes(games: pd.DataFrame) -> pd.Series:
 def _winner(games: pd.DataFrame) -> np.ndarray:
     M.require(games, ["winner_side"], "games")
     return games["winner_side"].to_numpy(dtype=np.int64)
+
+
+def balance_games(run) -> tuple[pd.DataFrame, int]:
+    """The run's games with no baseline bot on either side (``run.baseline_bots``: styles
+    marked ``baseline: true`` in ``bots.yaml``, yardsticks such as uniform random play), and
+    the number of games left out. Every side, first-move, length and ending table reads
+    these: a game against a baseline bot measures the bot, not the armies."""
+    base = [str(b) for b in run.baseline_bots]
+    games = run.games
+    if not base or "bot" not in run.seats.columns or "game" not in games.columns:
+        return games, 0
+    seats = run.seats
+    bad = seats.loc[seats["bot"].astype(str).isin(base), "game"].unique()
+    if len(bad) == 0:
+        return games, 0
+    keep = ~games["game"].isin(bad).to_numpy()
+    return games.loc[keep], int((~keep).sum())
+
+
+def _games(run) -> pd.DataFrame:
+    return balance_games(run)[0]
+
+
+def _left_out(ctx) -> str:
+    """' Games with a baseline bot (random) left out: N.' per run, or ''."""
+    bits = []
+    for run, label in zip(ctx.runs, _labels(ctx), strict=True):
+        n = balance_games(run)[1]
+        if n:
+            who = f" ({label})" if len(ctx.runs) > 1 else ""
+            bits.append(f"{n:,}{who}")
+    if not bits:
+        return ""
+    base = ", ".join(dict.fromkeys(b for r in ctx.runs for b in r.baseline_bots))
+    return (f" Games with a baseline bot ({base}) on either side are left out: "
+            f"{'; '.join(bits)}.")
 
 
 def side_shares(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -272,11 +308,11 @@ def _sec_sides(ctx) -> Section:
         "Share of games won by each side and drawn (the turn cap `end.max_turns` ends a game "
         "as a draw), each with its 95% Wilson interval; the three shares sum to 100%. "
         "*Sea King of decisive games* leaves the draws out (50% = balanced). The per-faction "
-        "win share above counts a draw as half a win for each side.")
+        "win share above counts a draw as half a win for each side." + _left_out(ctx))
     rows, plot = [], []
     for run, label in zip(ctx.runs, labels, strict=True):
-        t = side_shares(run.games, a)
-        row = {"Run": label, "Games": f"{run.n_games:,}"}
+        t = side_shares(_games(run), a)
+        row = {"Run": label, "Games": f"{len(_games(run)):,}"}
         for r in t.itertuples():
             row[r.outcome] = f"{_pct(r.share)} ({_pci(r.ci_low, r.ci_high)})"
             plot.append((label, r.outcome, r.share, r.ci_low, r.ci_high))
@@ -321,11 +357,11 @@ def _sec_first(ctx) -> Section:
         "The side that moves first (`setup.first_side`; the rulebook's Sea Witch by default) "
         "against the side that moves second: share of games each wins and the first mover's "
         "score (wins + half the draws per game) with 95% Wilson intervals; a score above 50% "
-        "is a first-move advantage.")
+        "is a first-move advantage." + _left_out(ctx))
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
-        fm = first_move(run.games, a)
-        firsts = sorted({int(v) for v in run.games["first_side"].unique()})
+        fm = first_move(_games(run), a)
+        firsts = sorted({int(v) for v in _games(run)["first_side"].unique()})
         who = ", ".join(SIDE_TITLES[v] for v in firsts if 0 <= v < 2) or "?"
         rows.append({
             "Run": label, "Moves first": who, "Games": f"{fm['games']:,}",
@@ -388,10 +424,10 @@ def _sec_length(ctx) -> Section:
     s.paragraphs.append(
         "Player-turns per game (one side's turn; a round is both sides' turns) with the t "
         "interval of the mean, and the share of games stopped as a draw by the turn cap "
-        "`end.max_turns` (Wilson interval).")
+        "`end.max_turns` (Wilson interval)." + _left_out(ctx))
     rows, hists = [], []
     for run, label in zip(ctx.runs, labels, strict=True):
-        gl = game_length(run.games, a)
+        gl = game_length(_games(run), a)
         cap = run.param("end.max_turns")
         rows.append({
             "Run": label, "Games": f"{gl['games']:,}",
@@ -402,7 +438,7 @@ def _sec_length(ctx) -> Section:
             "Max": _num(gl["max"], "g"), "Turn cap": "-" if cap is None else str(cap),
             "Draws at the cap": f"{gl['capped']:,} = {_pct(gl['cap_share'], 2)} "
                                 f"({_pci(gl['cap_low'], gl['cap_high'], 2)})"})
-        hists.append((label, run.games["turns"].to_numpy(dtype=np.int64), cap))
+        hists.append((label, _games(run)["turns"].to_numpy(dtype=np.int64), cap))
     s.tables.append(Table("Turns per game (mean with 95% CI)", _with_run(rows, several)))
     s.figures.append(Figure("atlantis_turns.png", _turns_plot(hists, footer=_footer(ctx)),
                             "Share of games by player-turns played (dashed: the turn cap)."))
@@ -418,10 +454,11 @@ def _sec_endings(ctx) -> Section:
         "A game ends when a leader is destroyed, by an attack's damage, by poison, by a "
         "hazard of the map (entering it, the End phase, a current) or by a spell (terrain a "
         "spell made, or a spell's effect), or at the turn cap as a draw. Share of all games "
-        "(95% Wilson interval), and for each side the share of its wins that came this way.")
+        "(95% Wilson interval), and for each side the share of its wins that came this way."
+        + _left_out(ctx))
     rows, plot = [], []
     for run, label in zip(ctx.runs, labels, strict=True):
-        ec = end_causes(run.games, a)
+        ec = end_causes(_games(run), a)
         for r in ec.itertuples():
             rows.append({
                 "Run": label, "Ending": CAUSE_TITLES.get(r.cause, r.cause),
@@ -441,7 +478,7 @@ def _sec_endings(ctx) -> Section:
     krows = []
     for run, label in zip(ctx.runs, labels, strict=True):
         try:
-            lk = leader_killers(run.games, a)
+            lk = leader_killers(_games(run), a)
         except KeyError:
             continue
         for r in lk.head(12).itertuples():
@@ -466,10 +503,10 @@ def _sec_material(ctx) -> Section:
         "Games stopped by the turn cap are draws; material (the sum over surviving units of "
         "AD x remaining DR, the tiebreak of AMB-T23) says who was ahead: Sea King minus Sea "
         "Witch (mean with t interval, median, 5th-95th percentile), the share of capped games "
-        "each side leads (Wilson), and the first mover's margin.")
+        "each side leads (Wilson), and the first mover's margin." + _left_out(ctx))
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
-        m = material_at_cap(run.games, a)
+        m = material_at_cap(_games(run), a)
         if m is None:
             rows.append({"Run": label, "Capped games": "0"})
             continue

@@ -10,26 +10,21 @@ import numpy as np
 import pandas as pd
 
 from deepsim import rotation
+from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
-from deepsim.params import knob_styles, params_hash, validate
+from deepsim.params import params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.base import Prepared, ReportOption, Ruleset
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
-from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, DeepfallData
+from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, DeepfallData
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
 DATA_FILE = HERE / "ruleset.yaml"
 BOTS_FILE = HERE / "bots.yaml"
 
-#: the data file read against its model (defaults, dotted paths, overrides)
-DATA = common.DataFile(DATA_FILE, lambda: DeepfallData)
-default_data = DATA.default_data
-parameter_paths = DATA.parameter_paths
-#: validated ruleset data after dotted-path overrides (``DataFile.load``)
-load_data = DATA.load
 
 #: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
 SKIPPED_RULES: list[str] = [
@@ -42,15 +37,91 @@ def _title(name: str) -> str:
     return name.replace("_", "-").title()
 
 
+def _settable_paths(paths: dict) -> dict:
+    """The data's leaf paths with every die of each starting bag (A3).
+
+    A starting bag may be changed one die at a time; a die the bag does not hold is there
+    with count 0 (lineages.wisp.start_bag.warrior=2 adds two Warriors).
+    """
+    out: dict = {}
+    for path, value in paths.items():
+        bag = path.rpartition(".")[0]
+        if bag.startswith("lineages.") and bag.endswith(".start_bag"):
+            if f"{bag}.{DICE[0]}" not in out:        # the bag's first key: every die, in order
+                out.update({f"{bag}.{die}": paths.get(f"{bag}.{die}", 0) for die in DICE})
+            continue
+        out[path] = value
+    return out
+
+
+#: placeholder flag -> the data it flags. Supplying the whole of that data (or a mapping
+#: that holds it) clears the flag unless the same overrides set the flag itself; a partial
+#: change (one die of a bag, one floor's weights) leaves the rest placeholder and the flag on.
+_PLACEHOLDER_DATA = {**{f"lineages.{n}.start_bag_placeholder": f"lineages.{n}.start_bag"
+                        for n in LINEAGES},
+                     "dungeon.placeholder": "dungeon.floor_weights"}
+
+
+def _clear_supplied_placeholders(data: dict, paths: list[str]) -> None:
+    """Clear (in place) each placeholder flag whose data the designer supplied whole.
+
+    ``paths`` are the override paths applied to ``data``. A flag the designer wrote (its
+    own path, or its key inside a mapping they supplied) is left as they wrote it.
+    """
+    def under(path: str) -> bool:        # path itself or a mapping holding it was supplied
+        return path in paths or any(path.startswith(p + ".") for p in paths)
+
+    for flag, target in _PLACEHOLDER_DATA.items():
+        if not under(target):
+            continue
+        *parents, leaf = flag.split(".")
+        node = data
+        for part in parents:
+            node = node[part]
+        # a supplied mapping replaced the base, so the flag's key is there only if written
+        written = flag in paths or (under(flag) and leaf in node)
+        if not written:
+            node[leaf] = False
+
+
+def _after_overrides(data: dict, paths: list[str]) -> None:
+    """Clear the placeholder flags of supplied data, and drop the dice a starting bag holds
+    0 of (A3: a bag without a die and one with 0 of it are the same bag, so setting a die
+    to its default 0 leaves the parameters, and their hash, unchanged)."""
+    _clear_supplied_placeholders(data, paths)
+    for lineage in (data.get("lineages") or {}).values():
+        bag = lineage.get("start_bag") if isinstance(lineage, dict) else None
+        if isinstance(bag, dict):
+            for die in [k for k, v in bag.items() if type(v) is int and v == 0]:
+                del bag[die]
+
+
+#: the data file read against its model (defaults, dotted paths, overrides)
+DATA = common.DataFile(DATA_FILE, lambda: DeepfallData, paths=_settable_paths,
+                       on_overrides=_after_overrides)
+default_data = DATA.default_data
+parameter_paths = DATA.parameter_paths
+#: validated ruleset data after dotted-path overrides (``DataFile.load``)
+load_data = DATA.load
+
+
 @lru_cache(maxsize=1)
+def bot_data() -> BotData:
+    """The bots' knobs (type, bounds, searchable) and styles from bots.yaml."""
+    return load_bot_data(BOTS_FILE, L.KNOBS)
+
+
 def bot_styles() -> dict[str, dict[str, float]]:
-    """Bot styles from bots.yaml with every knob filled (defaults: 0)."""
-    return knob_styles(BOTS_FILE, L.KNOBS)
+    """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
+    the knob's default)."""
+    return bot_data().values()
 
 
-def _placeholders(d: DeepfallData) -> list[str]:
+def _placeholders(d: DeepfallData, lineages: set[str] | None = None) -> list[str]:
+    """The placeholder data a run rests on: the starting bags of the Lineages it can deal
+    (``lineages``; None: every one) that are still flagged, and the floor weights."""
     out = [f"lineages.{n}.start_bag" for n in LINEAGES   # A3: cards not printed
-           if d.lineages[n].start_bag_placeholder]
+           if d.lineages[n].start_bag_placeholder and (lineages is None or n in lineages)]
     if d.dungeon.placeholder:
         out.append("dungeon.floor_weights")              # A21
     return out
@@ -88,6 +159,14 @@ _SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64",
                   **{c: "float64" for c in L.SEAT_FLT}, "fair": "float64"}
 
 
+def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
+    """The Lineages a scenario can deal (None: any, when a seat it plays is random)."""
+    seats = sc.seats[:max(counts)] if sc.seats else []
+    if not seats or len(seats) < max(counts) or any(s.lineage == "random" for s in seats):
+        return None
+    return {s.lineage for s in seats}
+
+
 class DeepfallRuleset(Ruleset):
     """The DEEPFALL ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
 
@@ -119,7 +198,7 @@ class DeepfallRuleset(Ruleset):
     report_seats_columns = (
         "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
         "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
-        "taken_no_stand", "taken_no_stand_final", "crews", "lineage_ability",
+        "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
         "calling_ability", "rotation")
     report_seats_prefixes = ("claims_",)
 
@@ -157,7 +236,8 @@ class DeepfallRuleset(Ruleset):
                 common.check_bot(seat.bot, names, source=source, key=f"seats.{i}.bot",
                                  lines=lines)
                 prof = dict(styles[seat.bot])
-                prof.update(seat.knobs)
+                prof.update(bot_data().check(seat.knobs, file=source,
+                                             key=f"seats.{i}.knobs", lines=lines))
                 if seat.knobs:
                     profiles.append(prof)
                     spec[i, 2] = len(profiles) - 1
@@ -190,8 +270,10 @@ class DeepfallRuleset(Ruleset):
                              "rotations": len(rotations)})
         resolved["resolved_overrides"] = ov.merged
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=params_hash(params), placeholders=_placeholders(data),
+                        params_hash=params_hash(params), placeholders=_placeholders(
+                            data, _dealt_lineages(sc, counts)),
                         skipped_rules=list(SKIPPED_RULES),
+                        baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
                                   "seed": sc.seed, "rotations": rotations})
 
@@ -351,6 +433,10 @@ class DeepfallRuleset(Ruleset):
         from deepsim.testing.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
 
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked)."""
+        return bot_data()
+
     def parameters(self) -> list[dict]:
         """Every parameter: dotted path, default, type, bounds and the data file's note.
 
@@ -363,10 +449,6 @@ class DeepfallRuleset(Ruleset):
         """Exact dice odds (odds.py: ``deepsim odds deepfall QUESTION``)."""
         from deepsim.rulesets.deepfall.odds import BOOK
         return BOOK
-
-    def bot_data(self):
-        """The bots' styles (knobs filled) from bots.yaml."""
-        return bot_styles()
 
     # ---- report (report.py, claims.py) --------------------------------------------------
 

@@ -33,8 +33,11 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 
 # Shared game scalars (int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
- GS_TRACE, GS_BACKLOG) = range(11)
-G_N = 11
+ GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS) = range(13)
+G_N = 13
+# GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and uncanceled
+# Dread, before any reset); GS_TURNS: player-turns played so far. The bots' Maw forecast
+# reads the observed rate (dread_rate).
 
 # Positions in the scratch tuple.
 (X_THEME, X_PLUNDER, X_GONE, X_ACT_STR, X_ACT_CNT, X_FALLEN, X_SD, X_BAG, X_OUT, X_DISC,
@@ -145,21 +148,54 @@ def steps_needed(fl, g, rules):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def doomed_this_round(fl, g, rules, n):
-    """Would floor ``fl`` likely collapse in this round's Maw phase? (a bot's estimate)"""
+def dread_rate(g, n):
+    """Dread added to the track per player-turn so far this game, as observed (a bot's
+    estimate; prior: one per player-turn over one round, so the first turns lean on it)."""
+    return (g[GS_DREAD_ADDED] + n) / np.float64(g[GS_TURNS] + n)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def turns_to_come(p, n, g, own):
+    """Player-turns of this round still to add Dread after seat p's decision: the seats
+    after p in turn order (§6A, first player = (round - 1) mod n), plus p's own when its
+    Dread is still to come (``own``)."""
+    first = (g[GS_ROUND] - 1) % n
+    pos = (p - first) % n
+    return n - 1 - pos + (1 if own else 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def doomed_this_round(fl, p, n, g, rules, margin, own):
+    """Would floor ``fl`` likely collapse in this round's Maw phase? (a bot's estimate)
+
+    The Maw gains ``maw.steps_per_round`` steps and ``maw.dread_full_steps`` more when the
+    Dread track is full in the Maw phase (§6B.1, A1). The track's fill is forecast from the
+    Dread the turns still to come this round add at the rate observed so far
+    (:func:`dread_rate`): it fills when track + expected + ``margin`` x sqrt(expected)
+    reaches its length (``margin``: the bot's safety in standard deviations of a Poisson
+    count). ``own``: seat p's own Dread of this turn is still to come.
+    """
     if fl != next_floor(g):
         return False
     need = steps_needed(fl, g, rules)
     gain = rules[R_STEPS_PER_ROUND]
-    if g[GS_DREAD] + n >= g[GS_DREAD_LEN]:
-        gain += rules[R_DREAD_FULL_STEPS]
-    return need <= gain
+    if need <= gain:
+        return True
+    if need > gain + rules[R_DREAD_FULL_STEPS]:
+        return False
+    left = g[GS_DREAD_LEN] - g[GS_DREAD]
+    if left <= 0:
+        return True
+    mu = turns_to_come(p, n, g, own) * dread_rate(g, n)
+    return mu + margin * np.sqrt(mu) >= left
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rounds_until(fl, g, rules):
-    """Estimated rounds before floor ``fl`` collapses (>= 1; one collapse per round)."""
+def rounds_until(fl, g, rules, n):
+    """Estimated rounds before floor ``fl`` collapses (>= 1; one collapse per round), with
+    the Dread track filling at the rate observed so far (at most once a round)."""
     k = next_floor(g) - fl + 1
-    rate = rules[R_STEPS_PER_ROUND] + 0.5 * rules[R_DREAD_FULL_STEPS]
+    fills = min(1.0, dread_rate(g, n) * n / g[GS_DREAD_LEN])
+    rate = rules[R_STEPS_PER_ROUND] + fills * rules[R_DREAD_FULL_STEPS]
     est = steps_needed(fl, g, rules) / rate
     return est if est > k else np.float64(k)

@@ -7,9 +7,10 @@ hard it presses on, how deep it goes, when it Cashes Out and when it makes a Las
 Bots read the game state but never change it.
 
 Compile time (docs/performance.md): the decisions the kernel calls (``choose_room``,
-``press_on``...) are ``forceinline=True``: numba compiles each once and LLVM inlines it into
-the turn, as fast as numba-IR inlining (``inline="always"``), which re-typed their bodies at
-every call site and made the turn take minutes to compile. Small helpers stay IR-inlined.
+``press_on``...) and the larger helpers are ``forceinline=True``: numba compiles each once
+and LLVM inlines it into the turn, as fast as numba-IR inlining (``inline="always"``), which
+re-typed their bodies at every call site and made the turn take minutes to compile. Small
+helpers stay IR-inlined.
 """
 
 from __future__ import annotations
@@ -18,19 +19,21 @@ import numpy as np
 from numba import njit
 
 from deepsim.rulesets.deepfall.board import (
-    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL,
-    SD_PROG_CUNNING, SD_STAND, X_ACT_CNT, X_ACT_STR, X_EFF, X_FALLEN, X_G, X_GONE, X_LOOT,
-    X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds, next_floor,
-    rand_below, rival_best, rounds_until, strength_of,
+    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT,
+    SD_PROG_STEEL, SD_STAND, X_ACT_CNT, X_ACT_STR, X_BAG, X_DISC, X_EFF, X_FALLEN, X_G, X_GONE,
+    X_LOOT, X_OUT, X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds,
+    next_floor, rand_below, rival_best, rounds_until, strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
-    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_MARKER_STRENGTH,
-    E_MARKER_WEIGHT, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE, E_SOLO_VAULT, E_THREAT_IGNORE,
-    E_WORTHY_MULT, FAITH, K_CASH_DEPTH, K_CASH_LOOT, K_CONTEST, K_LAST_STAND, K_PRESS_MAX,
-    K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY, K_TARGET_DEPTH,
-    K_DREAD_STOP, METTLE, N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_GLORY_PER_LOOT,
-    R_LS_COST, R_MAX_SURPLUS, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_MULT, STEEL, THRONE_THEME,
+    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_HAND,
+    E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_MOVES, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE,
+    E_SOLO_VAULT, E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH,
+    K_CASH_LOOT, K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX,
+    K_PRESS_RISK, K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY,
+    K_TARGET_DEPTH, METTLE,
+    N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND,
+    R_LS_COST, R_MAX_SURPLUS, R_MOVE_COST, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS,
+    R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL, THRONE_THEME,
 )
 
 RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
@@ -93,6 +96,12 @@ def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _adds(ns, nc, steel, cun):
+    """Can the crew pour anything into a room still needing (ns, nc)? (§7.1 assault)"""
+    return (ns > 0 and steel > 0) or (nc > 0 and cun > 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _trinity(p, th, rooms, scr, trin):
     if rooms[th, RM_TRINITY] == 0:
         return True
@@ -102,11 +111,102 @@ def _trinity(p, th, rooms, scr, trin):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault):
+def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
+    """(slot, score) of the best room of floor index ``fi`` the crew can claim now with
+    ``steel`` and ``cun`` (-1, 0.0 when none is worth it). The marker's strength counts
+    every surplus symbol the claim pours in, Steel and Cunning alike (§7.1, A9: the kernel
+    pours both)."""
+    g = scr[X_G]
+    gone = scr[X_GONE]
+    best_s = -1
+    best = 0.0
+    for s in range(g[1]):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
+            sc = _room_score(fi, s, p, n, steel - ns + cun - nc, kn, scr, rules, rooms, depth)
+            if sc > best:
+                best = sc
+                best_s = s
+    return best_s, best
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
+    """(slot, score) of the room of floor index ``fi`` best worth assaulting with ``steel``
+    and ``cun`` (-1, 0.0 when none): see :func:`choose_room`."""
+    g = scr[X_G]
+    gone = scr[X_GONE]
+    best_s = -1
+    best = 0.0
+    # progress pays off only in a later turn on this floor (A25): none if the floor falls
+    # this round; otherwise the turns until it falls (claims are still possible in the turn
+    # of the round it falls) must be able to bring what the pour leaves missing
+    if doomed_this_round(fi + 1, p, n, g, rules, kn[K_MAW_MARGIN], False):
+        return -1, 0.0
+    turns = max(1.0, np.ceil(rounds_until(fi + 1, g, rules, n)) - 1.0)
+    es, ec = turn_yield(p, kn, scr, rules, faces)
+    reach_s = kn[K_ASSAULT_REACH] * turns * es
+    reach_c = kn[K_ASSAULT_REACH] * turns * ec
+    sd = scr[X_SD]
+    for s in range(g[1]):
+        if gone[fi, s] == 1:
+            continue
+        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        if not _adds(ns, nc, steel, cun):
+            continue                # nothing to pour in: the attempt would change nothing
+        if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
+            continue                # the rest is out of reach before the floor falls
+        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+            sc *= 1.5               # keep chipping at the same room (A25)
+        if sc > best:
+            best = sc
+            best_s = s
+    return best_s, best
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def turn_yield(p, kn, scr, rules, faces):
+    """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
+
+    A turn draws a hand of ``turn.hand_size`` (+ the company's) and up to ``press_max``
+    more (§6A.1-2), at most the crew's dice; each die shows its type's faces with equal
+    chance (§5). Production and bonuses are left out.
+    """
+    bag = scr[X_BAG]
+    out = scr[X_OUT]
+    disc = scr[X_DISC]
+    total = 0
+    steel = 0.0
+    cun = 0.0
+    for t in range(faces.shape[0]):
+        c = bag[p, t] + out[p, t] + disc[p, t]
+        if c == 0:
+            continue
+        total += c
+        for f in range(6):
+            if faces[t, f] == STEEL:
+                steel += c / 6.0
+            elif faces[t, f] == CUNNING:
+                cun += c / 6.0
+    if total == 0:
+        return 0.0, 0.0
+    h = max(1.0, rules[R_HAND] + scr[X_EFF][p, E_HAND])
+    dice = min(np.float64(total), h * (1.0 + kn[K_PRESS_MAX]))
+    return steel / total * dice, cun / total * dice
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault,
+                faces):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
 
     Returns (slot, assault): slot -1 = no claim; assault True = pour Steel/Cunning in as
-    progress on an out-of-reach room.
+    progress on an out-of-reach room: one the crew can pour into, on a floor that stands
+    past this round, whose rest the crew can expect to bring (``assault_reach`` x the
+    expected yield of its turns until the floor falls, :func:`turn_yield`).
     """
     g = scr[X_G]
     gone = scr[X_GONE]
@@ -123,7 +223,7 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                 if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
                                                           trin):
                     n_opt += 1
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
                     n_opt += 1
         pick = rand_below(key, g, n_opt)
         if pick == 0:
@@ -137,41 +237,17 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                     k += 1
                     if k == pick:
                         return s, False
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
                     k += 1
                     if k == pick:
                         return s, True
         return -1, False
-    best_s = -1
-    best = 0.0
-    for s in range(slots):
-        if gone[fi, s] == 1:
-            continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
-            sc = _room_score(fi, s, p, n, steel - ns, kn, scr, rules, rooms, depth)
-            if sc > best:
-                best = sc
-                best_s = s
+    best_s, _best = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
     if best_s >= 0:
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    if rounds_until(fi + 1, g, rules) < 2.0:
-        return -1, False            # the floor falls before progress could pay off
-    sd = scr[X_SD]
-    for s in range(slots):
-        if gone[fi, s] == 1:
-            continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if (ns > 0 and steel == 0) and (nc > 0 and cun <= 0):
-            continue
-        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
-        if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
-            sc *= 1.5               # keep chipping at the same room (A25)
-        if sc > best:
-            best = sc
-            best_s = s
+    best_s, _best = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
     return best_s, best_s >= 0
 
 
@@ -192,14 +268,16 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
         return lowest               # a Last Stand wants depth and an early Taking
     if kn[K_LAST_STAND] > 1.5:
         return min(lowest, np.int64(kn[K_TARGET_DEPTH]))
-    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, g, rules, n)
+    margin = kn[K_MAW_MARGIN]
+    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, p, n, g, rules, margin, before_roll)
             and sd[p, SD_DEEPEST] >= np.int64(kn[K_TARGET_DEPTH]) - 1
             and (scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5
                  or scr[X_SYM][METTLE] >= rules[R_LS_COST] or before_roll)):
         return cur                  # stay and make the Last Stand here
     safe = 1
     for fl in range(lowest, 0, -1):
-        if rounds_until(fl, g, rules) > kn[K_SAFETY] and not doomed_this_round(fl, g, rules, n):
+        if rounds_until(fl, g, rules, n) > kn[K_SAFETY] and not doomed_this_round(
+                fl, p, n, g, rules, margin, before_roll):
             safe = fl
             break
     t = np.int64(kn[K_TARGET_DEPTH])
@@ -207,8 +285,73 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
-    """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)"""
+def setback_chance(p, net, scr, rules, faces):
+    """Chance that another hand (§6A.2) leaves ``turn.setback_threshold`` or more Dread
+    uncanceled (§6A.3), given ``net`` uncanceled now (a bot's estimate).
+
+    The hand's h dice (hand size, at most the dice left in the bag) each show Dread or
+    Faith with their die type's share of the bag's faces (drawn with replacement: the
+    bag's mix); a Faith cancels a Dread unless the company cannot (Revenant), after the
+    Faith its per-turn penalty still eats (Dvergar, Gnoll: A11). Exact over that model:
+    the multinomial sum over (Dread, Faith) counts.
+    """
+    bag = scr[X_BAG]
+    eff = scr[X_EFF]
+    total = 0
+    pd = 0.0
+    pf = 0.0
+    for t in range(faces.shape[0]):
+        c = bag[p, t]
+        if c == 0:
+            continue
+        total += c
+        for f in range(6):
+            if faces[t, f] == DREAD:
+                pd += c / 6.0
+            elif faces[t, f] == FAITH:
+                pf += c / 6.0
+    if total == 0:
+        return 0.0
+    pd /= total
+    pf /= total
+    if eff[p, E_NO_FAITH_CANCEL] > 0.5:
+        pf = 0.0
+    absorb = max(0.0, eff[p, E_FAITH_PENALTY] - scr[X_SYM][FAITH])
+    h = np.int64(max(1.0, rules[R_HAND] + eff[p, E_HAND]))
+    h = min(h, total)
+    p0 = max(0.0, 1.0 - pd - pf)
+    need = rules[R_SETBACK_AT] - net
+    chance = 0.0
+    fact_h = 1.0
+    for k in range(2, h + 1):
+        fact_h *= k
+    fact_d = 1.0
+    for d in range(h + 1):
+        if d > 0:
+            fact_d *= d
+        fact_f = 1.0
+        for f in range(h - d + 1):
+            if f > 0:
+                fact_f *= f
+            if d - max(0.0, f - absorb) < need:
+                continue
+            rest = h - d - f
+            fact_r = 1.0
+            for k in range(2, rest + 1):
+                fact_r *= k
+            chance += fact_h / (fact_d * fact_f * fact_r) * pd ** d * pf ** f * p0 ** rest
+    return min(chance, 1.0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth, faces):
+    """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)
+
+    Heuristic: at most ``press_max`` Press Ons; stop once the uncanceled Dread reaches the
+    Setback threshold minus ``dread_stop``, or when the chance that the next hand brings a
+    Setback (:func:`setback_chance`) is above ``press_risk``; with ``press_when_short``
+    press only while the best room of the target floor is out of reach.
+    """
     g = scr[X_G]
     if kn[K_RANDOM] > 0.5:
         return _coin(key, g)
@@ -220,8 +363,12 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     if eff[p, E_NO_FAITH_CANCEL] < 0.5:
         cancel += max(0.0, sym[FAITH] - eff[p, E_FAITH_PENALTY])
     net = sym[DREAD] - cancel
-    if eff[p, E_SETBACK_IMMUNE] < 0.5 and net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
-        return False
+    if eff[p, E_SETBACK_IMMUNE] < 0.5:
+        if net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
+            return False
+        if kn[K_PRESS_RISK] < 1.0 and \
+                setback_chance(p, net, scr, rules, faces) > kn[K_PRESS_RISK]:
+            return False
     if kn[K_PRESS_SHORT] < 0.5:
         return True
     # press only while the best room of the target floor is out of reach
@@ -240,14 +387,51 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
     return short
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
-def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
-    """Claim on the current floor before moving away? (spending order is free, §6A.4)"""
-    g = scr[X_G]
-    if kn[K_RANDOM] > 0.5:
-        return _coin(key, g)
+@njit(cache=True, _nrt=False, inline="always")
+def moves_cunning(p, n, target_floor, kn, scr, rules):
+    """Cunning the extra Moves to ``target_floor`` would take (§6A.4: one free Move, ±
+    company, then 1 Cunning or 1 Mettle each): what the Mettle above the Last-Stand
+    reserve (:func:`mettle_reserve`) cannot pay."""
     sd = scr[X_SD]
-    return target_floor < sd[p, SD_FLOOR]     # leaving upward: this floor falls sooner
+    free = np.int64(rules[R_FREE_MOVES] + scr[X_EFF][p, E_MOVES])
+    extra = abs(target_floor - sd[p, SD_FLOOR]) - free
+    if extra <= 0:
+        return 0
+    spare_m = scr[X_SYM][METTLE] - mettle_reserve(p, n, kn, scr, rules)
+    keep = extra * np.int64(rules[R_MOVE_COST]) - max(0, spare_m)
+    return max(0, keep)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin, faces):
+    """Claim on the current floor before moving away? (spending order is free, §6A.4)
+
+    Returns -1 to move first (and claim on arrival), else the Cunning the claim leaves for
+    the extra Moves (:func:`moves_cunning`), so the crew still reaches ``target_floor``.
+    Leaving upward (this floor falls sooner) the bot claims first. Otherwise it claims
+    first when the best claim here, with the symbols the Moves leave, beats what it could
+    do on arrival with them: the best claim there, or else the best assault. The random
+    bot tosses a coin.
+    """
+    g = scr[X_G]
+    sd = scr[X_SD]
+    keep = moves_cunning(p, n, target_floor, kn, scr, rules)
+    if kn[K_RANDOM] > 0.5:
+        return keep if _coin(key, g) else -1
+    if target_floor < sd[p, SD_FLOOR]:
+        return keep
+    sym = scr[X_SYM]
+    steel = sym[STEEL]
+    cun = sym[CUNNING] - min(keep, sym[CUNNING])
+    s_here, here = _best_claim(p, n, sd[p, SD_FLOOR] - 1, steel, cun, kn, scr, rules, rooms,
+                               depth, trin)
+    if s_here < 0:
+        return -1
+    fi = target_floor - 1
+    s_there, there = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
+    if s_there < 0 and rules[R_ASSAULT] > 0.5:
+        _s, there = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
+    return keep if here > there else -1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -316,7 +500,7 @@ def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
     loot = scr[X_LOOT][p]
     if kn[K_LAST_STAND] > 1.5 and affordable and deepest >= kn[K_TARGET_DEPTH]:
         return 2
-    if doomed_this_round(cur, g, rules, n):
+    if doomed_this_round(cur, p, n, g, rules, kn[K_MAW_MARGIN], False):
         if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:

@@ -45,7 +45,9 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     Claim("B2", "§4", "All 36 Lineage x Calling companies are viable (no dead picks).",
           "Win share of each company against its fair share (sum of 1/n over the games it "
           "played) with 95% Wilson intervals, in mixed fields; each company gets the "
-          "viability verdict. Holds when every company is viable.",
+          "viability verdict. Holds when every company is viable. Seats of baseline bot "
+          "styles (bots.yaml: random, cautious) are left out of B2, B3 and B5, and the fair "
+          "share is then the kept seats' mean win at each player count.",
           ("lineages.*.start_bag (placeholder, A3)",
            "dungeon.floor_weights (placeholder, A21)")),
     Claim("B3", "§4", "Dvergar and Reaver run 'a touch strong'; Wardancer 'a touch swingy'.",
@@ -56,11 +58,12 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
           ("lineages.dvergar.threat_ignore", "callings.reaver.claim_loot",
            "callings.wardancer.worthy_end_multiplier", "callings.wardancer.free_last_stand")),
     Claim("B4", "§7.3", "Being Taken without a Last Stand 'almost never happens'.",
-          "Crews Taken without a Last Stand, as a share of player-games with at least one "
-          "and as a share of crews (Wilson), heuristic bot styles (the random baseline left "
-          "out), mid-game and with the final collapse of Floor 1 (where every crew still on "
-          "it is Taken); each part holds when its interval is at or below "
-          "claims.almost_never. Every style in the Exits section.",
+          "Crews Taken without a Last Stand after playing at least one turn, as a share of "
+          "player-games with at least one and as a share of crews (Wilson), heuristic bot "
+          "styles (the baseline styles left out), mid-game and with the final collapse of "
+          "Floor 1 (where every crew still on it is Taken); a crew Taken before its first "
+          "turn never had the chance and is counted apart. Each part holds when its "
+          "interval is at or below claims.almost_never. Every style in the Exits section.",
           ("exits.taken_loses_markers", "exits.last_stand_cost", "end.max_rounds")),
     Claim("B5", "§7.3 note",
           "Under greedy play Cash Out and Worthy End are substitutes; aggression slightly "
@@ -68,7 +71,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
           "Greedy seats: win rate of player-games that only Cashed Out against those that "
           "only took Worthy Ends (ratio of proportions, statsmodels); substitutes when the "
           "interval is inside 1 +- claims.substitute_tolerance. Aggression: the greedy "
-          "style's win/fair ratio interval inside (1, 1 + claims.touch_max].",
+          "style's win/fair ratio interval inside (1, 1 + claims.touch_max], against the "
+          "styles that are not baselines.",
           ("exits.cash_out_dividend", "exits.worthy_end_multiplier",
            "exits.worthy_end_basis", "exits.worthy_end_keeps_loot")),
     Claim("B6", "§9", "Tight margins.",
@@ -181,6 +185,8 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         note += f"; only {len(ws)} of {n_exp} companies played"
     elif n_exp < 36:
         note += f"; the scenario's seats allow {n_exp} companies, all judged"
+    if ctx.baseline_note():
+        note += f"; {ctx.baseline_note()}"
     return [ClaimPart(
         f"viability (ratio >= {ctx.config.min_ratio:g} x fair within the interval)",
         f"{counts.get('viable', 0)} of {n_exp} viable, {counts.get('not viable', 0)} not "
@@ -209,7 +215,8 @@ def _strong(ctx: Context, by: str, group: str, what: str) -> ClaimPart:
         region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + ctx.config.touch_max,
                        lo_open=True),
         ctx.primary.label,
-        f"claimed region (1, {1 + ctx.config.touch_max:g}]; Holm test: {r['test']}")
+        f"claimed region (1, {1 + ctx.config.touch_max:g}]; Holm test: {r['test']}"
+        + (f"; {ctx.baseline_note()}" if ctx.baseline_note() else ""))
 
 
 def _direction(ratio: float, p: float, alpha: float) -> str:
@@ -224,7 +231,7 @@ def _b3(ctx: Context) -> list[ClaimPart]:
     label = "Wardancer a touch swingy"
     try:
         t = ctx.cached(("swing", "calling", "Wardancer"),
-                       lambda: DM.swing_test(ctx.primary.seats, "calling", "Wardancer"))
+                       lambda: DM.swing_test(ctx.balance_seats, "calling", "Wardancer"))
     except KeyError as exc:
         return [*parts, not_measured(label, str(exc))]
     if t["n_group"] == 0:
@@ -250,7 +257,8 @@ def _b4(ctx: Context) -> list[ClaimPart]:
     labels = ("mid-game", "with the final collapse of Floor 1")
     if "bot" not in seats.columns:
         return [not_measured(lbl, "no bot column") for lbl in labels]
-    pop = seats[seats["bot"] != "random"]
+    pop = ctx.balance_seats if ctx.primary.baseline_bots else seats[seats["bot"] != "random"]
+    left = ", ".join(ctx.primary.baseline_bots) or "random"
     try:
         eu = ctx.cached(("exits", "heuristic"), lambda: DM.exit_usage(pop, None,
                                                                      ctx.config.alpha))
@@ -261,7 +269,15 @@ def _b4(ctx: Context) -> list[ClaimPart]:
     r = eu.iloc[0]
     cap = ctx.config.almost_never
     who = (f"{int(r['player_games']):,} heuristic-bot player-games, "
-           f"{r['crews_pg'] * r['player_games']:,.0f} crews (random baseline left out)")
+           f"{r['crews_pg'] * r['player_games']:,.0f} crews (baseline bots {left} left "
+           f"out)")
+    if not math.isnan(r["taken_unplayed_pg"]):
+        fin = r["taken_final_pg"]
+        unplayed = r["taken_unplayed_pg"]
+        who += (f"; crews Taken before their first turn (mustered in the last round, no "
+                f"chance to declare a Last Stand) are not counted: {unplayed:.3f} per "
+                f"player-game, {unplayed / (unplayed + fin) if unplayed + fin else 0:.0%} "
+                f"of the Takings without a Last Stand at the final collapse")
     parts = []
     note = f"claimed: at most {cap:g}; {who}"
     for label, sfx in zip(labels, ("_mid", ""), strict=True):
@@ -313,7 +329,7 @@ def _b5(ctx: Context) -> list[ClaimPart]:
             f"Ends, Spearman correlation {fmt_num(float(rho), '.2f')}"))
     label = "aggression (greedy style) slightly over-wins"
     try:
-        ws = ctx.win_shares("bot").set_index("bot")
+        ws = ctx.win_shares("bot", balance=True).set_index("bot")
     except KeyError as exc:
         return [*parts, not_measured(label, str(exc))]
     if "greedy" not in ws.index:
@@ -325,10 +341,11 @@ def _b5(ctx: Context) -> list[ClaimPart]:
         f"{fmt_ci(r['ratio_low'], r['ratio_high'])} x fair",
         region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + c.touch_max, lo_open=True),
         ctx.primary.label,
-        f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}. The fair "
-        f"share is against the whole field, so weak styles in it (random, cautious) raise "
-        f"every stronger style's ratio; compare greedy with balanced for the pure effect of "
-        f"aggression"))
+        f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}. "
+        + (f"The fair share is that of the styles kept ({ctx.baseline_note()}: weak "
+           f"yardsticks would raise every stronger style's ratio)"
+           if ctx.baseline_note() else
+           "The fair share is against the whole field")))
     return parts
 
 

@@ -7,10 +7,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from deepsim.rulesets.deepfall.layout import (
-    MAX_SEATS, N_EFFECTS, N_RULES, RULES,
+    MAX_SEATS,
+    N_EFFECTS,
+    N_RULES,
+    RULES,
 )
 from deepsim.rulesets.deepfall.schema import (
-    CALLINGS, DICE, EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
+    CALLINGS,
+    DICE,
+    EFFECTS,
+    LINEAGES,
+    MULTIPLIER_EFFECTS,
+    ROOMS,
+    SYMBOLS,
     DeepfallData,
 )
 
@@ -64,6 +73,8 @@ def rule_vector(d: DeepfallData) -> np.ndarray:
             v = 1.0 if v == "depth_value" else 0.0
         elif path == "end.tie_rule":
             v = 1.0 if v == "share" else 0.0
+        elif path == "turn.muster_bag":
+            v = 1.0 if v == "current" else 0.0
         out[i] = float(v)
     return out
 

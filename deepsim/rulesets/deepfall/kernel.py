@@ -18,7 +18,8 @@ from deepsim.blocks import run_blocks
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
-    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_LEN, GS_EV, GS_ROUND,
+    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_ADDED, GS_DREAD_LEN,
+    GS_EV, GS_ROUND, GS_TURNS,
     GS_SLOTS, GS_STEPS, GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_MARKS,
     SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G,
     X_GLORY, X_SD, bag_size, floor_marks, holds, mark_bit, new_scratch, rand_below, rival_best,
@@ -39,7 +40,7 @@ from deepsim.rulesets.deepfall.layout import (
     R_BAG_RETURNS, R_BASE_STRENGTH, R_CLAIMS_PER_TURN, R_DEFER, R_DIVIDEND, R_DREAD_FULL_STEPS,
     R_DREAD_PER_UNCANCELED, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND, R_LOOT_PER_GREED,
     R_LS_CONSUMES, R_LS_COST, R_MAX_COLLAPSES, R_MAX_ROUNDS, R_MAX_SURPLUS, R_MOVE_COST,
-    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
+    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_MUSTER_CURRENT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
     R_OVERFLOW_CARRIES, R_PRESS_DREAD, R_PROD_PER_ROOM, R_PROD_TRINITY, R_RECRUIT_COST,
     R_RECRUIT_MIN, R_RECRUIT_POOL, R_REINFORCE, R_RISE_FRACTION, R_RISE_PLUNDER,
     R_SETBACK_AT, R_SETBACK_DICE, R_START_FLOOR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND,
@@ -48,7 +49,7 @@ from deepsim.rulesets.deepfall.layout import (
     R_WORTHY_MULT, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
     S_CREWS, S_DEEPEST, S_DICE_LOST, S_LAST_STANDS, S_LIN_ABILITY, S_LINEAGE, S_MOVES,
     S_PLACE, S_PRESS_ONS, S_RECRUITED, S_ROOMS_CLAIMED, S_SETBACKS, S_TAKEN_FINAL,
-    S_TAKEN_NO_STAND, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
+    S_TAKEN_NO_STAND, S_TAKEN_UNPLAYED, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
     SF_CASH, SF_GLORY, SF_LOOT_GAINED, SF_LOOT_LOST, SF_ROOMS, SF_WIN, SF_WORTHY, STEEL,
     THRONE_THEME, VAULT_THEME,
 )
@@ -94,7 +95,9 @@ def credit(si, row, p, e, has_lin, has_cal):
 
 @njit(cache=True, _nrt=False, inline="always")
 def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
-    """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: Floor 1, starting bag)."""
+    """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: at ``turn.start_floor``, with
+    the Lineage's starting bag, or with ``turn.muster_bag: current`` the player's dice as
+    they are; the first crew of a game always takes the starting bag)."""
     start = np.int64(rules[R_START_FLOOR])
     sd[p, SD_FLOOR] = start
     sd[p, SD_DEEPEST] = start
@@ -104,10 +107,15 @@ def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     sd[p, SD_PROG_STEEL] = 0
     sd[p, SD_PROG_CUNNING] = 0
     sd[p, SD_CREW_TURNS] = 0
-    for k in range(N_DICE):
-        bag[p, k] = lin_bag[sd[p, SD_LIN], k]
-        out[p, k] = 0
-        disc[p, k] = 0
+    if rules[R_MUSTER_CURRENT] > 0.5 and si[row, p, S_CREWS] > 0:
+        for k in range(N_DICE):                 # A13: the player's bag and discard stay
+            bag[p, k] += out[p, k]
+            out[p, k] = 0
+    else:
+        for k in range(N_DICE):
+            bag[p, k] = lin_bag[sd[p, SD_LIN], k]
+            out[p, k] = 0
+            disc[p, k] = 0
     loot[p] = 0.0
     for k in range(kept.shape[1]):
         kept[p, k] = 0
@@ -278,6 +286,7 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         rolled[k] = 0
     si[row, p, S_TURNS] += 1
     sd[p, SD_CREW_TURNS] += 1
+    g[GS_TURNS] += 1
     start_floor = sd[p, SD_FLOOR]
 
     # A4: with bag_returns off, an empty bag is refilled from the discard.
@@ -332,10 +341,12 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, True)
     presses = 0
     while bag_size(bag, p) > 0:
-        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth):
+        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth,
+                             faces):
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
+        g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
         si[row, p, S_PRESS_ONS] += 1
         emit(ev, g, p, EV_PRESS, presses, g[GS_DREAD], 0, 0, 0, 0, 0)
         draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev)
@@ -395,8 +406,10 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
     # A12: the shared Dread track rises per uncanceled Dread.
     if rules[R_DREAD_PER_UNCANCELED] > 0.5:
         g[GS_DREAD] += dread
+        g[GS_DREAD_ADDED] += dread
     elif dread > 0:
         g[GS_DREAD] += 1
+        g[GS_DREAD_ADDED] += 1
     if eff[p, E_DREAD_TO_METTLE] > 0.5 and dread > 0:              # §4 Revenant (A27)
         sym[METTLE] += dread
         credit(si, row, p, E_DREAD_TO_METTLE, has_lin, has_cal)
@@ -424,19 +437,14 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
         target_floor = lowest_open
     if target_floor < 1:
         target_floor = 1
-    # claim on the current floor first when the bot prefers it (e.g. a floor about to fall),
-    # keeping the Cunning that the extra Moves will need
+    # claim on the current floor first when the bot prefers it (spending order is free,
+    # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
-        if bots.claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin):
-            extra = abs(target_floor - sd[p, SD_FLOOR]) - free_moves
-            keep_c = 0
-            if extra > 0:
-                spare_m = sym[METTLE] - bots.mettle_reserve(p, n, kn, scr, rules)
-                keep_c = extra * move_cost - (spare_m if spare_m > 0 else 0)
-                if keep_c < 0:
-                    keep_c = 0
-            if try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, False,
-                         keep_c):
+        keep_c = bots.claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth,
+                                       trin, faces)
+        if keep_c >= 0:
+            if try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
+                         False, keep_c):
                 claims_left -= 1
     # moves (§6A.4: free Moves, extra ones for Cunning or Mettle)
     cur = sd[p, SD_FLOOR]
@@ -471,7 +479,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
             if cur > si[row, p, S_DEEPEST]:
                 si[row, p, S_DEEPEST] = cur
     while claims_left > 0:
-        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, True, 0):
+        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
+                         True, 0):
             break
         claims_left -= 1
 
@@ -546,7 +555,8 @@ def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_assault, keep_c):
+def try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev, allow_assault,
+              keep_c):
     """Ask the bot for a room on the crew's current floor and claim it or carry progress.
 
     Returns True when a marker was placed. ``keep_c`` Cunning is kept back for Moves.
@@ -555,7 +565,7 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
      has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     fi = sd[p, SD_FLOOR] - 1
     s, assault = bots.choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin,
-                                  allow_assault)
+                                  allow_assault, faces)
     if s < 0:
         return False
     if rules[R_REINFORCE] < 0.5 and act_cnt[fi, s, p] > 0:         # A34
@@ -585,23 +595,36 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, si, sf, row, ev, allow_as
                  act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal, ev, g)
         return True
     if allow_assault and rules[R_ASSAULT] > 0.5:
-        # §7.1 near miss: pour Steel and Cunning in as assault progress (A25)
-        if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
-            sd[p, SD_PROG_FLOOR] = fi
-            sd[p, SD_PROG_SLOT] = s
-            sd[p, SD_PROG_STEEL] = 0
-            sd[p, SD_PROG_CUNNING] = 0
-        ps = min(sym[STEEL], need_s)
-        pc = min(max(avail_c, 0), need_c)
-        if ps + pc > 0:
-            sd[p, SD_PROG_STEEL] += ps
-            sd[p, SD_PROG_CUNNING] += pc
-            sym[STEEL] -= ps
-            sym[CUNNING] -= pc
-            si[row, p, S_ASSAULTS] += 1
-            emit(ev, g, p, EV_ASSAULT, fi + 1, s, theme[fi, s], sd[p, SD_PROG_STEEL],
-                 sd[p, SD_PROG_CUNNING], 0, 0)
+        pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g)
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g):
+    """§7.1 near miss: pour Steel and Cunning into room (fi, s) as assault progress (A25).
+
+    Pours what the claim still needs, at most ``avail_c`` Cunning. Progress is for one
+    target room (A25, A51): pouring into another room starts it afresh there. An attempt
+    that pours nothing changes nothing: the target and its progress stay. Returns the
+    symbols poured.
+    """
+    ps = min(sym[STEEL], need_s)
+    pc = min(max(avail_c, 0), need_c)
+    if ps + pc <= 0:
+        return 0
+    if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
+        sd[p, SD_PROG_FLOOR] = fi
+        sd[p, SD_PROG_SLOT] = s
+        sd[p, SD_PROG_STEEL] = 0
+        sd[p, SD_PROG_CUNNING] = 0
+    sd[p, SD_PROG_STEEL] += ps
+    sd[p, SD_PROG_CUNNING] += pc
+    sym[STEEL] -= ps
+    sym[CUNNING] -= pc
+    si[row, p, S_ASSAULTS] += 1
+    emit(ev, g, p, EV_ASSAULT, fi + 1, s, theme[fi, s], sd[p, SD_PROG_STEEL],
+         sd[p, SD_PROG_CUNNING], 0, 0)
+    return ps + pc
 
 
 # ---------------------------------------------------------------------------------------
@@ -647,11 +670,14 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
                         emit(ev, g, p, EV_CONSUMED, f2 + 1, s, theme[f2, s], 0, 0, 0, 0)
     else:
         sf[row, p, SF_LOOT_LOST] += loot[p]                       # §7.3 / A14
-        si[row, p, S_TAKEN_NO_STAND] += 1
-        if final:
-            si[row, p, S_TAKEN_FINAL] += 1
+        if sd[p, SD_CREW_TURNS] > 0:
+            si[row, p, S_TAKEN_NO_STAND] += 1
+            if final:
+                si[row, p, S_TAKEN_FINAL] += 1
+        else:
+            si[row, p, S_TAKEN_UNPLAYED] += 1     # B4: never had a turn to declare one
     emit(ev, g, p, EV_TAKEN, fi + 1, 1 if stand else 0, np.int64(worth * 100),
-         np.int64(loot[p] * 100), 0, 0, 0)
+         np.int64(loot[p] * 100), sd[p, SD_CREW_TURNS], 0, 0)
     marks = sd[p, SD_MARKS]
     for f2 in range(N_FLOORS):
         fm = floor_marks(marks, f2)

@@ -76,6 +76,7 @@ RULES = (
     ("setback_from_bag", "turn.setback_from_bag"),
     ("must_beat_leader", "claims.must_beat_leader"),
     ("loot_best_floor", "loot.best_floor_of_turn"),
+    ("muster_bag_current", "turn.muster_bag"),
 )
 (R_HAND, R_FREE_MOVES, R_MOVE_COST, R_PRESS_DREAD, R_SETBACK_AT, R_SETBACK_DICE,
  R_DREAD_PER_UNCANCELED, R_BAG_RETURNS, R_START_FLOOR, R_CLAIMS_PER_TURN, R_BASE_STRENGTH,
@@ -85,8 +86,8 @@ RULES = (
  R_LS_CONSUMES, R_TAKEN_LOSES, R_RECRUIT_COST, R_RECRUIT_MIN, R_RECRUIT_POOL,
  R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND, R_DREAD_FULL_STEPS, R_MAX_COLLAPSES, R_DEFER,
  R_OVERFLOW_CARRIES, R_RISE_FRACTION, R_RISE_PLUNDER, R_TIE_SHARE, R_MAX_ROUNDS,
- R_THRONE_F6, R_VAULT_F6, R_UNSPENT_LOST, R_SETBACK_FROM_BAG, R_MUST_BEAT, R_LOOT_BEST_FLOOR
- ) = range(len(RULES))
+ R_THRONE_F6, R_VAULT_F6, R_UNSPENT_LOST, R_SETBACK_FROM_BAG, R_MUST_BEAT, R_LOOT_BEST_FLOOR,
+ R_MUSTER_CURRENT) = range(len(RULES))
 N_RULES = len(RULES)
 
 # ---- bot knobs (see bots.yaml) -----------------------------------------------------------
@@ -103,9 +104,13 @@ KNOBS = (
     "recruit_max",     # recruits per turn at most
     "contest",         # 1 = claim rooms a rival leads
     "reinforce",       # 1 = add markers to rooms the crew already leads
+    "maw_margin",      # Maw forecast: safety margin, in sds of the Dread still to come
+    "assault_reach",   # assault when the rest is within this x the turns' expected yield
+    "press_risk",      # press on only while the next hand's Setback chance is at most this
 )
 (K_RANDOM, K_PRESS_MAX, K_DREAD_STOP, K_PRESS_SHORT, K_TARGET_DEPTH, K_SAFETY, K_CASH_LOOT,
- K_CASH_DEPTH, K_LAST_STAND, K_RECRUIT_MAX, K_CONTEST, K_REINFORCE) = range(len(KNOBS))
+ K_CASH_DEPTH, K_LAST_STAND, K_RECRUIT_MAX, K_CONTEST, K_REINFORCE, K_MAW_MARGIN,
+ K_ASSAULT_REACH, K_PRESS_RISK) = range(len(KNOBS))
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
@@ -123,16 +128,20 @@ GF_MARGIN, GF_MARGIN_REL, GF_TOP = range(len(GAME_FLT))
 
 # ---- per-seat output (seats table) -------------------------------------------------------
 SEAT_INT = (("lineage", "calling", "bot", "place", "cash_outs", "last_stands", "worthy_ends",
-            "taken_no_stand", "taken_no_stand_final", "crews", "rooms_claimed",
+            "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews",
+            "rooms_claimed",
             "dice_recruited", "setbacks", "dice_lost",
             "press_ons", "deepest", "turns", "lineage_ability", "calling_ability",
             "assaults", "moves", "rooms_consumed") + tuple(f"use_{e}" for e in EFFECTS)
             + tuple(f"claims_{r}" for r in ROOMS))
 (S_LINEAGE, S_CALLING, S_BOT, S_PLACE, S_CASH_OUTS, S_LAST_STANDS, S_WORTHY_ENDS,
- S_TAKEN_NO_STAND, S_TAKEN_FINAL, S_CREWS, S_ROOMS_CLAIMED, S_RECRUITED,
+ S_TAKEN_NO_STAND, S_TAKEN_FINAL, S_TAKEN_UNPLAYED, S_CREWS, S_ROOMS_CLAIMED, S_RECRUITED,
  S_SETBACKS, S_DICE_LOST, S_PRESS_ONS, S_DEEPEST, S_TURNS, S_LIN_ABILITY, S_CAL_ABILITY,
- S_ASSAULTS, S_MOVES, S_CONSUMED) = range(22)
-S_USE0 = 22                        # use_<effect>: times each §4 ability changed the play
+ S_ASSAULTS, S_MOVES, S_CONSUMED) = range(23)
+# taken_no_stand / taken_no_stand_final count crews that played at least one turn (B4);
+# taken_unplayed the crews Taken before their first turn (mustered after a Cash Out in the
+# last round, they never had a chance to declare a Last Stand)
+S_USE0 = 23                        # use_<effect>: times each §4 ability changed the play
 S_CLAIMS0 = S_USE0 + N_EFFECTS     # claims_<theme>: claims per room theme
 N_SEAT_INT = len(SEAT_INT)
 SEAT_FLT = ("glory", "glory_rooms", "glory_cash_out", "glory_worthy_end", "win", "loot_lost",

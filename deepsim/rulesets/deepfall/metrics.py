@@ -35,7 +35,9 @@ def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
     DataFrame
         One row per group: ``<by>`` (or ``"all"``), ``player_games``, ``crews_pg``,
         ``cash_outs_pg``, ``last_stands_pg``, ``worthy_ends_pg``, ``taken_ns_pg``, ``taken_final_pg`` (per
-        player-game means; the last at the final collapse), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
+        player-game means; the last at the final collapse), ``taken_unplayed_pg`` (crews
+        Taken before their first turn, counted in neither: NaN when the run lacks the
+        column), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
         Last Stand per crew, Wilson with crews as trials), ``fb_crew_mid`` (+ interval, mid-game
         only), ``fb_pg`` / ``fb_pg_low`` / ``fb_pg_high`` (share of player-games with at
         least one, Wilson) and ``fb_pg_mid`` (+ interval, mid-game only).
@@ -53,7 +55,9 @@ def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
                "crews_pg": crews.mean(), "cash_outs_pg": grp["cash_outs"].mean(),
                "last_stands_pg": grp["last_stands"].mean(),
                "worthy_ends_pg": grp["worthy_ends"].mean(), "taken_ns_pg": tns.mean(),
-               "taken_final_pg": fin.mean()}
+               "taken_final_pg": fin.mean(),
+               "taken_unplayed_pg": (grp["taken_unplayed"].mean()
+                                     if "taken_unplayed" in grp.columns else math.nan)}
         n_crews = float(crews.sum())
         for suffix, t in (("", tns), ("_mid", tns - fin)):
             k = float(t.sum())

@@ -42,15 +42,14 @@ def _sec_win_share(ctx: Context, foot: str) -> Section:
         f"{c.min_ratio:g} x fair share; otherwise *inconclusive* when the interval is wider "
         f"than {c.max_rel_width:g} x fair share; otherwise *viable*. **Holm test**: one-sided "
         f"exact binomial tests for over and under fair share, Holm-corrected over all "
-        f"2 x {len(ws)} tests at {c.alpha:g}.")
+        f"2 x {len(ws)} tests at {c.alpha:g}." + ctx.baseline_text())
     counts = ws["verdict"].value_counts()
     s.paragraphs.append(
         f"{counts.get('viable', 0)} of {len(ws)} companies viable, "
         f"{counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
         f"inconclusive; {int((ws['test'] == 'over').sum())} win significantly more than "
         f"their fair share, {int((ws['test'] == 'under').sum())} significantly less.")
-    run = ctx.primary
-    seats = run.seats
+    seats = ctx.balance_seats
     parts = ws.copy()
     if {"lineage", "calling"} <= set(seats.columns):
         lc = seats[["company", "lineage", "calling"]].drop_duplicates("company")
@@ -116,6 +115,14 @@ def _sec_margins(ctx: Context, foot: str) -> Section:
     return s
 
 
+def _full_games(seats: pd.DataFrame) -> pd.DataFrame:
+    """The seats of games whose every seat is present (baseline seats may be gone)."""
+    if seats.empty or not {"game", "players"} <= set(seats.columns):
+        return seats
+    size = seats.groupby("game")["game"].transform("size")
+    return seats[size.to_numpy() == seats["players"].to_numpy()]
+
+
 def _exit_display(eu: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
     return pd.DataFrame({
         label: eu[key], "Player-games": eu["player_games"].map(integer),
@@ -123,6 +130,7 @@ def _exit_display(eu: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
         "Last Stands / pg": eu["last_stands_pg"].map(num),
         "Worthy Ends / pg": eu["worthy_ends_pg"].map(num),
         "Taken no LS / pg": eu["taken_ns_pg"].map(num),
+        "Taken before a turn / pg": eu["taken_unplayed_pg"].map(num),
         "Feel-bad per crew": [f"{pct(v)} ({pci(a, b)})" for v, a, b in
                               zip(eu["fb_crew"], eu["fb_crew_low"], eu["fb_crew_high"],
                                   strict=True)],
@@ -143,19 +151,24 @@ def _sec_exits(ctx: Context, foot: str) -> Section:
     a = ctx.config.alpha
     s.paragraphs.append(
         "Per player-game (pg): crews mustered, Cash Outs, Last Stands, Worthy Ends (a Last "
-        "Stand crew Taken) and crews Taken without a Last Stand. **Feel-bad rate**: crews "
-        "Taken without a Last Stand per crew and the share of player-games with at least "
-        "one (Wilson intervals), with the final collapse of Floor 1 (where "
-        "every crew still on it is Taken) and mid-game only.")
+        "Stand crew Taken) and crews Taken without a Last Stand after playing at least one "
+        "turn. **Feel-bad rate**: those crews per crew and the share of player-games with "
+        "at least one (Wilson intervals), with the final collapse of Floor 1 (where "
+        "every crew still on it is Taken) and mid-game only. A crew Taken before its first "
+        "turn (mustered after a Cash Out in the last round) never had the chance to declare "
+        "a Last Stand: it is counted apart (*Taken before a turn*), not as feel-bad.")
     eb = DM.exit_usage(seats, "bot", a) if "bot" in seats.columns else None
     if eb is not None:
         s.figures.append(Figure("exits.png", DP.exit_bars(
             eb, "bot", title="Exits per player-game by bot style", footer=foot),
             "Exit usage by bot style (per player-game)."))
         s.tables.append(Table("By bot style", _exit_display(eb, "bot", "Bot")))
+    bal = ctx.balance_seats
+    note = ctx.baseline_note()
     if "calling" in seats.columns:
-        s.tables.append(Table("By Calling", _exit_display(DM.exit_usage(seats, "calling", a),
-                                                          "calling", "Calling")))
+        s.tables.append(Table("By Calling" + (f" ({note})" if note else ""),
+                              _exit_display(DM.exit_usage(bal, "calling", a), "calling",
+                                            "Calling")))
     s.tables.append(Table("All seats", _exit_display(DM.exit_usage(seats, None, a), "group",
                                                      "Seats")))
     return s
@@ -163,11 +176,11 @@ def _sec_exits(ctx: Context, foot: str) -> Section:
 
 def _sec_swing(ctx: Context, foot: str) -> Section:
     s = Section("swing", "Swing")
-    seats = ctx.primary.seats
+    seats = ctx.balance_seats
     s.paragraphs.append(
         "Spread of outcomes: variance and SD of final Glory, and variance of the finishing "
         "place scaled to 0 (first) - 1 (last) so that player counts mix. A swingy company "
-        "has a wide spread of results.")
+        "has a wide spread of results." + ctx.baseline_text())
 
     def disp(sw, by, label):
         return pd.DataFrame({
@@ -262,7 +275,7 @@ def _sec_matchups(ctx: Context, foot: str) -> Section:
     for run in _matchup_runs(ctx):
         if "players" not in run.seats.columns or not (run.seats["players"] == 2).any():
             continue
-        w, n = M.matchup_matrix(run.seats, "company")
+        w, n = M.matchup_matrix(_full_games(run.balance_seats()[0]), "company")
         wins = w if wins is None else wins.add(w, fill_value=0)
         games = n if games is None else games.add(n, fill_value=0)
         used.append(f"{run.label} ({int(n.to_numpy().sum() / 2):,} games)")
@@ -283,7 +296,9 @@ def _sec_matchups(ctx: Context, foot: str) -> Section:
         "1/2), companies ordered by Bradley-Terry strength (choix, maximum likelihood). "
         "P(beat average) = the fitted chance to beat a company of average strength. "
         "Empty cells: pairs that never met (with unique Lineages and Callings a company "
-        "never meets one sharing either). From: " + "; ".join(used) + ".")
+        "never meets one sharing either). From: " + "; ".join(used) + "."
+        + (" Only games between two seats that are not baseline bots." if
+           ctx.primary.baseline_bots else ""))
     s.figures.append(Figure("bradley_terry.png", DP.bradley_terry_bars(
         bt, title="Bradley-Terry strength (2-player games)", footer=foot),
         "Bradley-Terry: each company's chance to beat an average company."))

@@ -163,6 +163,7 @@ class Turn(StrictModel):
     unspent_symbols_lost: bool
     setback_from_bag: bool
     start_floor: int = Field(ge=1, le=6)
+    muster_bag: Literal["start", "current"]
 
 
 class Claims(StrictModel):

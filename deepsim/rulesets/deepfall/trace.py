@@ -80,6 +80,9 @@ def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
         elif kind == L.EV_TAKEN:
             if b:
                 lines.append(f"   the Maw TAKES {who(p)}: WORTHY END for {_g(c)} Glory")
+            elif e == 0:
+                lines.append(f"   the Maw TAKES {who(p)}'s fresh crew before its first "
+                             f"turn (no chance of a Last Stand)")
             else:
                 lines.append(f"   the Maw TAKES {who(p)} without a Last Stand: "
                              f"{_g(d)} Loot lost")
