@@ -95,3 +95,31 @@ def test_missing_metadata_is_named(tmp_path):
     problems = check_ruleset(lacking)
     assert any("'seat' as int64" in p for p in problems), problems
     assert any("faction_column 'company'" in p for p in problems), problems
+
+
+def test_bot_data_out_of_its_bounds_fails_the_bots_check(tmp_path):
+    from deepsim.botdata import BotData, Knob, Style
+    good, _ = _fake_classes()
+
+    def data(press: float) -> BotData:
+        knob = Knob("press", "int", 0, 3)
+        return BotData("bots.yaml", {"press": knob},
+                       {"base": Style("base", {"press": 0}, baseline=True),
+                        "bold": Style("bold", {"press": press})})
+
+    class Plain(good):                       # styles as a bare mapping: not the contract's
+        pass
+
+    class InBounds(good):
+        def bot_data(self):
+            return data(3)
+
+    class OutOfBounds(good):
+        def bot_data(self):
+            return data(5)
+
+    with pytest.raises(AssertionError, match="not a deepsim.botdata.BotData"):
+        Conformance(Plain(), tmp_path, games=40).run("bots")
+    Conformance(InBounds(), tmp_path, games=40).run("bots")
+    with pytest.raises(AssertionError, match=r"'bold': press 5 is outside its bounds \[0, 3\]"):
+        Conformance(OutOfBounds(), tmp_path, games=40).run("bots")

@@ -13,6 +13,8 @@ its golden scenarios (the one with the most player counts):
 - ``chunks``: any chunking gives the same tables as one chunk;
 - ``seeds``: another seed gives other games, and a run's games are not copies;
 - ``trace``: the traced game equals its batch rows, and its log is text;
+- ``bots``: ``bot_data()`` is a :class:`deepsim.botdata.BotData` whose every style sets
+  every knob within its bounds, and the run's baseline bots are baseline styles of it;
 - ``parameters``: every parameter path is settable by ``--set`` (to its default value,
   which leaves the parameters' hash unchanged);
 - ``bad_overrides``: an unknown path, a value of the wrong type and a malformed ``--set``
@@ -48,7 +50,7 @@ __all__ = ["CHECKS", "Conformance", "conformance_case", "main"]
 
 #: the checks, in the order :meth:`Conformance.run_all` runs them
 CHECKS = ("contract", "columns", "invariants", "threads", "chunks", "seeds", "trace",
-          "parameters", "bad_overrides", "commands")
+          "bots", "parameters", "bad_overrides", "commands")
 
 
 def conformance_case(ruleset):
@@ -312,6 +314,27 @@ class Conformance:
             lines = self.rs.trace(self.prepared, k)
             if not lines or not all(isinstance(x, str) for x in lines):
                 raise self._fail(f"trace of game {k} is not a list of text lines")
+
+    def check_bots(self) -> None:
+        from deepsim.botdata import BotData
+        bd = self.rs.bot_data()
+        if not isinstance(bd, BotData):
+            raise self._fail(f"bot_data() returns a {type(bd).__name__}, not a "
+                             "deepsim.botdata.BotData")
+        if not bd.knobs or not bd.styles:
+            raise self._fail("bot_data() has no knobs or no styles")
+        for style in bd.styles.values():
+            if set(style.knobs) != set(bd.knobs):
+                raise self._fail(f"style {style.name!r} does not set every knob "
+                                 f"(missing {sorted(set(bd.knobs) - set(style.knobs))})")
+            for k, v in style.knobs.items():
+                problem = bd.knobs[k].problem(v)
+                if problem:
+                    raise self._fail(f"style {style.name!r}: {problem}")
+        extra = set(self.prepared.baseline_bots) - set(bd.baseline_styles)
+        if extra:
+            raise self._fail(f"Prepared.baseline_bots names {sorted(extra)}, which bot_data() "
+                             "does not mark baseline")
 
     def check_parameters(self) -> None:
         from deepsim.errors import InputError

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from deepsim.botdata import BotData
 from deepsim.errors import InputError
 from deepsim.params import load_yaml, nearest, params_hash, validate
 from deepsim.rulesets import common
@@ -340,9 +341,10 @@ class AbyssRuleset(Ruleset):
         or ambiguity AMB-A* it settles)."""
         return DATA.parameters()
 
-    def bot_data(self):
-        """The bots' knobs (type, bounds) and styles from bots.yaml."""
-        return botconf.load()
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked), from
+        bots.yaml (:func:`botconf.bot_data`)."""
+        return botconf.bot_data()
 
     # ---- report -------------------------------------------------------------------------
 
