@@ -240,7 +240,7 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     return list(ruleset.trace(prepared, game))
 
 
-def win_shares(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
+def win_shares(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
                min_ratio: float = 0.8) -> pd.DataFrame:
     """Win share per group with its Wilson interval, fair share and viability verdict.
 
@@ -250,9 +250,9 @@ def win_shares(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
     ----------
     seats : DataFrame
         Seats table with columns ``by``, ``win`` and ``fair``.
-    by : str, default ``"company"``
-        Grouping column (DEEPFALL: company, lineage, calling, bot, seat; Atlantis: faction,
-        bot, seat).
+    by : str
+        Grouping column: one of the ruleset's ``group_columns`` (its faction column, bot,
+        seat, ...: ``deepsim.rulesets.get(name).group_columns``).
     alpha : float, default 0.05
         1 - confidence level of the intervals.
     min_ratio : float, default 0.8
