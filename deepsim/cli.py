@@ -278,7 +278,7 @@ def run(
             _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
-    from deepsim.summary import render_summary
+    from deepsim.summary import headline_groups, render_summary
 
     info = result.info
     rs = result.ruleset
@@ -287,8 +287,8 @@ def run(
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
-        seats_columns=_present(result.out_dir, "seats", [rs.faction_column, "win", "fair",
-                                                          "players", "bot"]),
+        seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
+            [c for c, _ in headline_groups(rs)] + ["win", "fair", "players", "bot"]))),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -297,7 +297,8 @@ def run(
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
-                   baseline_bots=info.get("baseline_bots", ()))
+                   baseline_bots=info.get("baseline_bots", ()),
+                   headline=headline_groups(rs))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -375,16 +376,34 @@ def params(
         rs = runner.get_ruleset(ruleset)
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table(title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
-    table.add_column("Path", no_wrap=True)
-    for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
-        table.add_column(name)
-    for row in rs.parameters():
-        if match and match not in row["path"]:
-            continue
-        table.add_row(escape(row["path"]), escape(str(row["default"])), escape(row["type"]),
-                      escape(row["bounds"]), escape(row["section"]))
-    console.print(table)
+    rows = [r for r in rs.parameters() if not match or match in r["path"]]
+    title = f"{rs.title} parameters (--set PATH=VALUE)"
+    if console.width >= _PARAMS_TABLE_WIDTH:
+        table = Table(title=title, title_justify="left")
+        table.add_column("Path", no_wrap=True)
+        for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
+            table.add_column(name, overflow="fold")
+        for row in rows:
+            table.add_row(escape(row["path"]), escape(str(row["default"])),
+                          escape(row["type"]), escape(row["bounds"]), escape(row["section"]))
+        console.print(table)
+        return
+    # a narrow terminal or a pipe (80 columns): a list, one parameter per paragraph, so no
+    # cell is cut and no description wraps a word per line
+    from rich.padding import Padding
+
+    console.print(f"[bold]{escape(title)}[/bold]", highlight=False)
+    for row in rows:
+        kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
+        console.print(f"[bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
+                      f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
+        if row["section"]:
+            console.print(Padding(escape(row["section"]), (0, 0, 0, 4), expand=False),
+                          highlight=False)
+
+
+#: the width from which ``deepsim params`` prints a table (below: a list)
+_PARAMS_TABLE_WIDTH = 140
 
 
 @app.command()

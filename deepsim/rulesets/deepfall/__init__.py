@@ -18,7 +18,13 @@ from deepsim.rulesets.base import Prepared, ReportOption, Ruleset
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
-from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, DeepfallData
+from deepsim.rulesets.deepfall.schema import (
+    CALLINGS,
+    DICE,
+    LINEAGES,
+    DeepfallData,
+    display_name,
+)
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -31,10 +37,6 @@ SKIPPED_RULES: list[str] = [
     "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
     "§7.2 Library note 'loot-rich': no mechanic beyond the tile's value (A44)",
 ]
-
-
-def _title(name: str) -> str:
-    return name.replace("_", "-").title()
 
 
 def _settable_paths(paths: dict) -> dict:
@@ -367,8 +369,8 @@ class DeepfallRuleset(Ruleset):
         seats = {"game": gidx, "seat": seat, "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
-        lin_names = [_title(n) for n in LINEAGES]
-        cal_names = [_title(n) for n in CALLINGS]
+        lin_names = [display_name(n) for n in LINEAGES]
+        cal_names = [display_name(n) for n in CALLINGS]
         seats["lineage"] = pd.Categorical.from_codes(lin, categories=lin_names)
         seats["calling"] = pd.Categorical.from_codes(cal, categories=cal_names)
         companies = [f"{a} {b}" for a in lin_names for b in cal_names]
