@@ -11,7 +11,7 @@ from deepsim.cli import app
 
 def test_bench_quick_writes_json(tmp_path):
     out = tmp_path / "bench.json"
-    res = CliRunner().invoke(app, ["bench", "--quick", "--out", str(out)])
+    res = CliRunner().invoke(app, ["bench", "deepfall", "--quick", "--out", str(out)])
     assert res.exit_code == 0, res.output
     data = json.loads(out.read_text())
     row = data["players"]["4"]

@@ -21,9 +21,11 @@ from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.report import ReportConfig, build_report, report_runs
 from deepsim.report import metrics as M
-from deepsim.report.claims import CLAIMS, combine, region_verdict
 from deepsim.report.load import RunData, load_run
 from deepsim.report.render import compress_paths, to_html, to_markdown
+from deepsim.report.verdicts import combine, region_verdict
+from deepsim.rulesets.deepfall import REPORT_OPTIONS
+from deepsim.rulesets.deepfall.claims import CLAIMS
 
 cli = CliRunner(env={"COLUMNS": "200"})
 
@@ -125,7 +127,7 @@ def test_win_share_table_fair_share_in_mixed_counts_and_holm():
         g += 1
     seats = pd.DataFrame(rows, columns=["game", "seat", "players", "company", "win"])
     seats["fair"] = 1.0 / seats["players"]
-    ws = M.win_share_table(seats).set_index("company")
+    ws = M.win_share_table(seats, "company").set_index("company")
     assert ws.loc["A", "fair_share"] == pytest.approx(0.5)
     assert ws.loc["C", "fair_wins"] == pytest.approx(3000 * 0.25)
     assert ws.loc["A", "test"] == "over" and ws.loc["B", "test"] == "under"
@@ -145,14 +147,21 @@ def test_region_verdict_and_combine():
 
 
 def test_config_options():
-    c = ReportConfig().with_options(["viability.min_ratio=0.9", "claims.almost_never=0.01"])
+    c = ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(
+        ["viability.min_ratio=0.9", "claims.almost_never=0.01"])
     assert c.min_ratio == 0.9 and c.almost_never == 0.01
+    assert c.touch_max == 0.2                      # a ruleset setting left at its default
+    # the claims' settings are DEEPFALL's: another ruleset's report refuses them
     with pytest.raises(InputError, match="valid keys"):
-        ReportConfig().with_options(["viability.nope=1"])
+        ReportConfig().with_options(["claims.almost_never=0.01"])
+    with pytest.raises(AttributeError):
+        _ = ReportConfig().almost_never
+    with pytest.raises(InputError, match="valid keys"):
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["viability.nope=1"])
     with pytest.raises(InputError, match="number"):
-        ReportConfig().with_options(["alpha=x"])
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["alpha=x"])
     with pytest.raises(InputError):
-        ReportConfig().with_options(["alpha=2"])
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["alpha=2"])
 
 
 def test_compress_paths():
@@ -247,7 +256,7 @@ def test_report_from_a_small_run_has_every_section(runs):
                                                          for s in rep.sections if s.missing]
     assert "Bradley-Terry strength" in md
     # 36 companies in the win-share table, each with a verdict; a small sample never passes
-    ws = M.win_share_table(rep.primary.seats)
+    ws = M.win_share_table(rep.primary.seats, "company")
     assert len(ws) == 36
     assert "viable" not in set(ws["verdict"])
     summary = json.loads((out / "report.json").read_text())
@@ -371,7 +380,7 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
 
 
 def test_one_gap_variations_and_findings(runs, tmp_path):
-    from deepsim.report.findings import write_findings
+    from deepsim.rulesets.deepfall.findings import write_findings
 
     paths = write_findings([runs["mixed"], runs["2p"], runs["spf1"], runs["a20"]],
                            tmp_path / "reports")
