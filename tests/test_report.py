@@ -115,6 +115,18 @@ def test_viability_rule():
     assert list(v) == ["viable", "inconclusive", "not viable", "viable"]
 
 
+def test_viability_rule_has_a_too_strong_end():
+    fair = np.full(4, 0.25)
+    lo = np.array([0.33, 0.32, 0.10, 0.26])
+    hi = np.array([0.35, 0.50, 0.15, 0.27])
+    v = M.viability_verdict(lo, hi, fair, min_ratio=0.8, max_rel_width=0.1, max_ratio=1.25)
+    # above 1.25 x fair: too strong, even when the interval is wide (0.32-0.50); below
+    # 0.8 x fair: not viable; between: the viability rule as before
+    assert list(v) == ["too strong", "too strong", "not viable", "viable"]
+    assert list(M.viability_verdict(lo, hi, fair)) == [
+        "viable", "inconclusive", "not viable", "viable"]            # no top end given
+
+
 def test_win_share_table_fair_share_in_mixed_counts_and_holm():
     rows = []
     g = 0
@@ -270,6 +282,24 @@ def test_report_from_a_small_run_has_every_section(runs):
     for f in FIGURES:  # small PNGs
         data = (out / f).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
+
+
+def test_report_opens_with_a_headline_naming_too_strong_factions(runs):
+    rep = build_report([load_run(runs["mixed"])])
+    assert [s.key for s in rep.sections[:3]] == ["headline", "win-share", "claims"]
+    md = to_markdown(rep)
+    head = md.split("## Headline")[1].split("\n## ")[0]
+    # Wardancer companies are far above fair in the default rules (FINDINGS): too strong
+    assert "too strong" in head and "Wardancer" in head
+    for noun in ("Company (", "Lineage (", "Calling ("):
+        assert noun in head, noun
+    assert "strongest" in head and "weakest" in head and "Field:" in head
+    assert "left out" in head                                   # baselines counted
+    assert md.index("## Headline") < md.index("win_share_heatmap.png") < md.index("## Claims")
+    opt = build_report([load_run(runs["mixed"])],
+                       ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(
+                           ["viability.max_ratio=9"]))
+    assert "too strong" not in set(opt.sections[0].tables[0].frame["Verdict"])
 
 
 def test_baseline_bots_are_left_out_of_the_balance_headlines(runs):

@@ -22,7 +22,7 @@ from deepsim.report.context import Context
 from deepsim.report.load import RunData, load_run, run_ruleset
 from deepsim.report.model import Report, Section, Table
 from deepsim.report.render import claim_details, claims_table, to_html, to_markdown
-from deepsim.report.sections import footer, language_table, method_settings
+from deepsim.report.sections import footer, headline, language_table, method_settings
 
 __all__ = ["FORMATS", "build_report", "parse_formats", "report_runs", "write_report"]
 
@@ -117,7 +117,10 @@ def build_report(runs: Sequence[RunData], config: ReportConfig | None = None) ->
         claims.tables.append(Table("", claims_table(results)))
         details = Section("claim-details", "Claims: definitions, rule readings and notes",
                           paragraphs=claim_details(results))
-        sections = [claims, details, *sections]
+        # the answer first: the headline, then the win shares (DEEPFALL: the heatmap), then
+        # the claims and the rest
+        sections = [*sections[:1], claims, details, *sections[1:]]
+    sections = [headline(ctx), *sections]
     r = ctx.primary
     report = Report(
         title=f"Balance report: {r.scenario_name} ({r.manifest.get('ruleset', '?')})",

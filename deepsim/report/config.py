@@ -21,12 +21,15 @@ __all__ = ["OPTIONS", "ReportConfig"]
 _A = "1 - confidence level of every interval, and the Holm family-wise error rate"
 _MR = ("a group is viable when the upper end of its win share interval reaches this x its "
        "fair share")
+_XR = ("a group is too strong when the lower end of its win share interval is above this x "
+       "its fair share (the mirror of min_ratio)")
 _MW = ("a group whose interval is wider than this x its fair share is 'inconclusive' "
        "(never 'viable'), so a small sample never passes")
 #: the shared settings: key -> (attribute, meaning)
 OPTIONS: dict[str, tuple[str, str]] = {
     "alpha": ("alpha", _A),
     "viability.min_ratio": ("min_ratio", _MR),
+    "viability.max_ratio": ("max_ratio", _XR),
     "viability.max_rel_width": ("max_rel_width", _MW),
 }
 
@@ -39,6 +42,7 @@ class ReportConfig:
 
     alpha: float = 0.05
     min_ratio: float = 0.8
+    max_ratio: float = 1.25
     max_rel_width: float = 0.10
     extra: tuple[ReportOption, ...] = ()
     values: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))

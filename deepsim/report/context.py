@@ -96,7 +96,8 @@ class Context:
             balance = by != "bot"
         seats = self.balance_seats if balance else self.primary.seats
         return self.cached(("ws", by, balance), lambda: M.win_share_table(
-            seats, by, alpha=c.alpha, min_ratio=c.min_ratio, max_rel_width=c.max_rel_width))
+            seats, by, alpha=c.alpha, min_ratio=c.min_ratio, max_rel_width=c.max_rel_width,
+            max_ratio=c.max_ratio))
 
     def diff_paths(self, run: RunData) -> set[str]:
         """Rule parameters whose value in ``run`` differs from the primary run's."""

@@ -145,10 +145,13 @@ def normalized_place(seats: pd.DataFrame) -> np.ndarray:
 # --- win shares -----------------------------------------------------------------------------
 
 def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
-                      max_rel_width: float = 0.10) -> np.ndarray:
-    """The viability rule, element-wise.
+                      max_rel_width: float = 0.10,
+                      max_ratio: float | None = None) -> np.ndarray:
+    """The viability rule with both ends of the scale, element-wise.
 
     - ``"not viable"``: the interval's upper end is below ``min_ratio`` x fair share;
+    - ``"too strong"``: the interval's lower end is above ``max_ratio`` x fair share (when
+      ``max_ratio`` is given; the mirror of the viability line);
     - ``"inconclusive"``: otherwise, when the interval is wider than ``max_rel_width`` x fair
       share (a small sample never passes);
     - ``"viable"``: otherwise.
@@ -156,14 +159,18 @@ def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
     lo = np.asarray(ci_low, dtype=np.float64)
     hi = np.asarray(ci_high, dtype=np.float64)
     fair = np.asarray(fair_share, dtype=np.float64)
+    strong = lo > max_ratio * fair if max_ratio is not None else np.zeros(lo.shape, bool)
     out = np.where(hi < min_ratio * fair, "not viable",
-                   np.where((hi - lo) > max_rel_width * fair, "inconclusive", "viable"))
+                   np.where(strong, "too strong",
+                            np.where((hi - lo) > max_rel_width * fair, "inconclusive",
+                                     "viable")))
     out = np.where(np.isnan(hi) | np.isnan(lo), "inconclusive", out)
     return out.astype(object)
 
 
 def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
-                    min_ratio: float = 0.8, max_rel_width: float = 0.10) -> pd.DataFrame:
+                    min_ratio: float = 0.8, max_rel_width: float = 0.10,
+                    max_ratio: float | None = None) -> pd.DataFrame:
     """Win share per group against its fair share, with a viability verdict and Holm tests.
 
     Parameters
@@ -175,6 +182,8 @@ def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
         Grouping column: ``company``, ``lineage``, ``calling``, ``bot``...
     alpha, min_ratio, max_rel_width : float
         See :class:`deepsim.report.config.ReportConfig`.
+    max_ratio : float, optional
+        The "too strong" line (``viability.max_ratio``); None: no top end.
 
     Returns
     -------
@@ -220,7 +229,8 @@ def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
     base["test"] = np.where(base["p_over_holm"] < alpha, "over",
                             np.where(base["p_under_holm"] < alpha, "under", "fair"))
     base["verdict"] = viability_verdict(base["ci_low"], base["ci_high"], base["fair_share"],
-                                        min_ratio=min_ratio, max_rel_width=max_rel_width)
+                                        min_ratio=min_ratio, max_rel_width=max_rel_width,
+                                        max_ratio=max_ratio)
     return base
 
 

@@ -48,11 +48,13 @@ def to_png(fig: Figure, footer: str) -> bytes:
 
 
 def company_forest(ws: pd.DataFrame, by: str, *, min_ratio: float, title: str,
-                   footer: str = "") -> bytes:
+                   footer: str = "", max_ratio: float | None = None) -> bytes:
     """Win share / fair share per group with its 95% interval, sorted, with lines at 1
-    (fair) and ``min_ratio`` (the viability threshold); colour = viability verdict."""
+    (fair), ``min_ratio`` (the viability threshold) and ``max_ratio`` (too strong);
+    colour = verdict (both ends of the scale stand out)."""
     d = ws.sort_values("ratio").reset_index(drop=True)
-    colours = {"viable": "#2b7bba", "not viable": "#c0392b", "inconclusive": "#999999"}
+    colours = {"viable": "#2b7bba", "too strong": "#d35400", "not viable": "#c0392b",
+               "inconclusive": "#999999"}
     fig = new_figure(figsize=(7.2, 0.2 * len(d) + 1.4))
     ax = fig.add_subplot()
     y = np.arange(len(d))
@@ -66,8 +68,12 @@ def company_forest(ws: pd.DataFrame, by: str, *, min_ratio: float, title: str,
                         ecolor=colour, elinewidth=1, capsize=2, label=verdict)
     ax.axvline(1.0, color="0.3", lw=1, ls="-")
     ax.axvline(min_ratio, color="#c0392b", lw=1, ls="--")
+    label = f"win share / fair share (dashed: not viable below {min_ratio:g}"
+    if max_ratio is not None:
+        ax.axvline(max_ratio, color="#d35400", lw=1, ls="--")
+        label += f", too strong above {max_ratio:g}"
     ax.set_yticks(y, d[by], fontsize=7)
-    ax.set_xlabel(f"win share / fair share (dashed: viability threshold {min_ratio:g})")
+    ax.set_xlabel(label + "; solid: fair share)")
     ax.set_ylim(-0.7, len(d) - 0.3)
     ax.legend(fontsize=7, loc="lower right")
     ax.set_title(title, fontsize=10)

@@ -18,7 +18,7 @@ from deepsim.report.load import RunData
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.render import compress_paths
 
-__all__ = ["bot_styles", "faction_share", "footer", "language_table", "method_settings",
+__all__ = ["bot_styles", "faction_share", "headline", "footer", "language_table", "method_settings",
            "seat_advantage", "standard", "ws_display"]
 
 
@@ -45,8 +45,64 @@ def ws_display(ws: pd.DataFrame, by: str, label: str) -> pd.DataFrame:
 def method_text(c) -> str:
     """The viability rule and the Holm test, as the win share sections state them."""
     return (f"**Verdict** (viability rule): *not viable* when the interval's upper end is "
-            f"below {c.min_ratio:g} x fair share; otherwise *inconclusive* when the interval "
+            f"below {c.min_ratio:g} x fair share; *too strong* when its lower end is above "
+            f"{c.max_ratio:g} x fair share; otherwise *inconclusive* when the interval "
             f"is wider than {c.max_rel_width:g} x fair share; otherwise *viable*.")
+
+
+def headline(ctx: Context) -> Section:
+    """The answer first: for the faction column and each other group column of a faction
+    (DEEPFALL: companies, Lineages, Callings) the strongest and weakest group by win/fair,
+    with its 95% Wilson interval on that scale and its verdict (both ends: *too strong*,
+    *not viable*), how many groups sit at either end, and the field of bots the verdicts
+    come from (baseline bots left out and counted)."""
+    from deepsim.summary import headline_groups
+
+    c = ctx.config
+    s = Section("headline", "Headline")
+    seats = ctx.balance_seats
+    rows, answer = [], []
+    for col, noun in headline_groups(ctx.rs):
+        if col not in seats.columns:
+            continue
+        ws = ctx.win_shares(col)
+        if len(ws) < 2:
+            continue
+        ws = ws.sort_values("ratio", ascending=False, kind="stable")
+        counts = ws["verdict"].value_counts()
+        plural = (ctx.rs.factions_label if col == ctx.rs.faction_column
+                  else f"{noun.capitalize()}s")
+        for verdict, order in (("too strong", False), ("not viable", True)):
+            hit = ws[ws["verdict"] == verdict].sort_values("ratio", ascending=order)
+            if len(hit):
+                names = [f"{r[col]} {r['ratio']:.2f}x" for _, r in hit.head(6).iterrows()]
+                more = f" and {len(hit) - 6} more" if len(hit) > 6 else ""
+                answer.append(f"{len(hit)} of {len(ws)} {plural} {verdict} "
+                              f"({', '.join(names)}{more})")
+        for end, r in (("strongest", ws.iloc[0]), ("weakest", ws.iloc[-1])):
+            rows.append({"Groups": f"{noun.capitalize()} ({len(ws)}: "
+                                   f"{counts.get('too strong', 0)} too strong, "
+                                   f"{counts.get('not viable', 0)} not viable)"
+                                   if end == "strongest" else "",
+                         "": end, "Name": str(r[col]), "x fair": num(r["ratio"]),
+                         "95% CI": ci(r["ratio_low"], r["ratio_high"]),
+                         "Verdict": r["verdict"]})
+    if rows:
+        s.tables.append(Table("", pd.DataFrame(rows)))
+    s.paragraphs.append("**" + ("; ".join(answer) if answer else
+                                "No group is too strong or not viable") + ".**")
+    s.paragraphs.append(
+        f"Win share over fair share with its 95% Wilson interval on that scale. *Too strong*: "
+        f"the whole interval above {c.max_ratio:g} x fair (`viability.max_ratio`); *not "
+        f"viable*: all below {c.min_ratio:g} x fair (`viability.min_ratio`); *inconclusive*: "
+        f"wider than {c.max_rel_width:g} x fair; otherwise *viable*.")
+    if "bot" in seats.columns and not seats.empty:
+        share = seats["bot"].astype(str).value_counts(normalize=True)
+        field = ", ".join(f"{b} {100 * v:.0f}%" for b, v in share.items())
+        note = ctx.baseline_note()
+        s.paragraphs.append(f"Field: {field} of the seat-games judged"
+                            + (f"; {note}." if note else "."))
+    return s
 
 
 def faction_share(ctx: Context, foot: str) -> Section:
@@ -60,21 +116,21 @@ def faction_share(ctx: Context, foot: str) -> Section:
         f"Win share = wins (a tie or draw shared by k seats counts 1/k) / seat-games, with its "
         f"95% Wilson interval. Fair share = the mean of the `fair` column over the {noun}'s "
         f"seat-games (1/players when every seat may win). **Verdict** (viability rule): *not "
-        f"viable* when the interval's upper end is below {c.min_ratio:g} x fair share; "
-        f"otherwise *inconclusive* when the interval is wider than {c.max_rel_width:g} x fair "
+        f"viable* when the interval's upper end is below {c.min_ratio:g} x fair share; *too "
+        f"strong* when its lower end is above {c.max_ratio:g} x fair share; otherwise *inconclusive* when the interval is wider than {c.max_rel_width:g} x fair "
         f"share; otherwise *viable*. **Holm test**: one-sided exact binomial tests for over "
         f"and under fair share, Holm-corrected over all 2 x {len(ws)} tests at {c.alpha:g}."
         + ctx.baseline_text())
     counts = ws["verdict"].value_counts()
     s.paragraphs.append(
         f"{counts.get('viable', 0)} of {len(ws)} {nouns} viable, "
-        f"{counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
+        f"{counts.get('too strong', 0)} too strong, {counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
         f"inconclusive; {int((ws['test'] == 'over').sum())} win significantly more than "
         f"their fair share, {int((ws['test'] == 'under').sum())} significantly less.")
     s.figures.append(Figure("win_share_factions.png", plots.company_forest(
-        ws, by, min_ratio=c.min_ratio, title=f"Win share / fair share per {noun}",
+        ws, by, min_ratio=c.min_ratio, max_ratio=c.max_ratio, title=f"Win share / fair share per {noun}",
         footer=foot), f"Each {noun}'s win share over its fair share with the 95% interval; "
-                      "colour = viability verdict."))
+                      "colour = verdict."))
     s.tables.append(Table(f"{nouns.capitalize()} ({len(ws)})",
                           ws_display(ws, by, noun.capitalize())))
     return s

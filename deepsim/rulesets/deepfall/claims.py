@@ -171,6 +171,8 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         return [not_measured("all companies", str(exc))]
     n_exp = _expected_companies(ctx.primary)
     counts = ws["verdict"].value_counts()
+    # B2 asks about dead picks: a too strong company is a live one
+    counts["viable"] = counts.get("viable", 0) + counts.get("too strong", 0)
     worst = ws.sort_values("ratio_high").iloc[0]
     verdict = FAILS if counts.get("not viable", 0) else (
         HOLDS if counts.get("viable", 0) == n_exp else INCONCLUSIVE)

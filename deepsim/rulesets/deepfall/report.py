@@ -39,14 +39,15 @@ def _sec_win_share(ctx: Context, foot: str) -> Section:
         "Wilson interval. Fair share = the mean of 1/players over the company's games (in "
         "runs mixing player counts, its expected wins are the sum of 1/n over its games). "
         f"**Verdict** (viability rule): *not viable* when the interval's upper end is below "
-        f"{c.min_ratio:g} x fair share; otherwise *inconclusive* when the interval is wider "
+        f"{c.min_ratio:g} x fair share; *too strong* when its lower end is above "
+        f"{c.max_ratio:g} x fair share; otherwise *inconclusive* when the interval is wider "
         f"than {c.max_rel_width:g} x fair share; otherwise *viable*. **Holm test**: one-sided "
         f"exact binomial tests for over and under fair share, Holm-corrected over all "
         f"2 x {len(ws)} tests at {c.alpha:g}." + ctx.baseline_text())
     counts = ws["verdict"].value_counts()
     s.paragraphs.append(
         f"{counts.get('viable', 0)} of {len(ws)} companies viable, "
-        f"{counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
+        f"{counts.get('too strong', 0)} too strong, {counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
         f"inconclusive; {int((ws['test'] == 'over').sum())} win significantly more than "
         f"their fair share, {int((ws['test'] == 'under').sum())} significantly less.")
     seats = ctx.balance_seats
@@ -60,9 +61,9 @@ def _sec_win_share(ctx: Context, foot: str) -> Section:
         parts, title="Win share / fair share, Lineage x Calling", footer=foot),
         "Lineage x Calling: win share over fair share (red above fair, blue below)."))
     s.figures.append(Figure("win_share_companies.png", plots.company_forest(
-        ws, "company", min_ratio=c.min_ratio, title="Win share / fair share per company",
+        ws, "company", min_ratio=c.min_ratio, max_ratio=c.max_ratio, title="Win share / fair share per company",
         footer=foot), "Each company's win share over its fair share with the 95% interval; "
-                      "colour = viability verdict."))
+                      "colour = verdict."))
     s.tables.append(Table(f"Companies ({len(ws)})", ws_display(ws, "company", "Company")))
     for by, label in (("lineage", "Lineage"), ("calling", "Calling")):
         if by in seats.columns:
