@@ -18,8 +18,17 @@ from deepsim.report.load import RunData
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.render import compress_paths
 
-__all__ = ["bot_styles", "faction_share", "headline", "footer", "language_table", "method_settings",
-           "seat_advantage", "standard", "ws_display"]
+__all__ = [
+    "bot_styles",
+    "faction_share",
+    "footer",
+    "headline",
+    "language_table",
+    "method_settings",
+    "seat_advantage",
+    "standard",
+    "ws_display",
+]
 
 
 def footer(run: RunData) -> str:
