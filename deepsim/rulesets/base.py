@@ -94,6 +94,16 @@ class Ruleset(Protocol):
         list opts the ruleset out.
         """
 
+    def run_games(self, prepared: Prepared, games: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play the games of index ``games`` (int64 array, ascending): the rows
+        ``run_chunk`` gives for the same games. Optional; ``deepsim respond`` plays only the
+        games a faction sits in with it, and every game of a range without it."""
+
+    def factions(self, prepared: Prepared | None = None) -> list[str]:
+        """Every value of the faction column, in the kernel's faction-code order (the
+        names a scenario's ``faction_bots`` and ``deepsim respond --faction`` accept).
+        Optional."""
+
     def bot_data(self) -> Any:
         """The bots' knobs (type, bounds, searchable) and styles, a
         :class:`deepsim.botdata.BotData` read from the ruleset's ``bots.yaml``. Optional: a

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from deepsim.blocks import run_blocks
+from deepsim.factionmix import faction_bot
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall.board import (
@@ -811,8 +812,12 @@ def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
 
 @njit(cache=True, _nrt=False)
 def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn, cal_nn,
-          lin_bag, seat_spec, bot_pool, unique, si, row, ev):
-    """§3 setup: dungeon by weights (A21), companies (A19), bots, Maw and Dread track."""
+          lin_bag, seat_spec, bot_pool, unique, fmix, si, row, ev):
+    """§3 setup: dungeon by weights (A21), companies (A19), bots, Maw and Dread track.
+
+    A company with bots of its own (``fmix``, scenario key ``faction_bots``) replaces the
+    seat's bot after it was drawn (deepsim.factionmix), so the game's stream is unchanged.
+    """
     (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
      has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
     slots = scale[n, 0]
@@ -869,9 +874,10 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
         b = seat_spec[p, 2]
         if b < 0:
             b = bot_pool[rand_below(key, g, bot_pool.shape[0])]
-        sd[p, SD_BOT] = b
         li = sd[p, SD_LIN]
         ci = sd[p, SD_CAL]
+        b = faction_bot(fmix, li * cal_eff.shape[0] + ci, b, key)   # company code
+        sd[p, SD_BOT] = b
         for e in range(N_EFFECTS):
             has_lin[p, e] = lin_nn[li, e]
             has_cal[p, e] = cal_nn[ci, e]
@@ -906,7 +912,7 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
 @njit(cache=True, _nrt=False)
 def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
               lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-              seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev, trace):
+              seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf, ev, trace):
     """Play game number ``game`` of the run ``seed`` into output row ``row``.
 
     The game depends only on (seed, game): its stream key is ``game_key(seed, game)``.
@@ -927,7 +933,7 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
     sf[row, :, :] = 0.0
     gi[row, G_PLAYERS] = n
     setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn, cal_nn,
-          lin_bag, seat_spec, bot_pool, unique, si, row, ev)
+          lin_bag, seat_spec, bot_pool, unique, fmix, si, row, ev)
     gi[row, G_ROOMS_PER_FLOOR] = g[GS_SLOTS]
     gi[row, G_DREAD_LEN] = g[GS_DREAD_LEN]
     max_rounds = np.int64(rules[R_MAX_ROUNDS])
@@ -998,30 +1004,38 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, lo, hi, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
+def play_block(seed, games, lo, hi, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
                lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-               seat_spec, bot_pool, unique, knobs, gi, gf, si, sf):
-    """Play games ``start+lo .. start+hi-1`` of run ``seed`` into rows ``lo .. hi-1``.
+               seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf):
+    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1``.
 
-    One thread's share of :func:`play_games` (it releases the GIL); the game state is
-    allocated once and reset by each game.
+    One thread's share of :func:`play_listed` (it releases the GIL); the game state is
+    allocated once and reset by each game. ``games``: int64 game indices, one per row.
     """
     scr = new_scratch()
     ev = np.zeros((1, EVENT_WIDTH), np.int64)
     for r in range(lo, hi):
-        play_game(seed, start + r, r, scr, rules, faces, die_rank, rooms, floor_cdf,
+        play_game(seed, games[r], r, scr, rules, faces, die_rank, rooms, floor_cdf,
                   depth, scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit,
-                  ls_free, player_opts, seat_spec, bot_pool, unique, knobs, gi, gf, si,
-                  sf, ev, np.int64(0))
+                  ls_free, player_opts, seat_spec, bot_pool, unique, knobs, fmix, gi, gf,
+                  si, sf, ev, np.int64(0))
 
 
-def play_games(seed, start, count, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
-               lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-               seat_spec, bot_pool, unique, knobs):
-    """Play games ``start .. start+count-1`` of run ``seed`` on numba's thread count.
+def play_games(seed, start, count, *args):
+    """Play games ``start .. start+count-1`` of run ``seed`` (:func:`play_listed`)."""
+    return play_listed(seed, np.arange(int(start), int(start) + int(count), dtype=np.int64),
+                       *args)
+
+
+def play_listed(seed, games, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
+                lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
+                seat_spec, bot_pool, unique, knobs, fmix):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
+    count.
 
     Blocks of games go to :func:`play_block` on ``numba.get_num_threads()`` threads
-    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count.
+    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count, and
+    a game's row is the same whatever other games are listed with it.
 
     Returns
     -------
@@ -1029,18 +1043,19 @@ def play_games(seed, start, count, rules, faces, die_rank, rooms, floor_cdf, dep
     gf : float64[count, N_GAME_FLT]
     si : int64[count, MAX_SEATS, N_SEAT_INT]
     sf : float64[count, MAX_SEATS, N_SEAT_FLT]
-        Row r is game ``start + r``; seats beyond the game's player count are zero.
+        Row r is game ``games[r]``; seats beyond the game's player count are zero.
     """
-    count = int(count)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    count = int(games.shape[0])
     gi = np.zeros((count, N_GAME_INT), np.int64)
     gf = np.zeros((count, N_GAME_FLT), np.float64)
     si = np.zeros((count, MAX_SEATS, N_SEAT_INT), np.int64)
     sf = np.zeros((count, MAX_SEATS, N_SEAT_FLT), np.float64)
     args = (rules, faces, die_rank, rooms, floor_cdf, depth, scale, lin_eff, cal_eff, lin_nn,
             cal_nn, lin_bag, cal_recruit, ls_free, player_opts, seat_spec, bot_pool, unique,
-            knobs, gi, gf, si, sf)
-    seed, start = np.int64(seed), np.int64(start)
-    run_blocks(lambda lo, hi: play_block(seed, start, np.int64(lo), np.int64(hi), *args),
+            knobs, fmix, gi, gf, si, sf)
+    seed = np.int64(seed)
+    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), *args),
                count)
     return gi, gf, si, sf
 
@@ -1048,7 +1063,7 @@ def play_games(seed, start, count, rules, faces, die_rank, rooms, floor_cdf, dep
 @njit(cache=True)
 def trace_game(seed, game, max_events, rules, faces, die_rank, rooms, floor_cdf, depth,
                scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free,
-               player_opts, seat_spec, bot_pool, unique, knobs):
+               player_opts, seat_spec, bot_pool, unique, knobs, fmix):
     """Play one game with the event buffer on: the same code path as :func:`play_games`.
 
     Returns (gi, gf, si, sf, events[:k]) for that single game (row 0).
@@ -1063,7 +1078,7 @@ def trace_game(seed, game, max_events, rules, faces, die_rank, rooms, floor_cdf,
     # function under it) is reused, not compiled again for a literal signature
     play_game(seed, game, np.int64(0), scr, rules, faces, die_rank, rooms, floor_cdf, depth,
               scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free,
-              player_opts, seat_spec, bot_pool, unique, knobs, gi, gf, si, sf, ev,
+              player_opts, seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf, ev,
               np.int64(1))
     k = scr[X_G][GS_EV]
     return gi, gf, si, sf, ev[:k].copy()
