@@ -54,26 +54,23 @@ def _progress(quiet: bool):
 
 def result_table(table, label: str) -> Table:
     """The verdicts, one row per faction, readable at 80 columns."""
-    from deepsim.respond.report import fmt_ratio
-
     t = Table(title=f"Best response per {label}: win share / fair share, 95% intervals "
                     "(confirmation games)", title_justify="left")
-    t.add_column(label.capitalize(), overflow="fold")
-    t.add_column("shipped", justify="right")
-    t.add_column("best response", justify="right")
-    t.add_column("gain", justify="right")
-    t.add_column("verdict", overflow="fold")
+    t.add_column(label.capitalize(), overflow="fold", ratio=2)
+    t.add_column("shipped", justify="right", no_wrap=True)
+    t.add_column("best resp.", justify="right", no_wrap=True)
+    t.add_column("gain", justify="right", no_wrap=True)
+    t.add_column("verdict", overflow="fold", ratio=3)
     for _, r in table.iterrows():
-        gain = ("0 (start best)" if r["gain_low"] == r["gain_high"] == 0
+        gain = ("0 (start\nwas best)" if r["gain_low"] == r["gain_high"] == 0
                 else f"{r['gain']:+.2f}\n[{r['gain_low']:+.2f}, {r['gain_high']:+.2f}]")
         verdict = str(r["verdict"])
         if verdict == "inconclusive":
             verdict += f" (width {r['width']:.2f})"
         t.add_row(escape(str(r["faction"])),
-                  escape(f"{r['style']}\n{fmt_ratio(r['shipped'])} "
+                  escape(f"{r['style']} {r['shipped']:.2f}\n"
                          f"[{r['shipped_low']:.2f}, {r['shipped_high']:.2f}]"),
-                  escape(f"{fmt_ratio(r['best'])}\n[{r['best_low']:.2f}, "
-                         f"{r['best_high']:.2f}]"),
+                  escape(f"{r['best']:.2f}\n[{r['best_low']:.2f}, {r['best_high']:.2f}]"),
                   escape(gain), escape(verdict))
     return t
 
