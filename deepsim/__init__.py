@@ -12,8 +12,8 @@ _configure_numba_cache()
 
 
 #: the Python API (deepsim/api.py), imported on first use so ``import deepsim`` stays light
-_API = ("simulate", "load", "trace", "win_shares", "seat_advantage", "game_length",
-        "Simulation")
+_API = ("simulate", "load", "trace", "estimate", "paired_change", "win_shares",
+        "seat_advantage", "game_length", "Simulation")
 
 
 def __getattr__(name: str):

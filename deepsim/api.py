@@ -25,8 +25,10 @@ from deepsim.errors import InputError
 
 __all__ = [
     "Simulation",
+    "estimate",
     "game_length",
     "load",
+    "paired_change",
     "seat_advantage",
     "simulate",
     "trace",
@@ -283,3 +285,144 @@ def game_length(games: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     """Rounds per game by player count: mean with interval, sd, median, 5th-95th percentile."""
     from deepsim.report.metrics import game_length as _game_length
     return _game_length(games, alpha=alpha)
+
+
+# --- the metric language --------------------------------------------------------------------
+
+def _frames_of(run: Simulation | tuple[pd.DataFrame, pd.DataFrame]
+               ) -> tuple[pd.DataFrame, pd.DataFrame, str | None, dict]:
+    if isinstance(run, Simulation):
+        return run.games, run.seats, run.ruleset, run.scenario
+    if isinstance(run, tuple) and len(run) == 2:
+        return run[0], run[1], None, {}
+    raise InputError("a run is a Simulation or a (games, seats) pair of DataFrames, got "
+                     f"{type(run).__name__}")
+
+
+def _instances(metric: str, games: pd.DataFrame, seats: pd.DataFrame, ruleset: str | None,
+               scenario: dict) -> list:
+    from deepsim.measure import (
+        expand,
+        group_columns_of,
+        parse_metric_spec,
+        player_counts,
+        universe_from_frames,
+    )
+    from deepsim.report.config import ReportConfig
+    from deepsim.rulesets import get
+    if ruleset is None:
+        raise InputError("name the ruleset (ruleset='deepfall') when passing bare frames")
+    rs = get(ruleset)
+    cols = group_columns_of(rs)
+    sel = parse_metric_spec(metric, group_columns=cols, key="metric")
+    uni = universe_from_frames(games, seats, player_counts(scenario, seats), cols,
+                               rs.faction_column)
+    return expand([sel], uni, key_prefix="", target_rounds=ReportConfig().rounds_target,
+                  key="metric")
+
+
+def estimate(run: Simulation | tuple[pd.DataFrame, pd.DataFrame], metric: str, *,
+            ruleset: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
+    """Every number a metric spelling names, with its ``1 - alpha`` interval.
+
+    The same estimates ``deepsim check``, ``compare``, ``sweep`` and ``tune`` use
+    (:mod:`deepsim.measure`; README "Metrics"): e.g. ``"win_share[calling]"`` (one row
+    per Calling), ``"win_ratio[company=Wisp Wardancer]"``, ``"company_spread"``,
+    ``"rounds[players]"``.
+
+    Parameters
+    ----------
+    run : Simulation or (games, seats)
+        A :func:`simulate` result, or two frames (then give ``ruleset``).
+    metric : str
+        A spelling of the metric language.
+    ruleset : str, optional
+        The ruleset's name when ``run`` is a pair of frames.
+    alpha : float, default 0.05
+        1 - confidence level.
+
+    Returns
+    -------
+    DataFrame
+        One row per number: ``label`` (its full spelling), ``member``, ``value``, ``low``,
+        ``high`` (in ``unit``: shares in percent), ``unit``, ``clusters`` (games, or deals
+        when seats rotate), ``method``.
+
+    Raises
+    ------
+    InputError
+        A malformed or unknown metric, group or member (naming the known ones).
+    """
+    from deepsim.measure import Codes, estimate_obs
+    from deepsim.measure import measure as _measure
+    games, seats, name, scenario = _frames_of(run)
+    insts = _instances(metric, games, seats, ruleset or name, scenario)
+    codes = Codes(seats)
+    rows = []
+    for inst in insts:
+        est = estimate_obs(_measure(inst, games, seats, codes), alpha)
+        rows.append({"label": inst.spec, "member": inst.member, "value": est.value,
+                     "low": est.low, "high": est.high, "unit": inst.metric.unit,
+                     "clusters": est.clusters, "method": est.method})
+    return pd.DataFrame(rows)
+
+
+def paired_change(a: Simulation | tuple[pd.DataFrame, pd.DataFrame],
+                  b: Simulation | tuple[pd.DataFrame, pd.DataFrame], metric: str, *,
+                  ruleset: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
+    """``B - A`` of every number a metric names, on paired games (common random numbers).
+
+    Play A and B from the same seed and game indices (e.g. one scenario with and without
+    an override): game ``g`` then has the same dice stream and, unless the change moves
+    them, the same companies and bots in both, so the per-game differences cancel most of
+    the luck. The interval is the delta-method one over the paired games (deals when seats
+    rotate), as ``deepsim compare`` reports it (:func:`deepsim.measure.values.paired`).
+    Runs of different seeds are compared unpaired (their variances add).
+
+    Parameters
+    ----------
+    a, b : Simulation or (games, seats)
+        The two variants.
+    metric : str
+        A spelling of the metric language, e.g. ``"win_share[calling]"``.
+    ruleset : str, optional
+        The ruleset's name when the runs are bare frames.
+    alpha : float, default 0.05
+        1 - confidence level.
+
+    Returns
+    -------
+    DataFrame
+        One row per number: ``label``, ``member``, ``a``, ``b``, ``change`` (B - A),
+        ``low``, ``high`` (its interval), ``unit`` (of the change: ``pp`` for shares in
+        percent), ``games`` (paired games or deals), ``paired`` (bool).
+
+    Raises
+    ------
+    InputError
+        A malformed or unknown metric, or runs of different rulesets.
+    """
+    import math
+
+    from scipy.stats import norm
+
+    from deepsim.measure import Codes, paired
+    from deepsim.measure import measure as _measure
+    ga, sa, na, sca = _frames_of(a)
+    gb, sb, nb, _ = _frames_of(b)
+    if na and nb and na != nb:
+        raise InputError(f"a and b are runs of different rulesets ({na}, {nb})")
+    insts = _instances(metric, ga, sa, ruleset or na or nb, sca)
+    same = (len(ga) == len(gb) and "seed" in ga and "seed" in gb
+            and ga["game"].equals(gb["game"]) and ga["seed"].equals(gb["seed"]))
+    z = float(norm.isf(alpha / 2))
+    ca, cb = Codes(sa), Codes(sb)
+    rows = []
+    for inst in insts:
+        p = paired(_measure(inst, ga, sa, ca), _measure(inst, gb, sb, cb), is_paired=same)
+        half = z * p.se if not math.isnan(p.se) else math.nan
+        unit = "pp" if inst.metric.unit == "%" else inst.metric.unit
+        rows.append({"label": inst.spec, "member": inst.member, "a": p.value_a,
+                     "b": p.value_b, "change": p.est, "low": p.est - half,
+                     "high": p.est + half, "unit": unit, "games": p.n, "paired": same})
+    return pd.DataFrame(rows)

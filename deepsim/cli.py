@@ -107,6 +107,34 @@ class _CompileStatus:
             self._status = None
 
 
+#: options that take one PATH=VALUE word (a space instead of '=' is a common slip)
+_PAIR_OPTIONS = ("--set", "--set-a", "--set-b", "--param", "-p")
+
+
+def _pair_hint(argv: list[str]) -> str | None:
+    """The message for ``--set PATH VALUE`` (a space for '='), else None."""
+    for i, opt in enumerate(argv[:-1]):
+        if opt not in _PAIR_OPTIONS or "=" in argv[i + 1] or argv[i + 1].startswith("-"):
+            continue
+        path = argv[i + 1]
+        value = argv[i + 2] if i + 2 < len(argv) else None
+        if value is None or value.startswith("-") or value.endswith((".yaml", ".yml")) \
+                or os.path.exists(value):
+            return f"{opt} takes PATH=VALUE as one word, got {path!r} (e.g. {opt} {path}=VALUE)"
+        return (f"{opt} takes PATH=VALUE as one word: write {opt} {path}={value} "
+                f"(got {opt} {path} {value})")
+    return None
+
+
+def entry() -> None:
+    """The ``deepsim`` command: :data:`app`, after a check typer cannot word well."""
+    hint = _pair_hint(sys.argv[1:])
+    if hint is not None:
+        _console(stderr=True).print(f"[red]error:[/red] {escape(hint)}", highlight=False)
+        raise SystemExit(2)
+    app()
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _console().print(f"deepsim {__version__}")
@@ -256,7 +284,7 @@ def run(
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
     from deepsim.report.load import ruleset_meta
-    from deepsim.summary import render_summary
+    from deepsim.summary import headline_groups, render_summary
 
     info = result.info
     meta = ruleset_meta(info["ruleset"])
@@ -265,8 +293,8 @@ def run(
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
-        seats_columns=_present(result.out_dir, "seats", [meta.faction_column, "win", "fair",
-                                                          "players", "bot"]),
+        seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
+            [c for c, _ in headline_groups(meta)] + ["win", "fair", "players", "bot"]))),
     )
     render_summary(console, games_df, seats_df, by=meta.faction_column,
                    label=meta.faction_label,
@@ -275,7 +303,8 @@ def run(
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
-                   baseline_bots=info.get("baseline_bots", ()))
+                   baseline_bots=info.get("baseline_bots", ()),
+                   headline=headline_groups(meta))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -351,16 +380,34 @@ def params(
         rs = runner.get_ruleset(ruleset)
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table(title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
-    table.add_column("Path", no_wrap=True)
-    for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
-        table.add_column(name)
-    for row in rs.parameters():
-        if match and match not in row["path"]:
-            continue
-        table.add_row(escape(row["path"]), escape(str(row["default"])), escape(row["type"]),
-                      escape(row["bounds"]), escape(row["section"]))
-    console.print(table)
+    rows = [r for r in rs.parameters() if not match or match in r["path"]]
+    title = f"{rs.title} parameters (--set PATH=VALUE)"
+    if console.width >= _PARAMS_TABLE_WIDTH:
+        table = Table(title=title, title_justify="left")
+        table.add_column("Path", no_wrap=True)
+        for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
+            table.add_column(name, overflow="fold")
+        for row in rows:
+            table.add_row(escape(row["path"]), escape(str(row["default"])),
+                          escape(row["type"]), escape(row["bounds"]), escape(row["section"]))
+        console.print(table)
+        return
+    # a narrow terminal or a pipe (80 columns): a list, one parameter per paragraph, so no
+    # cell is cut and no description wraps a word per line
+    from rich.padding import Padding
+
+    console.print(f"[bold]{escape(title)}[/bold]", highlight=False)
+    for row in rows:
+        kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
+        console.print(f"[bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
+                      f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
+        if row["section"]:
+            console.print(Padding(escape(row["section"]), (0, 0, 0, 4), expand=False),
+                          highlight=False)
+
+
+#: the width from which ``deepsim params`` prints a table (below: a list)
+_PARAMS_TABLE_WIDTH = 140
 
 
 @app.command()
@@ -462,23 +509,51 @@ def scenarios(
     if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
     files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
-    table = Table("File", "Name", "Ruleset", "Players", "Games",
-                  title=f"Scenarios in {escape(str(directory))}", title_justify="left")
+    if not files:
+        console.print(f"No scenario files in {escape(str(directory))}")
+        return
+    table = Table(title=f"Scenarios in {escape(str(directory))}", title_justify="left")
+    for head in ("File", "Name", "Ruleset", "Players", "Games"):
+        table.add_column(head, overflow="fold")    # a long name folds, never cut
+    bad = []
     for path in files:
         try:
-            scen = runner.load_scenario(path)
+            scen = _check_scenario_file(path)
         except InputError as exc:
-            table.add_row(escape(path.name), f"[red]{escape(str(exc))}[/red]", "", "", "")
+            bad.append((path.name, str(exc)))
+            table.add_row(escape(path.name), "[red]does not load (below)[/red]", "", "", "")
             continue
         games = scen.get("games")
         table.add_row(escape(path.name), escape(str(scen.get("name", ""))),
                       escape(str(scen.get("ruleset", ""))),
                       escape(_players_text(scen.get("players"))),
                       f"{games:,}" if isinstance(games, int) else escape(str(games)))
-    if not files:
-        console.print(f"No scenario files in {escape(str(directory))}")
-        return
     console.print(table)
+    for name, message in bad:
+        console.print(f"[red]{escape(name)}[/red]: {escape(message)}", highlight=False)
+    if bad:
+        console.print(f"{len(bad)} of {len(files)} scenario files do not load; "
+                      "`deepsim run` would refuse them with the same error", highlight=False)
+
+
+def _check_scenario_file(path: Path) -> dict:
+    """A scenario file checked as ``run`` (and ``check``, for its ``expect:`` block) would
+    check it: its generic keys, its ruleset's keys, bots, knobs and overrides. No game is
+    played and nothing is compiled.
+
+    Raises
+    ------
+    InputError
+        The first problem, as ``run`` reports it.
+    """
+    _, scen, prepared = runner.resolve(path)
+    if scen.get("expect") is not None:
+        from deepsim.gate.expect import parse_expect
+        from deepsim.scenario import LINES
+        parse_expect(scen, source=str(path), lines=LINES.get(str(path), {}))
+    out = dict(scen)
+    out.setdefault("players", prepared.scenario.get("players"))
+    return out
 
 
 def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:

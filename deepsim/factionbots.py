@@ -13,11 +13,11 @@ file) or the same mapping inline::
     styles:                      # new styles: knob values as in the ruleset's bots.yaml
       hierophant_br:             # (knobs left out: the base style's, else the default)
         base: greedy
-        doc: "best response of Golem-Born Hierophant"
+        doc: "best response of Golem-born Hierophant"
         last_stand: 2
         cash_loot: 1000
     factions:                    # faction name (case, spaces, '-' and '_' ignored)
-      Golem-Born Hierophant: hierophant_br            # one style
+      Golem-born Hierophant: hierophant_br            # one style
       Wisp Warden: {greedy: 0.5, martyr: 0.5}         # a mixture: drawn per game by weight
 
 A style is a new one of ``styles:`` or a style of the ruleset's ``bots.yaml``. The seat's

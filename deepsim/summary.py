@@ -14,7 +14,8 @@ from rich.table import Table
 
 from deepsim import stats
 
-__all__ = ["data_banner", "render_summary", "rounds_table", "win_share_table"]
+__all__ = ["balance_verdict", "data_banner", "field_line", "headline_groups", "headline_lines", "render_summary",
+           "rounds_table", "win_share_table"]
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -47,9 +48,49 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
                  border_style="yellow", expand=False)
 
 
+#: the summary's verdict scale (the report's defaults: viability.min_ratio,
+#: viability.max_ratio, viability.max_rel_width)
+MIN_RATIO, MAX_RATIO, MAX_REL_WIDTH = 0.8, 1.25, 0.10
+_VERDICT_STYLE = {"too strong": "bold red", "not viable": "bold red", "over": "green",
+                  "under": "yellow", "inconclusive": "dim"}
+
+
+def balance_verdict(ci_low: float, ci_high: float, fair: float, *,
+                    min_ratio: float = MIN_RATIO, max_ratio: float = MAX_RATIO,
+                    max_rel_width: float = MAX_REL_WIDTH) -> str:
+    """One group's place on the verdict scale, from its win-share interval (shares, 0-1).
+
+    In order: ``"too strong"`` when the whole interval is above ``max_ratio`` x fair share;
+    ``"not viable"`` when it is all below ``min_ratio`` x fair share (the report's viability
+    rule, deepsim.report.metrics.viability_verdict); ``"inconclusive"`` when it is wider than
+    ``max_rel_width`` x fair share; ``"over"`` / ``"under"`` when it excludes the fair share;
+    else ``"fair"``.
+    """
+    if math.isnan(ci_low) or math.isnan(ci_high) or not fair > 0:
+        return "inconclusive"
+    if ci_low > max_ratio * fair:
+        return "too strong"
+    if ci_high < min_ratio * fair:
+        return "not viable"
+    if ci_high - ci_low > max_rel_width * fair:
+        return "inconclusive"
+    if ci_low > fair:
+        return "over"
+    if ci_high < fair:
+        return "under"
+    return "fair"
+
+
+def _styled(verdict: str, color: bool = True) -> str:
+    style = _VERDICT_STYLE.get(verdict)
+    return f"[{style}]{verdict}[/{style}]" if style and color else verdict
+
+
 def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None = None,
                     left_out: str = "") -> Table:
-    """Table of win share per ``by`` group with the 95% Wilson interval and fair share.
+    """Table of win share per ``by`` group with the 95% Wilson interval, the fair share and
+    the verdict (:func:`balance_verdict`: too strong, over, fair, under, not viable,
+    inconclusive; coloured on a colour terminal, words either way).
 
     Parameters
     ----------
@@ -66,26 +107,84 @@ def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None 
     df = stats.win_shares(seats, by=by)
     table = Table(title=f"Win share per {label} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
                   title_justify="left", pad_edge=False)
-    table.add_column(label.capitalize(), no_wrap=True)
-    for name in ("Games", "Win %", "95% CI", "Fair %", "Win/fair"):
+    table.add_column(label.capitalize(), overflow="fold")
+    for name in ("Games", "Win %", "95% CI", "Fair", "x fair"):
         table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("Verdict", no_wrap=True)
     for row in df.itertuples(index=False):
-        ratio = row.ratio
-        style = ""
-        if not math.isnan(row.ci_low) and row.ci_low > row.fair_share:
-            style = "green"
-        elif not math.isnan(row.ci_high) and row.ci_high < row.fair_share:
-            style = "red"
+        verdict = balance_verdict(row.ci_low, row.ci_high, row.fair_share)
         table.add_row(
             escape(str(getattr(row, by))), f"{row.games:,}",
             f"{100 * row.win_share:.1f}",
             f"{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}",
-            f"{100 * row.fair_share:.1f}", f"[{style}]{ratio:.2f}[/{style}]" if style else
-            f"{ratio:.2f}",
+            f"{100 * row.fair_share:.1f}", f"{row.ratio:.2f}", _styled(verdict),
         )
-    table.caption = "Win/fair in green: interval above the fair share; red: below" + (
-        f"\n{left_out}" if left_out else "")
+    table.caption = (f"too strong: interval above {MAX_RATIO:g} x fair; not viable: below "
+                     f"{MIN_RATIO:g} x fair; over/under: excludes fair; inconclusive: wider "
+                     f"than {MAX_REL_WIDTH:.0%} of fair") + (f"\n{left_out}" if left_out else "")
     return table
+
+
+def field_line(seats: pd.DataFrame, baseline_bots: Sequence[str] = (),
+               n_left_out: int = 0) -> str | None:
+    """``Field: greedy 50%, martyr 50% of seat-games; baseline bots (random) left out: N``:
+    the bots a verdict comes from (their share of the seat-games kept), or None without a
+    ``bot`` column."""
+    if "bot" not in seats.columns or seats.empty:
+        return None
+    share = seats["bot"].astype(str).value_counts(normalize=True)
+    text = "Field: " + ", ".join(f"{escape(b)} {100 * v:.0f}%" for b, v in share.items())
+    text += " of seat-games"
+    if n_left_out:
+        text += (f"\n  Baseline bots ({escape(', '.join(baseline_bots))}) left out: "
+                 f"{n_left_out:,} seat-games")
+    return text
+
+
+def headline_groups(meta) -> list[tuple[str, str]]:
+    """The (column, noun) pairs a ruleset's headline names: its faction column, then its
+    other group columns that are parts of a faction (not ``bot`` or ``seat``: those are the
+    field and seat advantage, reported apart)."""
+    out = [(meta.faction_column, meta.faction_label)]
+    out += [(c, c) for c in meta.group_columns
+            if c not in (meta.faction_column, "bot", "seat")]
+    return out
+
+
+def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],
+                   color: bool = True) -> list[str]:
+    """The answer first: for each ``(column, noun)`` the strongest and the weakest group by
+    win/fair, with its 95% Wilson interval on the same scale and its verdict, and how many
+    groups are too strong or not viable.
+
+    ``seats`` needs ``win``, ``fair`` and each column; the groups of a column with fewer
+    than two groups are skipped.
+    """
+    out = []
+    for col, noun in columns:
+        if col not in seats.columns:
+            continue
+        df = stats.win_shares(seats, by=col)
+        if len(df) < 2:
+            continue
+        df = df.sort_values("ratio", ascending=False, kind="stable")
+        verdicts = [balance_verdict(r.ci_low, r.ci_high, r.fair_share)
+                    for r in df.itertuples(index=False)]
+
+        def one(i: int) -> str:
+            r = df.iloc[i]
+            f = r["fair_share"]
+            return (f"{escape(str(r[col]))} {r['ratio']:.2f}x fair "
+                    f"[{r['ci_low'] / f:.2f}-{r['ci_high'] / f:.2f}] "
+                    f"{_styled(verdicts[i], color)}")
+
+        n_strong, n_dead = verdicts.count("too strong"), verdicts.count("not viable")
+        head = escape(noun.capitalize())
+        out.append(f"{f'[bold]{head}[/bold]' if color else head} ({len(df)}: {n_strong} too "
+                   f"strong, {n_dead} not viable)")
+        out.append(f"  strongest {one(0)}")
+        out.append(f"  weakest   {one(len(df) - 1)}")
+    return out
 
 
 def rounds_table(games: pd.DataFrame) -> Table:
@@ -107,7 +206,8 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
                    games_per_s: float | None = None, compile_s: float | None = None,
                    compiled: bool | None = None, out_dir: str | None = None,
-                   status: str | None = None, baseline_bots: Sequence[str] = ()) -> None:
+                   status: str | None = None, baseline_bots: Sequence[str] = (),
+                   headline: Sequence[tuple[str, str]] = ()) -> None:
     """Print a run's summary: banner, win shares per faction, rounds, margin, truncation.
 
     Parameters
@@ -138,11 +238,11 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         Bot styles marked ``baseline: true``: their seats are left out of the win share
         table (fair share renormalised among the rest, :func:`deepsim.botdata.split_baseline`)
         and the caption says how many (needs a ``bot`` column in ``seats``).
+    headline : sequence of (column, noun)
+        The groups the headline names strongest and weakest (default: ``by`` alone);
+        DEEPFALL's are companies, Lineages and Callings.
     """
     console.rule(f"[bold]{escape(title)}")
-    banner = data_banner(placeholders, skipped_rules)
-    if banner is not None:
-        console.print(banner)
     if status is not None and status != "complete":
         console.print(f"[bold red]Run is {escape(status)}: these are partial results.[/]")
     parts = []
@@ -151,7 +251,19 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         kept, n_out = split_baseline(seats, tuple(baseline_bots))
         note = (f"Baseline bots ({', '.join(baseline_bots)}) left out: {n_out:,} seat-games; "
                 f"fair share = the kept seats' mean win" if n_out else "")
+        color = console.color_system is not None
+        lines = headline_lines(kept, list(headline) or [(by, label or by)], color=color)
+        field = field_line(kept, baseline_bots, n_out)
+        if lines:
+            console.print("[bold]Headline[/bold] (win/fair, 95% Wilson interval)",
+                          highlight=False)
+            for line in lines + ([field] if field else []):
+                console.print("  " + line, highlight=False)
         parts.append(win_share_table(kept, by=by, label=label, left_out=note))
+    # the answer first, then the caveats it rests on, then the tables
+    banner = data_banner(placeholders, skipped_rules)
+    if banner is not None:
+        console.print(banner)
     if ("players" not in games.columns and "players" in seats.columns and not games.empty
             and "game" in games.columns and "game" in seats.columns):
         per_game = seats.drop_duplicates("game").set_index("game")["players"]

@@ -83,3 +83,26 @@ def test_bad_override_and_game_index():
         deepsim.simulate(SCENARIO, overrides={"maw.steps_per_flor": 1})
     with pytest.raises(InputError, match="game index"):
         deepsim.trace(SCENARIO, -1)
+
+
+def test_estimate_and_paired_change_speak_the_metric_language():
+    a = deepsim.simulate(SCENARIO, games=600)
+    b = deepsim.simulate(SCENARIO, games=600,
+                         overrides={"callings.wardancer.worthy_end_multiplier": 1.5})
+    est = deepsim.estimate(a, "win_share[calling]")
+    assert len(est) == 6 and (est["unit"] == "%").all()
+    assert ((est["low"] <= est["value"]) & (est["value"] <= est["high"])).all()
+    ch = deepsim.paired_change(a, b, "win_share[calling=Wardancer]")
+    assert len(ch) == 1 and bool(ch["paired"].iloc[0]) and ch["unit"].iloc[0] == "pp"
+    row = ch.iloc[0]
+    assert row["change"] == pytest.approx(row["b"] - row["a"])
+    assert row["low"] < row["change"] < row["high"] < 0   # a nerf: paired games see it
+    # bare frames need the ruleset; an unknown member names the known ones
+    with pytest.raises(InputError, match="ruleset"):
+        deepsim.estimate((a.games, a.seats), "rounds")
+    assert len(deepsim.estimate((a.games, a.seats), "rounds", ruleset="deepfall")) == 1
+    with pytest.raises(InputError, match="Wardancer"):
+        deepsim.estimate(a, "win_share[calling=Wardancr]")
+    # different seeds: compared unpaired
+    c = deepsim.simulate(SCENARIO, games=600, seed=6)
+    assert not bool(deepsim.paired_change(a, c, "rounds")["paired"].iloc[0])

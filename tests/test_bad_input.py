@@ -192,3 +192,44 @@ def test_valid_scenario_still_runs(tmp_path):
     res, _, _ = _invoke(tmp_path, None, [])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "out" / "manifest.json").is_file()
+
+
+def test_scenarios_lists_each_file_that_run_would_refuse_with_its_error(tmp_path):
+    """`deepsim scenarios` checks every file as `run` would (issue 26): typos in keys, seat
+    keys, bot names and knobs are flagged with run's own message."""
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+    files = {
+        "a.yaml": "name: a\nruleset: deepfall\nsed: 3\nplayers: 4\n",
+        "b.yaml": ("name: b\nruleset: deepfall\nplayers: 2\nseats:\n"
+                   "  - {lineage: wisp, caling: wardancer}\n  - {lineage: gnoll}\n"),
+        "c.yaml": "name: c\nruleset: deepfall\nplayers: 2\nbots: [balnced]\n",
+        "d.yaml": ("name: d\nruleset: deepfall\nplayers: 2\nseats:\n"
+                   "  - {bot: greedy, knobs: {press_mx: 3}}\n  - {bot: martyr}\n"),
+        "e.yaml": "name: fine\nruleset: deepfall\nplayers: 2\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    res = CliRunner().invoke(app, ["scenarios", str(tmp_path)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "key 'sed'" in out and "did you mean 'seed'" in out
+    assert "seats.0.caling" in out
+    assert "unknown bot 'balnced'" in out and "balanced" in out
+    assert "press_mx" in out and "press_max" in out
+    assert "4 of 5 scenario files do not load" in out and "fine" in out
+
+
+def test_a_space_instead_of_equals_after_set_gets_a_hint(monkeypatch, capsys):
+    from deepsim import cli
+    assert cli._pair_hint(["run", "s.yaml", "--set", "a.b", "1.8"]).startswith(
+        "--set takes PATH=VALUE as one word: write --set a.b=1.8")
+    assert "--set-b x.y=VALUE" in cli._pair_hint(["compare", "--set-b", "x.y", "s.yaml"])
+    assert cli._pair_hint(["run", "s.yaml", "--set", "a.b=1.8", "--games", "3"]) is None
+    monkeypatch.setattr("sys.argv", ["deepsim", "run", "scenarios/deepfall-4p.yaml",
+                                     "--set", "maw.steps_per_floor", "1"])
+    with pytest.raises(SystemExit) as exc:
+        cli.entry()
+    assert exc.value.code == 2
+    assert "write --set maw.steps_per_floor=1" in capsys.readouterr().err.replace("\n", " ")

@@ -444,3 +444,20 @@ def test_false_fail_rate_many_seeds(tmp_path):
     print(f"\nfalse fails: {fails}/{len(seeds)} controlled, {naive}/{len(seeds)} naive")
     _assert_rate(fails, len(seeds), 0.05)
     assert naive > fails
+
+
+def test_check_quiet_names_what_failed(tmp_path):
+    res = cli.invoke(app, ["check", str(scenario(tmp_path)), "-q", "--games", "2000",
+                           "--set", "callings.reaver.claim_loot=10"])
+    assert res.exit_code == EXIT_FAIL, res.output
+    lines = res.output.strip().splitlines()
+    assert lines[0].startswith("gate-test: 2 pass, 1 fail")
+    # the failure is named with what was measured; the passes are not listed
+    assert len(lines) == 2 and lines[1].startswith(
+        "  fail #1 win_ratio[calling=Reaver] in [0.5, 1.5] x fair: measured")
+
+
+def test_check_prints_the_counts_before_the_caveats(tmp_path):
+    res = cli.invoke(app, ["check", str(scenario(tmp_path)), "--games", "500"])
+    out = res.output
+    assert out.index("3 pass, 0 fail") < out.index("placeholder data:")

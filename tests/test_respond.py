@@ -155,8 +155,8 @@ def test_faction_names_resolve_in_any_spelling():
     names = Field("scenarios/deepfall-4p.yaml").factions
     for spelling in ("golem_born hierophant", "Golem-Born Hierophant", "GOLEMBORN-hierophant",
                      " golem born  Hierophant "):
-        assert match_name(spelling, names) == "Golem-Born Hierophant"
-    with pytest.raises(InputError, match="did you mean 'Golem-Born Hierophant'"):
+        assert match_name(spelling, names) == "Golem-born Hierophant"
+    with pytest.raises(InputError, match="did you mean 'Golem-born Hierophant'"):
         match_name("golem-born hierofant", names, key="--faction")
     at = Field("scenarios/atlantis.yaml")
     assert resolve_factions(at, ["SEA_witch"], False) == ["Sea Witch"]

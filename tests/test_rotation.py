@@ -67,7 +67,7 @@ def test_deepfall_rows_columns_and_seats(deepfall):
     assert (games["rotation"] == games["game"] % 3).all()
     assert (seats["rotation"] == seats["game"] % 3).all()
     # in rotation k, seat p plays what seat (p + k) mod 3 plays without rotation
-    order = ["Wisp Wardancer", "Dvergar Reaver", "Golem-Born Warden"]
+    order = ["Wisp Wardancer", "Dvergar Reaver", "Golem-born Warden"]
     bots = ["greedy", "balanced", "martyr"]
     for row in seats.itertuples():
         src = (row.seat + row.rotation) % 3

@@ -71,9 +71,45 @@ def render_check(console: Console, result) -> None:
              f"{result.games_played:,} games")
     if result.overrides:
         title += ", " + escape(" ".join(f"--set {o}" for o in result.overrides))
+    if console.width < _CHECK_TABLE_WIDTH:
+        _check_list(console, result, title)
+    else:
+        _check_table(console, result, title, head, one_level)
+    _check_footer(console, result)
+
+
+#: the width from which ``check`` prints a table (below: a list, one expectation a paragraph)
+_CHECK_TABLE_WIDTH = 110
+
+
+def _check_list(console: Console, result, title: str) -> None:
+    """The check's rows as paragraphs: verdict, number and name; the expectation and its
+    bound; what was measured, its interval and the games (an 80-column CI log)."""
+    from deepsim.gate.check import level_text
+
+    console.print(f"[bold]{title}[/bold]", highlight=False)
+    previous = None
+    width = max((len(r.verdict) for r in result.rows), default=0)
+    for i, row in enumerate(result.rows, 1):
+        inst, est = row.instance, row.estimate
+        style = _STYLE[row.verdict]
+        name = escape(inst.name) if inst.name and inst.position != previous else ""
+        previous = inst.position
+        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {name}",
+                      highlight=False)
+        console.print(f"    {escape(inst.spec)} {escape(inst.bound_text)}", highlight=False,
+                      overflow="fold")
+        console.print(f"    measured {escape(_num(est.value, inst.metric.unit))} "
+                      f"[{_num(est.low)}, {_num(est.high)}] ({level_text(row.alpha)}), "
+                      f"{row.games:,} games", highlight=False, overflow="fold")
+
+
+def _check_table(console: Console, result, title: str, head: str, one_level: bool) -> None:
+    from deepsim.gate.check import level_text
+
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
-    table.add_column("Expectation")
+    table.add_column("Expectation", overflow="fold")
     table.add_column("Bound")
     table.add_column("Measured", justify="right")
     table.add_column(head, justify="right")
@@ -94,23 +130,45 @@ def render_check(console: Console, result) -> None:
                       escape(_num(est.value, inst.metric.unit)), escape(interval),
                       f"{row.games:,}", f"[{style}]{row.verdict}[/{style}]")
     console.print(table)
-    for note in getattr(result, "notes", []):
-        console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
-    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
-    if result.stopped_early:
-        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
-    if result.not_played:
-        console.print(f"[dim]left out (never played in this scenario): "
-                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
-    if result.placeholders:
-        console.print(f"[yellow]placeholder data:[/yellow] "
-                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+
+
+def _check_footer(console: Console, result) -> None:
+    # the answer first, then how it was reached, then the caveats
     c = result.counts
     code = result.exit_code
     style = {EXIT_PASS: "bold green", EXIT_FAIL: "bold red"}.get(code, "bold yellow")
     console.print(f"[{style}]{c['pass']} pass, {c['fail']} fail, {c['inconclusive']} "
                   f"inconclusive[/{style}] of {len(result.rows)} ({EXIT_TEXT[code]}; "
                   f"{result.elapsed_s:.1f} s)", highlight=False)
+    console.print(f"[dim]{escape(result.method)}[/dim]", highlight=False)
+    if result.stopped_early:
+        console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
+    for note in getattr(result, "notes", []):
+        console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
+    if result.placeholders:
+        console.print(f"[yellow]placeholder data:[/yellow] "
+                      f"{escape(', '.join(result.placeholders))}", highlight=False)
+    if result.not_played:
+        console.print(f"[dim]left out (never played in this scenario, "
+                      f"{len(result.not_played)}): "
+                      f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
+
+
+def quiet_lines(result) -> list[str]:
+    """``check --quiet``: the verdict counts, then one line per expectation that did not
+    pass (verdict, number, expectation, measured value, interval, bound)."""
+    c = result.counts
+    lines = [f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
+             f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
+             f"({EXIT_TEXT[result.exit_code]})"]
+    for i, row in enumerate(result.rows, 1):
+        if row.verdict == "pass":
+            continue
+        inst, est = row.instance, row.estimate
+        lines.append(f"  {row.verdict} #{i} {inst.spec} {inst.bound_text}: measured "
+                     f"{_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
+                     f"{_num(est.high)}]")
+    return lines
 
 
 def check(
@@ -146,7 +204,7 @@ def check(
     fail_fast: Annotated[bool, typer.Option(
         "--fail-fast", help="Stop at the first look with a failed expectation.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar and no table; one line.")]
+                                        help="No progress bar and no table: the counts, then a line for each expectation that did not pass.")]
     = False,
 ) -> None:
     """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
@@ -173,10 +231,7 @@ def check(
     except InputError as exc:
         raise _fail(exc) from None
     if quiet:
-        c = result.counts
-        typer.echo(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
-                   f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
-                   f"({EXIT_TEXT[result.exit_code]})")
+        typer.echo("\n".join(quiet_lines(result)))
     else:
         render_check(console, result)
         if junit is not None:

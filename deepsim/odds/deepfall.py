@@ -29,7 +29,7 @@ from deepsim.params import nearest
 from deepsim.rulesets.deepfall import load_data
 from deepsim.rulesets.deepfall.schema import (
     CALLINGS, DICE, EFFECTS, FLAG_EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
-    DeepfallData,
+    DeepfallData, display_name,
 )
 
 QUESTIONS = {
@@ -216,7 +216,7 @@ def _bag_text(bag: dict[str, int]) -> str:
 
 
 def _company(s: Setup) -> str:
-    parts = [p.replace("_", "-").title() for p in (s.lineage, s.calling) if p]
+    parts = [display_name(p) for p in (s.lineage, s.calling) if p]
     return " ".join(parts) if parts else "no company effects"
 
 
@@ -287,7 +287,7 @@ def _room_need(s: Setup, room: str | None, steel: int | None, cunning: int | Non
         r = _name(room, ROOMS, "--room")
         spec = d.rooms[r]
         threat, lock, tri = spec.threat, spec.lock, spec.trinity
-        label = f"{r.title()} (threat {threat}, lock {lock}{', trinity' if tri else ''})"
+        label = f"{display_name(r)} (threat {threat}, lock {lock}{', trinity' if tri else ''})"
         if steel is not None or cunning is not None:
             raise InputError("give either --room or --steel/--cunning, not both", key="--room")
     else:

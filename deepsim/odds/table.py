@@ -110,7 +110,8 @@ def render_rich(res: Result, console) -> None:
 
     table = Table(title=escape(res.title), title_justify="left")
     for c in res.columns:
-        table.add_column(escape(c.label), justify="left" if c.kind == "text" else "right")
+        table.add_column(escape(c.label), justify="left" if c.kind == "text" else "right",
+                         overflow="fold")   # an 80-column log folds, never cuts
     for row in res.rows:
         table.add_row(*(escape(fmt_cell(row.get(c.key), c.kind)) for c in res.columns))
     if res.footer:
@@ -212,8 +213,11 @@ def write_plot(res: Result, path: Path) -> None:
                          key="--plot", file=str(path))
     if not res.plot_x or not res.plot_y:
         raise InputError(f"the {res.ruleset} question '{res.question}' has nothing to plot")
+    import sys
+
     import matplotlib
-    matplotlib.use("Agg")
+    if "matplotlib.pyplot" not in sys.modules:   # a caller's backend (a notebook's) stays
+        matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
     from matplotlib.ticker import PercentFormatter

@@ -88,7 +88,7 @@ class Settings:
 
 
 def slug(name: str) -> str:
-    """A faction's name as a style name: ``Golem-Born Hierophant`` -> ``golem_born_hierophant``."""
+    """A faction's name as a style name: ``Golem-born Hierophant`` -> ``golem_born_hierophant``."""
     s = re.sub(r"[^A-Za-z0-9]+", "_", str(name)).strip("_").lower()
     return s if s and s[0].isalpha() else f"f_{s}"
 

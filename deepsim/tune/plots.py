@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 
 import matplotlib
 
-matplotlib.use("Agg")
+# Files only, no window: the Agg backend, unless the caller already chose one (a notebook's
+# inline backend must survive importing deepsim).
+if "matplotlib.pyplot" not in sys.modules:
+    matplotlib.use("Agg")
 
 import numpy as np
 import pandas as pd

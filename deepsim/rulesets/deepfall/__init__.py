@@ -28,7 +28,13 @@ from deepsim.rulesets.base import Prepared
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
-from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, DeepfallData
+from deepsim.rulesets.deepfall.schema import (
+    CALLINGS,
+    DICE,
+    LINEAGES,
+    DeepfallData,
+    display_name,
+)
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -40,10 +46,6 @@ SKIPPED_RULES: list[str] = [
     "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
     "§7.2 Library note 'loot-rich': no mechanic beyond the tile's value (A44)",
 ]
-
-
-def _title(name: str) -> str:
-    return name.replace("_", "-").title()
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +64,48 @@ def _default_lines() -> dict:
 def parameter_paths() -> dict:
     """Every settable dotted path of the ruleset with its default value."""
     model = DeepfallData.model_validate(default_data())
-    return leaf_paths(model.model_dump())
+    paths = leaf_paths(model.model_dump())
+    # A3: a starting bag may be changed one die at a time; a die the bag does not hold is
+    # there with count 0 (lineages.wisp.start_bag.warrior=2 adds two Warriors)
+    out: dict = {}
+    for path, value in paths.items():
+        bag = path.rpartition(".")[0]
+        if bag.startswith("lineages.") and bag.endswith(".start_bag"):
+            if f"{bag}.{DICE[0]}" not in out:        # the bag's first key: every die, in order
+                out.update({f"{bag}.{die}": paths.get(f"{bag}.{die}", 0) for die in DICE})
+            continue
+        out[path] = value
+    return out
+
+
+#: placeholder flag -> the data it flags. Supplying the whole of that data (or a mapping
+#: that holds it) clears the flag unless the same overrides set the flag itself; a partial
+#: change (one die of a bag, one floor's weights) leaves the rest placeholder and the flag on.
+_PLACEHOLDER_DATA = {**{f"lineages.{n}.start_bag_placeholder": f"lineages.{n}.start_bag"
+                        for n in LINEAGES},
+                     "dungeon.placeholder": "dungeon.floor_weights"}
+
+
+def _clear_supplied_placeholders(data: dict, paths: list[str]) -> None:
+    """Clear (in place) each placeholder flag whose data the designer supplied whole.
+
+    ``paths`` are the override paths applied to ``data``. A flag the designer wrote (its
+    own path, or its key inside a mapping they supplied) is left as they wrote it.
+    """
+    def under(path: str) -> bool:        # path itself or a mapping holding it was supplied
+        return path in paths or any(path.startswith(p + ".") for p in paths)
+
+    for flag, target in _PLACEHOLDER_DATA.items():
+        if not under(target):
+            continue
+        *parents, leaf = flag.split(".")
+        node = data
+        for part in parents:
+            node = node[part]
+        # a supplied mapping replaced the base, so the flag's key is there only if written
+        written = flag in paths or (under(flag) and leaf in node)
+        if not written:
+            node[leaf] = False
 
 
 def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
@@ -79,6 +122,9 @@ def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set
     base = copy.deepcopy(DeepfallData.model_validate(default_data()).model_dump())
     data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
                            lines=lines)
+    items = overrides or {}
+    _clear_supplied_placeholders(data, [str(k) for k in items] if isinstance(items, dict)
+                                 else [parse_override(o)[0] for o in items])
     return validate(DeepfallData, data, source=source if overrides else str(DATA_FILE),
                     lines=(lines or {}) if overrides else _default_lines())
 
@@ -98,18 +144,29 @@ def bot_styles() -> dict[str, dict[str, float]]:
 
 
 def companies() -> list[str]:
-    """Every company's name in the kernel's company-code order (Lineage x 6 + Calling)."""
-    return [f"{_title(a)} {_title(b)}" for a in LINEAGES for b in CALLINGS]
+    """Every company's name in the kernel's company-code order (Lineage x 6 + Calling),
+    spelled as the rulebook prints it (schema.display_name)."""
+    return [f"{display_name(a)} {display_name(b)}" for a in LINEAGES for b in CALLINGS]
 
 
-def _placeholders(d: DeepfallData) -> list[str]:
+def _placeholders(d: DeepfallData, lineages: set[str] | None = None) -> list[str]:
+    """The placeholder data a run rests on: the starting bags of the Lineages it can deal
+    (``lineages``; None: every one) that are still flagged, and the floor weights."""
     out = [f"lineages.{n}.start_bag" for n in LINEAGES   # A3: cards not printed
-           if d.lineages[n].start_bag_placeholder]
+           if d.lineages[n].start_bag_placeholder and (lineages is None or n in lineages)]
     if d.dungeon.placeholder:
         out.append("dungeon.floor_weights")              # A21
     return out
 
 
+
+
+def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
+    """The Lineages a scenario can deal (None: any, when a seat it plays is random)."""
+    seats = sc.seats[:max(counts)] if sc.seats else []
+    if not seats or len(seats) < max(counts) or any(s.lineage == "random" for s in seats):
+        return None
+    return {s.lineage for s in seats}
 
 
 class DeepfallRuleset:
@@ -225,7 +282,7 @@ class DeepfallRuleset:
         if fbots is not None:
             resolved["faction_bots"] = fbots.resolved()
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=params_hash(params), placeholders=_placeholders(data),
+                        params_hash=params_hash(params), placeholders=_placeholders(data, _dealt_lineages(sc, counts)),
                         skipped_rules=list(SKIPPED_RULES),
                         baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
@@ -360,8 +417,8 @@ class DeepfallRuleset:
         seats = {"game": gidx, "seat": seat, "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
-        lin_names = [_title(n) for n in LINEAGES]
-        cal_names = [_title(n) for n in CALLINGS]
+        lin_names = [display_name(n) for n in LINEAGES]
+        cal_names = [display_name(n) for n in CALLINGS]
         seats["lineage"] = pd.Categorical.from_codes(lin, categories=lin_names)
         seats["calling"] = pd.Categorical.from_codes(cal, categories=cal_names)
         seats["company"] = pd.Categorical.from_codes(lin * len(cal_names) + cal,

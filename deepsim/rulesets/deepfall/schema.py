@@ -19,6 +19,14 @@ ROOMS = ("threshold", "stone", "cistern", "den", "crypt", "hall", "library", "fo
          "vault", "throne")
 LINEAGES = ("dvergar", "wisp", "revenant", "gnoll", "sylphid", "golem_born")
 CALLINGS = ("reaver", "lorekeeper", "wardancer", "hierophant", "warden", "prospector")
+
+
+def display_name(name: str) -> str:
+    """A Lineage's, Calling's, die's or room's name as the rulebook prints it (§4: "Golem-born",
+    "Wardancer"): the first letter capitalised, ``_`` as ``-``. The one spelling every output
+    uses (parquet categories, tables, traces, odds); group names in metrics and gates match it
+    whatever the case, spaces, ``-`` or ``_`` (deepsim.measure.spec)."""
+    return name[:1].upper() + name[1:].replace("_", "-")
 N_FLOORS = 6
 
 # The effect keys shared by Lineages and Callings (§4). Order = kernel column order.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from deepsim.rulesets.deepfall import layout as L
-from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, ROOMS
+from deepsim.rulesets.deepfall.schema import CALLINGS, DICE, LINEAGES, ROOMS, display_name
 
 
 def _g(x: int) -> str:
@@ -97,4 +97,4 @@ def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
 
 
 def seat_label(p: int, lin: int, cal: int, bot: str) -> str:
-    return f"S{p + 1} {LINEAGES[lin].replace('_', '-').title()} {CALLINGS[cal].title()} ({bot})"
+    return f"S{p + 1} {display_name(LINEAGES[lin])} {display_name(CALLINGS[cal])} ({bot})"
