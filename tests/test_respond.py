@@ -223,6 +223,8 @@ def test_holm_adjust_is_statsmodels_holm():
     ((0.3, 0.5), (0.4, 0.7), "weak under best response"),
     ((0.3, 0.5), (0.85, 0.95), "weak because of its bot"),
     ((1.3, 1.4), (1.5, 1.6), "strong under any play"),
+    ((1.0, 1.1), (1.3, 1.4), "strong under best response"),
+    ((1.2, 1.3), (1.26, 1.4), "strong under best response"),
     ((0.9, 1.0), (1.0, 1.1), "viable under any play"),
     ((0.7, 0.9), (0.85, 0.95), "inconclusive"),
     ((0.3, 0.5), (0.7, 0.9), "inconclusive"),

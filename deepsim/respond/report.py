@@ -28,7 +28,8 @@ __all__ = ["before_after_plot", "fmt_ratio", "markdown", "styles_yaml", "to_html
 
 DPI = 90
 VERDICT_COLOURS = {"weak under best response": "#c0392b", "weak because of its bot": "#e67e22",
-                   "strong under any play": "#8e44ad", "viable under any play": "#2b7bba",
+                   "strong under any play": "#8e44ad",
+                   "strong under best response": "#d35fb7", "viable under any play": "#2b7bba",
                    "inconclusive": "#7f7f7f"}
 
 
@@ -234,6 +235,8 @@ def method_paragraphs(settings: Settings, info: dict) -> list[str]:
         f"intervals both end below {settings.min_ratio:g}; *weak because of its bot*: the "
         f"shipped style's ends below {settings.min_ratio:g}, the best response's starts at "
         f"or above it; *strong under any play*: both start above {settings.max_ratio:g}; "
+        f"*strong under best response*: the best response's starts above "
+        f"{settings.max_ratio:g}, the shipped style's does not; "
         f"*viable under any play*: both lie within [{settings.min_ratio:g}, "
         f"{settings.max_ratio:g}]; otherwise *inconclusive* (the wider interval's width "
         "is given: more games narrow it)."),

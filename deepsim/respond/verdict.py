@@ -19,6 +19,8 @@ their paired difference ``B - A`` with a standard error (:func:`deepsim.measure.
   ``weak because of its bot``: the shipped style's interval ends below ``L`` while the best
   response's starts at or above it;
   ``strong under any play``: both intervals start above ``H``;
+  ``strong under best response``: the best response's interval starts above ``H`` while the
+  shipped style's does not (the faction's strength shows under better play);
   ``viable under any play``: both intervals lie within ``[L, H]``;
   otherwise ``inconclusive``, with the wider interval's width (x fair) reached.
 """
@@ -34,7 +36,7 @@ from scipy import stats as sps
 __all__ = ["VERDICTS", "Gain", "family_gains", "holm_adjust", "verdict"]
 
 VERDICTS = ("weak under best response", "weak because of its bot", "strong under any play",
-            "viable under any play", "inconclusive")
+            "strong under best response", "viable under any play", "inconclusive")
 
 
 @dataclass
@@ -126,6 +128,8 @@ def verdict(shipped: tuple[float, float], best: tuple[float, float], *,
         return "weak because of its bot", width
     if a_lo > max_ratio and b_lo > max_ratio:
         return "strong under any play", width
+    if b_lo > max_ratio:
+        return "strong under best response", width
     if min_ratio <= a_lo and a_hi <= max_ratio and min_ratio <= b_lo and b_hi <= max_ratio:
         return "viable under any play", width
     return "inconclusive", width
