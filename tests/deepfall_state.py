@@ -41,8 +41,6 @@ DIE = {name: i for i, name in enumerate(DICE)}
 ROOM = {name: i for i, name in enumerate(ROOMS)}
 RULE = {name: i for i, (name, _) in enumerate(L.RULES)}
 KNOB = {name: i for i, name in enumerate(L.KNOBS)}
-#: scratch-tuple position of each kernel parameter name (X_THEME -> "theme", ...)
-_SCRATCH = {name[2:].lower(): getattr(B, name) for name in dir(B) if name.startswith("X_")}
 
 
 @lru_cache(maxsize=64)
@@ -81,12 +79,8 @@ class State:
         self.n = len(companies)
         self.a = arrays(overrides, self.n)
         a = self.a
-        self.scr = B.new_scratch()
-        self.si = np.zeros((1, L.MAX_SEATS, L.N_SEAT_INT), np.int64)
-        self.sf = np.zeros((1, L.MAX_SEATS, len(L.SEAT_FLT)), np.float64)
-        self.gi = np.zeros((1, len(L.GAME_INT)), np.int64)
-        self.ev = np.zeros((20_000, L.EVENT_WIDTH), np.int64)
-        self.key = np.uint64(game_key(np.int64(seed), np.int64(0)))
+        self.st = B.new_state(20_000)
+        self.st.key[0] = game_key(np.int64(seed), np.int64(0))
         spec = -np.ones((L.MAX_SEATS, 3), np.int64)
         for p, (lin, cal) in enumerate(companies):
             spec[p, 0] = LINEAGES.index(lin)
@@ -94,30 +88,39 @@ class State:
             spec[p, 2] = p                     # one bot profile per seat
         a.seat_spec = spec
         a.unique = 0
+        a.player_opts = np.array([self.n], np.int64)
         a.knobs = np.tile(np.array([STILL[k] for k in L.KNOBS], np.float64),
                           (L.MAX_SEATS, 1))
         self.g[B.GS_TRACE] = 1 if trace else 0
-        self.call(K.setup, seat_spec=spec)
+        self.call(K.setup)
         self.g[B.GS_ROUND] = 1
 
-    # ---- named parts of the scratch tuple ------------------------------------------------
-    theme = property(lambda self: self.scr[B.X_THEME])
-    plunder = property(lambda self: self.scr[B.X_PLUNDER])
-    gone = property(lambda self: self.scr[B.X_GONE])
-    act_str = property(lambda self: self.scr[B.X_ACT_STR])
-    act_cnt = property(lambda self: self.scr[B.X_ACT_CNT])
-    fallen = property(lambda self: self.scr[B.X_FALLEN])
-    sd = property(lambda self: self.scr[B.X_SD])
-    bag = property(lambda self: self.scr[B.X_BAG])
-    out = property(lambda self: self.scr[B.X_OUT])
-    eff = property(lambda self: self.scr[B.X_EFF])
-    glory = property(lambda self: self.scr[B.X_GLORY])
-    loot = property(lambda self: self.scr[B.X_LOOT])
-    carry = property(lambda self: self.scr[B.X_CARRY])
-    g = property(lambda self: self.scr[B.X_G])
-    sym = property(lambda self: self.scr[B.X_SYM])
-    rolled = property(lambda self: self.scr[B.X_ROLLED])
-    trin = property(lambda self: self.scr[B.X_TRIN])
+    # ---- named parts of the game state (board.State) -------------------------------------
+    theme = property(lambda self: self.st.theme)
+    plunder = property(lambda self: self.st.plunder)
+    gone = property(lambda self: self.st.gone)
+    act_str = property(lambda self: self.st.act_str)
+    act_cnt = property(lambda self: self.st.act_cnt)
+    fallen = property(lambda self: self.st.fallen)
+    sd = property(lambda self: self.st.sd)
+    bag = property(lambda self: self.st.bag)
+    drawn = property(lambda self: self.st.drawn)
+    eff = property(lambda self: self.st.eff)
+    glory = property(lambda self: self.st.glory)
+    loot = property(lambda self: self.st.loot)
+    carry = property(lambda self: self.st.carry)
+    g = property(lambda self: self.st.g)
+    sym = property(lambda self: self.st.sym)
+    rolled = property(lambda self: self.st.rolled)
+    trin = property(lambda self: self.st.trin)
+    gi = property(lambda self: self.st.gi)      # int64[N_GAME_INT]: the game's row
+    si = property(lambda self: self.st.si)      # int64[MAX_SEATS, N_SEAT_INT]
+    sf = property(lambda self: self.st.sf)      # float64[MAX_SEATS, N_SEAT_FLT]
+    ev = property(lambda self: self.st.ev)
+
+    def data(self):
+        """The kernel's data bundle (board.Data) of the arrays as a test has set them."""
+        return self.a.kernel_data()
 
     @property
     def slots(self) -> int:
@@ -189,36 +192,29 @@ class State:
 
     # ---- calling the rules ---------------------------------------------------------------
     def call(self, fn, **given):
-        """Call kernel function ``fn`` binding its parameters by name to this state.
+        """Call kernel function ``fn`` (parameters ``st``, ``dat``, then its own).
 
-        Scratch arrays (``theme``, ``sd``, ``kept``...), ``scr``, the kernel arrays
-        (``rules``, ``rooms``, ``depth``...), the outputs (``si``, ``sf``, ``gi``, ``ev``,
-        ``row`` = 0), ``n`` and ``key`` are filled in; everything else comes from ``given``.
-        Binding by name keeps the helper working when a kernel signature gains an array.
-        The crews' marker bit sets (``SD_MARKS``) are rebuilt from ``act_cnt`` first, since
-        a test may have written markers directly.
+        ``st`` is this state, ``dat`` the data bundle of the arrays as the test set them,
+        ``kn`` (a bot's knob row) defaults to seat ``p``'s; every other parameter comes
+        from ``given`` (a name ``fn`` does not take is an error). The crews' marker bit
+        sets (``SD_MARKS``) are rebuilt from ``act_cnt`` first, since a test may have
+        written markers directly.
         """
         self.sync_marks()
+        names = list(inspect.signature(fn.py_func).parameters)
+        unknown = set(given) - set(names)
+        if unknown:
+            raise TypeError(f"{fn.__name__} takes no {sorted(unknown)}")
         args = []
-        for name in inspect.signature(fn.py_func).parameters:
+        for name in names:
             if name in given:
                 v = given[name]
-            elif name == "scr":
-                v = self.scr
-            elif name in _SCRATCH:
-                v = self.scr[_SCRATCH[name]]
-            elif name in ("si", "sf", "gi", "ev"):
-                v = getattr(self, name)
-            elif name == "row":
-                v = np.int64(0)
-            elif name == "n":
-                v = np.int64(self.n)
-            elif name == "key":
-                v = self.key
-            elif hasattr(self.a, name):
-                v = getattr(self.a, name)
-                if isinstance(v, (int, np.integer)):
-                    v = np.int64(v)
+            elif name == "st":
+                v = self.st
+            elif name == "dat":
+                v = self.data()
+            elif name == "kn" and "p" in given:
+                v = self.a.knobs[int(given["p"])]
             else:
                 raise TypeError(f"{fn.__name__}: no value for parameter {name!r}")
             args.append(v)
@@ -245,10 +241,9 @@ class State:
         return int(need[0]), int(need[1])
 
     def trinity_ok(self, p: int, room: str, steel=0, cunning=0, faith=0):
-        pool = np.zeros(L.N_SYMBOLS, np.int64)
-        pool[L.STEEL], pool[L.CUNNING], pool[L.FAITH] = steel, cunning, faith
-        ok, solo = self.call(K.trinity_ok, p=np.int64(p), th=np.int64(ROOM[room]),
-                             trinity_pool=pool)
+        self.trin[:] = 0
+        self.trin[L.STEEL], self.trin[L.CUNNING], self.trin[L.FAITH] = steel, cunning, faith
+        ok, solo = self.call(K.trinity_ok, p=np.int64(p), th=np.int64(ROOM[room]))
         return bool(ok), bool(solo)
 
     def do_claim(self, floor: int, slot: int, p: int, surplus_s=0, surplus_c=0):
@@ -258,8 +253,7 @@ class State:
         self.sym[L.CUNNING] += need_c + surplus_c
         return self.call(K.do_claim, fi=np.int64(floor - 1), s=np.int64(slot),
                          p=np.int64(p), surplus_s=np.int64(surplus_s),
-                         surplus_c=np.int64(surplus_c), need_s=np.int64(need_s),
-                         need_c=np.int64(need_c), solo_used=False)
+                         surplus_c=np.int64(surplus_c), solo_used=False)
 
     def try_claim(self, p: int, steel=0, cunning=0, trinity=(0, 0, 0),
                   allow_assault=False, keep_c=0) -> bool:
@@ -273,9 +267,7 @@ class State:
                               allow_assault=bool(allow_assault), keep_c=np.int64(keep_c)))
 
     def last_stand_price(self, p: int) -> int:
-        return int(self.call(K.last_stand_price, p=np.int64(p),
-                             slots=np.int64(self.slots),
-                             collapsed=np.int64(self.g[B.GS_COLLAPSED])))
+        return int(self.call(K.last_stand_price, p=np.int64(p)))
 
     def play_turn(self, p: int):
         self.call(K.play_turn, p=np.int64(p))
@@ -288,7 +280,7 @@ class State:
         return ev[ev[:, 2] == kind]
 
     def seat_int(self, p: int, col: int) -> int:
-        return int(self.si[0, p, col])
+        return int(self.si[p, col])
 
     def seat_flt(self, p: int, col: int) -> float:
-        return float(self.sf[0, p, col])
+        return float(self.sf[p, col])

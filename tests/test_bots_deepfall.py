@@ -59,7 +59,7 @@ FOUR = [PLAIN, RIVAL, ("sylphid", "hierophant"), ("revenant", "wardancer")]
 
 def doomed(st, p, margin=0.0, own=False, floor=6):
     return bool(st.call(B.doomed_this_round, fl=np.int64(floor), p=np.int64(p),
-                        g=st.g, margin=float(margin), own=bool(own)))
+                        margin=float(margin), own=bool(own)))
 
 
 def test_maw_forecast_reads_the_observed_dread_rate():
@@ -126,7 +126,7 @@ def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_all
     st.knob(0, press_max=4, assault_reach=1.5)
     st.set_bag(0, warrior=6, scholar=2)
     st.g[B.GS_ROUND] = 1
-    assert not doomed(st, 0) and st.call(B.rounds_until, fl=np.int64(6), g=st.g) < 2
+    assert not doomed(st, 0) and st.call(B.rounds_until, fl=np.int64(6)) < 2
     es, ec = st.call(bots.turn_yield, p=np.int64(0), kn=st.a.knobs[0])
     assert np.isclose(es, 3.0) and np.isclose(ec, 2 / 3)        # 8 dice a turn
     st.sd[0, B.SD_PROG_FLOOR], st.sd[0, B.SD_PROG_SLOT] = 5, 0

@@ -8,13 +8,10 @@ import pandas as pd
 import pytest
 
 from deepsim.rulesets.deepfall import RULESET
+from deepsim.rulesets.deepfall import kernel as K
 from deepsim.rulesets.deepfall import layout as L
-from deepsim.rulesets.deepfall.board import (
-    X_ACT_CNT, X_BAG, X_DISC, X_FALLEN, X_GLORY, X_OUT, new_scratch,
-)
-from deepsim.rulesets.deepfall.kernel import (
-    N_GAME_FLT, N_GAME_INT, N_SEAT_FLT, N_SEAT_INT, play_game, trace_game,
-)
+from deepsim.rulesets.deepfall.board import GS_N, GS_ROUND, GS_TURN_I, copy_state, new_state
+from deepsim.rulesets.deepfall.kernel import new_tables, play_game, trace_game, write_row
 from deepsim.rulesets.deepfall.schema import EFFECTS, ROOMS
 
 MIXED = {"name": "t-mixed", "ruleset": "deepfall", "players": [2, 3, 4, 5, 6], "seed": 11,
@@ -72,22 +69,74 @@ def test_seeds_differ_and_games_are_not_copies():
     assert vecs.nunique() > 0.9 * len(vecs)
 
 
+def _row(st):
+    """The game's output row (gi, gf, si, sf) as copies."""
+    tab = new_tables(1)
+    write_row(st, tab, np.int64(0))
+    return tuple(x.copy() for x in tab)
+
+
+def _same(a, b):
+    return all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("mid_turn", [False, True])
+def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
+    """board.copy_state: a game stopped after k player-turns (kernel.play_rounds'
+    ``stop_turns``; mid_turn: and then seat p's §6A start and step 1 played), copied into a
+    scratch state and played on from the copy (kernel.finish_turn from step 2, then
+    kernel.play_rest) gives exactly the row of the same game played straight through; the
+    original, played on after the copy, too (copying changes nothing in it). Mixed player
+    counts and bots, several stop points per game, the first one before any turn."""
+    p = prepared(seed=7)                               # 2-6 players, five bot styles
+    dat = p.compiled["arrays"].kernel_data()
+    seed = np.int64(7)
+    whole, st, cp = new_state(1), new_state(1), new_state(1)
+    checked = 0
+    for game in range(12):
+        play_game(seed, np.int64(game), whole, dat, np.int64(0))
+        want = _row(whole)
+        turns = int(whole.g[K.GS_TURNS])
+        for k in (0, 1, turns // 3, turns - 1):
+            K.reset(st, seed, np.int64(game), np.int64(0))
+            K.setup(st, dat)
+            assert not K.play_rounds(st, dat, np.int64(k))
+            step = 1
+            if mid_turn:
+                g = st.g
+                if g[GS_TURN_I] < 0:
+                    K.begin_round(st)
+                seat = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]
+                g[GS_TURN_I] += 1
+                K.turn_start(st, dat, seat)
+                K.step1_roll(st, dat, seat)
+                step = 2
+            for x in cp:                                # stale scratch contents
+                x[...] = 3
+            copy_state(st, cp)
+            for state in (cp, st):
+                if mid_turn:
+                    K.finish_turn(state, dat, seat, np.int64(step))
+                K.play_rest(state, dat)
+                assert _same(_row(state), want), (game, k, mid_turn)
+            checked += 1
+    assert checked == 48
+
+
 def test_invariants_on_every_game_of_a_batch():
     """Glory, dice and markers never negative; the game ends with Floor 1 (no truncation)."""
     p = prepared(seed=5)
-    args = p.compiled["arrays"].kernel_args()
-    scr = new_scratch()
+    dat = p.compiled["arrays"].kernel_data()
+    st = new_state(1)
     n = 300
-    gi = np.zeros((n, N_GAME_INT), np.int64)
-    gf = np.zeros((n, N_GAME_FLT), np.float64)
-    si = np.zeros((n, L.MAX_SEATS, N_SEAT_INT), np.int64)
-    sf = np.zeros((n, L.MAX_SEATS, N_SEAT_FLT), np.float64)
-    ev = np.zeros((1, L.EVENT_WIDTH), np.int64)
+    tab = new_tables(n)
     for r in range(n):
-        play_game(np.int64(5), np.int64(r), r, scr, *args, gi, gf, si, sf, ev, 0)
-        for x in (X_BAG, X_OUT, X_DISC, X_ACT_CNT, X_FALLEN):
-            assert (scr[x] >= 0).all()
-        assert (scr[X_GLORY] >= 0).all()
+        play_game(np.int64(5), np.int64(r), st, dat, np.int64(0))
+        write_row(st, tab, np.int64(r))
+        for x in (st.bag, st.drawn, st.disc, st.act_cnt, st.fallen):
+            assert (x >= 0).all()
+        assert (st.glory >= 0).all()
+    gi, sf = tab.gi, tab.sf
     assert (gi[:, L.G_TRUNCATED] == 0).all()
     assert (gi[:, L.G_COLLAPSED] == 6).all()
     assert (gi[:, L.G_ROUNDS] >= 6).all()          # at most one floor per round (§9)

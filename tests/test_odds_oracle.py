@@ -42,9 +42,11 @@ def roll(setup: OD.Setup, presses: int = 0, *, room: str = "vault", n: int = N,
     for t, c in setup.bag.items():
         bag[DICE.index(t)] = c
     eff = np.array([setup.eff[e] for e in EFFECTS], np.float64)
+    dat = a.kernel_data()
+    if faces is not None:
+        dat = dat._replace(faces=faces)
     return roll_hands(np.int64(seed), np.int64(n), np.int64(setup.hand), np.int64(presses),
-                      bag, a.faces if faces is None else faces, a.rooms, eff, a.rules,
-                      np.int64(ROOMS.index(room)))
+                      bag, eff, np.int64(ROOMS.index(room)), dat)
 
 
 def chi2_pvalue(samples: np.ndarray, exact: dict) -> float:

@@ -408,7 +408,7 @@ def test_6B1_A15_full_dread_track_adds_a_step_then_resets_to_zero():
     assert st.g[B.GS_STEPS] == 2
     assert st.g[B.GS_DREAD] == 0
     assert st.g[B.GS_COLLAPSED] == 1
-    assert st.gi[0, L.G_DREAD_FILLS] == 1
+    assert st.gi[L.G_DREAD_FILLS] == 1
 
 
 def test_6B1_dread_track_not_full_adds_no_step():
@@ -432,11 +432,11 @@ def test_9_A31_never_more_than_one_collapse_per_round_extra_step_deferred():
     assert [int(e[3]) for e in st.events(L.EV_MAW)] == [6]
     assert st.gone[4, 0] == 0             # Floor 5 still stands
     assert st.g[B.GS_STEPS] == 5          # deferred, not lost
-    assert st.gi[0, L.G_DEFERRED] == 1
+    assert st.gi[L.G_DEFERRED] == 1
     st.maw_phase()                        # 6 steps: Floor 5 (and 4) due, one collapses
     assert st.g[B.GS_COLLAPSED] == 2
     assert [int(e[3]) for e in st.events(L.EV_MAW)] == [6, 5]
-    assert st.gi[0, L.G_DEFERRED] == 1    # docs/RULES.md A31: a held-back collapse counts once
+    assert st.gi[L.G_DEFERRED] == 1    # docs/RULES.md A31: a held-back collapse counts once
 
 
 def test_6B_game_ends_when_floor_1_collapses_final_crews_not_remustered():
@@ -524,9 +524,11 @@ def test_7_3_cash_out_banks_loot_plus_deepest_x2_and_markers_become_fallen():
     assert st.glory[0] == 9 + 4 * 2
     assert st.act_cnt[:, :, 0].sum() == 0
     assert st.fallen[1, 0, 0] == 2 and st.fallen[2, 1, 0] == 1
-    rules, eff = st.a.rules, st.eff
-    assert B.strength_of(1, 0, 0, st.act_str, st.fallen, eff, rules) == 2.0
-    assert B.strength_of(2, 1, 0, st.act_str, st.fallen, eff, rules) == 1.0
+    def strength(fi, s, q):
+        return st.call(B.strength_of, fi=np.int64(fi), s=np.int64(s), q=np.int64(q))
+
+    assert strength(1, 0, 0) == 2.0
+    assert strength(2, 1, 0) == 1.0
     assert st.seat_int(0, L.S_CASH_OUTS) == 1
 
 
@@ -1268,7 +1270,7 @@ def test_param_defer_extra_steps_false_loses_the_capped_step():
         st.g[B.GS_DREAD] = st.g[B.GS_DREAD_LEN]
         st.maw_phase()                        # 2 steps: Floors 6 and 5 due, cap 1
         assert st.g[B.GS_COLLAPSED] == 1
-        assert st.gi[0, L.G_DEFERRED] == 1
+        assert st.gi[L.G_DEFERRED] == 1
         steps[defer] = int(st.g[B.GS_STEPS])
     assert steps == {"true": 2, "false": 1}
 

@@ -1,117 +1,264 @@
-"""The kernel's game state layout and the small queries rules and bots both need.
+"""The DEEPFALL kernel's bundles and the small queries rules and bots both need.
 
-A game's state is a tuple of fixed-size arrays (:func:`new_scratch`), allocated once per
-block of games and reset between games. Floors are 0-based inside (index 0 = Floor 1).
+Every kernel function takes its inputs in three named bundles (namedtuples of fixed-size
+arrays, which numba passes and inlines like tuples; a field is read as ``st.sd``):
+
+- :data:`State` ``st``: one game in progress, everything its future depends on (the
+  dungeon, the seats, the table's Maw and Dread, the turn being played, the game's random
+  stream) and what it has counted so far (its output row). :func:`new_state` allocates one
+  per block of games; each game resets it; :func:`copy_state` copies a game into a scratch
+  state, from which ``kernel.play_rest`` plays it on (a search bot's look-ahead).
+- :data:`Data` ``dat``: the ruleset's numbers and the scenario's seats and bots, as
+  :mod:`deepsim.rulesets.deepfall.compile` builds them; read only.
+- :data:`Tables` ``tab``: the output tables of a batch of games (one row per game).
+
+The column constants (``SD_*``, ``GS_*`` here; rules, effects, knobs, outputs in
+:mod:`deepsim.rulesets.deepfall.layout`) name the columns of these arrays. Floors are
+0-based inside (index 0 = Floor 1).
 
 Every function that only reads and writes these arrays (all of the rules and the bots)
 is compiled with ``_nrt=False``: numba then emits no reference counting for its array
 arguments. With it on, each call paid two atomic operations per array argument, and the
 rules pass several arrays to small helpers in inner loops: switching it off measured
-2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_scratch``
-and the entry points in kernel.py) keep numba's runtime. The small helpers are also
-inlined in numba IR (``inline="always"``), a further 1.3x.
+2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_state``,
+``copy_state`` and the entry points in kernel.py) keep numba's runtime. The small helpers
+are also inlined in numba IR (``inline="always"``), a further 1.3x.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from deepsim.rng import below
 from deepsim.rulesets.deepfall.layout import (
-    E_MARKER_WEIGHT, MAX_SEATS, MAX_SLOTS, N_DICE, N_EFFECTS, N_FLOORS, N_SYMBOLS,
-    R_DREAD_FULL_STEPS, R_FALLEN_STR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND, R_WARDEN_FALLEN,
+    E_MARKER_WEIGHT,
+    EVENT_WIDTH,
+    MAX_SEATS,
+    MAX_SLOTS,
+    N_DICE,
+    N_EFFECTS,
+    N_FLOORS,
+    N_GAME_FLT,
+    N_GAME_INT,
+    N_SEAT_FLT,
+    N_SEAT_INT,
+    N_SYMBOLS,
+    R_DREAD_FULL_STEPS,
+    R_FALLEN_STR,
+    R_STEPS_PER_FLOOR,
+    R_STEPS_PER_ROUND,
+    R_WARDEN_FALLEN,
 )
 
-# Per-seat crew state columns (int64[MAX_SEATS, SD_N]). SD_MARKS is a bit set of the rooms
-# where the seat's active crew has markers (bit fi * MAX_SLOTS + s set iff act_cnt > 0), kept
-# in step with act_cnt so that scans for held rooms visit only those rooms.
+#: One game in progress (shapes: F floors, S slots, P seats = N_FLOORS, MAX_SLOTS, MAX_SEATS).
+State = namedtuple("State", (
+    # -- the dungeon (§3.1)
+    "theme",    # int64[F, S] room theme of each slot (schema.ROOMS index)
+    "plunder",  # int64[F, S] value risen from the floor below (§6B.2, A10)
+    "gone",     # int64[F, S] 1 = collapsed, consumed or not in play
+    "act_str",  # float64[F, S, P] strength of each seat's active markers
+    "act_cnt",  # int64[F, S, P] active markers of each seat
+    "fallen",   # int64[F, S, P] Fallen markers of each seat (§7.3)
+    # -- the seats (one row per seat)
+    "sd",       # int64[P, SD_N] crew state (SD_* columns)
+    "bag",      # int64[P, N_DICE] dice in the bag, per die type
+    "drawn",    # int64[P, N_DICE] dice drawn this turn
+    "disc",     # int64[P, N_DICE] discard (A4 bag_returns off)
+    "eff",      # float64[P, N_EFFECTS] company effects (§4; Lineage + Calling)
+    "has_lin",  # int64[P, N_EFFECTS] 1 = the effect comes from the Lineage
+    "has_cal",  # int64[P, N_EFFECTS] 1 = the effect comes from the Calling
+    "glory",    # float64[P] Glory
+    "loot",     # float64[P] unbanked Loot of the active crew
+    "carry",    # float64[P, N_SYMBOLS] production carried over (fractions, §4 Hierophant)
+    "kept",     # int64[P, N_SYMBOLS] unspent symbols kept for the next turn (A23)
+    # -- the table
+    "g",        # int64[G_N] game scalars (GS_* columns)
+    "pool",     # int64[N_DICE] Recruit Pool (§8, A37)
+    # -- the turn being played
+    "sym",      # int64[N_SYMBOLS] symbols to spend
+    "rolled",   # int64[N_SYMBOLS] symbols rolled
+    "trin",     # int64[N_SYMBOLS] symbols that count for the trinity (§7.1)
+    "tmp",      # float64[P] work array (collapse scoring)
+    # -- the game's random stream and trace
+    "key",      # uint64[1] stream key (rng.game_key of seed and game)
+    "ev",       # int64[k, EVENT_WIDTH] trace events (k = 1 when not tracing)
+    # -- what the game has counted so far: its row of the output tables
+    "gi",       # int64[N_GAME_INT]
+    "gf",       # float64[N_GAME_FLT]
+    "si",       # int64[P, N_SEAT_INT]
+    "sf",       # float64[P, N_SEAT_FLT]
+))
+
+#: The kernel's inputs (compile.Arrays.kernel_data builds it; shapes in compile.build).
+Data = namedtuple("Data", (
+    "rules",        # float64[N_RULES] scalar rules (layout.RULES)
+    "faces",        # int64[N_DICE, N_FACES] symbol of each face of each die type (§5)
+    "die_rank",     # int64[N_DICE] Setback order, lowest first (A28)
+    "rooms",        # int64[N_ROOMS, N_ROOM_COLUMNS] room tiles (§7.2; layout.RM_*)
+    "floor_cdf",    # float64[N_FLOORS, N_ROOMS] theme draw per floor (A21)
+    "depth",        # int64[N_FLOORS] Depth Value (§3.2)
+    "scale",        # int64[MAX_SEATS + 1, 2] rooms per floor, Dread track length (§9)
+    "lin_eff",      # float64[N_LINEAGES, N_EFFECTS]
+    "cal_eff",      # float64[N_CALLINGS, N_EFFECTS]
+    "lin_nn",       # int64[N_LINEAGES, N_EFFECTS] 1 = effect not neutral
+    "cal_nn",       # int64[N_CALLINGS, N_EFFECTS]
+    "lin_bag",      # int64[N_LINEAGES, N_DICE] starting bag (A3)
+    "cal_recruit",  # int64[N_CALLINGS] recruit die type (§8)
+    "ls_free",      # int64[N_ROOMS] 1 = holding it makes a Last Stand free (§7.3)
+    "player_opts",  # int64[k] player counts a game draws from
+    "seat_spec",    # int64[MAX_SEATS, 3] Lineage, Calling, bot profile per seat (-1 drawn)
+    "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
+    "unique",       # int64 A19: Lineages and Callings drawn at most once per game
+    "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
+    "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
+                    # profiles (scenario key faction_bots; deepsim.factionmix)
+))
+
+#: A batch's output tables: row r is one game (shapes in kernel.play_games).
+Tables = namedtuple("Tables", ("gi", "gf", "si", "sf"))
+
+# Per-seat crew state columns (State.sd, int64[MAX_SEATS, SD_N]). SD_MARKS is a bit set of
+# the rooms where the seat's active crew has markers (bit fi * MAX_SLOTS + s set iff act_cnt
+# > 0), kept in step with act_cnt so that scans for held rooms visit only those rooms.
 (SD_FLOOR, SD_DEEPEST, SD_STAND, SD_PROG_SLOT, SD_PROG_FLOOR, SD_PROG_STEEL, SD_PROG_CUNNING,
  SD_LIN, SD_CAL, SD_BOT, SD_WARNED, SD_CREW_TURNS, SD_MARKS) = range(13)
 SD_N = 13
 FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 
-# Shared game scalars (int64[G_N]).
+# Game scalars (State.g, int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
- GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS) = range(13)
-G_N = 13
-# GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and uncanceled
-# Dread, before any reset); GS_TURNS: player-turns played so far. The bots' Maw forecast
-# reads the observed rate (dread_rate).
-
-# Positions in the scratch tuple.
-(X_THEME, X_PLUNDER, X_GONE, X_ACT_STR, X_ACT_CNT, X_FALLEN, X_SD, X_BAG, X_OUT, X_DISC,
- X_EFF, X_HAS_LIN, X_HAS_CAL, X_GLORY, X_LOOT, X_CARRY, X_POOL, X_G, X_SYM, X_ROLLED, X_TMP,
- X_TRIN, X_KEPT) = range(23)
+ GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I) = range(14)
+G_N = 14
+# GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
+# written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
+# uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
+# forecast reads the observed rate, dread_rate); GS_TURN_I: turns begun in the current
+# round, -1 before the round begins (where kernel.play_rest resumes).
 
 
 @njit(cache=True)
-def new_scratch():
-    """Allocate one block's per-game work arrays (reset, not reallocated, between games)."""
-    return (np.zeros((N_FLOORS, MAX_SLOTS), np.int64),               # theme
-            np.zeros((N_FLOORS, MAX_SLOTS), np.int64),               # plunder (A10)
-            np.zeros((N_FLOORS, MAX_SLOTS), np.int64),               # gone (collapsed/consumed)
-            np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.float64),  # active marker strength
-            np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),    # active marker count
-            np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),    # Fallen markers
-            np.zeros((MAX_SEATS, SD_N), np.int64),                   # crew state
-            np.zeros((MAX_SEATS, N_DICE), np.int64),                 # bag
-            np.zeros((MAX_SEATS, N_DICE), np.int64),                 # drawn this turn
-            np.zeros((MAX_SEATS, N_DICE), np.int64),                 # discard (A4 off)
-            np.zeros((MAX_SEATS, N_EFFECTS), np.float64),            # company effects
-            np.zeros((MAX_SEATS, N_EFFECTS), np.int64),              # effect from Lineage
-            np.zeros((MAX_SEATS, N_EFFECTS), np.int64),              # effect from Calling
-            np.zeros(MAX_SEATS, np.float64),                         # Glory
-            np.zeros(MAX_SEATS, np.float64),                         # unbanked Loot
-            np.zeros((MAX_SEATS, N_SYMBOLS), np.float64),            # production carry
-            np.zeros(N_DICE, np.int64),                              # Recruit Pool
-            np.zeros(G_N, np.int64),                                 # game scalars
-            np.zeros(N_SYMBOLS, np.int64),                           # symbols to spend
-            np.zeros(N_SYMBOLS, np.int64),                           # symbols rolled
-            np.zeros(MAX_SEATS, np.float64),                         # temp
-            np.zeros(N_SYMBOLS, np.int64),                           # trinity symbols
-            np.zeros((MAX_SEATS, N_SYMBOLS), np.int64))              # unspent, kept (A23)
+def new_state(max_events):
+    """Allocate one game state (reset by each game, not reallocated).
+
+    Parameters
+    ----------
+    max_events : int
+        Rows of the trace event buffer (1 when not tracing).
+    """
+    return State(np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
+                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
+                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
+                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.float64),
+                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),
+                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),
+                 np.zeros((MAX_SEATS, SD_N), np.int64),
+                 np.zeros((MAX_SEATS, N_DICE), np.int64),
+                 np.zeros((MAX_SEATS, N_DICE), np.int64),
+                 np.zeros((MAX_SEATS, N_DICE), np.int64),
+                 np.zeros((MAX_SEATS, N_EFFECTS), np.float64),
+                 np.zeros((MAX_SEATS, N_EFFECTS), np.int64),
+                 np.zeros((MAX_SEATS, N_EFFECTS), np.int64),
+                 np.zeros(MAX_SEATS, np.float64),
+                 np.zeros(MAX_SEATS, np.float64),
+                 np.zeros((MAX_SEATS, N_SYMBOLS), np.float64),
+                 np.zeros((MAX_SEATS, N_SYMBOLS), np.int64),
+                 np.zeros(G_N, np.int64),
+                 np.zeros(N_DICE, np.int64),
+                 np.zeros(N_SYMBOLS, np.int64),
+                 np.zeros(N_SYMBOLS, np.int64),
+                 np.zeros(N_SYMBOLS, np.int64),
+                 np.zeros(MAX_SEATS, np.float64),
+                 np.zeros(1, np.uint64),
+                 np.zeros((max_events, EVENT_WIDTH), np.int64),
+                 np.zeros(N_GAME_INT, np.int64),
+                 np.zeros(N_GAME_FLT, np.float64),
+                 np.zeros((MAX_SEATS, N_SEAT_INT), np.int64),
+                 np.zeros((MAX_SEATS, N_SEAT_FLT), np.float64))
+
+
+@njit(cache=True)
+def copy_state(src, dst):
+    """Copy game state ``src`` into the scratch state ``dst`` (both from :func:`new_state`).
+
+    Everything but the trace is copied: ``dst`` then plays on exactly as ``src`` would
+    (``kernel.play_rest``; the same random stream, from the same draw), with tracing off
+    and its own event buffer untouched. ``src`` is not changed.
+    """
+    dst.theme[:] = src.theme
+    dst.plunder[:] = src.plunder
+    dst.gone[:] = src.gone
+    dst.act_str[:] = src.act_str
+    dst.act_cnt[:] = src.act_cnt
+    dst.fallen[:] = src.fallen
+    dst.sd[:] = src.sd
+    dst.bag[:] = src.bag
+    dst.drawn[:] = src.drawn
+    dst.disc[:] = src.disc
+    dst.eff[:] = src.eff
+    dst.has_lin[:] = src.has_lin
+    dst.has_cal[:] = src.has_cal
+    dst.glory[:] = src.glory
+    dst.loot[:] = src.loot
+    dst.carry[:] = src.carry
+    dst.kept[:] = src.kept
+    dst.g[:] = src.g
+    dst.pool[:] = src.pool
+    dst.sym[:] = src.sym
+    dst.rolled[:] = src.rolled
+    dst.trin[:] = src.trin
+    dst.tmp[:] = src.tmp
+    dst.key[:] = src.key
+    dst.gi[:] = src.gi
+    dst.gf[:] = src.gf
+    dst.si[:] = src.si
+    dst.sf[:] = src.sf
+    dst.g[GS_TRACE] = 0
+    dst.g[GS_EV] = 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rand_below(key, g, n):
+def rand_below(st, n):
     """Next uniform integer in [0, n) of this game's stream (advances the counter)."""
-    v = below(key, np.uint64(g[GS_CTR]), n)
+    g = st.g
+    v = below(st.key[0], np.uint64(g[GS_CTR]), n)
     g[GS_CTR] += 1
     return v
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def strength_of(fi, s, q, act_str, fallen, eff, rules):
+def strength_of(st, dat, fi, s, q):
     """Weighted marker strength of player q in room (fi, s) (§6B.2; §4 Warden)."""
+    rules = dat.rules
     fw = rules[R_FALLEN_STR]
     if rules[R_WARDEN_FALLEN] > 0.5:
-        fw *= eff[q, E_MARKER_WEIGHT]
-    return act_str[fi, s, q] + fallen[fi, s, q] * fw
+        fw *= st.eff[q, E_MARKER_WEIGHT]
+    return st.act_str[fi, s, q] + st.fallen[fi, s, q] * fw
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rival_best(fi, s, p, n, act_str, fallen, eff, rules):
+def rival_best(st, dat, fi, s, p):
     """Strongest other player's weighted strength in room (fi, s)."""
     best = 0.0
-    for q in range(n):
+    for q in range(st.g[GS_N]):
         if q != p:
-            st = strength_of(fi, s, q, act_str, fallen, eff, rules)
-            if st > best:
-                best = st
+            v = strength_of(st, dat, fi, s, q)
+            if v > best:
+                best = v
     return best
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
+def holds(st, dat, fi, s, p):
     """True when p's active crew has markers in the room and p has the strict majority.
 
     "Holding" a room (production §7.1, Last Stand §7.3) = strict majority (A24, A29).
     """
-    if act_cnt[fi, s, p] == 0:
+    if st.act_cnt[fi, s, p] == 0:
         return False
-    mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
-    return mine > rival_best(fi, s, p, n, act_str, fallen, eff, rules)
+    return strength_of(st, dat, fi, s, p) > rival_best(st, dat, fi, s, p)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -127,45 +274,48 @@ def floor_marks(marks, fi):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def bag_size(bag, p):
+def bag_size(st, p):
     """Dice left in p's bag."""
     t = 0
     for k in range(N_DICE):
-        t += bag[p, k]
+        t += st.bag[p, k]
     return t
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def next_floor(g):
+def next_floor(st):
     """Floor number (1..6) the Maw collapses next."""
-    return N_FLOORS - g[GS_COLLAPSED]
+    return N_FLOORS - st.g[GS_COLLAPSED]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def steps_needed(fl, g, rules):
+def steps_needed(st, dat, fl):
     """Maw steps still needed before floor number ``fl`` collapses (A1)."""
-    return (N_FLOORS + 1 - fl) * np.int64(rules[R_STEPS_PER_FLOOR]) - g[GS_STEPS]
+    return (N_FLOORS + 1 - fl) * np.int64(dat.rules[R_STEPS_PER_FLOOR]) - st.g[GS_STEPS]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def dread_rate(g, n):
+def dread_rate(st):
     """Dread added to the track per player-turn so far this game, as observed (a bot's
     estimate; prior: one per player-turn over one round, so the first turns lean on it)."""
+    g = st.g
+    n = g[GS_N]
     return (g[GS_DREAD_ADDED] + n) / np.float64(g[GS_TURNS] + n)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turns_to_come(p, n, g, own):
+def turns_to_come(st, p, own):
     """Player-turns of this round still to add Dread after seat p's decision: the seats
     after p in turn order (§6A, first player = (round - 1) mod n), plus p's own when its
     Dread is still to come (``own``)."""
-    first = (g[GS_ROUND] - 1) % n
+    n = st.g[GS_N]
+    first = (st.g[GS_ROUND] - 1) % n
     pos = (p - first) % n
     return n - 1 - pos + (1 if own else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def doomed_this_round(fl, p, n, g, rules, margin, own):
+def doomed_this_round(st, dat, fl, p, margin, own):
     """Would floor ``fl`` likely collapse in this round's Maw phase? (a bot's estimate)
 
     The Maw gains ``maw.steps_per_round`` steps and ``maw.dread_full_steps`` more when the
@@ -175,27 +325,29 @@ def doomed_this_round(fl, p, n, g, rules, margin, own):
     reaches its length (``margin``: the bot's safety in standard deviations of a Poisson
     count). ``own``: seat p's own Dread of this turn is still to come.
     """
-    if fl != next_floor(g):
+    if fl != next_floor(st):
         return False
-    need = steps_needed(fl, g, rules)
+    rules = dat.rules
+    need = steps_needed(st, dat, fl)
     gain = rules[R_STEPS_PER_ROUND]
     if need <= gain:
         return True
     if need > gain + rules[R_DREAD_FULL_STEPS]:
         return False
-    left = g[GS_DREAD_LEN] - g[GS_DREAD]
+    left = st.g[GS_DREAD_LEN] - st.g[GS_DREAD]
     if left <= 0:
         return True
-    mu = turns_to_come(p, n, g, own) * dread_rate(g, n)
+    mu = turns_to_come(st, p, own) * dread_rate(st)
     return mu + margin * np.sqrt(mu) >= left
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rounds_until(fl, g, rules, n):
+def rounds_until(st, dat, fl):
     """Estimated rounds before floor ``fl`` collapses (>= 1; one collapse per round), with
     the Dread track filling at the rate observed so far (at most once a round)."""
-    k = next_floor(g) - fl + 1
-    fills = min(1.0, dread_rate(g, n) * n / g[GS_DREAD_LEN])
+    rules = dat.rules
+    k = next_floor(st) - fl + 1
+    fills = min(1.0, dread_rate(st) * st.g[GS_N] / st.g[GS_DREAD_LEN])
     rate = rules[R_STEPS_PER_ROUND] + fills * rules[R_DREAD_FULL_STEPS]
-    est = steps_needed(fl, g, rules) / rate
+    est = steps_needed(st, dat, fl) / rate
     return est if est > k else np.float64(k)

@@ -4,7 +4,9 @@ The rules (kernel.py) ask; the bots answer. A bot is a style from ``bots.yaml``:
 picks uniformly among the legal choices at every decision (the baseline); the other styles
 (cautious, balanced, greedy, martyr) share one heuristic whose knobs (layout.KNOBS) set how
 hard it presses on, how deep it goes, when it Cashes Out and when it makes a Last Stand.
-Bots read the game state but never change it.
+Bots read the game state but never change it (the random bot draws from the game's
+random stream). Every decision takes the state ``st``, the data ``dat`` and the seat's
+knob row ``kn`` (see board.py).
 
 Compile time (docs/performance.md): the decisions the kernel calls (``choose_room``,
 ``press_on``...) and the larger helpers are ``forceinline=True``: numba compiles each once
@@ -19,62 +21,119 @@ import numpy as np
 from numba import njit
 
 from deepsim.rulesets.deepfall.board import (
-    GS_COLLAPSED, SD_DEEPEST, SD_FLOOR, SD_MARKS, SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT,
-    SD_PROG_STEEL, SD_STAND, X_ACT_CNT, X_ACT_STR, X_BAG, X_DISC, X_EFF, X_FALLEN, X_G, X_GONE,
-    X_LOOT, X_OUT, X_PLUNDER, X_SD, X_SYM, X_THEME, doomed_this_round, floor_marks, holds,
-    next_floor, rand_below, rival_best, rounds_until, strength_of,
+    GS_COLLAPSED,
+    GS_SLOTS,
+    SD_DEEPEST,
+    SD_FLOOR,
+    SD_MARKS,
+    SD_PROG_CUNNING,
+    SD_PROG_FLOOR,
+    SD_PROG_SLOT,
+    SD_PROG_STEEL,
+    SD_STAND,
+    doomed_this_round,
+    floor_marks,
+    holds,
+    next_floor,
+    rand_below,
+    rival_best,
+    rounds_until,
+    strength_of,
 )
 from deepsim.rulesets.deepfall.layout import (
-    CUNNING, DREAD, E_DREAD_CANCEL, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_HAND,
-    E_MARKER_STRENGTH, E_MARKER_WEIGHT, E_MOVES, E_NO_FAITH_CANCEL, E_SETBACK_IMMUNE,
-    E_SOLO_VAULT, E_THREAT_IGNORE, E_WORTHY_MULT, FAITH, K_ASSAULT_REACH, K_CASH_DEPTH,
-    K_CASH_LOOT, K_CONTEST, K_DREAD_STOP, K_LAST_STAND, K_MAW_MARGIN, K_PRESS_MAX,
-    K_PRESS_RISK, K_PRESS_SHORT, K_RANDOM, K_RECRUIT_MAX, K_REINFORCE, K_SAFETY,
-    K_TARGET_DEPTH, METTLE,
-    N_FLOORS, R_ASSAULT, R_BASE_STRENGTH, R_DIVIDEND, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND,
-    R_LS_COST, R_MAX_SURPLUS, R_MOVE_COST, R_REINFORCE, R_SETBACK_AT, R_WORTHY_DEPTH_BASIS,
-    R_WORTHY_KEEPS_LOOT, R_WORTHY_MULT, STEEL, THRONE_THEME,
+    CUNNING,
+    DREAD,
+    E_DREAD_CANCEL,
+    E_FAITH_PENALTY,
+    E_FREE_LAST_STAND,
+    E_HAND,
+    E_MARKER_STRENGTH,
+    E_MARKER_WEIGHT,
+    E_MOVES,
+    E_NO_FAITH_CANCEL,
+    E_SETBACK_IMMUNE,
+    E_SOLO_VAULT,
+    E_THREAT_IGNORE,
+    E_WORTHY_MULT,
+    FAITH,
+    K_ASSAULT_REACH,
+    K_CASH_DEPTH,
+    K_CASH_LOOT,
+    K_CONTEST,
+    K_DREAD_STOP,
+    K_LAST_STAND,
+    K_MAW_MARGIN,
+    K_PRESS_MAX,
+    K_PRESS_RISK,
+    K_PRESS_SHORT,
+    K_RANDOM,
+    K_RECRUIT_MAX,
+    K_REINFORCE,
+    K_SAFETY,
+    K_TARGET_DEPTH,
+    METTLE,
+    N_FACES,
+    N_FLOORS,
+    R_ASSAULT,
+    R_BASE_STRENGTH,
+    R_DIVIDEND,
+    R_FREE_MOVES,
+    R_GLORY_PER_LOOT,
+    R_HAND,
+    R_LS_COST,
+    R_MAX_SURPLUS,
+    R_MOVE_COST,
+    R_REINFORCE,
+    R_SETBACK_AT,
+    R_WORTHY_DEPTH_BASIS,
+    R_WORTHY_KEEPS_LOOT,
+    R_WORTHY_MULT,
+    RM_LOCK,
+    RM_PRODUCES,
+    RM_THREAT,
+    RM_TRINITY,
+    RM_VALUE,
+    STEEL,
+    THRONE_THEME,
 )
 
-RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
 VAULT_OR_THRONE_BONUS = 3.0   # heuristic: a held Vault/Throne makes a Last Stand free
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _coin(key, g):
-    return rand_below(key, g, 2) == 1
+def _coin(st):
+    return rand_below(st, 2) == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _need(fi, s, p, scr, rules, rooms):
+def _need(st, dat, fi, s, p):
     """(steel, cunning) still needed for room (fi, s), after Dvergar and assault progress."""
-    theme = scr[X_THEME]
-    sd = scr[X_SD]
-    eff = scr[X_EFF]
-    th = theme[fi, s]
-    ns = rooms[th, RM_THREAT] - np.int64(eff[p, E_THREAT_IGNORE])
+    rooms = dat.rooms
+    sd = st.sd
+    th = st.theme[fi, s]
+    ns = rooms[th, RM_THREAT] - np.int64(st.eff[p, E_THREAT_IGNORE])
     nc = rooms[th, RM_LOCK]
-    if rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+    if (dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
+            and sd[p, SD_PROG_SLOT] == s):
         ns -= sd[p, SD_PROG_STEEL]
         nc -= sd[p, SD_PROG_CUNNING]
     return max(ns, 0), max(nc, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _room_score(fi, s, p, n, surplus, kn, scr, rules, rooms, depth):
+def _room_score(st, dat, kn, fi, s, p, surplus):
     """Heuristic worth of placing a marker in room (fi, s); <= 0 means not worth it."""
-    theme = scr[X_THEME]
-    eff = scr[X_EFF]
-    act_str = scr[X_ACT_STR]
-    fallen = scr[X_FALLEN]
-    th = theme[fi, s]
-    value = (rooms[th, RM_VALUE] + scr[X_PLUNDER][fi, s]) * depth[fi]
-    mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
-    rival = rival_best(fi, s, p, n, act_str, fallen, eff, rules)
+    rules = dat.rules
+    rooms = dat.rooms
+    eff = st.eff
+    th = st.theme[fi, s]
+    value = (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.depth[fi]
+    mine = strength_of(st, dat, fi, s, p)
+    rival = rival_best(st, dat, fi, s, p)
     cap = rules[R_MAX_SURPLUS]
     m = (rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH] + min(surplus, cap)) \
         * eff[p, E_MARKER_WEIGHT]
-    if rules[R_REINFORCE] < 0.5 and scr[X_ACT_CNT][fi, s, p] > 0:
+    if rules[R_REINFORCE] < 0.5 and st.act_cnt[fi, s, p] > 0:
         return -1.0                 # A34 off: no second marker in a room the crew holds
     score = 0.0
     if mine > rival:
@@ -102,30 +161,31 @@ def _adds(ns, nc, steel, cun):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _trinity(p, th, rooms, scr, trin):
-    if rooms[th, RM_TRINITY] == 0:
+def _trinity(st, dat, p, th):
+    """§7.1: may the crew claim a room of theme ``th`` with this turn's trinity symbols?"""
+    if dat.rooms[th, RM_TRINITY] == 0:
         return True
+    trin = st.trin
     if trin[STEEL] > 0 and trin[CUNNING] > 0 and trin[FAITH] > 0:
         return True
-    return scr[X_EFF][p, E_SOLO_VAULT] > 0.5
+    return st.eff[p, E_SOLO_VAULT] > 0.5
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
+def _best_claim(st, dat, kn, p, fi, steel, cun):
     """(slot, score) of the best room of floor index ``fi`` the crew can claim now with
     ``steel`` and ``cun`` (-1, 0.0 when none is worth it). The marker's strength counts
     every surplus symbol the claim pours in, Steel and Cunning alike (§7.1, A9: the kernel
     pours both)."""
-    g = scr[X_G]
-    gone = scr[X_GONE]
+    gone = st.gone
     best_s = -1
     best = 0.0
-    for s in range(g[1]):
+    for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
-        if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr, trin):
-            sc = _room_score(fi, s, p, n, steel - ns + cun - nc, kn, scr, rules, rooms, depth)
+        ns, nc = _need(st, dat, fi, s, p)
+        if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
+            sc = _room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
             if sc > best:
                 best = sc
                 best_s = s
@@ -133,32 +193,31 @@ def _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
+def _best_assault(st, dat, kn, p, fi, steel, cun):
     """(slot, score) of the room of floor index ``fi`` best worth assaulting with ``steel``
     and ``cun`` (-1, 0.0 when none): see :func:`choose_room`."""
-    g = scr[X_G]
-    gone = scr[X_GONE]
+    gone = st.gone
     best_s = -1
     best = 0.0
     # progress pays off only in a later turn on this floor (A25): none if the floor falls
     # this round; otherwise the turns until it falls (claims are still possible in the turn
     # of the round it falls) must be able to bring what the pour leaves missing
-    if doomed_this_round(fi + 1, p, n, g, rules, kn[K_MAW_MARGIN], False):
+    if doomed_this_round(st, dat, fi + 1, p, kn[K_MAW_MARGIN], False):
         return -1, 0.0
-    turns = max(1.0, np.ceil(rounds_until(fi + 1, g, rules, n)) - 1.0)
-    es, ec = turn_yield(p, kn, scr, rules, faces)
+    turns = max(1.0, np.ceil(rounds_until(st, dat, fi + 1)) - 1.0)
+    es, ec = turn_yield(st, dat, kn, p)
     reach_s = kn[K_ASSAULT_REACH] * turns * es
     reach_c = kn[K_ASSAULT_REACH] * turns * ec
-    sd = scr[X_SD]
-    for s in range(g[1]):
+    sd = st.sd
+    for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = _need(fi, s, p, scr, rules, rooms)
+        ns, nc = _need(st, dat, fi, s, p)
         if not _adds(ns, nc, steel, cun):
             continue                # nothing to pour in: the attempt would change nothing
         if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
             continue                # the rest is out of reach before the floor falls
-        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        sc = _room_score(st, dat, kn, fi, s, p, 0)
         if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
             sc *= 1.5               # keep chipping at the same room (A25)
         if sc > best:
@@ -168,50 +227,51 @@ def _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def turn_yield(p, kn, scr, rules, faces):
+def turn_yield(st, dat, kn, p):
     """Expected (Steel, Cunning) one turn of the crew's draws brings (a bot's estimate).
 
     A turn draws a hand of ``turn.hand_size`` (+ the company's) and up to ``press_max``
     more (§6A.1-2), at most the crew's dice; each die shows its type's faces with equal
     chance (§5). Production and bonuses are left out.
     """
-    bag = scr[X_BAG]
-    out = scr[X_OUT]
-    disc = scr[X_DISC]
+    faces = dat.faces
+    bag = st.bag
+    drawn = st.drawn
+    disc = st.disc
     total = 0
     steel = 0.0
     cun = 0.0
     for t in range(faces.shape[0]):
-        c = bag[p, t] + out[p, t] + disc[p, t]
+        c = bag[p, t] + drawn[p, t] + disc[p, t]
         if c == 0:
             continue
         total += c
-        for f in range(6):
+        for f in range(N_FACES):
             if faces[t, f] == STEEL:
                 steel += c / 6.0
             elif faces[t, f] == CUNNING:
                 cun += c / 6.0
     if total == 0:
         return 0.0, 0.0
-    h = max(1.0, rules[R_HAND] + scr[X_EFF][p, E_HAND])
+    h = max(1.0, dat.rules[R_HAND] + st.eff[p, E_HAND])
     dice = min(np.float64(total), h * (1.0 + kn[K_PRESS_MAX]))
     return steel / total * dice, cun / total * dice
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow_assault,
-                faces):
+def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
     """Which room of floor index ``fi`` to claim (§7.1), or to keep assaulting.
 
     Returns (slot, assault): slot -1 = no claim; assault True = pour Steel/Cunning in as
     progress on an out-of-reach room: one the crew can pour into, on a floor that stands
     past this round, whose rest the crew can expect to bring (``assault_reach`` x the
-    expected yield of its turns until the floor falls, :func:`turn_yield`).
+    expected yield of its turns until the floor falls, :func:`turn_yield`). ``keep_c``
+    Cunning is kept back for Moves.
     """
-    g = scr[X_G]
-    gone = scr[X_GONE]
-    sym = scr[X_SYM]
-    slots = g[1]
+    gone = st.gone
+    sym = st.sym
+    rules = dat.rules
+    slots = st.g[GS_SLOTS]
     steel = sym[STEEL]
     cun = sym[CUNNING] - keep_c
     if kn[K_RANDOM] > 0.5:
@@ -219,21 +279,19 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
         n_opt = 1
         for s in range(slots):
             if gone[fi, s] == 0:
-                ns, nc = _need(fi, s, p, scr, rules, rooms)
-                if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
-                                                          trin):
+                ns, nc = _need(st, dat, fi, s, p)
+                if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
                     n_opt += 1
                 elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
                     n_opt += 1
-        pick = rand_below(key, g, n_opt)
+        pick = rand_below(st, n_opt)
         if pick == 0:
             return -1, False
         k = 0
         for s in range(slots):
             if gone[fi, s] == 0:
-                ns, nc = _need(fi, s, p, scr, rules, rooms)
-                if steel >= ns and cun >= nc and _trinity(p, scr[X_THEME][fi, s], rooms, scr,
-                                                          trin):
+                ns, nc = _need(st, dat, fi, s, p)
+                if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
                     k += 1
                     if k == pick:
                         return s, False
@@ -242,42 +300,43 @@ def choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin, allow
                     if k == pick:
                         return s, True
         return -1, False
-    best_s, _best = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
+    best_s, _best = _best_claim(st, dat, kn, p, fi, steel, cun)
     if best_s >= 0:
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    best_s, _best = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
+    best_s, _best = _best_assault(st, dat, kn, p, fi, steel, cun)
     return best_s, best_s >= 0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
+def choose_floor(st, dat, kn, p, before_roll):
     """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
-    g = scr[X_G]
-    sd = scr[X_SD]
+    sd = st.sd
+    rules = dat.rules
     cur = sd[p, SD_FLOOR]
-    lowest = next_floor(g)
+    lowest = next_floor(st)
     if kn[K_RANDOM] > 0.5:
         if before_roll:
             return cur
         lo = max(1, cur - 2)
         hi = min(lowest, cur + 2)
-        return lo + rand_below(key, g, hi - lo + 1)
+        return lo + rand_below(st, hi - lo + 1)
     if sd[p, SD_STAND] == 1:
         return lowest               # a Last Stand wants depth and an early Taking
     if kn[K_LAST_STAND] > 1.5:
         return min(lowest, np.int64(kn[K_TARGET_DEPTH]))
     margin = kn[K_MAW_MARGIN]
-    if (kn[K_LAST_STAND] > 0.5 and doomed_this_round(cur, p, n, g, rules, margin, before_roll)
+    if (kn[K_LAST_STAND] > 0.5
+            and doomed_this_round(st, dat, cur, p, margin, before_roll)
             and sd[p, SD_DEEPEST] >= np.int64(kn[K_TARGET_DEPTH]) - 1
-            and (scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5
-                 or scr[X_SYM][METTLE] >= rules[R_LS_COST] or before_roll)):
+            and (st.eff[p, E_FREE_LAST_STAND] > 0.5
+                 or st.sym[METTLE] >= rules[R_LS_COST] or before_roll)):
         return cur                  # stay and make the Last Stand here
     safe = 1
     for fl in range(lowest, 0, -1):
-        if rounds_until(fl, g, rules, n) > kn[K_SAFETY] and not doomed_this_round(
-                fl, p, n, g, rules, margin, before_roll):
+        if rounds_until(st, dat, fl) > kn[K_SAFETY] and not doomed_this_round(
+                st, dat, fl, p, margin, before_roll):
             safe = fl
             break
     t = np.int64(kn[K_TARGET_DEPTH])
@@ -285,7 +344,7 @@ def choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, before_roll):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def setback_chance(p, net, scr, rules, faces):
+def setback_chance(st, dat, p, net):
     """Chance that another hand (§6A.2) leaves ``turn.setback_threshold`` or more Dread
     uncanceled (§6A.3), given ``net`` uncanceled now (a bot's estimate).
 
@@ -295,8 +354,10 @@ def setback_chance(p, net, scr, rules, faces):
     Faith its per-turn penalty still eats (Dvergar, Gnoll: A11). Exact over that model:
     the multinomial sum over (Dread, Faith) counts.
     """
-    bag = scr[X_BAG]
-    eff = scr[X_EFF]
+    faces = dat.faces
+    rules = dat.rules
+    bag = st.bag
+    eff = st.eff
     total = 0
     pd = 0.0
     pf = 0.0
@@ -305,7 +366,7 @@ def setback_chance(p, net, scr, rules, faces):
         if c == 0:
             continue
         total += c
-        for f in range(6):
+        for f in range(N_FACES):
             if faces[t, f] == DREAD:
                 pd += c / 6.0
             elif faces[t, f] == FAITH:
@@ -316,7 +377,7 @@ def setback_chance(p, net, scr, rules, faces):
     pf /= total
     if eff[p, E_NO_FAITH_CANCEL] > 0.5:
         pf = 0.0
-    absorb = max(0.0, eff[p, E_FAITH_PENALTY] - scr[X_SYM][FAITH])
+    absorb = max(0.0, eff[p, E_FAITH_PENALTY] - st.sym[FAITH])
     h = np.int64(max(1.0, rules[R_HAND] + eff[p, E_HAND]))
     h = min(h, total)
     p0 = max(0.0, 1.0 - pd - pf)
@@ -344,7 +405,7 @@ def setback_chance(p, net, scr, rules, faces):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth, faces):
+def press_on(st, dat, kn, p, presses, target_floor):
     """§6A.2: draw and roll another hand? (the kernel checks the bag is not empty)
 
     Heuristic: at most ``press_max`` Press Ons; stop once the uncanceled Dread reaches the
@@ -352,58 +413,57 @@ def press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth, fac
     Setback (:func:`setback_chance`) is above ``press_risk``; with ``press_when_short``
     press only while the best room of the target floor is out of reach.
     """
-    g = scr[X_G]
     if kn[K_RANDOM] > 0.5:
-        return _coin(key, g)
+        return _coin(st)
     if presses >= kn[K_PRESS_MAX]:
         return False
-    sym = scr[X_SYM]
-    eff = scr[X_EFF]
+    sym = st.sym
+    eff = st.eff
     cancel = eff[p, E_DREAD_CANCEL]
     if eff[p, E_NO_FAITH_CANCEL] < 0.5:
         cancel += max(0.0, sym[FAITH] - eff[p, E_FAITH_PENALTY])
     net = sym[DREAD] - cancel
     if eff[p, E_SETBACK_IMMUNE] < 0.5:
-        if net >= rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
+        if net >= dat.rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
             return False
         if kn[K_PRESS_RISK] < 1.0 and \
-                setback_chance(p, net, scr, rules, faces) > kn[K_PRESS_RISK]:
+                setback_chance(st, dat, p, net) > kn[K_PRESS_RISK]:
             return False
     if kn[K_PRESS_SHORT] < 0.5:
         return True
     # press only while the best room of the target floor is out of reach
     fi = target_floor - 1
-    gone = scr[X_GONE]
+    gone = st.gone
     best = 0.0
     short = False
-    for s in range(g[1]):
+    for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        sc = _room_score(fi, s, p, n, 0, kn, scr, rules, rooms, depth)
+        sc = _room_score(st, dat, kn, fi, s, p, 0)
         if sc > best:
             best = sc
-            ns, nc = _need(fi, s, p, scr, rules, rooms)
+            ns, nc = _need(st, dat, fi, s, p)
             short = sym[STEEL] < ns or sym[CUNNING] < nc
     return short
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def moves_cunning(p, n, target_floor, kn, scr, rules):
+def moves_cunning(st, dat, kn, p, target_floor):
     """Cunning the extra Moves to ``target_floor`` would take (§6A.4: one free Move, ±
     company, then 1 Cunning or 1 Mettle each): what the Mettle above the Last-Stand
     reserve (:func:`mettle_reserve`) cannot pay."""
-    sd = scr[X_SD]
-    free = np.int64(rules[R_FREE_MOVES] + scr[X_EFF][p, E_MOVES])
-    extra = abs(target_floor - sd[p, SD_FLOOR]) - free
+    rules = dat.rules
+    free = np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES])
+    extra = abs(target_floor - st.sd[p, SD_FLOOR]) - free
     if extra <= 0:
         return 0
-    spare_m = scr[X_SYM][METTLE] - mettle_reserve(p, n, kn, scr, rules)
+    spare_m = st.sym[METTLE] - mettle_reserve(st, dat, kn, p)
     keep = extra * np.int64(rules[R_MOVE_COST]) - max(0, spare_m)
     return max(0, keep)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin, faces):
+def claim_here_first(st, dat, kn, p, target_floor):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)
 
     Returns -1 to move first (and claim on arrival), else the Cunning the claim leaves for
@@ -413,103 +473,99 @@ def claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth, trin
     do on arrival with them: the best claim there, or else the best assault. The random
     bot tosses a coin.
     """
-    g = scr[X_G]
-    sd = scr[X_SD]
-    keep = moves_cunning(p, n, target_floor, kn, scr, rules)
+    sd = st.sd
+    keep = moves_cunning(st, dat, kn, p, target_floor)
     if kn[K_RANDOM] > 0.5:
-        return keep if _coin(key, g) else -1
+        return keep if _coin(st) else -1
     if target_floor < sd[p, SD_FLOOR]:
         return keep
-    sym = scr[X_SYM]
+    sym = st.sym
     steel = sym[STEEL]
     cun = sym[CUNNING] - min(keep, sym[CUNNING])
-    s_here, here = _best_claim(p, n, sd[p, SD_FLOOR] - 1, steel, cun, kn, scr, rules, rooms,
-                               depth, trin)
+    s_here, here = _best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel, cun)
     if s_here < 0:
         return -1
     fi = target_floor - 1
-    s_there, there = _best_claim(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, trin)
-    if s_there < 0 and rules[R_ASSAULT] > 0.5:
-        _s, there = _best_assault(p, n, fi, steel, cun, kn, scr, rules, rooms, depth, faces)
+    s_there, there = _best_claim(st, dat, kn, p, fi, steel, cun)
+    if s_there < 0 and dat.rules[R_ASSAULT] > 0.5:
+        _s, there = _best_assault(st, dat, kn, p, fi, steel, cun)
     return keep if here > there else -1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def mettle_reserve(p, n, kn, scr, rules):
+def mettle_reserve(st, dat, kn, p):
     """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""
     if kn[K_RANDOM] > 0.5:
         return 0
-    sd = scr[X_SD]
-    if sd[p, SD_STAND] == 1 or scr[X_EFF][p, E_FREE_LAST_STAND] > 0.5:
+    sd = st.sd
+    if sd[p, SD_STAND] == 1 or st.eff[p, E_FREE_LAST_STAND] > 0.5:
         return 0
+    cost = np.int64(dat.rules[R_LS_COST])
     if kn[K_LAST_STAND] > 1.5 or (kn[K_LAST_STAND] > 0.5 and sd[p, SD_DEEPEST] >= 4):
-        return np.int64(rules[R_LS_COST])
-    if kn[K_LAST_STAND] > 0.5 and next_floor(scr[X_G]) <= 2:
-        return np.int64(rules[R_LS_COST])     # the final collapse is near
+        return cost
+    if kn[K_LAST_STAND] > 0.5 and next_floor(st) <= 2:
+        return cost                 # the final collapse is near
     return 0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def recruits(key, p, n, cost, kn, scr, rules):
+def recruits(st, dat, kn, p, cost):
     """§8: how many dice to recruit this turn (the kernel stops when Mettle runs out)."""
-    sym = scr[X_SYM]
+    sym = st.sym
     if cost <= 0:
         top = 3
     else:
         top = sym[METTLE] // cost
     if kn[K_RANDOM] > 0.5:
-        return rand_below(key, scr[X_G], top + 1)
-    spare = sym[METTLE] - mettle_reserve(p, n, kn, scr, rules)
+        return rand_below(st, top + 1)
+    spare = sym[METTLE] - mettle_reserve(st, dat, kn, p)
     k = spare // cost if cost > 0 else 3
     return max(0, min(k, np.int64(kn[K_RECRUIT_MAX])))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _held_value(p, n, scr, rules, rooms, depth):
+def _held_value(st, dat, p):
     """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
-    g = scr[X_G]
+    rooms = dat.rooms
     tot = 0.0
-    marks = scr[X_SD][p, SD_MARKS]      # holding needs active markers: only those rooms
-    for fi in range(N_FLOORS - g[GS_COLLAPSED] - 1):
+    marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
+    for fi in range(N_FLOORS - st.g[GS_COLLAPSED] - 1):
         fm = floor_marks(marks, fi)
         if fm == 0:
             continue
-        for s in range(g[1]):
-            if (fm >> s) & 1 == 1 and scr[X_GONE][fi, s] == 0 and holds(
-                    fi, s, p, n, scr[X_ACT_STR], scr[X_ACT_CNT], scr[X_FALLEN], scr[X_EFF],
-                    rules):
-                th = scr[X_THEME][fi, s]
-                tot += (rooms[th, RM_VALUE] + scr[X_PLUNDER][fi, s]) * depth[fi]
+        for s in range(st.g[GS_SLOTS]):
+            if (fm >> s) & 1 == 1 and st.gone[fi, s] == 0 and holds(st, dat, fi, s, p):
+                th = st.theme[fi, s]
+                tot += (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.depth[fi]
     return tot
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def exit_choice(key, p, n, price, kn, scr, rules, rooms, depth):
+def exit_choice(st, dat, kn, p, price):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
-    g = scr[X_G]
-    sd = scr[X_SD]
-    sym = scr[X_SYM]
+    sd = st.sd
+    rules = dat.rules
     if sd[p, SD_STAND] == 1:
         return 0
-    affordable = price <= 0 or sym[METTLE] >= price
+    affordable = price <= 0 or st.sym[METTLE] >= price
     if kn[K_RANDOM] > 0.5:
-        k = rand_below(key, g, 3 if affordable else 2)
+        k = rand_below(st, 3 if affordable else 2)
         return k
     cur = sd[p, SD_FLOOR]
     deepest = sd[p, SD_DEEPEST]
-    loot = scr[X_LOOT][p]
+    loot = st.loot[p]
     if kn[K_LAST_STAND] > 1.5 and affordable and deepest >= kn[K_TARGET_DEPTH]:
         return 2
-    if doomed_this_round(cur, p, n, g, rules, kn[K_MAW_MARGIN], False):
+    if doomed_this_round(st, dat, cur, p, kn[K_MAW_MARGIN], False):
         if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
-                basis = np.float64(depth[deepest - 1])
-            worthy = basis * rules[R_WORTHY_MULT] * scr[X_EFF][p, E_WORTHY_MULT]
+                basis = np.float64(dat.depth[deepest - 1])
+            worthy = basis * rules[R_WORTHY_MULT] * st.eff[p, E_WORTHY_MULT]
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
             cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest
-            if worthy - cash > 0.5 * _held_value(p, n, scr, rules, rooms, depth):
+            if worthy - cash > 0.5 * _held_value(st, dat, p):
                 return 2
         return 1
     if loot >= kn[K_CASH_LOOT] and deepest >= kn[K_CASH_DEPTH]:

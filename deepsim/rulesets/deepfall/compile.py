@@ -6,11 +6,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from deepsim.rulesets.deepfall.board import Data
 from deepsim.rulesets.deepfall.layout import (
-    MAX_SEATS, N_EFFECTS, N_RULES, RULES,
+    MAX_SEATS,
+    N_EFFECTS,
+    N_FACES,
+    N_FLOORS,
+    N_ROOM_COLUMNS,
+    N_RULES,
+    ROOM_COLUMNS,
+    RULES,
 )
 from deepsim.rulesets.deepfall.schema import (
-    CALLINGS, DICE, EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
+    CALLINGS,
+    DICE,
+    EFFECTS,
+    LINEAGES,
+    MULTIPLIER_EFFECTS,
+    ROOMS,
+    SYMBOLS,
     DeepfallData,
 )
 
@@ -41,12 +55,17 @@ class Arrays:
     #: float64[36, 2, M]: per company code, its own bot profiles (deepsim.factionmix)
     fmix: np.ndarray
 
+    def kernel_data(self) -> Data:
+        """The kernel's data bundle (``board.Data``): these arrays, C-contiguous (the same
+        array objects where they already are), ``unique`` as int64."""
+        fields = {name: np.ascontiguousarray(getattr(self, name)) for name in Data._fields
+                  if name != "unique"}
+        return Data(unique=np.int64(self.unique), **fields)
+
     def kernel_args(self) -> tuple:
-        """Arguments in the order of ``kernel.play_games`` after (seed, start, count)."""
-        return (self.rules, self.faces, self.die_rank, self.rooms, self.floor_cdf, self.depth,
-                self.scale, self.lin_eff, self.cal_eff, self.lin_nn, self.cal_nn, self.lin_bag,
-                self.cal_recruit, self.ls_free, self.player_opts, self.seat_spec,
-                self.bot_pool, np.int64(self.unique), self.knobs, self.fmix)
+        """Arguments of ``kernel.play_games`` after (seed, start, count) and of
+        ``kernel.trace_game`` after (seed, game, max_events): the one data bundle."""
+        return (self.kernel_data(),)
 
 
 def _get(data: dict, path: str):
@@ -73,7 +92,8 @@ def rule_vector(d: DeepfallData) -> np.ndarray:
 
 
 def effect_matrix(halves: dict, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(effects float64[6, N_EFFECTS], non-neutral int64[6, N_EFFECTS]) for Lineages/Callings."""
+    """(effects float64[len(names), N_EFFECTS], non-neutral int64[len(names), N_EFFECTS]) of
+    the Lineages or Callings ``names``."""
     eff = np.zeros((len(names), N_EFFECTS), np.float64)
     nn = np.zeros((len(names), N_EFFECTS), np.int64)
     for i, name in enumerate(names):
@@ -110,7 +130,7 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
     if fmix is None:
         from deepsim.factionbots import empty_fmix
         fmix = empty_fmix(len(LINEAGES) * len(CALLINGS))
-    faces = np.zeros((len(DICE), 6), np.int64)
+    faces = np.zeros((len(DICE), N_FACES), np.int64)
     rank = np.zeros(len(DICE), np.int64)
     for i, name in enumerate(DICE):
         die = d.dice[name]
@@ -120,14 +140,16 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
                 faces[i, k] = si
                 k += 1
         rank[i] = die.setback_rank
-    rooms = np.zeros((len(ROOMS), 6), np.int64)
+    rooms = np.zeros((len(ROOMS), N_ROOM_COLUMNS), np.int64)
     for i, name in enumerate(ROOMS):
         r = d.rooms[name]
-        rooms[i] = (r.value, r.threat, r.lock,
-                    -1 if r.produces == "none" else SYMBOLS.index(r.produces),
-                    int(r.combat), int(r.trinity))
-    cdf = np.zeros((6, len(ROOMS)), np.float64)
-    for f in range(6):
+        for j, col in enumerate(ROOM_COLUMNS):       # layout.RM_*: the fields of schema.Room
+            v = getattr(r, col)
+            if col == "produces":
+                v = -1 if v == "none" else SYMBOLS.index(v)
+            rooms[i, j] = int(v)
+    cdf = np.zeros((N_FLOORS, len(ROOMS)), np.float64)
+    for f in range(N_FLOORS):
         w = np.asarray(d.dungeon.floor_weights[str(f + 1)], np.float64)
         c = np.cumsum(w) / w.sum()
         c[-1] = 1.0 + 1e-12

@@ -2,8 +2,21 @@
 
 Every rule carries its rulebook section (§) and, where the rulebook is silent, the gap
 number (A..) documented in docs/RULES.md with the parameter that settles it. All numbers
-come in through arrays built by :mod:`deepsim.rulesets.deepfall.compile`; the kernel has no
-rule constants of its own. Decisions are delegated to :mod:`deepsim.rulesets.deepfall.bots`.
+come in through the data bundle built by :mod:`deepsim.rulesets.deepfall.compile`; the
+kernel has no rule constants of its own. Decisions are delegated to
+:mod:`deepsim.rulesets.deepfall.bots`.
+
+Every function takes the game state ``st`` and the data ``dat`` (the bundles of
+:mod:`deepsim.rulesets.deepfall.board`), then the seat ``p`` and what else it needs. Where
+to find a rule:
+
+- a game: :func:`play_game` = :func:`setup` (§3), then :func:`play_rest`: rounds
+  (:func:`play_rounds`, §6) of turns and the Maw, then :func:`end_game` (§1);
+- a turn (§6A, the steps of §10's quick reference): :func:`turn_start` (production, A24),
+  :func:`step1_roll`, :func:`step2_press_on`, :func:`step3_dread`, :func:`step4_spend`
+  (:func:`move`, :func:`try_claim`, :func:`loot`, :func:`recruit`), :func:`step5_exit`
+  (:func:`cash_out`, Last Stand);
+- the Maw (§6B): :func:`maw_phase`, :func:`collapse`, :func:`taken`.
 
 Floors are 0-based inside the kernel (index 0 = Floor 1, the top; 5 = Floor 6, the
 bottom); crew positions and "deepest floor" are floor *numbers* 1..6 as in the rulebook.
@@ -17,88 +30,252 @@ from numba import njit
 from deepsim.blocks import run_blocks
 from deepsim.factionmix import faction_bot
 from deepsim.rng import game_key
-from deepsim.rulesets.deepfall import bots
+from deepsim.rulesets.deepfall import bots, events, why
 from deepsim.rulesets.deepfall.board import (
-    FLOOR_BITS, G_N, GS_BACKLOG, GS_COLLAPSED, GS_CTR, GS_DREAD, GS_DREAD_ADDED, GS_DREAD_LEN,
-    GS_EV, GS_ROUND, GS_TURNS,
-    GS_SLOTS, GS_STEPS, GS_TRACE, SD_CAL, SD_BOT, SD_CREW_TURNS, SD_DEEPEST, SD_FLOOR, SD_LIN, SD_MARKS,
-    SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, SD_STAND, SD_WARNED, X_G,
-    X_GLORY, X_SD, bag_size, floor_marks, holds, mark_bit, new_scratch, rand_below, rival_best,
+    FLOOR_BITS,
+    G_N,
+    GS_BACKLOG,
+    GS_COLLAPSED,
+    GS_CTR,
+    GS_DREAD,
+    GS_DREAD_ADDED,
+    GS_DREAD_LEN,
+    GS_EV,
+    GS_N,
+    GS_ROUND,
+    GS_SLOTS,
+    GS_STEPS,
+    GS_TRACE,
+    GS_TURN_I,
+    GS_TURNS,
+    SD_BOT,
+    SD_CAL,
+    SD_CREW_TURNS,
+    SD_DEEPEST,
+    SD_FLOOR,
+    SD_LIN,
+    SD_MARKS,
+    SD_PROG_CUNNING,
+    SD_PROG_FLOOR,
+    SD_PROG_SLOT,
+    SD_PROG_STEEL,
+    SD_STAND,
+    SD_WARNED,
+    Tables,
+    bag_size,
+    floor_marks,
+    holds,
+    mark_bit,
+    new_state,
+    rand_below,
+    rival_best,
     strength_of,
 )
+from deepsim.rulesets.deepfall.events import emit, emit10, x100
 from deepsim.rulesets.deepfall.layout import (
-    CUNNING, DREAD, E_CLAIM_LOOT, E_COMBAT_LOOT, E_CUNNING_BONUS, E_DREAD_CANCEL,
-    E_DREAD_TO_METTLE, E_FAITH_PENALTY, E_FREE_LAST_STAND, E_HAND, E_MARKER_STRENGTH,
-    E_MARKER_WEIGHT, E_MOVES, E_NO_FAITH_CANCEL, E_PRODUCTION_MULT, E_RECRUIT_COST,
-    E_SETBACK_EXTRA, E_SETBACK_HEAL, E_SETBACK_IMMUNE, E_SOLO_VAULT, E_THREAT_IGNORE,
-    E_WORTHY_MULT, EV_ASSAULT, EV_CASH_OUT, EV_CLAIM, EV_CONSUMED, EV_DEFER, EV_DREAD, EV_END,
-    EV_LAST_STAND, EV_LOOT, EV_MAW, EV_MOVE, EV_MUSTER, EV_PRESS, EV_PRODUCE, EV_RECRUIT,
-    EV_RISE, EV_ROLL, EV_ROUND, EV_SCORE, EV_SETBACK, EV_SETUP, EV_STAY, EV_TAKEN,
-    EVENT_WIDTH, FAITH, GAME_FLT, GAME_INT, SEAT_FLT, SEAT_INT, G_COLLAPSED, G_CONSUMED, G_CONTESTED, G_CONTESTED_MARKERS,
-    G_DEFERRED, G_DREAD_FILLS, G_DREAD_LEN, G_MAW_STEPS, G_N_WINNERS, G_PLAYERS, G_PRESS_ONS,
-    G_RNG_DRAWS, G_ROOMS_PER_FLOOR, G_ROOMS_SCORED, G_ROUNDS, G_SETBACKS, G_TAKEN_WARNED, G_TRUNCATED,
-    G_UNCLAIMED, G_WARNED, G_WINNER, GF_MARGIN, GF_MARGIN_REL, GF_TOP, GREED, MAX_SEATS, MAX_SLOTS, METTLE, N_DICE, N_EFFECTS, N_FLOORS, N_SYMBOLS, R_ASSAULT,
-    R_BAG_RETURNS, R_BASE_STRENGTH, R_CLAIMS_PER_TURN, R_DEFER, R_DIVIDEND, R_DREAD_FULL_STEPS,
-    R_DREAD_PER_UNCANCELED, R_FREE_MOVES, R_GLORY_PER_LOOT, R_HAND, R_LOOT_PER_GREED,
-    R_LS_CONSUMES, R_LS_COST, R_MAX_COLLAPSES, R_MAX_ROUNDS, R_MAX_SURPLUS, R_MOVE_COST,
-    R_LOOT_BEST_FLOOR, R_MUST_BEAT, R_MUSTER_CURRENT, R_SETBACK_FROM_BAG, R_UNSPENT_LOST,
-    R_OVERFLOW_CARRIES, R_PRESS_DREAD, R_PROD_PER_ROOM, R_PROD_TRINITY, R_RECRUIT_COST,
-    R_RECRUIT_MIN, R_RECRUIT_POOL, R_REINFORCE, R_RISE_FRACTION, R_RISE_PLUNDER,
-    R_SETBACK_AT, R_SETBACK_DICE, R_START_FLOOR, R_STEPS_PER_FLOOR, R_STEPS_PER_ROUND,
-    R_SURPLUS_STRENGTH, R_TAKEN_LOSES, R_THRONE_F6, R_TIE_SHARE, R_TRINITY_BONUS,
-    R_VAULT_F6, R_WORTHY_DEPTH_BASIS, R_WORTHY_KEEPS_LOOT,
-    R_WORTHY_MULT, S_ASSAULTS, S_CAL_ABILITY, S_CALLING, S_CASH_OUTS, S_CONSUMED,
-    S_CREWS, S_DEEPEST, S_DICE_LOST, S_LAST_STANDS, S_LIN_ABILITY, S_LINEAGE, S_MOVES,
-    S_PLACE, S_PRESS_ONS, S_RECRUITED, S_ROOMS_CLAIMED, S_SETBACKS, S_TAKEN_FINAL,
-    S_TAKEN_NO_STAND, S_TAKEN_UNPLAYED, S_TURNS, S_USE0, S_CLAIMS0, S_WORTHY_ENDS, S_BOT,
-    SF_CASH, SF_GLORY, SF_LOOT_GAINED, SF_LOOT_LOST, SF_ROOMS, SF_WIN, SF_WORTHY, STEEL,
-    THRONE_THEME, VAULT_THEME,
+    CUNNING,
+    DREAD,
+    E_CLAIM_LOOT,
+    E_COMBAT_LOOT,
+    E_CUNNING_BONUS,
+    E_DREAD_CANCEL,
+    E_DREAD_TO_METTLE,
+    E_FAITH_PENALTY,
+    E_FREE_LAST_STAND,
+    E_HAND,
+    E_MARKER_STRENGTH,
+    E_MARKER_WEIGHT,
+    E_MOVES,
+    E_NO_FAITH_CANCEL,
+    E_PRODUCTION_MULT,
+    E_RECRUIT_COST,
+    E_SETBACK_EXTRA,
+    E_SETBACK_HEAL,
+    E_SETBACK_IMMUNE,
+    E_SOLO_VAULT,
+    E_THREAT_IGNORE,
+    E_WORTHY_MULT,
+    EV_ASSAULT,
+    EV_CASH_OUT,
+    EV_CLAIM,
+    EV_CONSUMED,
+    EV_DEFER,
+    EV_DIE,
+    EV_DREAD,
+    EV_END,
+    EV_LAST_STAND,
+    EV_LOOT,
+    EV_MAW,
+    EV_MOVE,
+    EV_MUSTER,
+    EV_PRESS,
+    EV_PRODUCE,
+    EV_RECRUIT,
+    EV_RISE,
+    EV_ROLL,
+    EV_ROUND,
+    EV_SCORE,
+    EV_SETBACK,
+    EV_SETUP,
+    EV_STAY,
+    EV_TAKEN,
+    FAITH,
+    G_COLLAPSED,
+    G_CONSUMED,
+    G_CONTESTED,
+    G_CONTESTED_MARKERS,
+    G_DEFERRED,
+    G_DREAD_FILLS,
+    G_DREAD_LEN,
+    G_MAW_STEPS,
+    G_N_WINNERS,
+    G_PLAYERS,
+    G_PRESS_ONS,
+    G_RNG_DRAWS,
+    G_ROOMS_PER_FLOOR,
+    G_ROOMS_SCORED,
+    G_ROUNDS,
+    G_SETBACKS,
+    G_TAKEN_WARNED,
+    G_TRUNCATED,
+    G_UNCLAIMED,
+    G_WARNED,
+    G_WINNER,
+    GF_MARGIN,
+    GF_MARGIN_REL,
+    GF_TOP,
+    GREED,
+    MAX_SEATS,
+    MAX_SLOTS,
+    METTLE,
+    N_CALLINGS,
+    N_DICE,
+    N_EFFECTS,
+    N_FACES,
+    N_FLOORS,
+    N_GAME_FLT,
+    N_GAME_INT,
+    N_LINEAGES,
+    N_SEAT_FLT,
+    N_SEAT_INT,
+    N_SYMBOLS,
+    R_ASSAULT,
+    R_BAG_RETURNS,
+    R_BASE_STRENGTH,
+    R_CLAIMS_PER_TURN,
+    R_DEFER,
+    R_DIVIDEND,
+    R_DREAD_FULL_STEPS,
+    R_DREAD_PER_UNCANCELED,
+    R_FREE_MOVES,
+    R_GLORY_PER_LOOT,
+    R_HAND,
+    R_LOOT_BEST_FLOOR,
+    R_LOOT_PER_GREED,
+    R_LS_CONSUMES,
+    R_LS_COST,
+    R_MAX_COLLAPSES,
+    R_MAX_ROUNDS,
+    R_MAX_SURPLUS,
+    R_MOVE_COST,
+    R_MUST_BEAT,
+    R_MUSTER_CURRENT,
+    R_OVERFLOW_CARRIES,
+    R_PRESS_DREAD,
+    R_PROD_PER_ROOM,
+    R_PROD_TRINITY,
+    R_RECRUIT_COST,
+    R_RECRUIT_MIN,
+    R_RECRUIT_POOL,
+    R_REINFORCE,
+    R_RISE_FRACTION,
+    R_RISE_PLUNDER,
+    R_SETBACK_AT,
+    R_SETBACK_DICE,
+    R_SETBACK_FROM_BAG,
+    R_START_FLOOR,
+    R_STEPS_PER_FLOOR,
+    R_STEPS_PER_ROUND,
+    R_SURPLUS_STRENGTH,
+    R_TAKEN_LOSES,
+    R_THRONE_F6,
+    R_TIE_SHARE,
+    R_TRINITY_BONUS,
+    R_UNSPENT_LOST,
+    R_VAULT_F6,
+    R_WORTHY_DEPTH_BASIS,
+    R_WORTHY_KEEPS_LOOT,
+    R_WORTHY_MULT,
+    RM_COMBAT,
+    RM_LOCK,
+    RM_PRODUCES,
+    RM_THREAT,
+    RM_TRINITY,
+    RM_VALUE,
+    S_ASSAULTS,
+    S_BOT,
+    S_CAL_ABILITY,
+    S_CALLING,
+    S_CASH_OUTS,
+    S_CLAIMS0,
+    S_CONSUMED,
+    S_CREWS,
+    S_DEEPEST,
+    S_DICE_LOST,
+    S_LAST_STANDS,
+    S_LIN_ABILITY,
+    S_LINEAGE,
+    S_MOVES,
+    S_PLACE,
+    S_PRESS_ONS,
+    S_RECRUITED,
+    S_ROOMS_CLAIMED,
+    S_SETBACKS,
+    S_TAKEN_FINAL,
+    S_TAKEN_NO_STAND,
+    S_TAKEN_UNPLAYED,
+    S_TURNS,
+    S_USE0,
+    S_WORTHY_ENDS,
+    SF_CASH,
+    SF_GLORY,
+    SF_LOOT_GAINED,
+    SF_LOOT_LOST,
+    SF_ROOMS,
+    SF_WIN,
+    SF_WORTHY,
+    STEEL,
+    THRONE_THEME,
+    VAULT_THEME,
 )
 
-N_GAME_INT = len(GAME_INT)
-N_GAME_FLT = len(GAME_FLT)
-N_SEAT_INT = len(SEAT_INT)
-N_SEAT_FLT = len(SEAT_FLT)
-
-# Room table columns (compile.py builds `rooms` as int64[N_ROOMS, 6]).
-RM_VALUE, RM_THREAT, RM_LOCK, RM_PRODUCES, RM_COMBAT, RM_TRINITY = range(6)
 
 @njit(cache=True, _nrt=False, inline="always")
-def emit(ev, g, seat, kind, a, b, c, d, e, f, h):
-    """Append one trace event (no-op unless the game is traced)."""
-    if g[GS_TRACE] == 0:
-        return
-    k = g[GS_EV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = g[GS_ROUND]
-    ev[k, 1] = seat
-    ev[k, 2] = kind
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    g[GS_EV] = k + 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def credit(si, row, p, e, has_lin, has_cal):
+def credit(st, p, e):
     """Count one use of effect ``e`` for seat ``p`` and for the company half that grants it."""
-    si[row, p, S_USE0 + e] += 1
-    if has_lin[p, e]:
-        si[row, p, S_LIN_ABILITY] += 1
-    if has_cal[p, e]:
-        si[row, p, S_CAL_ABILITY] += 1
+    si = st.si
+    si[p, S_USE0 + e] += 1
+    if st.has_lin[p, e]:
+        si[p, S_LIN_ABILITY] += 1
+    if st.has_cal[p, e]:
+        si[p, S_CAL_ABILITY] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
+def knobs_of(st, dat, p):
+    """The knob row (float64[N_KNOBS]) of seat p's bot."""
+    return dat.knobs[st.sd[p, SD_BOT]]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def muster(st, dat, p):
     """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: at ``turn.start_floor``, with
     the Lineage's starting bag, or with ``turn.muster_bag: current`` the player's dice as
     they are; the first crew of a game always takes the starting bag)."""
+    rules = dat.rules
+    sd = st.sd
+    bag = st.bag
+    drawn = st.drawn
     start = np.int64(rules[R_START_FLOOR])
     sd[p, SD_FLOOR] = start
     sd[p, SD_DEEPEST] = start
@@ -108,59 +285,76 @@ def muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g):
     sd[p, SD_PROG_STEEL] = 0
     sd[p, SD_PROG_CUNNING] = 0
     sd[p, SD_CREW_TURNS] = 0
-    if rules[R_MUSTER_CURRENT] > 0.5 and si[row, p, S_CREWS] > 0:
+    if rules[R_MUSTER_CURRENT] > 0.5 and st.si[p, S_CREWS] > 0:
         for k in range(N_DICE):                 # A13: the player's bag and discard stay
-            bag[p, k] += out[p, k]
-            out[p, k] = 0
+            bag[p, k] += drawn[p, k]
+            drawn[p, k] = 0
     else:
+        lin_bag = dat.lin_bag
         for k in range(N_DICE):
             bag[p, k] = lin_bag[sd[p, SD_LIN], k]
-            out[p, k] = 0
-            disc[p, k] = 0
-    loot[p] = 0.0
-    for k in range(kept.shape[1]):
-        kept[p, k] = 0
-    si[row, p, S_CREWS] += 1
-    emit(ev, g, p, EV_MUSTER, start, 0, 0, 0, 0, 0, 0)
+            drawn[p, k] = 0
+            st.disc[p, k] = 0
+    st.loot[p] = 0.0
+    for k in range(N_SYMBOLS):
+        st.kept[p, k] = 0
+    st.si[p, S_CREWS] += 1
+    emit(st, p, EV_MUSTER, (start, 0, 0, 0, 0, 0, 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hand_size(st, dat, p):
+    """Dice in a hand (§6A.1): ``turn.hand_size`` ± the company's (§4), at least 1."""
+    h = np.int64(dat.rules[R_HAND] + st.eff[p, E_HAND])
+    return h if h > 1 else 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev):
+def draw_hand(st, dat, p, h):
     """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4)."""
-    drawn = 0
+    bag = st.bag
+    drawn = st.drawn
+    faces = dat.faces
+    sym = st.sym
+    rolled = st.rolled
+    n_drawn = 0
     for _ in range(h):
-        total = bag_size(bag, p)
+        total = bag_size(st, p)
         if total == 0:
             break
-        r = rand_below(key, g, total)
+        r = rand_below(st, total)
         t = 0
         while r >= bag[p, t]:
             r -= bag[p, t]
             t += 1
         bag[p, t] -= 1
-        out[p, t] += 1
-        face = faces[t, rand_below(key, g, 6)]
+        drawn[p, t] += 1
+        face = faces[t, rand_below(st, N_FACES)]
+        emit(st, p, EV_DIE, (t, face, 0, 0, 0, 0, 0))
         sym[face] += 1
         rolled[face] += 1
-        drawn += 1
-    emit(ev, g, p, EV_ROLL, drawn, rolled[STEEL], rolled[CUNNING], rolled[FAITH],
-         rolled[GREED], rolled[METTLE], rolled[DREAD])
-    return drawn
+        n_drawn += 1
+    emit(st, p, EV_ROLL, (n_drawn, rolled[STEEL], rolled[CUNNING], rolled[FAITH],
+                          rolled[GREED], rolled[METTLE], rolled[DREAD]))
+    return n_drawn
 
 
 # ---------------------------------------------------------------------------------------
-# the Delve: one player's turn (§6A)
+# claiming rooms (§7.1)
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def claim_cost(fi, s, p, theme, rooms, eff, sd, rules):
+def claim_cost(st, dat, fi, s, p):
     """(steel needed, cunning needed) to claim room (fi, s) now, after assault progress."""
-    th = theme[fi, s]
-    need_s = rooms[th, RM_THREAT] - np.int64(eff[p, E_THREAT_IGNORE])  # §4 Dvergar
+    rooms = dat.rooms
+    sd = st.sd
+    th = st.theme[fi, s]
+    need_s = rooms[th, RM_THREAT] - np.int64(st.eff[p, E_THREAT_IGNORE])  # §4 Dvergar
     need_c = rooms[th, RM_LOCK]
     if need_s < 0:
         need_s = 0
-    if (rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
+    if (dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
+            and sd[p, SD_PROG_SLOT] == s):
         need_s -= sd[p, SD_PROG_STEEL]     # §7.1 assault progress carries over (A25)
         need_c -= sd[p, SD_PROG_CUNNING]
     if need_s < 0:
@@ -171,408 +365,118 @@ def claim_cost(fi, s, p, theme, rooms, eff, sd, rules):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def trinity_ok(p, th, rooms, eff, trinity_pool):
-    """§7.1 Vaults need a rolled Steel, Cunning and Faith this turn, unless Lorekeeper."""
-    if rooms[th, RM_TRINITY] == 0:
+def trinity_ok(st, dat, p, th):
+    """§7.1 Vaults need a rolled Steel, Cunning and Faith this turn (``st.trin``), unless
+    Lorekeeper. Returns (may claim, the Lorekeeper's card was needed)."""
+    if dat.rooms[th, RM_TRINITY] == 0:
         return True, False
-    has = trinity_pool[STEEL] > 0 and trinity_pool[CUNNING] > 0 and trinity_pool[FAITH] > 0
-    if has:
+    trin = st.trin
+    if trin[STEEL] > 0 and trin[CUNNING] > 0 and trin[FAITH] > 0:
         return True, False
-    if eff[p, E_SOLO_VAULT] > 0.5:
+    if st.eff[p, E_SOLO_VAULT] > 0.5:
         return True, True
     return False, False
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def do_claim(fi, s, p, surplus_s, surplus_c, need_s, need_c, solo_used, theme, rooms,
-             act_str, act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal,
-             ev, g):
-    """Place a control marker (§7.1): pay threat and lock, strength = base + surplus (A9)."""
-    th = theme[fi, s]
+def do_claim(st, dat, p, fi, s, surplus_s, surplus_c, solo_used):
+    """Place a control marker (§7.1): pay threat and lock (:func:`claim_cost`) and the
+    surplus; strength = base + surplus (A9). Returns the Loot gained."""
+    rules = dat.rules
+    rooms = dat.rooms
+    eff = st.eff
+    sd = st.sd
+    sym = st.sym
+    need_s, need_c = claim_cost(st, dat, fi, s, p)
+    th = st.theme[fi, s]
     sym[STEEL] -= need_s + surplus_s
     sym[CUNNING] -= need_c + surplus_c
     strength = rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH]
     if rules[R_SURPLUS_STRENGTH] > 0.5:
         strength += surplus_s + surplus_c
     strength *= eff[p, E_MARKER_WEIGHT]                       # §4 Warden x2
-    act_str[fi, s, p] += strength
-    act_cnt[fi, s, p] += 1
+    st.act_str[fi, s, p] += strength
+    st.act_cnt[fi, s, p] += 1
     sd[p, SD_MARKS] |= mark_bit(fi, s)
     if eff[p, E_MARKER_STRENGTH] != 0:
-        credit(si, row, p, E_MARKER_STRENGTH, has_lin, has_cal)
+        credit(st, p, E_MARKER_STRENGTH)
     if eff[p, E_MARKER_WEIGHT] != 1.0:
-        credit(si, row, p, E_MARKER_WEIGHT, has_lin, has_cal)
+        credit(st, p, E_MARKER_WEIGHT)
     if eff[p, E_THREAT_IGNORE] > 0 and rooms[th, RM_THREAT] > 0:
-        credit(si, row, p, E_THREAT_IGNORE, has_lin, has_cal)
+        credit(st, p, E_THREAT_IGNORE)
     if solo_used:
-        credit(si, row, p, E_SOLO_VAULT, has_lin, has_cal)
+        credit(st, p, E_SOLO_VAULT)
     gained = eff[p, E_CLAIM_LOOT]                              # §4 Reaver Pillage (A11)
     if gained > 0:
-        credit(si, row, p, E_CLAIM_LOOT, has_lin, has_cal)
+        credit(st, p, E_CLAIM_LOOT)
     if rooms[th, RM_COMBAT] == 1 and eff[p, E_COMBAT_LOOT] > 0:  # §4 Gnoll (A11)
-        gained += eff[p, E_COMBAT_LOOT] * depth[fi]
-        credit(si, row, p, E_COMBAT_LOOT, has_lin, has_cal)
-    loot[p] += gained
+        gained += eff[p, E_COMBAT_LOOT] * dat.depth[fi]
+        credit(st, p, E_COMBAT_LOOT)
+    st.loot[p] += gained
     if sd[p, SD_PROG_SLOT] >= 0:            # A25: progress is for one target room only
         sd[p, SD_PROG_SLOT] = -1
         sd[p, SD_PROG_FLOOR] = -1
         sd[p, SD_PROG_STEEL] = 0
         sd[p, SD_PROG_CUNNING] = 0
-    si[row, p, S_ROOMS_CLAIMED] += 1
-    si[row, p, S_CLAIMS0 + th] += 1
-    emit(ev, g, p, EV_CLAIM, fi + 1, s, th, np.int64(strength * 100), need_s + surplus_s,
-         need_c + surplus_c, np.int64(gained * 100))
+    st.si[p, S_ROOMS_CLAIMED] += 1
+    st.si[p, S_CLAIMS0 + th] += 1
+    emit10(st, p, EV_CLAIM, (fi + 1, s, th, np.int64(strength * 100), need_s + surplus_s,
+                             need_c + surplus_c, np.int64(gained * 100), surplus_s + surplus_c,
+                             x100(eff[p, E_MARKER_STRENGTH]), x100(eff[p, E_MARKER_WEIGHT])))
     return gained
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
-def last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules, ls_free,
-                     slots, collapsed):
-    """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
-    if eff[p, E_FREE_LAST_STAND] > 0.5:
-        return -1
-    marks = sd[p, SD_MARKS]             # holding needs active markers: only those rooms
-    for fi in range(N_FLOORS - collapsed):
-        fm = floor_marks(marks, fi)
-        if fm == 0:
-            continue
-        for s in range(slots):
-            if (fm >> s) & 1 == 0:
-                continue
-            if gone[fi, s] == 0 and ls_free[theme[fi, s]] == 1:
-                if holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
-                    return 0
-    return np.int64(rules[R_LS_COST])
+@njit(cache=True, _nrt=False, inline="always")
+def pour_assault(st, p, fi, s, need_s, need_c, avail_c):
+    """§7.1 near miss: pour Steel and Cunning into room (fi, s) as assault progress (A25).
 
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
-             rules, si, sf, row, ev, g):
-    """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
-    banked = loot[p] * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * sd[p, SD_DEEPEST]
-    glory[p] += banked
-    sf[row, p, SF_CASH] += banked
-    marks = sd[p, SD_MARKS]
-    for fi in range(N_FLOORS):
-        fm = floor_marks(marks, fi)
-        if fm == 0:
-            continue
-        for s in range(MAX_SLOTS):
-            if (fm >> s) & 1 == 1:
-                fallen[fi, s, p] += act_cnt[fi, s, p]
-                act_cnt[fi, s, p] = 0
-                act_str[fi, s, p] = 0.0
-    sd[p, SD_MARKS] = 0
-    si[row, p, S_CASH_OUTS] += 1
-    emit(ev, g, p, EV_CASH_OUT, sd[p, SD_DEEPEST], np.int64(loot[p] * 100),
-         np.int64(banked * 100), 0, 0, 0, 0)
-    # the fresh crew's dice come from the box; drawn dice of the retired crew are gone
-    for k in range(N_DICE):
-        out[p, k] = 0
-    muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag, cal_recruit,
-              ls_free, knobs, si, sf, row, ev):
-    """One player's turn of the Delve phase (§6A steps 1-5)."""
-    (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
-    slots = g[GS_SLOTS]
-    collapsed = g[GS_COLLAPSED]
-    kn = knobs[sd[p, SD_BOT]]
-    for k in range(N_SYMBOLS):
-        sym[k] = kept[p, k]          # A23: nonzero only when unspent symbols carry over
-        kept[p, k] = 0
-        rolled[k] = 0
-    si[row, p, S_TURNS] += 1
-    sd[p, SD_CREW_TURNS] += 1
-    g[GS_TURNS] += 1
-    start_floor = sd[p, SD_FLOOR]
-
-    # A4: with bag_returns off, an empty bag is refilled from the discard.
-    if bag_size(bag, p) == 0:
-        for k in range(N_DICE):
-            bag[p, k] += disc[p, k]
-            disc[p, k] = 0
-
-    # §7.1 / A24: held rooms produce at the start of the holder's turn.
-    per_room = rules[R_PROD_PER_ROOM]
-    produced_any = 0
-    marks = sd[p, SD_MARKS]             # holding needs active markers: only those rooms
-    for fi in range(N_FLOORS - collapsed):
-        fm = floor_marks(marks, fi)
-        if fm == 0:
-            continue
-        for s in range(slots):
-            if (fm >> s) & 1 == 0 or gone[fi, s] == 1:
-                continue
-            prod = rooms[theme[fi, s], RM_PRODUCES]
-            if prod < 0 or per_room <= 0:
-                continue
-            if holds(fi, s, p, n, act_str, act_cnt, fallen, eff, rules):
-                carry[p, prod] += per_room * eff[p, E_PRODUCTION_MULT]  # §4 Hierophant
-                produced_any = 1
-    if produced_any == 1:
-        base_total = 0
-        for k in range(N_SYMBOLS):
-            whole = np.int64(np.floor(carry[p, k] + 1e-9))
-            if whole > 0:
-                sym[k] += whole
-                carry[p, k] -= whole
-                base_total += whole
-        if eff[p, E_PRODUCTION_MULT] != 1.0:
-            credit(si, row, p, E_PRODUCTION_MULT, has_lin, has_cal)
-        emit(ev, g, p, EV_PRODUCE, sym[STEEL], sym[CUNNING], sym[FAITH], sym[GREED],
-             sym[METTLE], base_total, 0)
-
-    prod_s = sym[STEEL]
-    prod_c = sym[CUNNING]
-    prod_f = sym[FAITH]
-
-    # §6A.1 draw and roll; §4 hand-size modifiers (Wisp +1, Golem-born -1, Prospector +1).
-    h = np.int64(rules[R_HAND] + eff[p, E_HAND])
-    if h < 1:
-        h = 1
-    draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev)
-    if eff[p, E_HAND] != 0:
-        credit(si, row, p, E_HAND, has_lin, has_cal)
-
-    # §6A.2 Press On: another hand, +1 Dread on the shared track each time (A18).
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, True)
-    presses = 0
-    while bag_size(bag, p) > 0:
-        if not bots.press_on(key, p, n, presses, target_floor, kn, scr, rules, rooms, depth,
-                             faces):
-            break
-        presses += 1
-        g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
-        g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
-        si[row, p, S_PRESS_ONS] += 1
-        emit(ev, g, p, EV_PRESS, presses, g[GS_DREAD], 0, 0, 0, 0, 0)
-        draw_hand(key, p, h, bag, out, faces, sym, rolled, g, ev)
-        if eff[p, E_HAND] != 0:
-            credit(si, row, p, E_HAND, has_lin, has_cal)
-
-    # §6A.3 resolve Dread.
-    dread = sym[DREAD]
-    sym[DREAD] = 0
-    if eff[p, E_FAITH_PENALTY] > 0 and sym[FAITH] > 0:          # §4 Dvergar/Gnoll (A11)
-        sym[FAITH] -= min(sym[FAITH], np.int64(eff[p, E_FAITH_PENALTY]))
-        credit(si, row, p, E_FAITH_PENALTY, has_lin, has_cal)
-    canceled = 0
-    if eff[p, E_NO_FAITH_CANCEL] > 0.5:                           # §4 Revenant
-        if dread > 0 and sym[FAITH] > 0:
-            credit(si, row, p, E_NO_FAITH_CANCEL, has_lin, has_cal)
-    else:
-        canceled = min(dread, sym[FAITH])
-        sym[FAITH] -= canceled
-        dread -= canceled
-    extra = min(dread, np.int64(eff[p, E_DREAD_CANCEL]))          # §4 Hierophant (A26)
-    if extra > 0:
-        dread -= extra
-        canceled += extra
-        credit(si, row, p, E_DREAD_CANCEL, has_lin, has_cal)
-    emit(ev, g, p, EV_DREAD, dread + canceled, canceled, dread, 0, 0, 0, 0)
-    if dread >= np.int64(rules[R_SETBACK_AT]):                     # §6A.3 Setback
-        si[row, p, S_SETBACKS] += 1
-        if eff[p, E_SETBACK_IMMUNE] > 0.5:                        # §4 Golem-born
-            credit(si, row, p, E_SETBACK_IMMUNE, has_lin, has_cal)
-            emit(ev, g, p, EV_SETBACK, 0, 0, 1, 0, 0, 0, 0)
-        else:
-            lose = np.int64(rules[R_SETBACK_DICE] + eff[p, E_SETBACK_EXTRA])
-            if eff[p, E_SETBACK_EXTRA] > 0:                       # §4 Sylphid
-                credit(si, row, p, E_SETBACK_EXTRA, has_lin, has_cal)
-            heal = min(lose, np.int64(eff[p, E_SETBACK_HEAL]))    # §4 Hierophant (A27)
-            if heal > 0:
-                credit(si, row, p, E_SETBACK_HEAL, has_lin, has_cal)
-            lose -= heal
-            lost = 0
-            from_bag = rules[R_SETBACK_FROM_BAG] > 0.5               # A43
-            for _ in range(lose):                                 # A28 lowest die first
-                best = -1
-                for t in range(N_DICE):
-                    have = out[p, t] + (bag[p, t] if from_bag else 0)
-                    if have > 0 and (best < 0 or die_rank[t] < die_rank[best]):
-                        best = t
-                if best < 0:
-                    break
-                if out[p, best] > 0:
-                    out[p, best] -= 1
-                else:
-                    bag[p, best] -= 1
-                lost += 1
-            si[row, p, S_DICE_LOST] += lost
-            emit(ev, g, p, EV_SETBACK, lost, heal, 0, 0, 0, 0, 0)
-    # A12: the shared Dread track rises per uncanceled Dread.
-    if rules[R_DREAD_PER_UNCANCELED] > 0.5:
-        g[GS_DREAD] += dread
-        g[GS_DREAD_ADDED] += dread
-    elif dread > 0:
-        g[GS_DREAD] += 1
-        g[GS_DREAD_ADDED] += 1
-    if eff[p, E_DREAD_TO_METTLE] > 0.5 and dread > 0:              # §4 Revenant (A27)
-        sym[METTLE] += dread
-        credit(si, row, p, E_DREAD_TO_METTLE, has_lin, has_cal)
-    if eff[p, E_CUNNING_BONUS] > 0:                                # §4 Sylphid (A26)
-        sym[CUNNING] += np.int64(eff[p, E_CUNNING_BONUS])
-        credit(si, row, p, E_CUNNING_BONUS, has_lin, has_cal)
-    # symbols that count for the trinity: rolled ones (§7.1), optionally bonus/production
-    trin[STEEL] = rolled[STEEL]
-    trin[CUNNING] = rolled[CUNNING]
-    trin[FAITH] = rolled[FAITH]
-    if rules[R_TRINITY_BONUS] > 0.5:                              # A33
-        trin[CUNNING] += np.int64(eff[p, E_CUNNING_BONUS])
-    if rules[R_PROD_TRINITY] > 0.5:                               # A24
-        trin[STEEL] += prod_s
-        trin[CUNNING] += prod_c
-        trin[FAITH] += prod_f
-
-    # §6A.4 spend: claim (before or after moving), moves, loot, recruit.
-    free_moves = np.int64(rules[R_FREE_MOVES] + eff[p, E_MOVES])
-    move_cost = np.int64(rules[R_MOVE_COST])
-    claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
-    target_floor = bots.choose_floor(key, p, n, kn, scr, rules, rooms, depth, ls_free, False)
-    lowest_open = N_FLOORS - collapsed          # floor number of the deepest standing floor
-    if target_floor > lowest_open:
-        target_floor = lowest_open
-    if target_floor < 1:
-        target_floor = 1
-    # claim on the current floor first when the bot prefers it (spending order is free,
-    # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
-    if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
-        keep_c = bots.claim_here_first(key, p, n, target_floor, kn, scr, rules, rooms, depth,
-                                       trin, faces)
-        if keep_c >= 0:
-            if try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
-                         False, keep_c):
-                claims_left -= 1
-    # moves (§6A.4: free Moves, extra ones for Cunning or Mettle)
-    cur = sd[p, SD_FLOOR]
-    used = 0
-    while cur != target_floor:
-        if used >= free_moves:
-            # buy an extra Move: Mettle first, then Cunning (bots keep what they need)
-            keep_m = bots.mettle_reserve(p, n, kn, scr, rules)
-            if sym[METTLE] - keep_m >= move_cost:
-                sym[METTLE] -= move_cost
-            elif sym[CUNNING] >= move_cost:
-                sym[CUNNING] -= move_cost
-            elif sym[METTLE] >= move_cost:
-                sym[METTLE] -= move_cost
-            else:
-                break
-        if used >= np.int64(rules[R_FREE_MOVES]) and eff[p, E_MOVES] > 0 and used < free_moves:
-            credit(si, row, p, E_MOVES, has_lin, has_cal)      # §4 Sylphid/Wardancer +1 Move
-        used += 1
-        cur += 1 if target_floor > cur else -1
-    if cur != sd[p, SD_FLOOR]:
-        emit(ev, g, p, EV_MOVE, sd[p, SD_FLOOR], cur, used, 0, 0, 0, 0)
-        si[row, p, S_MOVES] += used
-        if sd[p, SD_PROG_FLOOR] != cur - 1:                     # A25 progress needs the floor
-            sd[p, SD_PROG_SLOT] = -1
-            sd[p, SD_PROG_FLOOR] = -1
-            sd[p, SD_PROG_STEEL] = 0
-            sd[p, SD_PROG_CUNNING] = 0
-        sd[p, SD_FLOOR] = cur
-        if cur > sd[p, SD_DEEPEST]:
-            sd[p, SD_DEEPEST] = cur
-            if cur > si[row, p, S_DEEPEST]:
-                si[row, p, S_DEEPEST] = cur
-    while claims_left > 0:
-        if not try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev,
-                         True, 0):
-            break
-        claims_left -= 1
-
-    # §6A.4 Loot: Greed x Depth Value (A5), at the deeper floor of this turn (spend order free).
-    if sym[GREED] > 0:
-        fl = sd[p, SD_FLOOR]
-        if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A52
-            fl = start_floor
-        gained = sym[GREED] * rules[R_LOOT_PER_GREED] * depth[fl - 1]
-        loot[p] += gained
-        sf[row, p, SF_LOOT_GAINED] += gained
-        emit(ev, g, p, EV_LOOT, sym[GREED], fl, np.int64(gained * 100),
-             np.int64(loot[p] * 100), 0, 0, 0)
-        sym[GREED] = 0
-
-    # §8 recruit with Mettle.
-    die = cal_recruit[sd[p, SD_CAL]]
-    cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
-    if cost < np.int64(rules[R_RECRUIT_MIN]):
-        cost = np.int64(rules[R_RECRUIT_MIN])
-    want = bots.recruits(key, p, n, cost, kn, scr, rules)
-    got = 0
-    for _ in range(want):
-        if sym[METTLE] < cost:
-            break
-        if rules[R_RECRUIT_POOL] > 0.5:
-            if pool[die] <= 0:
-                break
-            pool[die] -= 1
-        sym[METTLE] -= cost
-        bag[p, die] += 1
-        got += 1
-        if eff[p, E_RECRUIT_COST] != 0:
-            credit(si, row, p, E_RECRUIT_COST, has_lin, has_cal)
-    if got > 0:
-        si[row, p, S_RECRUITED] += got
-        emit(ev, g, p, EV_RECRUIT, got, die, cost, 0, 0, 0, 0)
-
-    # dice drawn this turn go back to the bag (A4) or to the discard.
-    for k in range(N_DICE):
-        if rules[R_BAG_RETURNS] > 0.5:
-            bag[p, k] += out[p, k]
-        else:
-            disc[p, k] += out[p, k]
-        out[p, k] = 0
-
-    # §7.3 choose the exit; A23 unspent symbols are lost at end of turn.
-    price = last_stand_price(p, n, sd, theme, gone, act_str, act_cnt, fallen, eff, rules,
-                             ls_free, slots, collapsed)
-    choice = bots.exit_choice(key, p, n, price, kn, scr, rules, rooms, depth)
-    if choice == 2 and sd[p, SD_STAND] == 0:
-        pay = price if price > 0 else 0
-        if sym[METTLE] >= pay:
-            sym[METTLE] -= pay
-            sd[p, SD_STAND] = 1
-            si[row, p, S_LAST_STANDS] += 1
-            if price < 0:
-                credit(si, row, p, E_FREE_LAST_STAND, has_lin, has_cal)
-            emit(ev, g, p, EV_LAST_STAND, sd[p, SD_FLOOR], sd[p, SD_DEEPEST], pay, 0, 0, 0, 0)
-        else:
-            choice = 0
-    if choice == 1 and sd[p, SD_STAND] == 0:                      # A29 no Cash Out after
-        cash_out(p, sd, bag, out, disc, glory, loot, kept, act_str, act_cnt, fallen, lin_bag,
-                 rules, si, sf, row, ev, g)
-    elif choice == 0:
-        emit(ev, g, p, EV_STAY, sd[p, SD_FLOOR], np.int64(loot[p] * 100), 0, 0, 0, 0, 0)
-    # A23: unspent symbols are lost, unless the designer lets them carry to the next turn
-    for k in range(N_SYMBOLS):
-        if rules[R_UNSPENT_LOST] < 0.5 and choice != 1 and k != DREAD:
-            kept[p, k] = sym[k]
-        sym[k] = 0
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev, allow_assault,
-              keep_c):
-    """Ask the bot for a room on the crew's current floor and claim it or carry progress.
-
-    Returns True when a marker was placed. ``keep_c`` Cunning is kept back for Moves.
+    Pours what the claim still needs, at most ``avail_c`` Cunning. Progress is for one
+    target room (A25, A51): pouring into another room starts it afresh there. An attempt
+    that pours nothing changes nothing: the target and its progress stay. Returns the
+    symbols poured.
     """
-    (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
+    sd = st.sd
+    sym = st.sym
+    ps = min(sym[STEEL], need_s)
+    pc = min(max(avail_c, 0), need_c)
+    if ps + pc <= 0:
+        return 0
+    if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
+        sd[p, SD_PROG_FLOOR] = fi
+        sd[p, SD_PROG_SLOT] = s
+        sd[p, SD_PROG_STEEL] = 0
+        sd[p, SD_PROG_CUNNING] = 0
+    sd[p, SD_PROG_STEEL] += ps
+    sd[p, SD_PROG_CUNNING] += pc
+    sym[STEEL] -= ps
+    sym[CUNNING] -= pc
+    st.si[p, S_ASSAULTS] += 1
+    emit(st, p, EV_ASSAULT, (fi + 1, s, st.theme[fi, s], sd[p, SD_PROG_STEEL],
+                             sd[p, SD_PROG_CUNNING], 0, 0))
+    return ps + pc
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def try_claim(st, dat, kn, p, allow_assault, keep_c):
+    """§7.1: ask the bot for a room on the crew's current floor and claim it or carry
+    progress. Returns True when a marker was placed. ``keep_c`` Cunning is kept back for
+    Moves."""
+    rules = dat.rules
+    sd = st.sd
+    sym = st.sym
+    eff = st.eff
     fi = sd[p, SD_FLOOR] - 1
-    s, assault = bots.choose_room(key, p, n, fi, keep_c, kn, scr, rules, rooms, depth, trin,
-                                  allow_assault, faces)
+    s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
+    if st.g[GS_TRACE] != 0:
+        why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
     if s < 0:
         return False
-    if rules[R_REINFORCE] < 0.5 and act_cnt[fi, s, p] > 0:         # A34
+    if st.g[GS_TRACE] != 0:
+        events.room(st, dat, p, fi, s)
+    if rules[R_REINFORCE] < 0.5 and st.act_cnt[fi, s, p] > 0:         # A34
         return False
-    need_s, need_c = claim_cost(fi, s, p, theme, rooms, eff, sd, rules)
-    ok, solo = trinity_ok(p, theme[fi, s], rooms, eff, trin)
+    need_s, need_c = claim_cost(st, dat, fi, s, p)
+    ok, solo = trinity_ok(st, dat, p, st.theme[fi, s])
     avail_c = sym[CUNNING] - keep_c
     if ok and sym[STEEL] >= need_s and avail_c >= need_c and not assault:
         cap = np.int64(rules[R_MAX_SURPLUS])
@@ -588,44 +492,475 @@ def try_claim(key, p, n, kn, scr, rules, rooms, depth, faces, si, sf, row, ev, a
             strength = rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH]
             if rules[R_SURPLUS_STRENGTH] > 0.5:
                 strength += sur_s + sur_c
-            mine = strength_of(fi, s, p, act_str, fallen, eff, rules)
-            if mine + strength * eff[p, E_MARKER_WEIGHT] <= rival_best(fi, s, p, n, act_str,
-                                                                        fallen, eff, rules):
+            mine = strength_of(st, dat, fi, s, p)
+            if mine + strength * eff[p, E_MARKER_WEIGHT] <= rival_best(st, dat, fi, s, p):
                 return False
-        do_claim(fi, s, p, sur_s, sur_c, need_s, need_c, solo, theme, rooms, act_str,
-                 act_cnt, sym, loot, depth, eff, sd, rules, si, row, has_lin, has_cal, ev, g)
+        do_claim(st, dat, p, fi, s, sur_s, sur_c, solo)
         return True
     if allow_assault and rules[R_ASSAULT] > 0.5:
-        pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g)
+        pour_assault(st, p, fi, s, need_s, need_c, avail_c)
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev, g):
-    """§7.1 near miss: pour Steel and Cunning into room (fi, s) as assault progress (A25).
+# ---------------------------------------------------------------------------------------
+# the Delve: one player's turn (§6A), step by step
+# ---------------------------------------------------------------------------------------
 
-    Pours what the claim still needs, at most ``avail_c`` Cunning. Progress is for one
-    target room (A25, A51): pouring into another room starts it afresh there. An attempt
-    that pours nothing changes nothing: the target and its progress stay. Returns the
-    symbols poured.
-    """
-    ps = min(sym[STEEL], need_s)
-    pc = min(max(avail_c, 0), need_c)
-    if ps + pc <= 0:
-        return 0
-    if not (sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s):
-        sd[p, SD_PROG_FLOOR] = fi
-        sd[p, SD_PROG_SLOT] = s
-        sd[p, SD_PROG_STEEL] = 0
-        sd[p, SD_PROG_CUNNING] = 0
-    sd[p, SD_PROG_STEEL] += ps
-    sd[p, SD_PROG_CUNNING] += pc
-    sym[STEEL] -= ps
-    sym[CUNNING] -= pc
-    si[row, p, S_ASSAULTS] += 1
-    emit(ev, g, p, EV_ASSAULT, fi + 1, s, theme[fi, s], sd[p, SD_PROG_STEEL],
-         sd[p, SD_PROG_CUNNING], 0, 0)
-    return ps + pc
+@njit(cache=True, _nrt=False, inline="always")
+def turn_start(st, dat, p):
+    """Before §6A.1: the turn's symbols start empty (A23: or with the symbols kept from the
+    last turn), an empty bag is refilled from the discard (A4), and the crew's held rooms
+    produce (§7.1, A24). ``st.trin`` starts with the symbols that count for the trinity
+    before the roll (A24: production and kept symbols, with
+    ``production.counts_for_trinity``; else none)."""
+    rules = dat.rules
+    sym = st.sym
+    kept = st.kept
+    rolled = st.rolled
+    bag = st.bag
+    g = st.g
+    for k in range(N_SYMBOLS):
+        sym[k] = kept[p, k]          # A23: nonzero only when unspent symbols carry over
+        kept[p, k] = 0
+        rolled[k] = 0
+    st.si[p, S_TURNS] += 1
+    st.sd[p, SD_CREW_TURNS] += 1
+    g[GS_TURNS] += 1
+
+    # A4: with bag_returns off, an empty bag is refilled from the discard.
+    if bag_size(st, p) == 0:
+        for k in range(N_DICE):
+            bag[p, k] += st.disc[p, k]
+            st.disc[p, k] = 0
+    if g[GS_TRACE] != 0:
+        events.bag(st, dat, p, hand_size(st, dat, p))
+
+    # §7.1 / A24: held rooms produce at the start of the holder's turn.
+    rooms = dat.rooms
+    carry = st.carry
+    eff = st.eff
+    per_room = rules[R_PROD_PER_ROOM]
+    produced_any = 0
+    marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
+    for fi in range(N_FLOORS - g[GS_COLLAPSED]):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
+        for s in range(g[GS_SLOTS]):
+            if (fm >> s) & 1 == 0 or st.gone[fi, s] == 1:
+                continue
+            prod = rooms[st.theme[fi, s], RM_PRODUCES]
+            if prod < 0 or per_room <= 0:
+                continue
+            if holds(st, dat, fi, s, p):
+                carry[p, prod] += per_room * eff[p, E_PRODUCTION_MULT]  # §4 Hierophant
+                produced_any = 1
+    if produced_any == 1:
+        base_total = 0
+        for k in range(N_SYMBOLS):
+            whole = np.int64(np.floor(carry[p, k] + 1e-9))
+            if whole > 0:
+                sym[k] += whole
+                carry[p, k] -= whole
+                base_total += whole
+        if eff[p, E_PRODUCTION_MULT] != 1.0:
+            credit(st, p, E_PRODUCTION_MULT)
+        emit(st, p, EV_PRODUCE, (sym[STEEL], sym[CUNNING], sym[FAITH], sym[GREED],
+                                 sym[METTLE], base_total, 0))
+    trin = st.trin
+    trin[:] = 0
+    if rules[R_PROD_TRINITY] > 0.5:                               # A24
+        trin[STEEL] = sym[STEEL]
+        trin[CUNNING] = sym[CUNNING]
+        trin[FAITH] = sym[FAITH]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step1_roll(st, dat, p):
+    """§6A.1 Draw & roll a hand from the bag; §4 hand-size modifiers (Wisp +1,
+    Golem-born -1, Prospector +1)."""
+    draw_hand(st, dat, p, hand_size(st, dat, p))
+    if st.eff[p, E_HAND] != 0:
+        credit(st, p, E_HAND)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step2_press_on(st, dat, p):
+    """§6A.2 Press On: another hand while the bot dares and the bag lasts, +1 Dread on the
+    shared track each time (A18)."""
+    rules = dat.rules
+    g = st.g
+    kn = knobs_of(st, dat, p)
+    h = hand_size(st, dat, p)
+    target_floor = bots.choose_floor(st, dat, kn, p, True)
+    if g[GS_TRACE] != 0:
+        why.floor(st, dat, kn, p, True, target_floor)
+    presses = 0
+    while bag_size(st, p) > 0:
+        go = bots.press_on(st, dat, kn, p, presses, target_floor)
+        if g[GS_TRACE] != 0:
+            why.press(st, dat, kn, p, presses, target_floor, go)
+        if not go:
+            break
+        presses += 1
+        g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
+        g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
+        st.si[p, S_PRESS_ONS] += 1
+        emit(st, p, EV_PRESS, (presses, g[GS_DREAD], 0, 0, 0, 0, 0))
+        draw_hand(st, dat, p, h)
+        if st.eff[p, E_HAND] != 0:
+            credit(st, p, E_HAND)
+    if g[GS_TRACE] != 0:
+        why.bag_empty(st, p)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def setback(st, dat, p):
+    """§6A.3 Setback: return the lowest dice to the box (A28; A43 from the dice drawn this
+    turn or the whole bag); Golem-born ignores it, Sylphid loses one more, Hierophant heals
+    one (§4, A27)."""
+    rules = dat.rules
+    eff = st.eff
+    st.si[p, S_SETBACKS] += 1
+    if eff[p, E_SETBACK_IMMUNE] > 0.5:                        # §4 Golem-born
+        credit(st, p, E_SETBACK_IMMUNE)
+        emit(st, p, EV_SETBACK, (0, 0, 1, 0, 0, 0, 0))
+        return
+    lose = np.int64(rules[R_SETBACK_DICE] + eff[p, E_SETBACK_EXTRA])
+    if eff[p, E_SETBACK_EXTRA] > 0:                           # §4 Sylphid
+        credit(st, p, E_SETBACK_EXTRA)
+    heal = min(lose, np.int64(eff[p, E_SETBACK_HEAL]))        # §4 Hierophant (A27)
+    if heal > 0:
+        credit(st, p, E_SETBACK_HEAL)
+    lose -= heal
+    lost = 0
+    drawn = st.drawn
+    bag = st.bag
+    die_rank = dat.die_rank
+    from_bag = rules[R_SETBACK_FROM_BAG] > 0.5                # A43
+    for _ in range(lose):                                     # A28 lowest die first
+        best = -1
+        for t in range(N_DICE):
+            have = drawn[p, t] + (bag[p, t] if from_bag else 0)
+            if have > 0 and (best < 0 or die_rank[t] < die_rank[best]):
+                best = t
+        if best < 0:
+            break
+        if drawn[p, best] > 0:
+            drawn[p, best] -= 1
+        else:
+            bag[p, best] -= 1
+        lost += 1
+    st.si[p, S_DICE_LOST] += lost
+    emit(st, p, EV_SETBACK, (lost, heal, 0, 0, 0, 0, 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step3_dread(st, dat, p):
+    """§6A.3 Resolve Dread: cancel it with Faith one for one (§4: Dvergar and Gnoll lose
+    Faith first, A11; Revenant cannot cancel; Hierophant cancels one more, A26); 3 or more
+    left is a Setback; the uncanceled Dread rises on the shared track (A12). Then the
+    symbols the turn's claims may count for the trinity are known (§7.1)."""
+    rules = dat.rules
+    eff = st.eff
+    sym = st.sym
+    g = st.g
+    dread = sym[DREAD]
+    sym[DREAD] = 0
+    if eff[p, E_FAITH_PENALTY] > 0 and sym[FAITH] > 0:          # §4 Dvergar/Gnoll (A11)
+        sym[FAITH] -= min(sym[FAITH], np.int64(eff[p, E_FAITH_PENALTY]))
+        credit(st, p, E_FAITH_PENALTY)
+    canceled = 0
+    if eff[p, E_NO_FAITH_CANCEL] > 0.5:                           # §4 Revenant
+        if dread > 0 and sym[FAITH] > 0:
+            credit(st, p, E_NO_FAITH_CANCEL)
+    else:
+        canceled = min(dread, sym[FAITH])
+        sym[FAITH] -= canceled
+        dread -= canceled
+    extra = min(dread, np.int64(eff[p, E_DREAD_CANCEL]))          # §4 Hierophant (A26)
+    if extra > 0:
+        dread -= extra
+        canceled += extra
+        credit(st, p, E_DREAD_CANCEL)
+    emit(st, p, EV_DREAD, (dread + canceled, canceled, dread, 0, 0, 0, 0))
+    if dread >= np.int64(rules[R_SETBACK_AT]):                     # §6A.3 Setback
+        setback(st, dat, p)
+    # A12: the shared Dread track rises per uncanceled Dread.
+    if rules[R_DREAD_PER_UNCANCELED] > 0.5:
+        g[GS_DREAD] += dread
+        g[GS_DREAD_ADDED] += dread
+    elif dread > 0:
+        g[GS_DREAD] += 1
+        g[GS_DREAD_ADDED] += 1
+    if eff[p, E_DREAD_TO_METTLE] > 0.5 and dread > 0:              # §4 Revenant (A27)
+        sym[METTLE] += dread
+        credit(st, p, E_DREAD_TO_METTLE)
+    if eff[p, E_CUNNING_BONUS] > 0:                                # §4 Sylphid (A26)
+        sym[CUNNING] += np.int64(eff[p, E_CUNNING_BONUS])
+        credit(st, p, E_CUNNING_BONUS)
+    # symbols that count for the trinity: rolled ones (§7.1), optionally bonus (A33) and
+    # production (A24, already in st.trin from turn_start)
+    rolled = st.rolled
+    trin = st.trin
+    trin[STEEL] += rolled[STEEL]
+    trin[CUNNING] += rolled[CUNNING]
+    trin[FAITH] += rolled[FAITH]
+    if rules[R_TRINITY_BONUS] > 0.5:                              # A33
+        trin[CUNNING] += np.int64(eff[p, E_CUNNING_BONUS])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def move(st, dat, kn, p, target_floor):
+    """§6A.4 Move toward ``target_floor``: the free Moves (± company, §4), then extra ones
+    for 1 Mettle or 1 Cunning each (Mettle above the bot's Last-Stand reserve first), as
+    far as the symbols pay. Moving off the floor ends assault progress (A25)."""
+    rules = dat.rules
+    eff = st.eff
+    sd = st.sd
+    sym = st.sym
+    free_moves = np.int64(rules[R_FREE_MOVES] + eff[p, E_MOVES])
+    move_cost = np.int64(rules[R_MOVE_COST])
+    cur = sd[p, SD_FLOOR]
+    used = 0
+    while cur != target_floor:
+        if used >= free_moves:
+            # buy an extra Move: Mettle first, then Cunning (bots keep what they need)
+            keep_m = bots.mettle_reserve(st, dat, kn, p)
+            if sym[METTLE] - keep_m >= move_cost:
+                sym[METTLE] -= move_cost
+            elif sym[CUNNING] >= move_cost:
+                sym[CUNNING] -= move_cost
+            elif sym[METTLE] >= move_cost:
+                sym[METTLE] -= move_cost
+            else:
+                break
+        if used >= np.int64(rules[R_FREE_MOVES]) and eff[p, E_MOVES] > 0 and used < free_moves:
+            credit(st, p, E_MOVES)              # §4 Sylphid/Wardancer +1 Move
+        used += 1
+        cur += 1 if target_floor > cur else -1
+    if cur != sd[p, SD_FLOOR]:
+        emit(st, p, EV_MOVE, (sd[p, SD_FLOOR], cur, used, 0, 0, 0, 0))
+        st.si[p, S_MOVES] += used
+        if sd[p, SD_PROG_FLOOR] != cur - 1:                     # A25 progress needs the floor
+            sd[p, SD_PROG_SLOT] = -1
+            sd[p, SD_PROG_FLOOR] = -1
+            sd[p, SD_PROG_STEEL] = 0
+            sd[p, SD_PROG_CUNNING] = 0
+        sd[p, SD_FLOOR] = cur
+        if cur > sd[p, SD_DEEPEST]:
+            sd[p, SD_DEEPEST] = cur
+            if cur > st.si[p, S_DEEPEST]:
+                st.si[p, S_DEEPEST] = cur
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def loot(st, dat, p, start_floor):
+    """§6A.4 Loot: each Greed banks Loot x the Depth Value (A5), at the deeper floor of
+    the turn's start and end (A52: spending order is free)."""
+    sym = st.sym
+    if sym[GREED] <= 0:
+        return
+    rules = dat.rules
+    fl = st.sd[p, SD_FLOOR]
+    if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A52
+        fl = start_floor
+    gained = sym[GREED] * rules[R_LOOT_PER_GREED] * dat.depth[fl - 1]
+    st.loot[p] += gained
+    st.sf[p, SF_LOOT_GAINED] += gained
+    emit(st, p, EV_LOOT, (sym[GREED], fl, np.int64(gained * 100),
+                          np.int64(st.loot[p] * 100), x100(rules[R_LOOT_PER_GREED]),
+                          dat.depth[fl - 1], 0))
+    sym[GREED] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def recruit(st, dat, kn, p):
+    """§8 Recruit: Mettle buys dice of the Calling's type into the bag (cost ± company,
+    §4, at least ``recruit.min_cost``, A36; from a limited pool with A37), as many as the
+    bot wants and the Mettle pays."""
+    rules = dat.rules
+    eff = st.eff
+    sym = st.sym
+    pool = st.pool
+    die = dat.cal_recruit[st.sd[p, SD_CAL]]
+    cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
+    if cost < np.int64(rules[R_RECRUIT_MIN]):
+        cost = np.int64(rules[R_RECRUIT_MIN])
+    want = bots.recruits(st, dat, kn, p, cost)
+    if st.g[GS_TRACE] != 0 and sym[METTLE] >= cost:
+        why.recruit(st, dat, kn, p, cost, want)
+    got = 0
+    for _ in range(want):
+        if sym[METTLE] < cost:
+            break
+        if rules[R_RECRUIT_POOL] > 0.5:
+            if pool[die] <= 0:
+                break
+            pool[die] -= 1
+        sym[METTLE] -= cost
+        st.bag[p, die] += 1
+        got += 1
+        if eff[p, E_RECRUIT_COST] != 0:
+            credit(st, p, E_RECRUIT_COST)
+    if got > 0:
+        st.si[p, S_RECRUITED] += got
+        emit(st, p, EV_RECRUIT, (got, die, cost, 0, 0, 0, 0))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step4_spend(st, dat, p):
+    """§6A.4 Spend the symbols, in the order the bot chooses: claim on this floor first when
+    the bot prefers (keeping the Cunning its Moves need), Move, claim on arrival (A22:
+    ``claims.per_turn`` claims), Loot, recruit (§8)."""
+    rules = dat.rules
+    sd = st.sd
+    kn = knobs_of(st, dat, p)
+    start_floor = sd[p, SD_FLOOR]
+    claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
+    target_floor = bots.choose_floor(st, dat, kn, p, False)
+    if st.g[GS_TRACE] != 0:
+        why.floor(st, dat, kn, p, False, target_floor)
+    lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
+    if target_floor > lowest_open:
+        target_floor = lowest_open
+    if target_floor < 1:
+        target_floor = 1
+    # claim on the current floor first when the bot prefers it (spending order is free,
+    # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
+    if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
+        keep_c = bots.claim_here_first(st, dat, kn, p, target_floor)
+        if st.g[GS_TRACE] != 0:
+            why.here(st, dat, kn, p, target_floor, keep_c)
+        if keep_c >= 0:
+            if try_claim(st, dat, kn, p, False, keep_c):
+                claims_left -= 1
+    move(st, dat, kn, p, target_floor)
+    while claims_left > 0:
+        if not try_claim(st, dat, kn, p, True, 0):
+            break
+        claims_left -= 1
+    loot(st, dat, p, start_floor)
+    recruit(st, dat, kn, p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def last_stand_price(st, dat, p):
+    """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
+    if st.eff[p, E_FREE_LAST_STAND] > 0.5:
+        return -1
+    ls_free = dat.ls_free
+    marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
+    for fi in range(N_FLOORS - st.g[GS_COLLAPSED]):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
+        for s in range(st.g[GS_SLOTS]):
+            if (fm >> s) & 1 == 0:
+                continue
+            if st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1:
+                if holds(st, dat, fi, s, p):
+                    return 0
+    return np.int64(dat.rules[R_LS_COST])
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def cash_out(st, dat, p):
+    """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
+    rules = dat.rules
+    sd = st.sd
+    banked = st.loot[p] * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * sd[p, SD_DEEPEST]
+    st.glory[p] += banked
+    st.sf[p, SF_CASH] += banked
+    act_cnt = st.act_cnt
+    marks = sd[p, SD_MARKS]
+    for fi in range(N_FLOORS):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
+        for s in range(MAX_SLOTS):
+            if (fm >> s) & 1 == 1:
+                st.fallen[fi, s, p] += act_cnt[fi, s, p]
+                act_cnt[fi, s, p] = 0
+                st.act_str[fi, s, p] = 0.0
+    sd[p, SD_MARKS] = 0
+    st.si[p, S_CASH_OUTS] += 1
+    emit(st, p, EV_CASH_OUT, (sd[p, SD_DEEPEST], x100(st.loot[p]), x100(banked),
+                              x100(rules[R_GLORY_PER_LOOT]), x100(rules[R_DIVIDEND]), 0, 0))
+    # the fresh crew's dice come from the box; drawn dice of the retired crew are gone
+    for k in range(N_DICE):
+        st.drawn[p, k] = 0
+    muster(st, dat, p)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step5_exit(st, dat, p):
+    """§6A.5 Choose the exit (§7.3): Stay, Cash Out, or declare a Last Stand. First the
+    dice drawn this turn go back to the bag (A4) or the discard; last, the unspent
+    symbols are lost (A23) or kept for the next turn."""
+    rules = dat.rules
+    sd = st.sd
+    sym = st.sym
+    bag = st.bag
+    drawn = st.drawn
+    for k in range(N_DICE):
+        if rules[R_BAG_RETURNS] > 0.5:
+            bag[p, k] += drawn[p, k]
+        else:
+            st.disc[p, k] += drawn[p, k]
+        drawn[p, k] = 0
+    price = last_stand_price(st, dat, p)
+    choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p, price)
+    if st.g[GS_TRACE] != 0:
+        why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
+    if choice == 2 and sd[p, SD_STAND] == 0:
+        pay = price if price > 0 else 0
+        if sym[METTLE] >= pay:
+            sym[METTLE] -= pay
+            sd[p, SD_STAND] = 1
+            st.si[p, S_LAST_STANDS] += 1
+            if price < 0:
+                credit(st, p, E_FREE_LAST_STAND)
+            emit(st, p, EV_LAST_STAND, (sd[p, SD_FLOOR], sd[p, SD_DEEPEST], pay, 0, 0, 0, 0))
+        else:
+            choice = 0
+    if choice == 1 and sd[p, SD_STAND] == 0:                      # A29 no Cash Out after
+        cash_out(st, dat, p)
+    elif choice == 0:
+        emit(st, p, EV_STAY, (sd[p, SD_FLOOR], np.int64(st.loot[p] * 100), 0, 0, 0, 0, 0))
+    # A23: unspent symbols are lost, unless the designer lets them carry to the next turn
+    for k in range(N_SYMBOLS):
+        if rules[R_UNSPENT_LOST] < 0.5 and choice != 1 and k != DREAD:
+            st.kept[p, k] = sym[k]
+        sym[k] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_turn(st, dat, p):
+    """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
+    turn_start(st, dat, p)
+    step1_roll(st, dat, p)
+    step2_press_on(st, dat, p)
+    step3_dread(st, dat, p)
+    step4_spend(st, dat, p)
+    step5_exit(st, dat, p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def finish_turn(st, dat, p, step):
+    """Play steps ``step`` .. 5 of seat p's turn (§6A), whose steps before ``step`` were
+    played (1 = the turn started, :func:`turn_start`): a search bot that copied the state
+    between two steps (board.copy_state) finishes the turn, then :func:`play_rest`."""
+    if step <= 1:
+        step1_roll(st, dat, p)
+    if step <= 2:
+        step2_press_on(st, dat, p)
+    if step <= 3:
+        step3_dread(st, dat, p)
+    if step <= 4:
+        step4_spend(st, dat, p)
+    if step <= 5:
+        step5_exit(st, dat, p)
 
 
 # ---------------------------------------------------------------------------------------
@@ -633,52 +968,58 @@ def pour_assault(p, fi, s, need_s, need_c, avail_c, theme, sd, sym, si, row, ev,
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
+def taken(st, dat, p, fi, final):
     """The Maw Takes p's crew on floor index fi (§6B.2, §7.3 Worthy End or disaster)."""
-    (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
-    slots = g[GS_SLOTS]
+    rules = dat.rules
+    sd = st.sd
+    eff = st.eff
+    loot = st.loot
+    si = st.si
+    sf = st.sf
     stand = sd[p, SD_STAND] == 1
     worth = 0.0
     if stand:
         deepest = sd[p, SD_DEEPEST]
         basis = np.float64(deepest)
         if rules[R_WORTHY_DEPTH_BASIS] > 0.5:                    # A6
-            basis = np.float64(depth[deepest - 1])
+            basis = np.float64(dat.depth[deepest - 1])
         worth = basis * rules[R_WORTHY_MULT] * eff[p, E_WORTHY_MULT]  # A20 on top
         if eff[p, E_WORTHY_MULT] != 1.0:
-            credit(si, row, p, E_WORTHY_MULT, has_lin, has_cal)
+            credit(st, p, E_WORTHY_MULT)
         if rules[R_WORTHY_KEEPS_LOOT] > 0.5:                      # A6
             worth += loot[p] * rules[R_GLORY_PER_LOOT]
         else:
-            sf[row, p, SF_LOOT_LOST] += loot[p]
-        glory[p] += worth
-        sf[row, p, SF_WORTHY] += worth
-        si[row, p, S_WORTHY_ENDS] += 1
+            sf[p, SF_LOOT_LOST] += loot[p]
+        st.glory[p] += worth
+        sf[p, SF_WORTHY] += worth
+        if st.g[GS_TRACE] != 0:
+            events.worthy_end(st, dat, p, basis, worth)
+        si[p, S_WORTHY_ENDS] += 1
         if rules[R_LS_CONSUMES] > 0.5:                            # §7.3, A29
+            gone = st.gone
             marks = sd[p, SD_MARKS]
             for f2 in range(fi):
                 fm = floor_marks(marks, f2)
                 if fm == 0:
                     continue
-                for s in range(slots):
+                for s in range(st.g[GS_SLOTS]):
                     if (fm >> s) & 1 == 0:
                         continue
-                    if gone[f2, s] == 0 and holds(f2, s, p, n, act_str, act_cnt, fallen,
-                                                  eff, rules):
+                    if gone[f2, s] == 0 and holds(st, dat, f2, s, p):
                         gone[f2, s] = 1
-                        si[row, p, S_CONSUMED] += 1
-                        emit(ev, g, p, EV_CONSUMED, f2 + 1, s, theme[f2, s], 0, 0, 0, 0)
+                        si[p, S_CONSUMED] += 1
+                        emit(st, p, EV_CONSUMED, (f2 + 1, s, st.theme[f2, s], 0, 0, 0, 0))
     else:
-        sf[row, p, SF_LOOT_LOST] += loot[p]                       # §7.3 / A14
+        sf[p, SF_LOOT_LOST] += loot[p]                            # §7.3 / A14
         if sd[p, SD_CREW_TURNS] > 0:
-            si[row, p, S_TAKEN_NO_STAND] += 1
+            si[p, S_TAKEN_NO_STAND] += 1
             if final:
-                si[row, p, S_TAKEN_FINAL] += 1
+                si[p, S_TAKEN_FINAL] += 1
         else:
-            si[row, p, S_TAKEN_UNPLAYED] += 1     # B4: never had a turn to declare one
-    emit(ev, g, p, EV_TAKEN, fi + 1, 1 if stand else 0, np.int64(worth * 100),
-         np.int64(loot[p] * 100), sd[p, SD_CREW_TURNS], 0, 0)
+            si[p, S_TAKEN_UNPLAYED] += 1     # B4: never had a turn to declare one
+    emit(st, p, EV_TAKEN, (fi + 1, 1 if stand else 0, np.int64(worth * 100),
+                           np.int64(loot[p] * 100), sd[p, SD_CREW_TURNS], 0, 0))
+    act_cnt = st.act_cnt
     marks = sd[p, SD_MARKS]
     for f2 in range(N_FLOORS):
         fm = floor_marks(marks, f2)
@@ -687,24 +1028,32 @@ def taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev):
         for s in range(MAX_SLOTS):
             if (fm >> s) & 1 == 1:
                 if not stand and rules[R_TAKEN_LOSES] < 0.5:      # A16 alternative
-                    fallen[f2, s, p] += act_cnt[f2, s, p]
+                    st.fallen[f2, s, p] += act_cnt[f2, s, p]
                 act_cnt[f2, s, p] = 0
-                act_str[f2, s, p] = 0.0
+                st.act_str[f2, s, p] = 0.0
     sd[p, SD_MARKS] = 0
     if not final:
-        muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
+        muster(st, dat, p)
     else:
         loot[p] = 0.0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
+def collapse(st, dat, fi):
     """Collapse floor index fi (§6B.2): score majorities, value rises, the Maw Takes."""
-    (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
-    slots = g[GS_SLOTS]
-    emit(ev, g, -1, EV_MAW, fi + 1, g[GS_STEPS], g[GS_DREAD], 0, 0, 0, 0)
-    for s in range(slots):
+    rules = dat.rules
+    rooms = dat.rooms
+    g = st.g
+    gi = st.gi
+    n = g[GS_N]
+    theme = st.theme
+    plunder = st.plunder
+    gone = st.gone
+    act_cnt = st.act_cnt
+    fallen = st.fallen
+    tmp = st.tmp
+    emit(st, -1, EV_MAW, (fi + 1, g[GS_STEPS], g[GS_DREAD], 0, 0, 0, 0))
+    for s in range(g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
         th = theme[fi, s]
@@ -712,26 +1061,26 @@ def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
         claimants = 0
         markers = 0
         for q in range(n):
-            st = strength_of(fi, s, q, act_str, fallen, eff, rules)
-            tmp[q] = st
-            if st > 0:
+            v = strength_of(st, dat, fi, s, q)
+            tmp[q] = v
+            if v > 0:
                 claimants += 1
                 markers += act_cnt[fi, s, q] + fallen[fi, s, q]
-            if st > best:
-                best = st
+            if v > best:
+                best = v
         if best <= 0.0:
             # §6B.2 value rises: half (A10 rounded down, A30 with plunder) to the slot above
-            gi[row, G_UNCLAIMED] += 1
+            gi[G_UNCLAIMED] += 1
             base = rooms[th, RM_VALUE]
             if rules[R_RISE_PLUNDER] > 0.5:
                 base += plunder[fi, s]
             up = np.int64(np.floor(base * rules[R_RISE_FRACTION]))
             if fi > 0 and up > 0 and gone[fi - 1, s] == 0:
                 plunder[fi - 1, s] += up
-                emit(ev, g, -1, EV_RISE, fi + 1, s, th, up, 0, 0, 0)
+                emit(st, -1, EV_RISE, (fi + 1, s, th, up, 0, 0, 0))
             continue
         # §6B.2 most marker strength takes tile value x Depth Value; ties split rounding down
-        value = (rooms[th, RM_VALUE] + plunder[fi, s]) * depth[fi]
+        value = (rooms[th, RM_VALUE] + plunder[fi, s]) * dat.depth[fi]
         k = 0
         mask = 0
         for q in range(n):
@@ -741,25 +1090,27 @@ def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
         share = np.float64(value // k)
         for q in range(n):
             if tmp[q] == best:
-                glory[q] += share
-                sf[row, q, SF_ROOMS] += share
-                if eff[q, E_MARKER_WEIGHT] != 1.0 and act_cnt[fi, s, q] > 0:
-                    credit(si, row, q, E_MARKER_WEIGHT, has_lin, has_cal)
-        gi[row, G_ROOMS_SCORED] += 1
+                st.glory[q] += share
+                st.sf[q, SF_ROOMS] += share
+                if st.eff[q, E_MARKER_WEIGHT] != 1.0 and act_cnt[fi, s, q] > 0:
+                    credit(st, q, E_MARKER_WEIGHT)
+        gi[G_ROOMS_SCORED] += 1
         if claimants >= 2:
-            gi[row, G_CONTESTED] += 1
-            gi[row, G_CONTESTED_MARKERS] += markers
-        emit(ev, g, -1, EV_SCORE, fi + 1, s, th, value, mask, np.int64(share), claimants)
+            gi[G_CONTESTED] += 1
+            gi[G_CONTESTED_MARKERS] += markers
+        emit10(st, -1, EV_SCORE, (fi + 1, s, th, value, mask, np.int64(share), claimants,
+                                  rooms[th, RM_VALUE], plunder[fi, s], dat.depth[fi]))
     final = fi == 0
+    sd = st.sd
     for p in range(n):
         if sd[p, SD_FLOOR] == fi + 1:
             if sd[p, SD_WARNED] == 1:
-                gi[row, G_TAKEN_WARNED] += 1
-            taken(p, n, fi, final, scr, rules, depth, lin_bag, si, sf, row, ev)
+                gi[G_TAKEN_WARNED] += 1
+            taken(st, dat, p, fi, final)
     for s in range(MAX_SLOTS):
         gone[fi, s] = 1
         for q in range(MAX_SEATS):
-            act_str[fi, s, q] = 0.0
+            st.act_str[fi, s, q] = 0.0
             act_cnt[fi, s, q] = 0
             fallen[fi, s, q] = 0
     for q in range(MAX_SEATS):
@@ -767,13 +1118,15 @@ def collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
+def maw_phase(st, dat):
     """§6B.1 advance the Maw in steps (A1), with the one-collapse cap (§9, A31)."""
-    g = scr[X_G]
+    rules = dat.rules
+    g = st.g
+    gi = st.gi
     g[GS_STEPS] += np.int64(rules[R_STEPS_PER_ROUND])
     if g[GS_DREAD] >= g[GS_DREAD_LEN]:                            # Dread track full
         g[GS_STEPS] += np.int64(rules[R_DREAD_FULL_STEPS])
-        gi[row, G_DREAD_FILLS] += 1
+        gi[G_DREAD_FILLS] += 1
         if rules[R_OVERFLOW_CARRIES] > 0.5:                       # A15
             g[GS_DREAD] -= g[GS_DREAD_LEN]
         else:
@@ -788,8 +1141,8 @@ def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
         # count each held-back collapse once, not again every round it stays held back
         new = todo - cap - g[GS_BACKLOG]
         if new > 0:
-            gi[row, G_DEFERRED] += new
-        emit(ev, g, -1, EV_DEFER, todo - cap, g[GS_STEPS], 0, 0, 0, 0, 0)
+            gi[G_DEFERRED] += new
+        emit(st, -1, EV_DEFER, (todo - cap, g[GS_STEPS], 0, 0, 0, 0, 0))
         if rules[R_DEFER] < 0.5:                                  # A31 lost, not deferred
             g[GS_STEPS] = (g[GS_COLLAPSED] + cap + 1) * spf - 1
             g[GS_BACKLOG] = 0
@@ -800,7 +1153,7 @@ def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
         g[GS_BACKLOG] = 0
     for _ in range(todo):
         fi = N_FLOORS - 1 - g[GS_COLLAPSED]
-        collapse(fi, n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev)
+        collapse(st, dat, fi)
         g[GS_COLLAPSED] += 1
         if g[GS_COLLAPSED] >= N_FLOORS:
             break
@@ -811,31 +1164,39 @@ def maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev):
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn, cal_nn,
-          lin_bag, seat_spec, bot_pool, unique, fmix, si, row, ev):
-    """§3 setup: dungeon by weights (A21), companies (A19), bots, Maw and Dread track.
-
-    A company with bots of its own (``fmix``, scenario key ``faction_bots``) replaces the
-    seat's bot after it was drawn (deepsim.factionmix), so the game's stream is unchanged.
-    """
-    (theme, plunder, gone, act_str, act_cnt, fallen, sd, bag, out, disc, eff, has_lin,
-     has_cal, glory, loot, carry, pool, g, sym, rolled, tmp, trin, kept) = scr
-    slots = scale[n, 0]
+def setup(st, dat):
+    """§3 setup: the player count (drawn from the scenario's), the dungeon by weights
+    (A21), companies (A19), bots, the Maw and the Dread track."""
+    rules = dat.rules
+    g = st.g
+    sd = st.sd
+    si = st.si
+    opts = dat.player_opts
+    n = opts[0]
+    if opts.shape[0] > 1:
+        n = opts[rand_below(st, opts.shape[0])]
+    g[GS_N] = n
+    st.gi[G_PLAYERS] = n
+    slots = dat.scale[n, 0]
     g[GS_SLOTS] = slots
-    g[GS_DREAD_LEN] = scale[n, 1]                                  # §9 track length
+    g[GS_DREAD_LEN] = dat.scale[n, 1]                              # §9 track length
+    st.gi[G_ROOMS_PER_FLOOR] = slots
+    st.gi[G_DREAD_LEN] = g[GS_DREAD_LEN]
+    theme = st.theme
+    floor_cdf = dat.floor_cdf
     for q in range(MAX_SEATS):
         sd[q, SD_MARKS] = 0
     for fi in range(N_FLOORS):
         for s in range(MAX_SLOTS):
-            plunder[fi, s] = 0
-            gone[fi, s] = 0 if s < slots else 1
+            st.plunder[fi, s] = 0
+            st.gone[fi, s] = 0 if s < slots else 1
             theme[fi, s] = 0
             for q in range(MAX_SEATS):
-                act_str[fi, s, q] = 0.0
-                act_cnt[fi, s, q] = 0
-                fallen[fi, s, q] = 0
+                st.act_str[fi, s, q] = 0.0
+                st.act_cnt[fi, s, q] = 0
+                st.fallen[fi, s, q] = 0
         for s in range(slots):
-            u = rand_below(key, g, 1 << 30) / np.float64(1 << 30)
+            u = rand_below(st, 1 << 30) / np.float64(1 << 30)
             t = 0
             while t < floor_cdf.shape[1] - 1 and floor_cdf[fi, t] <= u:
                 t += 1
@@ -846,10 +1207,13 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
     if rules[R_VAULT_F6] > 0.5 and slots > 1:
         theme[N_FLOORS - 1, 1] = VAULT_THEME
     for fi in range(N_FLOORS):
-        emit(ev, g, -1, EV_SETUP, fi + 1, theme[fi, 0], theme[fi, 1],
-             theme[fi, 2] if slots > 2 else -1, theme[fi, 3] if slots > 3 else -1,
-             theme[fi, 4] if slots > 4 else -1, theme[fi, 5] if slots > 5 else -1)
+        emit(st, -1, EV_SETUP, (fi + 1, theme[fi, 0], theme[fi, 1],
+                                theme[fi, 2] if slots > 2 else -1,
+                                theme[fi, 3] if slots > 3 else -1,
+                                theme[fi, 4] if slots > 4 else -1,
+                                theme[fi, 5] if slots > 5 else -1))
     # §3.4 companies: fixed per seat or drawn; A19 unique Lineages/Callings when asked
+    seat_spec = dat.seat_spec
     used_l = 0
     used_c = 0
     for p in range(n):
@@ -863,8 +1227,8 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
             if v < 0:
                 used = used_l if half == 0 else used_c
                 while True:
-                    v = rand_below(key, g, 6)
-                    if unique == 0 or (used >> v) & 1 == 0:
+                    v = rand_below(st, N_LINEAGES if half == 0 else N_CALLINGS)
+                    if dat.unique == 0 or (used >> v) & 1 == 0:
                         break
                 if half == 0:
                     used_l |= 1 << v
@@ -873,14 +1237,19 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
             sd[p, SD_LIN + half] = v
         b = seat_spec[p, 2]
         if b < 0:
-            b = bot_pool[rand_below(key, g, bot_pool.shape[0])]
+            b = dat.bot_pool[rand_below(st, dat.bot_pool.shape[0])]
         li = sd[p, SD_LIN]
         ci = sd[p, SD_CAL]
-        b = faction_bot(fmix, li * cal_eff.shape[0] + ci, b, key)   # company code
+        # a company with bots of its own (faction_bots) replaces the bot drawn; the game's
+        # stream is unchanged (deepsim.factionmix)
+        b = faction_bot(dat.fmix, li * dat.cal_eff.shape[0] + ci, b, st.key[0])
         sd[p, SD_BOT] = b
+        lin_eff = dat.lin_eff
+        cal_eff = dat.cal_eff
+        eff = st.eff
         for e in range(N_EFFECTS):
-            has_lin[p, e] = lin_nn[li, e]
-            has_cal[p, e] = cal_nn[ci, e]
+            st.has_lin[p, e] = dat.lin_nn[li, e]
+            st.has_cal[p, e] = dat.cal_nn[ci, e]
         for e in range(N_EFFECTS):
             eff[p, e] = lin_eff[li, e] + cal_eff[ci, e]
         # multipliers multiply (§4 Wardancer x2.2 on top, A20); flags are OR-ed
@@ -888,85 +1257,88 @@ def setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn,
         eff[p, E_MARKER_WEIGHT] = lin_eff[li, E_MARKER_WEIGHT] * cal_eff[ci, E_MARKER_WEIGHT]
         eff[p, E_PRODUCTION_MULT] = (lin_eff[li, E_PRODUCTION_MULT]
                                      * cal_eff[ci, E_PRODUCTION_MULT])
-        si[row, p, S_LINEAGE] = li
-        si[row, p, S_CALLING] = ci
-        si[row, p, S_BOT] = b
-        glory[p] = 0.0
+        si[p, S_LINEAGE] = li
+        si[p, S_CALLING] = ci
+        si[p, S_BOT] = b
+        st.glory[p] = 0.0
         for k in range(N_SYMBOLS):
-            carry[p, k] = 0.0
-        muster(p, sd, bag, out, disc, loot, kept, lin_bag, rules, si, row, ev, g)
-        si[row, p, S_DEEPEST] = sd[p, SD_DEEPEST]
+            st.carry[p, k] = 0.0
+        muster(st, dat, p)
+        si[p, S_DEEPEST] = sd[p, SD_DEEPEST]
     for k in range(N_DICE):
-        pool[k] = np.int64(rules[R_RECRUIT_POOL])
+        st.pool[k] = np.int64(rules[R_RECRUIT_POOL])
     g[GS_DREAD] = 0
     g[GS_STEPS] = 0
     g[GS_COLLAPSED] = 0
     g[GS_ROUND] = 0
+    g[GS_TURN_I] = -1
 
 
-# Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
-# (compiled once, inlined by LLVM), and so are the bots' decisions and the larger turn
-# helpers (try_claim, cash_out, last_stand_price, draw_hand). play_game itself stays a
-# function of its own: inlining it in numba IR into play_block saved ~1 s of compile but
-# measured ~1.5% fewer games/s.
-@njit(cache=True, _nrt=False)
-def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
-              lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-              seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf, ev, trace):
-    """Play game number ``game`` of the run ``seed`` into output row ``row``.
+@njit(cache=True, _nrt=False, inline="always")
+def begin_round(st):
+    """A new round (§6): the first-player marker passes (§3.5, §6B.3); a crew on the floor
+    the Maw takes next is warned (B8 "one floor away")."""
+    g = st.g
+    n = g[GS_N]
+    g[GS_ROUND] += 1
+    first = (g[GS_ROUND] - 1) % n
+    nxt = N_FLOORS - g[GS_COLLAPSED]
+    emit(st, first, EV_ROUND, (g[GS_STEPS], g[GS_DREAD], g[GS_DREAD_LEN], nxt, 0, 0, 0))
+    sd = st.sd
+    for p in range(n):
+        if sd[p, SD_FLOOR] == nxt:
+            sd[p, SD_WARNED] = 1
+            st.gi[G_WARNED] += 1
+        else:
+            sd[p, SD_WARNED] = 0
+    g[GS_TURN_I] = 0
 
-    The game depends only on (seed, game): its stream key is ``game_key(seed, game)``.
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_rounds(st, dat, stop_turns):
+    """Play rounds (§6: the Delve's turns clockwise, then the Maw) from where the state
+    stands until Floor 1 collapses or the round cap (A39), or until ``stop_turns``
+    player-turns have been played in all (-1: no stop). Returns True when the game is over.
     """
-    g = scr[X_G]
-    glory = scr[X_GLORY]
-    sd = scr[X_SD]
-    for k in range(G_N):
-        g[k] = 0
-    g[GS_TRACE] = trace
-    key = game_key(seed, game)
-    n = player_opts[0]
-    if player_opts.shape[0] > 1:
-        n = player_opts[rand_below(key, g, player_opts.shape[0])]
-    gi[row, :] = 0
-    gf[row, :] = 0.0
-    si[row, :, :] = 0
-    sf[row, :, :] = 0.0
-    gi[row, G_PLAYERS] = n
-    setup(key, n, scr, rules, rooms, floor_cdf, scale, lin_eff, cal_eff, lin_nn, cal_nn,
-          lin_bag, seat_spec, bot_pool, unique, fmix, si, row, ev)
-    gi[row, G_ROOMS_PER_FLOOR] = g[GS_SLOTS]
-    gi[row, G_DREAD_LEN] = g[GS_DREAD_LEN]
-    max_rounds = np.int64(rules[R_MAX_ROUNDS])
-    rnd = 0
+    g = st.g
+    n = g[GS_N]
+    max_rounds = np.int64(dat.rules[R_MAX_ROUNDS])
     while g[GS_COLLAPSED] < N_FLOORS:
-        if rnd >= max_rounds:
-            gi[row, G_TRUNCATED] = 1                              # A39 safety cap
-            break
-        rnd += 1
-        g[GS_ROUND] = rnd
-        first = (rnd - 1) % n                                     # §3.5 marker passes
-        nxt = N_FLOORS - g[GS_COLLAPSED]
-        emit(ev, g, first, EV_ROUND, g[GS_STEPS], g[GS_DREAD], g[GS_DREAD_LEN], nxt, 0, 0, 0)
-        for p in range(n):
-            if sd[p, SD_FLOOR] == nxt:                            # B8 "one floor away"
-                sd[p, SD_WARNED] = 1
-                gi[row, G_WARNED] += 1
-            else:
-                sd[p, SD_WARNED] = 0
-        for i in range(n):                                        # §6A clockwise
-            p = (first + i) % n
-            play_turn(key, p, n, scr, rules, faces, die_rank, rooms, depth, lin_bag,
-                      cal_recruit, ls_free, knobs, si, sf, row, ev)
-        maw_phase(n, scr, rules, rooms, depth, lin_bag, si, sf, gi, row, ev)
-    gi[row, G_ROUNDS] = rnd
-    gi[row, G_RNG_DRAWS] = g[GS_CTR]
-    gi[row, G_MAW_STEPS] = g[GS_STEPS]
-    gi[row, G_COLLAPSED] = g[GS_COLLAPSED]
-    # §1 most Glory wins; A38 tied leaders share the win (or nobody wins)
+        if g[GS_TURN_I] < 0:
+            if g[GS_ROUND] >= max_rounds:
+                st.gi[G_TRUNCATED] = 1                            # A39 safety cap
+                return True
+            begin_round(st)
+        while g[GS_TURN_I] < n:                                   # §6A clockwise
+            if g[GS_TURNS] == stop_turns:
+                return False
+            p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % n
+            g[GS_TURN_I] += 1
+            play_turn(st, dat, p)
+        maw_phase(st, dat)
+        g[GS_TURN_I] = -1
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def end_game(st, dat):
+    """§1 the game is over: most Glory wins; A38 tied leaders share the win (or nobody
+    wins). Fills the game's totals, places and win shares."""
+    g = st.g
+    gi = st.gi
+    gf = st.gf
+    si = st.si
+    sf = st.sf
+    glory = st.glory
+    n = g[GS_N]
+    gi[G_ROUNDS] = g[GS_ROUND]
+    gi[G_RNG_DRAWS] = g[GS_CTR]
+    gi[G_MAW_STEPS] = g[GS_STEPS]
+    gi[G_COLLAPSED] = g[GS_COLLAPSED]
     top = -1.0
     second = -1.0
     for p in range(n):
-        sf[row, p, SF_GLORY] = glory[p]
+        sf[p, SF_GLORY] = glory[p]
         if glory[p] > top:
             top = glory[p]
     k = 0
@@ -982,60 +1354,122 @@ def play_game(seed, game, row, scr, rules, faces, die_rank, rooms, floor_cdf, de
         for q in range(n):
             if glory[q] > glory[p]:
                 place += 1
-        si[row, p, S_PLACE] = place
-        gi[row, G_PRESS_ONS] += si[row, p, S_PRESS_ONS]
-        gi[row, G_SETBACKS] += si[row, p, S_SETBACKS]
-        gi[row, G_CONSUMED] += si[row, p, S_CONSUMED]
+        si[p, S_PLACE] = place
+        gi[G_PRESS_ONS] += si[p, S_PRESS_ONS]
+        gi[G_SETBACKS] += si[p, S_SETBACKS]
+        gi[G_CONSUMED] += si[p, S_CONSUMED]
     if k > 1:
         second = top
     for p in range(n):
         if glory[p] == top:
-            if rules[R_TIE_SHARE] > 0.5:
-                sf[row, p, SF_WIN] = 1.0 / k
+            if dat.rules[R_TIE_SHARE] > 0.5:
+                sf[p, SF_WIN] = 1.0 / k
             elif k == 1:
-                sf[row, p, SF_WIN] = 1.0
-    gi[row, G_N_WINNERS] = k
-    gi[row, G_WINNER] = winner
-    gf[row, GF_TOP] = top
-    gf[row, GF_MARGIN] = top - (second if second >= 0 else 0.0)
-    gf[row, GF_MARGIN_REL] = gf[row, GF_MARGIN] / top if top > 0 else 0.0
-    emit(ev, g, winner, EV_END, rnd, k, np.int64(top * 100), g[GS_COLLAPSED],
-         gi[row, G_TRUNCATED], 0, 0)
+                sf[p, SF_WIN] = 1.0
+    gi[G_N_WINNERS] = k
+    gi[G_WINNER] = winner
+    gf[GF_TOP] = top
+    gf[GF_MARGIN] = top - (second if second >= 0 else 0.0)
+    gf[GF_MARGIN_REL] = gf[GF_MARGIN] / top if top > 0 else 0.0
+    emit(st, winner, EV_END, (g[GS_ROUND], k, np.int64(top * 100), g[GS_COLLAPSED],
+                              gi[G_TRUNCATED], 0, 0))
+
+
+@njit(cache=True, _nrt=False)
+def play_rest(st, dat):
+    """Play the game on from where its state stands to its end (§6, §1), from the next
+    seat's turn if a round is under way: a search bot's look-ahead from a copy of the state
+    (board.copy_state; :func:`finish_turn` first when the copy was made inside a turn)."""
+    play_rounds(st, dat, -1)
+    end_game(st, dat)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def reset(st, seed, game, trace):
+    """Start game ``game`` of run ``seed`` in a state: its random stream, zero scalars and
+    counters (``setup`` resets the rest)."""
+    g = st.g
+    for k in range(G_N):
+        g[k] = 0
+    g[GS_TRACE] = trace
+    st.key[0] = game_key(seed, game)
+    st.gi[:] = 0
+    st.gf[:] = 0.0
+    st.si[:, :] = 0
+    st.sf[:, :] = 0.0
+
+
+# Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
+# (compiled once, inlined by LLVM), and so are the bots' decisions and the larger turn
+# helpers (try_claim, cash_out, last_stand_price, draw_hand). play_game itself stays a
+# function of its own: inlining it in numba IR into play_block saved ~1 s of compile but
+# measured ~1.5% fewer games/s.
+@njit(cache=True, _nrt=False)
+def play_game(seed, game, st, dat, trace):
+    """Play game number ``game`` of the run ``seed`` in state ``st`` (its counters hold the
+    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev``.
+
+    The game depends only on (seed, game): its stream key is ``game_key(seed, game)``.
+    """
+    reset(st, seed, game, trace)
+    setup(st, dat)
+    play_rounds(st, dat, -1)
+    end_game(st, dat)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def write_row(st, tab, row):
+    """Copy the game's counters into row ``row`` of the output tables (seats beyond the
+    game's player count are zero)."""
+    n = st.g[GS_N]
+    gi, gf, si, sf = tab.gi, tab.gf, tab.si, tab.sf
+    for k in range(N_GAME_INT):
+        gi[row, k] = st.gi[k]
+    for k in range(N_GAME_FLT):
+        gf[row, k] = st.gf[k]
+    for p in range(MAX_SEATS):
+        if p < n:
+            for k in range(N_SEAT_INT):
+                si[row, p, k] = st.si[p, k]
+            for k in range(N_SEAT_FLT):
+                sf[row, p, k] = st.sf[p, k]
+        else:
+            for k in range(N_SEAT_INT):
+                si[row, p, k] = 0
+            for k in range(N_SEAT_FLT):
+                sf[row, p, k] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, games, lo, hi, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
-               lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-               seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf):
-    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1``.
+def play_block(seed, games, lo, hi, dat, tab):
+    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
+    the tables ``tab`` (board.Tables); ``games``: int64 game indices, one per row.
 
     One thread's share of :func:`play_listed` (it releases the GIL); the game state is
-    allocated once and reset by each game. ``games``: int64 game indices, one per row.
+    allocated once and reset by each game.
     """
-    scr = new_scratch()
-    ev = np.zeros((1, EVENT_WIDTH), np.int64)
+    st = new_state(1)
     for r in range(lo, hi):
-        play_game(seed, games[r], r, scr, rules, faces, die_rank, rooms, floor_cdf,
-                  depth, scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit,
-                  ls_free, player_opts, seat_spec, bot_pool, unique, knobs, fmix, gi, gf,
-                  si, sf, ev, np.int64(0))
+        play_game(seed, games[r], st, dat, np.int64(0))
+        write_row(st, tab, r)
 
 
-def play_games(seed, start, count, *args):
-    """Play games ``start .. start+count-1`` of run ``seed`` (:func:`play_listed`)."""
-    return play_listed(seed, np.arange(int(start), int(start) + int(count), dtype=np.int64),
-                       *args)
+def new_tables(count: int) -> Tables:
+    """Zeroed output tables for ``count`` games: gi int64[count, N_GAME_INT], gf
+    float64[count, N_GAME_FLT], si int64[count, MAX_SEATS, N_SEAT_INT], sf
+    float64[count, MAX_SEATS, N_SEAT_FLT]."""
+    return Tables(np.zeros((count, N_GAME_INT), np.int64),
+                  np.zeros((count, N_GAME_FLT), np.float64),
+                  np.zeros((count, MAX_SEATS, N_SEAT_INT), np.int64),
+                  np.zeros((count, MAX_SEATS, N_SEAT_FLT), np.float64))
 
 
-def play_listed(seed, games, rules, faces, die_rank, rooms, floor_cdf, depth, scale,
-                lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free, player_opts,
-                seat_spec, bot_pool, unique, knobs, fmix):
-    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
-    count.
+def play_games(seed, start, count, dat):
+    """Play games ``start .. start+count-1`` of run ``seed`` on numba's thread count.
 
     Blocks of games go to :func:`play_block` on ``numba.get_num_threads()`` threads
-    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count, and
-    a game's row is the same whatever other games are listed with it.
+    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count.
+    ``dat`` is the data bundle (``compile.Arrays.kernel_data()``).
 
     Returns
     -------
@@ -1043,45 +1477,42 @@ def play_listed(seed, games, rules, faces, die_rank, rooms, floor_cdf, depth, sc
     gf : float64[count, N_GAME_FLT]
     si : int64[count, MAX_SEATS, N_SEAT_INT]
     sf : float64[count, MAX_SEATS, N_SEAT_FLT]
-        Row r is game ``games[r]``; seats beyond the game's player count are zero.
+        Row r is game ``start + r``; seats beyond the game's player count are zero.
     """
+    return play_listed(seed, np.arange(int(start), int(start) + int(count), dtype=np.int64),
+                       dat)
+
+
+def play_listed(seed, games, dat):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
+    count: row r is game ``games[r]``, the same row :func:`play_games` gives that game
+    (each game depends only on (seed, game)); the tables do not depend on the thread
+    count. Returns (gi, gf, si, sf) as :func:`play_games`."""
     games = np.ascontiguousarray(games, dtype=np.int64)
     count = int(games.shape[0])
-    gi = np.zeros((count, N_GAME_INT), np.int64)
-    gf = np.zeros((count, N_GAME_FLT), np.float64)
-    si = np.zeros((count, MAX_SEATS, N_SEAT_INT), np.int64)
-    sf = np.zeros((count, MAX_SEATS, N_SEAT_FLT), np.float64)
-    args = (rules, faces, die_rank, rooms, floor_cdf, depth, scale, lin_eff, cal_eff, lin_nn,
-            cal_nn, lin_bag, cal_recruit, ls_free, player_opts, seat_spec, bot_pool, unique,
-            knobs, fmix, gi, gf, si, sf)
+    tab = new_tables(count)
     seed = np.int64(seed)
-    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), *args),
+    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab),
                count)
-    return gi, gf, si, sf
+    return tab.gi, tab.gf, tab.si, tab.sf
 
 
 @njit(cache=True)
-def trace_game(seed, game, max_events, rules, faces, die_rank, rooms, floor_cdf, depth,
-               scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free,
-               player_opts, seat_spec, bot_pool, unique, knobs, fmix):
+def trace_game(seed, game, max_events, dat):
     """Play one game with the event buffer on: the same code path as :func:`play_games`.
 
     Returns (gi, gf, si, sf, events[:k]) for that single game (row 0).
     """
-    gi = np.zeros((1, N_GAME_INT), np.int64)
-    gf = np.zeros((1, N_GAME_FLT), np.float64)
-    si = np.zeros((1, MAX_SEATS, N_SEAT_INT), np.int64)
-    sf = np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64)
-    ev = np.zeros((max_events, EVENT_WIDTH), np.int64)
-    scr = new_scratch()
-    # row and trace as int64 values, not literals: the batch's play_game (and every rule
+    tab = Tables(np.zeros((1, N_GAME_INT), np.int64), np.zeros((1, N_GAME_FLT), np.float64),
+                 np.zeros((1, MAX_SEATS, N_SEAT_INT), np.int64),
+                 np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64))
+    st = new_state(max_events)
+    # trace as an int64 value, not a literal: the batch's play_game (and every rule
     # function under it) is reused, not compiled again for a literal signature
-    play_game(seed, game, np.int64(0), scr, rules, faces, die_rank, rooms, floor_cdf, depth,
-              scale, lin_eff, cal_eff, lin_nn, cal_nn, lin_bag, cal_recruit, ls_free,
-              player_opts, seat_spec, bot_pool, unique, knobs, fmix, gi, gf, si, sf, ev,
-              np.int64(1))
-    k = scr[X_G][GS_EV]
-    return gi, gf, si, sf, ev[:k].copy()
+    play_game(seed, game, st, dat, np.int64(1))
+    write_row(st, tab, 0)
+    k = st.g[GS_EV]
+    return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()
 
 
 @njit(cache=True)

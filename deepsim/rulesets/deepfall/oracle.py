@@ -17,37 +17,38 @@ from numba import njit
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import kernel
 from deepsim.rulesets.deepfall.board import (
-    SD_PROG_CUNNING, SD_PROG_FLOOR, SD_PROG_SLOT, SD_PROG_STEEL, bag_size, new_scratch,
+    SD_PROG_CUNNING,
+    SD_PROG_FLOOR,
+    SD_PROG_SLOT,
+    SD_PROG_STEEL,
+    bag_size,
+    new_state,
 )
-from deepsim.rulesets.deepfall.layout import (
-    CUNNING, EVENT_WIDTH, FAITH, N_DICE, N_EFFECTS, N_SYMBOLS, STEEL,
-)
+from deepsim.rulesets.deepfall.layout import CUNNING, FAITH, N_DICE, N_EFFECTS, N_SYMBOLS, STEEL
 
 
 @njit(cache=True)
-def roll_hands(seed, count, hand, presses, bag0, faces, rooms, eff_row, rules, theme):
+def roll_hands(seed, count, hand, presses, bag0, eff_row, theme, dat):
     """Roll ``count`` turns' hands; return (symbols[count, 6], claimable[count]).
 
     Each trial is one turn of a fresh bag ``bag0`` (int64[N_DICE]): a hand of ``hand``
     dice, then up to ``presses`` more hands while the bag lasts, all through
-    ``kernel.draw_hand`` with the stream of game ``i`` of ``seed``. ``claimable[i]`` is 1
-    when the rolled Steel and Cunning meet ``kernel.claim_cost`` for a room of ``theme``
-    and ``kernel.trinity_ok`` accepts the rolled symbols (company effects ``eff_row``).
+    ``kernel.draw_hand`` with the stream of game ``i`` of ``seed`` and the die faces of
+    ``dat`` (board.Data). ``claimable[i]`` is 1 when the rolled Steel and Cunning meet
+    ``kernel.claim_cost`` for a room of ``theme`` and ``kernel.trinity_ok`` accepts the
+    rolled symbols (company effects ``eff_row``, float64[N_EFFECTS]).
     """
-    scr = new_scratch()
-    themes = scr[0]
-    sd = scr[6]
-    bag = scr[7]
-    out = scr[8]
-    eff = scr[10]
-    g = scr[17]
-    sym = scr[18]
-    rolled = scr[19]
-    trin = scr[21]
-    ev = np.zeros((1, EVENT_WIDTH), np.int64)     # tracing off (g[GS_TRACE] == 0)
+    st = new_state(1)                 # tracing off (g[GS_TRACE] == 0)
+    sd = st.sd
+    bag = st.bag
+    drawn = st.drawn
+    g = st.g
+    sym = st.sym
+    rolled = st.rolled
+    trin = st.trin
     for e in range(N_EFFECTS):
-        eff[0, e] = eff_row[e]
-    themes[0, 0] = theme
+        st.eff[0, e] = eff_row[e]
+    st.theme[0, 0] = theme
     sd[0, SD_PROG_SLOT] = -1
     sd[0, SD_PROG_FLOOR] = -1
     sd[0, SD_PROG_STEEL] = 0
@@ -55,27 +56,27 @@ def roll_hands(seed, count, hand, presses, bag0, faces, rooms, eff_row, rules, t
     res = np.zeros((count, N_SYMBOLS), np.int64)
     claim = np.zeros(count, np.int64)
     for i in range(count):
-        key = game_key(seed, np.int64(i))
+        st.key[0] = game_key(seed, np.int64(i))
         for k in range(g.shape[0]):
             g[k] = 0
         for k in range(N_DICE):
             bag[0, k] = bag0[k]
-            out[0, k] = 0
+            drawn[0, k] = 0
         for k in range(N_SYMBOLS):
             sym[k] = 0
             rolled[k] = 0
-        kernel.draw_hand(key, 0, hand, bag, out, faces, sym, rolled, g, ev)
+        kernel.draw_hand(st, dat, 0, hand)
         for _ in range(presses):
-            if bag_size(bag, 0) == 0:
+            if bag_size(st, 0) == 0:
                 break
-            kernel.draw_hand(key, 0, hand, bag, out, faces, sym, rolled, g, ev)
+            kernel.draw_hand(st, dat, 0, hand)
         for k in range(N_SYMBOLS):
             res[i, k] = sym[k]
         trin[STEEL] = rolled[STEEL]
         trin[CUNNING] = rolled[CUNNING]
         trin[FAITH] = rolled[FAITH]
-        need_s, need_c = kernel.claim_cost(0, 0, 0, themes, rooms, eff, sd, rules)
-        ok, _solo = kernel.trinity_ok(0, theme, rooms, eff, trin)
+        need_s, need_c = kernel.claim_cost(st, dat, 0, 0, 0)
+        ok, _solo = kernel.trinity_ok(st, dat, 0, theme)
         if ok and sym[STEEL] >= need_s and sym[CUNNING] >= need_c:
             claim[i] = 1
     return res, claim

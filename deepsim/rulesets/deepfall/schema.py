@@ -28,6 +28,12 @@ def display_name(name: str) -> str:
     whatever the case, spaces, ``-`` or ``_`` (deepsim.measure.spec)."""
     return name[:1].upper() + name[1:].replace("_", "-")
 N_FLOORS = 6
+#: player counts the rules scale to (§9 table); the kernel's seat arrays hold MAX_PLAYERS
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: rooms per floor at most (the kernel's floor arrays hold this many slots)
+MAX_ROOMS_PER_FLOOR = 8
+#: faces of a die (§5: each die is a d6)
+FACES = 6
 
 # The effect keys shared by Lineages and Callings (§4). Order = kernel column order.
 EFFECTS = (
@@ -58,8 +64,8 @@ class _Strict(BaseModel):
 
 
 class Players(_Strict):
-    min: int = Field(ge=2, le=6)
-    max: int = Field(ge=2, le=6)
+    min: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    max: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
 
     @model_validator(mode="after")
     def _order(self):
@@ -80,7 +86,7 @@ class Floors(_Strict):
 
 
 class ScaleRow(_Strict):
-    rooms_per_floor: int = Field(ge=1, le=8)
+    rooms_per_floor: int = Field(ge=1, le=MAX_ROOMS_PER_FLOOR)
     dread_track_length: int = Field(ge=1, le=99)
 
 
@@ -93,7 +99,7 @@ class Die(_Strict):
         if any(v < 0 for v in self.faces.values()):
             raise ValueError(f"face counts must be >= 0, got {dict(self.faces)}")
         total = sum(self.faces.values())
-        if total != 6:
+        if total != FACES:
             raise ValueError(f"a die has six faces; these face counts sum to {total}: "
                              f"{dict(self.faces)}")
         return self
@@ -183,7 +189,7 @@ class Turn(_Strict):
     bag_returns: bool
     unspent_symbols_lost: bool
     setback_from_bag: bool
-    start_floor: int = Field(ge=1, le=6)
+    start_floor: int = Field(ge=1, le=N_FLOORS)
     muster_bag: Literal["start", "current"]
 
 
@@ -239,7 +245,7 @@ class Maw(_Strict):
     steps_per_floor: int = Field(ge=1, le=10)
     steps_per_round: int = Field(ge=1, le=10, description="must be >= 1 or a game never ends")
     dread_full_steps: int = Field(ge=0, le=10)
-    max_collapses_per_round: int = Field(ge=1, le=6)
+    max_collapses_per_round: int = Field(ge=1, le=N_FLOORS)
     defer_extra_steps: bool
     dread_overflow_carries: bool
     rise_fraction: float = Field(ge=0, le=1)
