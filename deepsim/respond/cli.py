@@ -79,7 +79,7 @@ def respond(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
     factions: Annotated[list[str] | None, typer.Option(
         "--faction", "-f", metavar="NAME",
-        help="A faction (DEEPFALL: company; Atlantis: side; Abyss: bot style), matched "
+        help="A faction (a value of the ruleset's faction column: a company, a side, ...), matched "
              "ignoring case, spaces, '-' and '_'; repeatable.")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every faction of the ruleset "
                                                       "(baseline styles left out).")] = False,
