@@ -57,6 +57,11 @@ from deepsim.tune.cli import register as _register_tune
 
 _register_tune(app)
 
+# `deepsim respond`: a best-response search per faction (deepsim/respond/cli.py)
+from deepsim.respond.cli import register as _register_respond
+
+_register_respond(app)
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.

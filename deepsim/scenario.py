@@ -34,6 +34,9 @@ class ScenarioBase(BaseModel):
     # `deepsim check` expectations, validated by deepsim.gate.expect; excluded from the
     # resolved scenario, so they never change a run's scenario hash.
     expect: Any = Field(None, exclude=True)
+    # every seat of a faction plays bots of its own: a file or a mapping, checked by the
+    # ruleset (deepsim.factionbots); the ruleset records what it resolves to
+    faction_bots: str | dict[str, Any] | None = Field(None, exclude=True)
 
     @field_validator("players", mode="before")
     @classmethod
@@ -90,5 +93,5 @@ def check_scenario(data: Any, *, source: str = "<scenario>",
     out = dict(data)
     # players stays absent when the file names none, so the ruleset's default applies
     out.update({k: getattr(model, k) for k in ScenarioBase.model_fields
-                if k != "expect" and (k != "players" or "players" in data)})
+                if k != "expect" and (k not in ("players", "faction_bots") or k in data)})
     return out

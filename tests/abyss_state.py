@@ -70,7 +70,7 @@ class State:
         self.knobs = np.array([[STILL[k] for k in L.KNOBS] for _ in range(L.MAX_P)],
                               np.float64)
         self.dat = (a.rules, a.depth, a.lords, a.locations, a.threat, a.tokens, self.knobs,
-                    a.seat_bot, a.bot_pool, a.player_opts)
+                    a.seat_bot, a.bot_pool, a.player_opts, a.fmix)
         self.a = a
         self.scr = S.new_scratch(20_000)
         K.reset(self.scr)

@@ -479,6 +479,7 @@ def test_kernel_args_contract():
         "fixed_terrain": ((c,), np.int64), "fixed_current": ((c,), np.int64),
         "knobs": (None, np.float64), "side_bot": ((2,), np.int64),
         "bot_pool": (None, np.int64), "special_types": ((4,), np.int64),
+        "fmix": ((2, 2, 1), np.float64),    # no side with bots of its own (faction_bots)
     }
     args = a.kernel_args()
     assert len(args) == len(shapes)

@@ -443,3 +443,11 @@ def check_ruleset(obj: Any) -> list[str]:
         return [(f"RULESET is a {type(obj).__name__}, not a deepsim.rulesets.base.Ruleset or "
                  "OddsRuleset")]
     return _metadata_problems(type(obj))
+    # Optional (deepsim respond, the faction_bots scenario key):
+    # ``run_games(prepared, games) -> (games, seats)`` plays the games of index ``games``
+    # (int64 array, ascending): the rows ``run_chunk`` gives for the same games (respond
+    # plays only the games a faction sits in; without it, every game of a range).
+    # ``factions(prepared=None) -> list[str]``: every value of the faction column in the
+    # kernel's faction-code order (the names ``faction_bots`` and ``respond --faction``
+    # accept). DEEPFALL, Atlantis and Abyss have both.
+

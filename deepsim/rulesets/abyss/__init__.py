@@ -19,6 +19,7 @@ import pandas as pd
 
 from deepsim.botdata import BotData
 from deepsim.errors import InputError
+from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import load_yaml, nearest, params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.abyss import botconf
@@ -220,13 +221,22 @@ class AbyssRuleset(Ruleset):
                 profiles.append(prof)
                 labels.append(label)
                 seat_bot.append(len(profiles) - 1)
+        # every seat of a bot style (the faction here) with bots of its own (faction_bots)
+        # plays them, still labelled by that style
+        factions = list(labels)
+        fbots = resolve_faction_bots(sc.faction_bots, factions=factions,
+                                     bot_data=botconf.load(), source=source, lines=lines)
+        fmix = (fbots.attach(factions, profiles, labels, {n: i for i, n in enumerate(names)},
+                             label_of_faction=True) if fbots else None)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
         arrays = comp.build(data, knobs=knobs, seat_bot=seat_bot,
                             bot_pool=[names.index(b) for b in sc.bots], players=counts,
-                            rotate=sc.rotate)
+                            rotate=sc.rotate, fmix=fmix)
         params = data.model_dump()
         resolved = sc.model_dump()
         resolved["resolved_overrides"] = given
+        if fbots is not None:
+            resolved["faction_bots"] = fbots.resolved()
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=placeholders(data),
                         skipped_rules=list(SKIPPED_RULES),
@@ -271,9 +281,30 @@ class AbyssRuleset(Ruleset):
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
 
+    def run_games(self, prepared: Prepared, games: np.ndarray
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play the games of index ``games`` (int64, ascending); the rows are those of
+        ``run_chunk`` for the same games (each depends only on (seed, game index))."""
+        from deepsim.rulesets.abyss.kernel import play_listed
+        idx = np.ascontiguousarray(games, dtype=np.int64)
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = play_listed(np.int64(seed), idx,
+                                     *prepared.compiled["arrays"].kernel_args())
+        return self._frames(prepared, seed, idx, gi, gf, si, sf)
+
+    def factions(self, prepared: Prepared | None = None) -> list[str]:
+        """The bot styles a seat may play (the faction column's values), in profile-row
+        order: the styles of bots.yaml, then the scenario's knobbed seats."""
+        if prepared is None:
+            return list(bot_styles())
+        return list(dict.fromkeys(prepared.compiled["bot_labels"]))
+
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        """``start``: the first game's index, or the int64 index of every row."""
         count = gi.shape[0]
-        games = {"game": np.arange(start, start + count, dtype=np.int64),
+        index = (np.arange(start, start + count, dtype=np.int64) if np.ndim(start) == 0
+                 else np.asarray(start, dtype=np.int64))
+        games = {"game": index,
                  "seed": np.full(count, seed, np.int64)}
         for j, c in enumerate(L.GAME_INT):
             games[c] = np.ascontiguousarray(gi[:, j])
@@ -291,7 +322,7 @@ class AbyssRuleset(Ruleset):
         gidx, seat = np.nonzero(mask)
         s_int = si[gidx, seat, :]
         s_flt = sf[gidx, seat, :]
-        seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
+        seats = {"game": index[gidx], "seat": seat.astype(np.int64),
                  "players": players[gidx].astype(np.int64)}
         seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[:, L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):

@@ -42,6 +42,9 @@ class AbyssArrays:
         Profile rows a seat with ``bot: any`` draws from, uniformly per game.
     player_opts : int64[m]
         Player counts a game draws from, uniformly per game.
+    fmix : float64[n_profiles, 2, M]
+        Per profile row (the faction: a seat's bot style), its own bot profiles (scenario
+        key ``faction_bots``; deepsim.factionmix).
     """
 
     rules: np.ndarray
@@ -54,11 +57,12 @@ class AbyssArrays:
     seat_bot: np.ndarray
     bot_pool: np.ndarray
     player_opts: np.ndarray
+    fmix: np.ndarray
 
     def kernel_args(self) -> tuple:
         """Arguments of ``kernel.play_games`` after (seed, start, count), in contract order."""
         return (self.rules, self.depth, self.lords, self.locations, self.threat, self.tokens,
-                self.knobs, self.seat_bot, self.bot_pool, self.player_opts)
+                self.knobs, self.seat_bot, self.bot_pool, self.player_opts, self.fmix)
 
 
 def _get(data: dict, path: str):
@@ -111,8 +115,12 @@ def lord_table(d: AbyssData) -> np.ndarray:
 
 
 def build(d: AbyssData, *, knobs: np.ndarray, seat_bot: list[int], bot_pool: list[int],
-          players: list[int], rotate: bool) -> AbyssArrays:
-    """All kernel arrays for data ``d`` and a scenario's bots and player counts."""
+          players: list[int], rotate: bool, fmix: np.ndarray | None = None) -> AbyssArrays:
+    """All kernel arrays for data ``d`` and a scenario's bots and player counts (``fmix``:
+    per profile row, its own bot profiles, deepsim.factionmix; default none)."""
+    if fmix is None:
+        from deepsim.factionbots import empty_fmix
+        fmix = empty_fmix(knobs.shape[0])
     sb = np.full(L.MAX_P, -1, np.int64)
     sb[:len(seat_bot)] = seat_bot
     threat = np.array([[s.tokens, s.pearls, s.keys] for s in d.threat.track], np.int64)
@@ -122,4 +130,5 @@ def build(d: AbyssData, *, knobs: np.ndarray, seat_bot: list[int], bot_pool: lis
         rules=rule_vector(d, rotate=rotate), depth=depth_cards(d), lords=lord_table(d),
         locations=np.asarray(d.locations.vp, np.int64), threat=threat.reshape(-1, L.TH_N),
         tokens=tokens, knobs=np.ascontiguousarray(knobs, np.float64), seat_bot=sb,
-        bot_pool=np.asarray(bot_pool, np.int64), player_opts=np.asarray(players, np.int64))
+        bot_pool=np.asarray(bot_pool, np.int64), player_opts=np.asarray(players, np.int64),
+        fmix=np.ascontiguousarray(fmix, np.float64))

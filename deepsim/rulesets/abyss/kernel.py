@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from deepsim.factionmix import faction_bot
 from deepsim.rng import game_key
 from deepsim.rulesets.abyss import bots
 from deepsim.rulesets.abyss.layout import (
@@ -213,6 +214,7 @@ from deepsim.rulesets.abyss.layout import (
 from deepsim.rulesets.abyss.state import (
     D_BOT_POOL,
     D_DEPTH,
+    D_FMIX,
     D_KNOBS,
     D_LOCS,
     D_LORDS,
@@ -421,6 +423,9 @@ def setup(scr, dat, game):
         b = sb[spec]
         if b < 0:
             b = pool[rand_below(R, pool.shape[0])]
+        # a style (the faction) with bots of its own (faction_bots) plays one of them; the
+        # stream is unchanged (deepsim.factionmix)
+        b = faction_bot(dat[D_FMIX], b, b, scr[X_KEY][0])
         scr[X_PH][i, PH_BOT] = b
         emit(scr, EV_BOT, i, b, spec, 0, 0, 0)
     # AB-S1 Depth deck, shuffled
@@ -1347,10 +1352,16 @@ def play_game(seed, game, row, scr, dat, gi, gf, si, sf, trace):
 BLOCK = 64  # games per work block: scratch arrays are allocated once per block
 
 
+def play_games(seed, start, count, *args):
+    """Play games ``start .. start+count-1`` of run ``seed`` (:func:`play_listed`)."""
+    return play_listed(np.int64(seed),
+                       np.arange(int(start), int(start) + int(count), dtype=np.int64), *args)
+
+
 @njit(cache=True, parallel=True)
-def play_games(seed, start, count, rules, depth, lords, locs, threat, tokens, knobs,
-               seat_bot, bot_pool, player_opts):
-    """Play games ``start .. start+count-1`` of run ``seed`` in parallel.
+def play_listed(seed, games, rules, depth, lords, locs, threat, tokens, knobs, seat_bot,
+                bot_pool, player_opts, fmix):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` in parallel.
 
     Returns
     -------
@@ -1358,27 +1369,29 @@ def play_games(seed, start, count, rules, depth, lords, locs, threat, tokens, kn
     gf : float64[count, N_GAME_FLT]
     si : int64[count, MAX_P, N_SEAT_INT]
     sf : float64[count, MAX_P, N_SEAT_FLT]
-        Row r is game ``start + r``; seat 0 played first; seats >= players are zero with
+        Row r is game ``games[r]``; seat 0 played first; seats >= players are zero with
         ``bot`` -1.
     """
+    count = games.shape[0]
     gi = np.zeros((count, N_GAME_INT), np.int64)
     gf = np.zeros((count, N_GAME_FLT), np.float64)
     si = np.zeros((count, MAX_P, N_SEAT_INT), np.int64)
     sf = np.zeros((count, MAX_P, N_SEAT_FLT), np.float64)
-    dat = (rules, depth, lords, locs, threat, tokens, knobs, seat_bot, bot_pool, player_opts)
+    dat = (rules, depth, lords, locs, threat, tokens, knobs, seat_bot, bot_pool, player_opts,
+           fmix)
     nblocks = (count + BLOCK - 1) // BLOCK
     for b in prange(nblocks):
         scr = new_scratch(1)
         lo = b * BLOCK
         hi = min(lo + BLOCK, count)
         for r in range(lo, hi):
-            play_game(seed, start + r, r, scr, dat, gi, gf, si, sf, 0)
+            play_game(seed, games[r], r, scr, dat, gi, gf, si, sf, 0)
     return gi, gf, si, sf
 
 
 @njit(cache=True)
 def trace_game(seed, game, max_events, rules, depth, lords, locs, threat, tokens, knobs,
-               seat_bot, bot_pool, player_opts):
+               seat_bot, bot_pool, player_opts, fmix):
     """Play one game with the event buffer on: the same code path as :func:`play_games`.
 
     Returns (gi, gf, si, sf, events[:k]) for that single game (row 0); events are
@@ -1388,7 +1401,8 @@ def trace_game(seed, game, max_events, rules, depth, lords, locs, threat, tokens
     gf = np.zeros((1, N_GAME_FLT), np.float64)
     si = np.zeros((1, MAX_P, N_SEAT_INT), np.int64)
     sf = np.zeros((1, MAX_P, N_SEAT_FLT), np.float64)
-    dat = (rules, depth, lords, locs, threat, tokens, knobs, seat_bot, bot_pool, player_opts)
+    dat = (rules, depth, lords, locs, threat, tokens, knobs, seat_bot, bot_pool, player_opts,
+           fmix)
     scr = new_scratch(max_events)
     play_game(seed, game, 0, scr, dat, gi, gf, si, sf, 1)
     k = scr[X_E][E_EVN]

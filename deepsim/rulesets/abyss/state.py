@@ -88,8 +88,10 @@ WI_N = WI_CHOICE + 1
 N_PUBLIC = 10
 
 # ---- positions in the data tuple (the compiled arrays, compile.AbyssArrays) ------------
+# D_FMIX: per bot style (the faction), its own bot profiles (scenario key faction_bots;
+# deepsim.factionmix)
 (D_RULES, D_DEPTH, D_LORDS, D_LOCS, D_THREAT, D_TOKENS, D_KNOBS, D_SEAT_BOT, D_BOT_POOL,
- D_PLAYER_OPTS) = range(10)
+ D_PLAYER_OPTS, D_FMIX) = range(11)
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ import pandas as pd
 from deepsim import rotation
 from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
+from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import nearest, params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.atlantis import layout as L
@@ -204,10 +205,16 @@ class AtlantisRuleset(Ruleset):
                 side_bot[s] = len(profiles) - 1
             else:
                 side_bot[s] = names.index(spec.bot)
+        # every seat of a side with bots of its own (faction_bots) plays them
+        fbots = resolve_faction_bots(sc.faction_bots, factions=list(L.SIDE_TITLES),
+                                     bot_data=bot_data(), source=source, lines=lines)
+        fmix = (fbots.attach(list(L.SIDE_TITLES), profiles, labels,
+                             {n: i for i, n in enumerate(names)}) if fbots else None)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
         arrays = comp.build(data, forces={s: dict(v) for s, v in sc.forces.items()},
                             map_spec=fixed, knobs=knobs,
-                            side_bot=side_bot, bot_pool=[names.index(b) for b in sc.bots])
+                            side_bot=side_bot, bot_pool=[names.index(b) for b in sc.bots],
+                            fmix=fmix)
 
         params = data.model_dump()
         if fixed is not None:
@@ -225,6 +232,8 @@ class AtlantisRuleset(Ruleset):
             resolved.update({"games": sc.games * 2, "deals": sc.games, "rotations": 2})
         resolved["resolved_overrides"] = merged
         resolved["resolved_forces"] = counts
+        if fbots is not None:
+            resolved["faction_bots"] = fbots.resolved()
         placeholders = [] if fixed is not None else ["map.generator", "map.width",
                                                      "map.height"]
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
@@ -348,7 +357,7 @@ class AtlantisRuleset(Ruleset):
         args = prepared.compiled["arrays"].kernel_args()
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
         tables = play_games(seed, zero, zero, *args)              # empty tables
-        play_block(seed, zero, zero, zero, *args, *tables)
+        play_block(seed, np.zeros(0, np.int64), zero, zero, *args, *tables)
         if trace:
             trace_game(seed, zero, 1, *args)
 
@@ -368,9 +377,35 @@ class AtlantisRuleset(Ruleset):
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
 
+    def run_games(self, prepared: Prepared, games: np.ndarray
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play the games of index ``games`` (int64, ascending); the rows are those of
+        ``run_chunk`` for the same games (each depends only on (seed, game index)).
+
+        Raises
+        ------
+        ValueError
+            For a scenario with ``rotate_seats`` (a row is not a game index there).
+        """
+        from deepsim.rulesets.atlantis.kernel import play_listed
+        if prepared.compiled.get("rotations"):
+            raise ValueError("run_games plays unrotated scenarios only")
+        idx = np.ascontiguousarray(games, dtype=np.int64)
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = play_listed(np.int64(seed), idx,
+                                     *prepared.compiled["arrays"].kernel_args())
+        return self._frames(prepared, seed, idx, gi, gf, si, sf)
+
+    def factions(self, prepared: Prepared | None = None) -> list[str]:
+        """The two sides (the faction column's values), in side-code order."""
+        return list(L.SIDE_TITLES)
+
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        """``start``: the first game's index, or the int64 index of every row."""
         count = gi.shape[0]
-        games = {"game": np.arange(start, start + count, dtype=np.int64),
+        index = (np.arange(start, start + count, dtype=np.int64) if np.ndim(start) == 0
+                 else np.asarray(start, dtype=np.int64))
+        games = {"game": index,
                  "seed": np.full(count, seed, np.int64)}
         for j, c in enumerate(L.GAME_INT):
             games[c] = gi[:, j]
@@ -391,7 +426,7 @@ class AtlantisRuleset(Ruleset):
 
         gidx = np.repeat(np.arange(count), 2)
         seat = np.tile(np.arange(2), count)
-        seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
+        seats = {"game": index[gidx], "seat": seat.astype(np.int64),
                  "players": np.full(2 * count, 2, np.int64)}
         s_int = np.ascontiguousarray(si.reshape(2 * count, L.N_SEAT_INT).T)
         s_flt = np.ascontiguousarray(sf.reshape(2 * count, len(L.SEAT_FLT)).T)

@@ -88,8 +88,9 @@ INF = 1 << 40
 # units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
 
 # ---- positions in the data tuple (the compiled arrays, see kernel.data_tuple) ----------
+# D_FMIX: per side, its own bot profiles (scenario key faction_bots; deepsim.factionmix)
 (D_RULES, D_GEN, D_TERRAIN, D_SPELLS, D_UNITS, D_ROSTER, D_NB, D_DIST, D_FIXED_TER,
- D_FIXED_CUR, D_KNOBS, D_SIDE_BOT, D_BOT_POOL, D_SPECIAL) = range(14)
+ D_FIXED_CUR, D_KNOBS, D_SIDE_BOT, D_BOT_POOL, D_SPECIAL, D_FMIX) = range(15)
 
 
 @njit(cache=True)

@@ -48,6 +48,9 @@ class AtlantisArrays:
     bot_pool : int64[k]
     special_types : int64[4]
         Unit rows of brain_coral, island_fish, water_elemental, giant_oyster.
+    fmix : float64[2, 2, M]
+        Per side (WITCH, KING), its own bot profiles (scenario key ``faction_bots``;
+        deepsim.factionmix).
     """
 
     rules: np.ndarray
@@ -64,12 +67,13 @@ class AtlantisArrays:
     side_bot: np.ndarray
     bot_pool: np.ndarray
     special_types: np.ndarray
+    fmix: np.ndarray
 
     def kernel_args(self) -> tuple:
         """Arguments of ``kernel.play_games`` after (seed, start, count), in contract order."""
         return (self.rules, self.gen, self.terrain, self.spells, self.units, self.roster,
                 self.neighbors, self.dist, self.fixed_terrain, self.fixed_current,
-                self.knobs, self.side_bot, self.bot_pool, self.special_types)
+                self.knobs, self.side_bot, self.bot_pool, self.special_types, self.fmix)
 
 
 def _get(data: dict, path: str):
@@ -211,7 +215,8 @@ def roster_array(d: AtlantisData, counts: dict[str, dict[str, int]]) -> np.ndarr
 
 
 def build(data: AtlantisData, *, forces: dict | None = None, map_spec=None,
-          knobs: np.ndarray, side_bot, bot_pool) -> AtlantisArrays:
+          knobs: np.ndarray, side_bot, bot_pool, fmix: np.ndarray | None = None
+          ) -> AtlantisArrays:
     """Build the kernel arrays.
 
     Parameters
@@ -229,7 +234,12 @@ def build(data: AtlantisData, *, forces: dict | None = None, map_spec=None,
         Profile row per side (WITCH, KING), -1 = drawn per game from ``bot_pool``.
     bot_pool : sequence of int
         Profile rows a side with -1 draws from.
+    fmix : float64[2, 2, M], optional
+        Per side, its own bot profiles (deepsim.factionmix); default none.
     """
+    if fmix is None:
+        from deepsim.factionbots import empty_fmix
+        fmix = empty_fmix(2)
     w, h = data.map.width, data.map.height
     c = w * h
     counts = force_counts(data, forces)
@@ -260,4 +270,5 @@ def build(data: AtlantisData, *, forces: dict | None = None, map_spec=None,
         bot_pool=np.ascontiguousarray(np.asarray(bot_pool, np.int64).reshape(-1)),
         special_types=np.array([rows["brain_coral"], rows["island_fish"],
                                 rows["water_elemental"], rows["giant_oyster"]], np.int64),
+        fmix=np.ascontiguousarray(fmix, np.float64),
     )

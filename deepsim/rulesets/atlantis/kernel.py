@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from deepsim.blocks import run_blocks
+from deepsim.factionmix import faction_bot
 from deepsim.rng import game_key
 from deepsim.rulesets.atlantis import bots
 from deepsim.rulesets.atlantis.board import (
@@ -24,6 +25,7 @@ from deepsim.rulesets.atlantis.board import (
     D_DIST,
     D_FIXED_CUR,
     D_FIXED_TER,
+    D_FMIX,
     D_GEN,
     D_KNOBS,
     D_NB,
@@ -1738,6 +1740,8 @@ def setup(scr, dat):
         b = dat[D_SIDE_BOT][side]
         if b < 0:
             b = pool[rand_below(scr, pool.shape[0])]
+        # a side with bots of its own (faction_bots) replaces the bot drawn: same stream
+        b = faction_bot(dat[D_FMIX], np.int64(side), b, scr[X_KEY][0])
         if side == WITCH:
             g[GS_BOT_W] = b
         else:
@@ -1918,27 +1922,35 @@ def write_outputs(scr, dat, row, gi, gf, si, sf):
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, lo, hi, rules, gen, terrain, spells, units, roster, neighbors,
+def play_block(seed, games, lo, hi, rules, gen, terrain, spells, units, roster, neighbors,
                dist, fixed_terrain, fixed_current, knobs, side_bot, bot_pool, special_types,
-               gi, gf, si, sf):
-    """Play games ``start+lo .. start+hi-1`` of run ``seed`` into rows ``lo .. hi-1``.
+               fmix, gi, gf, si, sf):
+    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1``.
 
-    One thread's share of :func:`play_games` (it releases the GIL); the game state is
-    allocated once and reset by each game.
+    One thread's share of :func:`play_listed` (it releases the GIL); the game state is
+    allocated once and reset by each game. ``games``: int64 game indices, one per row.
     """
     dat = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
-           fixed_current, knobs, side_bot, bot_pool, special_types)
+           fixed_current, knobs, side_bot, bot_pool, special_types, fmix)
     scr = new_scratch(neighbors.shape[0], 1)
     for r in range(lo, hi):
-        play_game(seed, start + r, r, scr, dat, gi, gf, si, sf, np.int64(0))
+        play_game(seed, games[r], r, scr, dat, gi, gf, si, sf, np.int64(0))
 
 
-def play_games(seed, start, count, rules, gen, terrain, spells, units, roster, neighbors,
-               dist, fixed_terrain, fixed_current, knobs, side_bot, bot_pool, special_types):
-    """Play games ``start .. start+count-1`` of run ``seed`` on numba's thread count.
+def play_games(seed, start, count, *args):
+    """Play games ``start .. start+count-1`` of run ``seed`` (:func:`play_listed`)."""
+    return play_listed(seed, np.arange(int(start), int(start) + int(count), dtype=np.int64),
+                       *args)
+
+
+def play_listed(seed, games, rules, gen, terrain, spells, units, roster, neighbors, dist,
+                fixed_terrain, fixed_current, knobs, side_bot, bot_pool, special_types, fmix):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
+    count.
 
     Blocks of games go to :func:`play_block` on ``numba.get_num_threads()`` threads
-    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count.
+    (:func:`deepsim.blocks.run_blocks`); the tables do not depend on the thread count, and
+    a game's row is the same whatever other games are listed with it.
 
     Returns
     -------
@@ -1946,17 +1958,18 @@ def play_games(seed, start, count, rules, gen, terrain, spells, units, roster, n
     gf : float64[count, N_GAME_FLT]
     si : int64[count, 2, N_SEAT_INT]
     sf : float64[count, 2, N_SEAT_FLT]
-        Row r is game ``start + r``; seat 0 is the side that moved first.
+        Row r is game ``games[r]``; seat 0 is the side that moved first.
     """
-    count = int(count)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    count = int(games.shape[0])
     gi = np.zeros((count, N_GAME_INT), np.int64)
     gf = np.zeros((count, N_GAME_FLT), np.float64)
     si = np.zeros((count, 2, N_SEAT_INT), np.int64)
     sf = np.zeros((count, 2, N_SEAT_FLT), np.float64)
     args = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
-            fixed_current, knobs, side_bot, bot_pool, special_types, gi, gf, si, sf)
-    seed, start = np.int64(seed), np.int64(start)
-    run_blocks(lambda lo, hi: play_block(seed, start, np.int64(lo), np.int64(hi), *args),
+            fixed_current, knobs, side_bot, bot_pool, special_types, fmix, gi, gf, si, sf)
+    seed = np.int64(seed)
+    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), *args),
                count)
     return gi, gf, si, sf
 
@@ -1964,7 +1977,7 @@ def play_games(seed, start, count, rules, gen, terrain, spells, units, roster, n
 @njit(cache=True)
 def trace_game(seed, game, max_events, rules, gen, terrain, spells, units, roster,
                neighbors, dist, fixed_terrain, fixed_current, knobs, side_bot, bot_pool,
-               special_types):
+               special_types, fmix):
     """Play one game with the event buffer on: the same code path as :func:`play_games`.
 
     Returns (gi, gf, si, sf, events[:k]) for that single game (row 0); events are
@@ -1975,7 +1988,7 @@ def trace_game(seed, game, max_events, rules, gen, terrain, spells, units, roste
     si = np.zeros((1, 2, N_SEAT_INT), np.int64)
     sf = np.zeros((1, 2, N_SEAT_FLT), np.float64)
     dat = (rules, gen, terrain, spells, units, roster, neighbors, dist, fixed_terrain,
-           fixed_current, knobs, side_bot, bot_pool, special_types)
+           fixed_current, knobs, side_bot, bot_pool, special_types, fmix)
     scr = new_scratch(neighbors.shape[0], max_events)
     # row and trace as int64 values, not literals: the batch's play_game is reused
     play_game(seed, game, np.int64(0), scr, dat, gi, gf, si, sf, np.int64(1))

@@ -12,6 +12,7 @@ import pandas as pd
 from deepsim import rotation
 from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
+from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.base import Prepared, ReportOption, Ruleset
@@ -117,6 +118,12 @@ def bot_styles() -> dict[str, dict[str, float]]:
     """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
     the knob's default)."""
     return bot_data().values()
+
+
+def companies() -> list[str]:
+    """Every company's name in the kernel's company-code order (Lineage x 6 + Calling),
+    spelled as the rulebook prints it (schema.display_name)."""
+    return [f"{display_name(a)} {display_name(b)}" for a in LINEAGES for b in CALLINGS]
 
 
 def _placeholders(d: DeepfallData, lineages: set[str] | None = None) -> list[str]:
@@ -258,10 +265,15 @@ class DeepfallRuleset(Ruleset):
                                      file=source, key="companies.unique")
         bot_labels = names + [f"{seat_bots[i]}*" for i in range(len(sc.seats))
                               if spec[i, 2] >= len(names)]
+        # every seat of a company with bots of its own (faction_bots) plays them
+        fbots = resolve_faction_bots(sc.faction_bots, factions=companies(),
+                                     bot_data=bot_data(), source=source, lines=lines)
+        fmix = (fbots.attach(companies(), profiles, bot_labels,
+                             {n: i for i, n in enumerate(names)}) if fbots else None)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
         arrays = comp.build(data, players=counts, seat_spec=spec,
                             bot_pool=[names.index(b) for b in sc.bots],
-                            unique=sc.companies.unique, knobs=knobs)
+                            unique=sc.companies.unique, knobs=knobs, fmix=fmix)
         params = data.model_dump()
         # a scenario without rotate_seats resolves exactly as before (same scenario hash)
         resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
@@ -271,6 +283,8 @@ class DeepfallRuleset(Ruleset):
             resolved.update({"games": sc.games * len(rotations), "deals": sc.games,
                              "rotations": len(rotations)})
         resolved["resolved_overrides"] = ov.merged
+        if fbots is not None:
+            resolved["faction_bots"] = fbots.resolved()
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), placeholders=_placeholders(
                             data, _dealt_lineages(sc, counts)),
@@ -327,7 +341,7 @@ class DeepfallRuleset(Ruleset):
         args = prepared.compiled["arrays"].kernel_args()
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
-        play_block(seed, zero, zero, zero, *args, tab)
+        play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab)
         seat_columns(tab.gi, tab.si, tab.sf)
         if trace:
             trace_game(seed, zero, 1, *args)
@@ -348,10 +362,36 @@ class DeepfallRuleset(Ruleset):
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
 
+    def run_games(self, prepared: Prepared, games: np.ndarray
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play the games of index ``games`` (int64, ascending); the rows are those of
+        ``run_chunk`` for the same games (each depends only on (seed, game index)).
+
+        Raises
+        ------
+        ValueError
+            For a scenario with ``rotate_seats`` (a row is not a game index there).
+        """
+        from deepsim.rulesets.deepfall.kernel import play_listed
+        if prepared.compiled.get("rotations"):
+            raise ValueError("run_games plays unrotated scenarios only")
+        idx = np.ascontiguousarray(games, dtype=np.int64)
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = play_listed(np.int64(seed), idx,
+                                     *prepared.compiled["arrays"].kernel_args())
+        return self._frames(prepared, seed, idx, gi, gf, si, sf)
+
+    def factions(self, prepared: Prepared | None = None) -> list[str]:
+        """Every company (the faction column's values), in company-code order."""
+        return companies()
+
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
+        """``start``: the first game's index, or the int64 index of every row."""
         from deepsim.rulesets.deepfall.kernel import seat_columns
         count = gi.shape[0]
-        games = {"game": np.arange(start, start + count, dtype=np.int64),
+        index = (np.arange(start, start + count, dtype=np.int64) if np.ndim(start) == 0
+                 else np.asarray(start, dtype=np.int64))
+        games = {"game": index,
                  "seed": np.full(count, seed, np.int64)}
         g_int = np.ascontiguousarray(gi.T)
         g_flt = np.ascontiguousarray(gf.T)
@@ -366,7 +406,7 @@ class DeepfallRuleset(Ruleset):
         # one contiguous row per column, straight from the kernel's tables, and
         # categoricals built from codes (building them from strings cost a third of a chunk)
         gidx, seat, players, s_int, s_flt = seat_columns(gi, si, sf)
-        gidx += start
+        gidx = index[gidx]
         seats = {"game": gidx, "seat": seat, "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
@@ -374,9 +414,8 @@ class DeepfallRuleset(Ruleset):
         cal_names = [display_name(n) for n in CALLINGS]
         seats["lineage"] = pd.Categorical.from_codes(lin, categories=lin_names)
         seats["calling"] = pd.Categorical.from_codes(cal, categories=cal_names)
-        companies = [f"{a} {b}" for a in lin_names for b in cal_names]
         seats["company"] = pd.Categorical.from_codes(lin * len(cal_names) + cal,
-                                                     categories=companies)
+                                                     categories=companies())
         seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):
             if c in ("lineage", "calling", "bot"):

@@ -113,6 +113,8 @@ Data = namedtuple("Data", (
     "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
     "unique",       # int64 A19: Lineages and Callings drawn at most once per game
     "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
+    "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
+                    # profiles (scenario key faction_bots; deepsim.factionmix)
 ))
 
 #: A batch's output tables: row r is one game (shapes in kernel.play_games).

@@ -52,6 +52,8 @@ class Arrays:
     bot_pool: np.ndarray
     unique: int
     knobs: np.ndarray
+    #: float64[36, 2, M]: per company code, its own bot profiles (deepsim.factionmix)
+    fmix: np.ndarray
 
     def kernel_data(self) -> Data:
         """The kernel's data bundle (``board.Data``): these arrays, C-contiguous (the same
@@ -105,7 +107,7 @@ def effect_matrix(halves: dict, names: tuple[str, ...]) -> tuple[np.ndarray, np.
 
 
 def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_pool: list[int],
-          unique: bool, knobs: np.ndarray) -> Arrays:
+          unique: bool, knobs: np.ndarray, fmix: np.ndarray | None = None) -> Arrays:
     """Build the kernel arrays.
 
     Parameters
@@ -121,7 +123,13 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
     unique : bool
         A19: each Lineage and Calling at most once per game when drawn.
     knobs : float64[n_profiles, len(KNOBS)]
+    fmix : float64[len(LINEAGES) * len(CALLINGS), 2, M], optional
+        Per company code (Lineage index x 6 + Calling index), the bot profiles of its own
+        (scenario key ``faction_bots``; deepsim.factionmix); default none.
     """
+    if fmix is None:
+        from deepsim.factionbots import empty_fmix
+        fmix = empty_fmix(len(LINEAGES) * len(CALLINGS))
     faces = np.zeros((len(DICE), N_FACES), np.int64)
     rank = np.zeros(len(DICE), np.int64)
     for i, name in enumerate(DICE):
@@ -166,5 +174,6 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
         cal_recruit=cal_recruit, ls_free=ls_free,
         player_opts=np.asarray(players, np.int64), seat_spec=seat_spec.astype(np.int64),
         bot_pool=np.asarray(bot_pool, np.int64), unique=int(unique),
-        knobs=np.ascontiguousarray(knobs, np.float64))
+        knobs=np.ascontiguousarray(knobs, np.float64),
+        fmix=np.ascontiguousarray(fmix, np.float64))
 

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from deepsim.blocks import run_blocks
+from deepsim.factionmix import faction_bot
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import bots, events, why
 from deepsim.rulesets.deepfall.board import (
@@ -1237,9 +1238,12 @@ def setup(st, dat):
         b = seat_spec[p, 2]
         if b < 0:
             b = dat.bot_pool[rand_below(st, dat.bot_pool.shape[0])]
-        sd[p, SD_BOT] = b
         li = sd[p, SD_LIN]
         ci = sd[p, SD_CAL]
+        # a company with bots of its own (faction_bots) replaces the bot drawn; the game's
+        # stream is unchanged (deepsim.factionmix)
+        b = faction_bot(dat.fmix, li * dat.cal_eff.shape[0] + ci, b, st.key[0])
+        sd[p, SD_BOT] = b
         lin_eff = dat.lin_eff
         cal_eff = dat.cal_eff
         eff = st.eff
@@ -1437,16 +1441,16 @@ def write_row(st, tab, row):
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, lo, hi, dat, tab):
-    """Play games ``start+lo .. start+hi-1`` of run ``seed`` into rows ``lo .. hi-1`` of
-    the tables ``tab`` (board.Tables).
+def play_block(seed, games, lo, hi, dat, tab):
+    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
+    the tables ``tab`` (board.Tables); ``games``: int64 game indices, one per row.
 
-    One thread's share of :func:`play_games` (it releases the GIL); the game state is
+    One thread's share of :func:`play_listed` (it releases the GIL); the game state is
     allocated once and reset by each game.
     """
     st = new_state(1)
     for r in range(lo, hi):
-        play_game(seed, start + r, st, dat, np.int64(0))
+        play_game(seed, games[r], st, dat, np.int64(0))
         write_row(st, tab, r)
 
 
@@ -1475,10 +1479,20 @@ def play_games(seed, start, count, dat):
     sf : float64[count, MAX_SEATS, N_SEAT_FLT]
         Row r is game ``start + r``; seats beyond the game's player count are zero.
     """
-    count = int(count)
+    return play_listed(seed, np.arange(int(start), int(start) + int(count), dtype=np.int64),
+                       dat)
+
+
+def play_listed(seed, games, dat):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
+    count: row r is game ``games[r]``, the same row :func:`play_games` gives that game
+    (each game depends only on (seed, game)); the tables do not depend on the thread
+    count. Returns (gi, gf, si, sf) as :func:`play_games`."""
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    count = int(games.shape[0])
     tab = new_tables(count)
-    seed, start = np.int64(seed), np.int64(start)
-    run_blocks(lambda lo, hi: play_block(seed, start, np.int64(lo), np.int64(hi), dat, tab),
+    seed = np.int64(seed)
+    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab),
                count)
     return tab.gi, tab.gf, tab.si, tab.sf
 

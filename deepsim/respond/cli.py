@@ -1,0 +1,171 @@
+"""``deepsim respond`` (registered on the main typer app by :func:`register`). Bad input
+exits 2 with one red line and no traceback; Ctrl-C exits 130 and keeps the trials written
+so far."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers
+from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
+
+__all__ = ["register", "respond", "result_table"]
+
+
+def _progress(quiet: bool):
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("games"), TimeRemainingColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), disable=quiet, transient=False)
+    state: dict = {}
+
+    def on_progress(done: int, total: int, label: str) -> None:
+        label = label if len(label) <= 48 else label[:45] + "..."
+        if state.get("phase") != label.split(":")[0] or "task" not in state:
+            if "task" in state:
+                bar.update(state["task"], completed=state["total"])
+            else:
+                bar.start()
+                state["started"] = True
+            state["task"] = bar.add_task(label, total=total)
+            state["phase"] = label.split(":")[0]
+        state["total"] = total
+        bar.update(state["task"], completed=min(done, total), total=total, description=label)
+
+    def stop() -> None:
+        if state.get("started"):
+            bar.stop()
+
+    return stop, on_progress
+
+
+def result_table(table, label: str) -> Table:
+    """The verdicts, one row per faction, readable at 80 columns."""
+    t = Table(title=f"Best response per {label}: win share / fair share, 95% intervals "
+                    "(confirmation games)", title_justify="left")
+    t.add_column(label.capitalize(), overflow="fold", ratio=2)
+    t.add_column("shipped", justify="right", no_wrap=True)
+    t.add_column("best resp.", justify="right", no_wrap=True)
+    t.add_column("gain", justify="right", no_wrap=True)
+    t.add_column("verdict", overflow="fold", ratio=3)
+    for _, r in table.iterrows():
+        gain = ("0 (start\nwas best)" if r["gain_low"] == r["gain_high"] == 0
+                else f"{r['gain']:+.2f}\n[{r['gain_low']:+.2f}, {r['gain_high']:+.2f}]")
+        verdict = str(r["verdict"])
+        if verdict == "inconclusive":
+            verdict += f" (width {r['width']:.2f})"
+        t.add_row(escape(str(r["faction"])),
+                  escape(f"{r['style']} {r['shipped']:.2f}\n"
+                         f"[{r['shipped_low']:.2f}, {r['shipped_high']:.2f}]"),
+                  escape(f"{r['best']:.2f}\n[{r['best_low']:.2f}, {r['best_high']:.2f}]"),
+                  escape(gain), escape(verdict))
+    return t
+
+
+def respond(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    factions: Annotated[list[str] | None, typer.Option(
+        "--faction", "-f", metavar="NAME",
+        help="A faction (a value of the ruleset's faction column: a company, a side, ...), matched "
+             "ignoring case, spaces, '-' and '_'; repeatable.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every faction of the ruleset "
+                                                      "(baseline styles left out).")] = False,
+    style: Annotated[str | None, typer.Option(
+        "--style", help="The non-baseline style every seat of the faction plays, whose "
+                        "knobs are searched (default: the style the scenario's "
+                        "faction_bots gives it, else the field's strongest).")] = None,
+    trials: Annotated[int, typer.Option("--trials", help="optuna trials per faction (the "
+                                                         "first is the start style).")] = 30,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help="Games per trial in which the faction plays.")] = 4000,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Search seed (default: "
+                                                                  "the scenario's).")] = None,
+    confirm_games: Annotated[int | None, typer.Option(
+        "--confirm-games", help="Fresh games per faction confirming the best response "
+                                "(default 10 x --games).")] = None,
+    confirm_seed: Annotated[int | None, typer.Option(
+        "--confirm-seed", help="Their seed (default: --seed + 1).")] = None,
+    sampler_seed: Annotated[int, typer.Option("--sampler-seed",
+                                              help="Seed of optuna's TPE sampler.")] = 0,
+    min_ratio: Annotated[float, typer.Option(
+        "--min-ratio", help="Viability line, x fair (the report's viability.min_ratio)."
+    )] = 0.8,
+    max_ratio: Annotated[float, typer.Option(
+        "--max-ratio", help="Too-strong line, x fair.")] = 1.25,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Ruleset override path=value; repeatable.")] = None,
+    threads: Threads = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Output folder (default: a new folder under "
+                            "reports/responds/).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    = False,
+    no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plot.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Print only the output folder.")] = False,
+    backend: Backend = "local",
+    scheduler: Scheduler = None,
+    workers: Workers = None,
+) -> None:
+    """Is a faction weak, or is its bot? Search each faction's best response (optuna, the
+    knobs of one bot style within the bot data's bounds), confirm it on fresh games, and
+    give a verdict."""
+    from deepsim.distributed import open_backend
+    from deepsim.respond import Settings, run_respond
+
+    settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
+                        confirm_seed=confirm_seed, sampler_seed=sampler_seed, style=style,
+                        min_ratio=min_ratio, max_ratio=max_ratio)
+    console = Console()
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
+                result = run_respond(scenario, factions=list(factions or []) or None,
+                                     every=every, settings=settings, seed=seed,
+                                     sets=list(sets or []), threads=threads, out=out,
+                                     force=force, backend=engine, plots=not no_plots,
+                                     progress=on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
+                                   "[/red]", highlight=False)
+        raise typer.Exit(EXIT_INPUT) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
+                                   "keeps the factions searched so far.", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        typer.echo(str(result.out_dir))
+        return
+    info = result.info
+    console.print(result_table(result.search.table, info["faction_label"]))
+    console.print(f"Search: {info['trials']} trials x {info['games']:,} games of seed "
+                  f"{info['seed']} per {info['faction_label']}; confirmation "
+                  f"{info['confirm_games']:,} games of seed {info['confirm_seed']}; start "
+                  f"style: {escape(info['start_note'])}. Gain intervals at "
+                  f"{result.search.table['gain_level'].iloc[0]:.4g} (over the "
+                  f"{len(result.search.table)} of this run).", highlight=False)
+    console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s.",
+                  highlight=False)
+    console.print(f"Wrote {escape(str(result.out_dir))}/ (respond.md, respond.html, "
+                  "styles.yaml, trials.parquet, confirm.parquet)", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``respond`` to the ``deepsim`` app."""
+    app.command("respond")(respond)

@@ -1,0 +1,135 @@
+"""Verdicts of a best-response search, and the multiplicity correction of its gains.
+
+For each faction the confirmation gives two win-share-over-fair ratios on the same games,
+the shipped style's ``A`` and the best response's ``B``, each with a 95% interval, and
+their paired difference ``B - A`` with a standard error (:func:`deepsim.measure.paired`).
+
+- The gains of the m factions of one run form one family: each is tested against 0
+  (two-sided, normal) with Holm's step-down correction (Holm 1979; :func:`holm_adjust`,
+  checked against statsmodels' ``multipletests(method="holm")`` in the tests, which is not
+  called here because it runs ``gc.collect()`` on every call: half a second in a process
+  holding numba's kernels), which keeps the family-wise error rate at ``alpha``; each gain's interval
+  is at level ``1 - alpha/m`` (Bonferroni), so the m intervals hold their true gains
+  together with probability at least ``1 - alpha``, and an interval that excludes 0 is a
+  gain Holm's test also finds (Holm rejects at least what Bonferroni rejects).
+- The verdict (viability line ``L``, the report's ``min_ratio``; too-strong line ``H``):
+
+  ``weak under best response``: the best response's interval and the shipped style's both
+  end below ``L`` (the best play found, and the shipped one, stay unviable);
+  ``weak because of its bot``: the shipped style's interval ends below ``L`` while the best
+  response's starts at or above it;
+  ``strong under any play``: both intervals start above ``H``;
+  ``strong under best response``: the best response's interval starts above ``H`` while the
+  shipped style's does not (the faction's strength shows under better play);
+  ``viable under any play``: both intervals lie within ``[L, H]``;
+  otherwise ``inconclusive``, with the wider interval's width (x fair) reached.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+__all__ = ["VERDICTS", "Gain", "family_gains", "holm_adjust", "verdict"]
+
+VERDICTS = ("weak under best response", "weak because of its bot", "strong under any play",
+            "strong under best response", "viable under any play", "inconclusive")
+
+
+@dataclass
+class Gain:
+    """A paired gain ``B - A`` corrected for the family: interval at ``1 - alpha/m``,
+    Holm-adjusted p-value of ``gain = 0``."""
+
+    est: float
+    se: float
+    low: float
+    high: float
+    p: float
+    p_holm: float
+    level: float
+
+
+def family_gains(est, se, alpha: float = 0.05) -> list[Gain]:
+    """Intervals and Holm tests of the gains of one run's factions.
+
+    Parameters
+    ----------
+    est, se : sequence of float
+        Each faction's paired gain and its standard error (x fair). A standard error of 0
+        (the best response is the shipped style: identical games) gives the point
+        interval and p = 1.
+    alpha : float
+        Family-wise error rate.
+
+    Returns
+    -------
+    list of Gain
+        In the order given.
+    """
+    est = np.asarray(est, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    m = max(int(est.size), 1)
+    level = 1.0 - alpha / m
+    z = float(sps.norm.ppf(1.0 - alpha / (2 * m)))
+    ok = np.isfinite(se) & (se > 0) & np.isfinite(est)
+    p = np.where(np.isfinite(se) & ~np.isnan(est), 1.0, math.nan)
+    p[ok] = 2.0 * sps.norm.sf(np.abs(est[ok]) / se[ok])
+    adj = holm_adjust(p)
+    s = np.where(np.isfinite(se), se, math.nan)
+    low, high = est - z * s, est + z * s
+    return [Gain(float(est[i]), float(s[i]), float(low[i]), float(high[i]), float(p[i]),
+                 float(adj[i]), level) for i in range(est.size)]
+
+
+def holm_adjust(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979, Scand. J. Statist. 6:65-70).
+
+    Parameters
+    ----------
+    pvalues : float64[m]
+        Raw p-values; NaN ones are left out of the family and stay NaN.
+
+    Returns
+    -------
+    float64[m]
+        ``p_(i)`` adjusted to ``max_{j <= i} min(1, (k - j + 1) p_(j))`` over the k
+        non-NaN p-values in ascending order; rejecting where it is below ``alpha`` keeps
+        the family-wise error rate at ``alpha``. The same as statsmodels'
+        ``multipletests(p, method="holm")[1]``.
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    k = ok.size
+    if k == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    steps = np.minimum(1.0, (k - np.arange(k)) * p[order])
+    out[order] = np.maximum.accumulate(steps)
+    return out
+
+
+def verdict(shipped: tuple[float, float], best: tuple[float, float], *,
+            min_ratio: float = 0.8, max_ratio: float = 1.25) -> tuple[str, float]:
+    """The verdict of one faction from the 95% intervals ``(low, high)`` (x fair) of the
+    shipped style and of the best response; returns ``(verdict, width)`` where ``width``
+    is the wider interval's width (see the module docstring)."""
+    (a_lo, a_hi), (b_lo, b_hi) = shipped, best
+    width = max(a_hi - a_lo, b_hi - b_lo)
+    if any(math.isnan(x) for x in (a_lo, a_hi, b_lo, b_hi)):
+        return "inconclusive", math.nan
+    if b_hi < min_ratio and a_hi < min_ratio:
+        return "weak under best response", width
+    if a_hi < min_ratio <= b_lo:
+        return "weak because of its bot", width
+    if a_lo > max_ratio and b_lo > max_ratio:
+        return "strong under any play", width
+    if b_lo > max_ratio:
+        return "strong under best response", width
+    if min_ratio <= a_lo and a_hi <= max_ratio and min_ratio <= b_lo and b_hi <= max_ratio:
+        return "viable under any play", width
+    return "inconclusive", width
