@@ -391,8 +391,9 @@ def params(
 def bench(
     quick: Annotated[bool, typer.Option("--quick",
                                         help="Tiny game counts (smoke test only).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JSON results.")]
-    = Path("reports/bench.json"),
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Also write the results as JSON to this file (e.g. "
+                            "reports/bench.json); by default nothing is written.")] = None,
 ) -> None:
     """Benchmark the DEEPFALL kernel: games/s per core, JIT vs plain Python, RNG floor, memory."""
     from deepsim.bench import run_bench
@@ -400,7 +401,8 @@ def bench(
     console = _console()
     res = run_bench(quick=quick, out=out, log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
     console.print(bench_table(res))
-    console.print(f"Results: {escape(str(out))}")
+    if out is not None:
+        console.print(f"Results: {escape(str(out))}")
 
 
 @app.command()
