@@ -375,16 +375,34 @@ def params(
         rs = runner.get_ruleset(ruleset)
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table(title=f"{rs.title} parameters (--set PATH=VALUE)", title_justify="left")
-    table.add_column("Path", no_wrap=True)
-    for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
-        table.add_column(name)
-    for row in rs.parameters():
-        if match and match not in row["path"]:
-            continue
-        table.add_row(escape(row["path"]), escape(str(row["default"])), escape(row["type"]),
-                      escape(row["bounds"]), escape(row["section"]))
-    console.print(table)
+    rows = [r for r in rs.parameters() if not match or match in r["path"]]
+    title = f"{rs.title} parameters (--set PATH=VALUE)"
+    if console.width >= _PARAMS_TABLE_WIDTH:
+        table = Table(title=title, title_justify="left")
+        table.add_column("Path", no_wrap=True)
+        for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
+            table.add_column(name, overflow="fold")
+        for row in rows:
+            table.add_row(escape(row["path"]), escape(str(row["default"])),
+                          escape(row["type"]), escape(row["bounds"]), escape(row["section"]))
+        console.print(table)
+        return
+    # a narrow terminal or a pipe (80 columns): a list, one parameter per paragraph, so no
+    # cell is cut and no description wraps a word per line
+    from rich.padding import Padding
+
+    console.print(f"[bold]{escape(title)}[/bold]", highlight=False)
+    for row in rows:
+        kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
+        console.print(f"[bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
+                      f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
+        if row["section"]:
+            console.print(Padding(escape(row["section"]), (0, 0, 0, 4), expand=False),
+                          highlight=False)
+
+
+#: the width from which ``deepsim params`` prints a table (below: a list)
+_PARAMS_TABLE_WIDTH = 140
 
 
 @app.command()

@@ -31,6 +31,13 @@ def printable(text: str, *, keep_newlines: bool = False, limit: int | None = Non
     return text
 
 
+def _seat_note(key: str) -> str:
+    """`` (seat 2)`` for a key inside ``seats.1``: a YAML list index counts from 0, seats
+    count from 1 for users (reports, metrics ``seat=1``, traces ``S1``)."""
+    m = re.match(r"seats\.(\d+)(\.|$)", str(key))
+    return f" (seat {int(m.group(1)) + 1})" if m else ""
+
+
 class InputError(Exception):
     """Bad user input: a scenario, ruleset file, override or CLI option.
 
@@ -50,7 +57,7 @@ class InputError(Exception):
         if file:
             where.append(printable(file, limit=200) + (f":{line}" if line else ""))
         if key:
-            where.append(f"key '{printable(key, limit=200)}'")
+            where.append(f"key '{printable(key, limit=200)}'" + _seat_note(key))
         prefix = (", ".join(where) + ": ") if where else ""
         super().__init__(prefix + printable(message, keep_newlines=True))
 

@@ -103,7 +103,7 @@ def test_check_names_the_scenario_line_and_bounds(tmp_path):
     with pytest.raises(InputError) as err:
         data.check({"b": 9}, file="s.yaml", key="seats.1.knobs",
                    lines={"seats.1.knobs.b": 12})
-    assert str(err.value).startswith("s.yaml:12, key 'seats.1.knobs.b': b 9 is outside "
+    assert str(err.value).startswith("s.yaml:12, key 'seats.1.knobs.b' (seat 2): b 9 is outside "
                                      "its bounds [0.5, 2] (float knob)")
 
 

@@ -63,7 +63,8 @@ SCALARS = sorted(BOUNDED) + BOOLS + sorted(CHOICES)
 
 
 def _title(name: str) -> str:
-    return name.replace("_", "-").title()
+    from deepsim.rulesets.deepfall.schema import display_name
+    return display_name(name)
 
 
 # --- valid scenarios and parameter sets ---------------------------------------------------
@@ -389,7 +390,7 @@ def bad_scenarios(draw) -> tuple[str, str]:
                                st.floats(k.low - 1e6, k.low - 1)).map(round))
         return (OK + f"players: 2\nseats:\n  - {{bot: {draw(st.sampled_from(STYLES))}, "
                 f"knobs: {{{k.name}: {value}}}}}\n  - {{}}\n",
-                f"key 'seats.0.knobs.{k.name}': {k.name} {value:g} is outside its bounds")
+                f"key 'seats.0.knobs.{k.name}' (seat 1): {k.name} {value:g} is outside its bounds")
     if kind == "players_vs_set":
         lo = draw(st.integers(3, 6))
         return (OK + f"players: {lo - 1}\noverrides:\n  players.min: {lo}\n",

@@ -71,9 +71,45 @@ def render_check(console: Console, result) -> None:
              f"{result.games_played:,} games")
     if result.overrides:
         title += ", " + escape(" ".join(f"--set {o}" for o in result.overrides))
+    if console.width < _CHECK_TABLE_WIDTH:
+        _check_list(console, result, title)
+    else:
+        _check_table(console, result, title, head, one_level)
+    _check_footer(console, result)
+
+
+#: the width from which ``check`` prints a table (below: a list, one expectation a paragraph)
+_CHECK_TABLE_WIDTH = 110
+
+
+def _check_list(console: Console, result, title: str) -> None:
+    """The check's rows as paragraphs: verdict, number and name; the expectation and its
+    bound; what was measured, its interval and the games (an 80-column CI log)."""
+    from deepsim.gate.check import level_text
+
+    console.print(f"[bold]{title}[/bold]", highlight=False)
+    previous = None
+    width = max((len(r.verdict) for r in result.rows), default=0)
+    for i, row in enumerate(result.rows, 1):
+        inst, est = row.instance, row.estimate
+        style = _STYLE[row.verdict]
+        name = escape(inst.name) if inst.name and inst.position != previous else ""
+        previous = inst.position
+        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {name}",
+                      highlight=False)
+        console.print(f"    {escape(inst.spec)} {escape(inst.bound_text)}", highlight=False,
+                      overflow="fold")
+        console.print(f"    measured {escape(_num(est.value, inst.metric.unit))} "
+                      f"[{_num(est.low)}, {_num(est.high)}] ({level_text(row.alpha)}), "
+                      f"{row.games:,} games", highlight=False, overflow="fold")
+
+
+def _check_table(console: Console, result, title: str, head: str, one_level: bool) -> None:
+    from deepsim.gate.check import level_text
+
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
-    table.add_column("Expectation")
+    table.add_column("Expectation", overflow="fold")
     table.add_column("Bound")
     table.add_column("Measured", justify="right")
     table.add_column(head, justify="right")
@@ -94,6 +130,9 @@ def render_check(console: Console, result) -> None:
                       escape(_num(est.value, inst.metric.unit)), escape(interval),
                       f"{row.games:,}", f"[{style}]{row.verdict}[/{style}]")
     console.print(table)
+
+
+def _check_footer(console: Console, result) -> None:
     # the answer first, then how it was reached, then the caveats
     c = result.counts
     code = result.exit_code

@@ -110,7 +110,8 @@ def render_rich(res: Result, console) -> None:
 
     table = Table(title=escape(res.title), title_justify="left")
     for c in res.columns:
-        table.add_column(escape(c.label), justify="left" if c.kind == "text" else "right")
+        table.add_column(escape(c.label), justify="left" if c.kind == "text" else "right",
+                         overflow="fold")   # an 80-column log folds, never cuts
     for row in res.rows:
         table.add_row(*(escape(fmt_cell(row.get(c.key), c.kind)) for c in res.columns))
     if res.footer:

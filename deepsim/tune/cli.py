@@ -37,6 +37,12 @@ def _fail(exc: InputError) -> typer.Exit:
     return typer.Exit(EXIT_INPUT)
 
 
+def _short_point(text: str) -> str:
+    """``a.b.key=1.8`` -> ``key=1.8`` (a progress label; anything else unchanged)."""
+    key, eq, value = text.partition("=")
+    return f"{key.rsplit('.', 1)[-1]}={value}" if eq else text
+
+
 def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str], None]]:
     bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("games"), TextColumn("ETA"), TimeRemainingColumn(),
@@ -45,7 +51,9 @@ def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str]
     state: dict = {}
 
     def on_progress(done: int, total: int, label: str) -> None:
-        label = label if len(label) <= 60 else label[:57] + "..."
+        # a point's dotted paths shortened to their last key (the table names them whole)
+        label = " ".join(_short_point(part) for part in label.split(" "))
+        label = label if len(label) <= 32 else label[:29] + "..."
         if state.get("total") != total:  # a new phase (trials, then confirmation runs)
             if "task" in state:
                 bar.update(state["task"], completed=state["total"])
@@ -105,7 +113,7 @@ def sweep_tables(result) -> list[Table]:
                                f"interval], and the paired change from the baseline point "
                                f"({dunit})"), title_justify="left")
         for p in paths:
-            t.add_column(escape(p), justify="right", overflow="ellipsis")
+            t.add_column(escape(p), justify="right", overflow="fold")
         if grouped:
             t.add_column("member", no_wrap=True)
         t.add_column("value [95%]", justify="right", no_wrap=True)
