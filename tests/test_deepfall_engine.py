@@ -61,8 +61,8 @@ def test_same_results_for_any_chunking():
 
 
 def test_seeds_differ_and_games_are_not_copies():
-    g1, s1 = RULESET.run_chunk(prepared(seed=1), 0, 300)
-    g2, s2 = RULESET.run_chunk(prepared(seed=2), 0, 300)
+    _, s1 = RULESET.run_chunk(prepared(seed=1), 0, 300)
+    _, s2 = RULESET.run_chunk(prepared(seed=2), 0, 300)
     assert not np.array_equal(s1["glory"].to_numpy()[:200], s2["glory"].to_numpy()[:200])
     # distinct games within one run: the per-game Glory vectors are (nearly) all different
     vecs = s1.groupby("game")["glory"].apply(tuple)
@@ -150,7 +150,7 @@ def test_maw_never_collapses_two_floors_in_a_round():
     for game in range(25):
         *_, ev = trace_game(np.int64(9), np.int64(game), 50_000, *args)
         maw = ev[ev[:, 2] == L.EV_MAW]
-        rounds, counts = np.unique(maw[:, 0], return_counts=True)
+        _, counts = np.unique(maw[:, 0], return_counts=True)
         assert counts.max() == 1
         assert list(maw[:, 3]) == [6, 5, 4, 3, 2, 1]   # bottom up
 
