@@ -12,6 +12,7 @@ import pytest
 from atlantis_state import STILL, State
 
 from deepsim.rulesets.atlantis import board as B
+from deepsim.rulesets.atlantis import bots
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
 
@@ -933,3 +934,50 @@ def test_threatened_leader_backs_off_rather_than_hides_in_place(style):
     assert here != (4, 1)
     nbrs = {s.pos(int(c)) for c in s.dat[B.D_NB][s.cell(here)] if c >= 0}
     assert not nbrs & set(s.reach(kraken, 3)), s.log()
+
+
+def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
+    """Bots (not a rule): after ``standoff_turns`` player-turns without an attack a unit
+    advances on the enemy leader along passable water. Here a wall of Mountain Peaks
+    (AT-M8) stands between a Sword Fish and the Sea Witch but for a gap at its east end:
+    pressing on the hex distance keeps the fish at the wall; the breaker steers it to the
+    gap (for Large units a shallow gap is closed). A side ahead on material
+    (``standoff_lead``) breaks at once."""
+    def game(quiet_turns, **knobs):
+        s = State(9, 5)
+        for col in range(8):
+            s.terrain((col, 2), "mountain_peaks")
+        fish = s.add("sword_fish", "king", (3, 4))        # MV 5
+        s.add("sea_witch", "witch", (3, 0))
+        s.g[B.GS_TURN] = 1 + quiet_turns                   # no attack yet (turn 0)
+        s.set_knobs(dict(STILL, advance=1.0, **knobs))
+        return s, fish
+
+    s, fish = game(6, standoff_turns=8)                   # not yet a standoff
+    assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)
+    K.swim_phase(s.scr, s.dat, s.kn, L.KING, 1)
+    assert s.at(fish)[1] == 3 and s.g[B.GS_BREAKING] == 0  # pressed against the wall
+    s, fish = game(8, standoff_turns=8)
+    assert bots.breaking(s.scr, s.dat, s.kn, L.KING)
+    K.swim_phase(s.scr, s.dat, s.kn, L.KING, 1)
+    assert s.g[B.GS_BREAKING] == 1
+    lead = s.scr[B.X_LEAD]                                # the Sword Fish is not Large
+    assert lead[s.cell((3, 0))] == 0 and lead[s.cell((3, 3))] > 6   # round the wall
+    assert lead[s.u[fish, B.UC_CELL]] < lead[s.cell((3, 4))]        # steps saved
+    assert s.at(fish)[0] >= 6                                       # towards the gap
+    s.terrain((8, 2), "kelp_forest")              # shallow, cost 2: closed to Large (AT-M5)
+    bots.leader_paths(s.scr, s.dat, L.KING)
+    assert lead[s.cell((3, 4))] > 0 and s.scr[B.X_LEAD_L][s.cell((3, 4))] == -1
+    # ahead on material (AD x DR left): a side whose material over the other's has grown to
+    # 1.25 x what it was when play began breaks at once; here both began at 100
+    s, fish = game(0, standoff_turns=8, standoff_lead=0.25)
+    s.g[B.GS_MAT0_W], s.g[B.GS_MAT0_K] = 100 * 100, 100 * 100
+    assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)     # the Sword Fish: 3 vs 15
+    for col in (0, 1):
+        s.add("sea_knights", "king", (col, 4))               # 3 + 2 x 8 = 19 vs 15
+    assert bots.material(s.scr, s.dat, L.KING) == 19 and \
+        bots.material(s.scr, s.dat, L.WITCH) == 15
+    assert bots.breaking(s.scr, s.dat, s.kn, L.KING)
+    assert not bots.breaking(s.scr, s.dat, s.kn, L.WITCH)
+    s.g[B.GS_MAT0_K] = 130 * 100                             # the King began further ahead
+    assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)

@@ -43,6 +43,7 @@ from deepsim.rulesets.atlantis.layout import (
     T_LARGE_OK,
     T_PASSABLE,
     U_AD,
+    U_DR,
     U_HF,
     U_HF_DASH,
     U_HF_TERRAIN,
@@ -53,8 +54,12 @@ from deepsim.rulesets.atlantis.layout import (
 # ---- game scalars: int64[G_N] ----------------------------------------------------------
 (GS_CTR, GS_EV, GS_TRACE, GS_TURN, GS_ACTIVE, GS_W, GS_H, GS_C, GS_NSLOTS, GS_OVER,
  GS_WINNER, GS_CAUSE, GS_KILLER, GS_FORCED_N, GS_FORCED_POS, GS_PHASE, GS_LEADER_W,
- GS_LEADER_K, GS_BOT_W, GS_BOT_K, GS_PN, GS_FIRST, GS_KILLER_SLOT) = range(23)
-G_N = 23
+ GS_LEADER_K, GS_BOT_W, GS_BOT_K, GS_PN, GS_FIRST, GS_KILLER_SLOT, GS_LAST_ATTACK,
+ GS_BREAKING, GS_MAT0_W, GS_MAT0_K) = range(27)
+G_N = 27
+# GS_LAST_ATTACK: the player-turn of the last attack made (0: none yet); GS_BREAKING: 1
+# while the active side's bot breaks a standoff (bots.breaking) this turn; GS_MAT0_W/K:
+# each side's material (AD x DR, x 100) when play begins, the breaker's reference.
 
 # ---- unit slot columns: int64[MAX_UNITS, UC_N] -----------------------------------------
 (UC_TYPE, UC_SIDE, UC_CELL, UC_DMG, UC_ALIVE, UC_HIDDEN, UC_PARA, UC_NENT, UC_SIREN,
@@ -76,9 +81,11 @@ INF = 1 << 40
 # ---- positions in the scratch tuple ----------------------------------------------------
 (X_G, X_U, X_CHITS, X_ENT, X_OCC, X_TER, X_CUR, X_TSRC, X_POOL, X_PKEY, X_PPREV, X_PLIST,
  X_PDONE, X_PATH, X_ORDER, X_NEAR, X_THREAT, X_TMP, X_FORCED, X_KEY, X_EV, X_GSTAT, X_SSTAT,
- X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH) = range(29)
+ X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L) = range(31)
 # X_LTHR..X_LH: the bots' leader-danger field (bots.leader_threat): expected hits per cell
-# from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks
+# from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks;
+# X_LEAD / X_LEAD_L: the standoff breaker's steps from each cell to the enemy leader for
+# units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
 
 # ---- positions in the data tuple (the compiled arrays, see kernel.data_tuple) ----------
 (D_RULES, D_GEN, D_TERRAIN, D_SPELLS, D_UNITS, D_ROSTER, D_NB, D_DIST, D_FIXED_TER,
@@ -124,7 +131,9 @@ def new_scratch(n_cells, max_events):
             np.zeros(n_cells, np.float64),                  # bots: leader danger per cell
             np.zeros(n_cells, np.int64),                    # bots: BFS queue
             np.full(n_cells, -1, np.int64),                 # bots: BFS hops (-1 unseen)
-            np.full(n_cells, -1, np.int64))                 # bots: attacker mark per cell
+            np.full(n_cells, -1, np.int64),                 # bots: attacker mark per cell
+            np.full(n_cells, -1, np.int64),                 # bots: steps to the enemy leader
+            np.full(n_cells, -1, np.int64))                 # ... for Large units (AT-M5)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -353,3 +362,17 @@ def can_attack(scr, dat, i):
     u = scr[X_U]
     return (paralysis(u, i) == 0 and u[i, UC_SIREN] == 0
             and dat[D_UNITS][u[i, UC_TYPE], U_AD] > 0)
+
+
+@njit(cache=True, _nrt=False)
+def material(scr, dat, side):
+    """AMB-T23 tiebreak: sum over the side's surviving units of AD x (DR - damage)."""
+    g = scr[X_G]
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    m = 0.0
+    for i in range(g[GS_NSLOTS]):
+        if u[i, UC_ALIVE] == 1 and u[i, UC_SIDE] == side:
+            t = u[i, UC_TYPE]
+            m += units[t, U_AD] * (units[t, U_DR] - u[i, UC_DMG])
+    return m

@@ -28,9 +28,13 @@ from deepsim.rulesets.atlantis.board import (
     D_SPELLS,
     D_TERRAIN,
     D_UNITS,
+    GS_BREAKING,
     GS_C,
+    GS_LAST_ATTACK,
     GS_LEADER_K,
     GS_LEADER_W,
+    GS_MAT0_K,
+    GS_MAT0_W,
     GS_NSLOTS,
     GS_TURN,
     UC_ALIVE,
@@ -50,6 +54,8 @@ from deepsim.rulesets.atlantis.board import (
     X_CUR,
     X_G,
     X_ITMP,
+    X_LEAD,
+    X_LEAD_L,
     X_LH,
     X_LM,
     X_LQ,
@@ -68,6 +74,7 @@ from deepsim.rulesets.atlantis.board import (
     hit_prob,
     is_foe,
     is_opponent,
+    material,
     paralysis,
     rand_below,
     spell_cell_ok,
@@ -83,6 +90,8 @@ from deepsim.rulesets.atlantis.layout import (
     K_RANDOM,
     K_SCREEN,
     K_SPELL_AGGR,
+    K_STANDOFF_LEAD,
+    K_STANDOFF_TURNS,
     N_DIRS,
     R_HIDE_MIN,
     R_PARALYZED_BONUS,
@@ -125,6 +134,93 @@ SPELL_MIN = 0.4
 LEADER_RISK = 30.0
 #: chance that an attacker's search finds a hidden unit (AT-A3: 5-6 on a d6)
 SEARCH_P = 1.0 / 3.0
+#: standoff breaker: weight per step (along passable water) to the enemy leader, and the
+#: steps counted for a hex from which the leader cannot be reached
+BREAK_ADVANCE = 2.0
+LEAD_FAR = 100
+
+
+@njit(cache=True, _nrt=False)
+def breaking(scr, dat, kn, side):
+    """Standoff breaker: does ``side`` advance on the enemy leader this turn?
+
+    Yes once ``standoff_turns`` (> 0) player-turns have passed without an attack by either
+    side (``GS_LAST_ATTACK``; the game's start counts as one), and, when
+    ``standoff_lead`` > 0, whenever the side is ahead on material (AMB-T23: AD x DR left of
+    its survivors): its material over the other's has grown to at least (1 +
+    ``standoff_lead``) x what it was when play began (the Sea Witch's army starts with
+    more). Bot behaviour, not a rule: without it two careful bots may face each other
+    until the turn cap.
+    """
+    n = kn[K_STANDOFF_TURNS]
+    if kn[K_RANDOM] > 0.5 or n <= 0.0 or side > 1:
+        return False
+    g = scr[X_G]
+    if g[GS_TURN] - 1 - g[GS_LAST_ATTACK] >= n:
+        return True
+    lead = kn[K_STANDOFF_LEAD]
+    if lead <= 0.0:
+        return False
+    mine = material(scr, dat, side)
+    theirs = material(scr, dat, 1 - side)
+    m0 = g[GS_MAT0_W] if side == WITCH else g[GS_MAT0_K]
+    t0 = g[GS_MAT0_K] if side == WITCH else g[GS_MAT0_W]
+    if m0 <= 0 or t0 <= 0:
+        return False                        # no reference (a state built by hand)
+    if theirs <= 0.0:
+        return mine > 0.0
+    return mine * t0 >= (1.0 + lead) * theirs * m0
+
+
+@njit(cache=True, _nrt=False)
+def leader_paths(scr, dat, side):
+    """Fill ``X_LEAD[c]`` and ``X_LEAD_L[c]``: the standoff breaker's pursuit field, hex
+    steps from c to the enemy leader's hex for a unit that may enter shallow 2-cost hexes
+    and for a Large one (AT-M5), through passable hexes that do not kill on entry (AT-M7,
+    M8); the side's own units block the way (AT-M2: a hex of theirs gets its steps but
+    the search goes on around it; enemy units are ignored: they die or move); -1 where no
+    such path exists. The breaker walks units along it, so a wall of rocks, land, (for
+    Large units) shallow reef or a jam of its own army between the armies is walked
+    around, not pressed against."""
+    g = scr[X_G]
+    u = scr[X_U]
+    q = scr[X_LQ]
+    occ = scr[X_OCC]
+    _own_l, foe_l = _leaders(scr, side)
+    for large in range(2):
+        lead = scr[X_LEAD_L] if large == 1 else scr[X_LEAD]
+        for c in range(g[GS_C]):
+            lead[c] = -1
+        if foe_l < 0:
+            continue
+        c0 = u[foe_l, UC_CELL]
+        lead[c0] = 0
+        q[0] = c0
+        n = 1
+        k = 0
+        while k < n:
+            c = q[k]
+            k += 1
+            for d in range(N_DIRS):
+                nc = dat[D_NB][c, d]
+                if nc < 0 or lead[nc] >= 0 or not _crossable(scr, dat, nc, large):
+                    continue
+                lead[nc] = lead[c] + 1
+                j = occ[nc]
+                if j >= 0 and u[j, UC_SIDE] == side:
+                    continue        # a friend's hex gets its steps but blocks the way on
+                q[n] = nc
+                n += 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _crossable(scr, dat, c, large):
+    """May a unit (``large``: a Large one, AT-M5) swim into hex c, units aside? (AT-M7, M8)"""
+    terrain = dat[D_TERRAIN]
+    tn = scr[X_TER][c]
+    if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
+        return False
+    return large == 0 or terrain[tn, T_LARGE_OK] == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -309,6 +405,8 @@ def target_value(scr, dat, kn, i, j, ad):
         + kn[K_FOCUS_DAMAGED] * u[j, UC_DMG] / units[tj, U_DR]
     if units[tj, U_LEADER] == 1 and u[j, UC_SIDE] < 2:
         val += kn[K_LEADER_HUNT] * (2.0 + 10.0 * pk)
+        if scr[X_G][GS_BREAKING] == 1:
+            val += 10.0 * pk                # breaking a standoff: the leader comes first
     if kn[K_SCREEN] > 0.0:
         # a screening bot strikes first at enemies that threaten its own leader
         own_l, foe_l = _leaders(scr, u[i, UC_SIDE])
@@ -438,19 +536,35 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         s += kn[K_HIDE] * 0.3 * hid
         if phase == 1 and can_attack(scr, dat, i):
             s += _best_from(scr, dat, kn, i, c)
-        if foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
+        lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
+        if scr[X_G][GS_BREAKING] == 1 and foe_l >= 0 and lead[start] >= 0:
+            # breaking a standoff, the leader joins the hunt along the pursuit field with
+            # the pull of its units, its own danger (above) still counted in full
+            s -= BREAK_ADVANCE * (lead[ec] if lead[ec] >= 0 else LEAD_FAR)
+        elif foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
             s -= 0.2 * kn[K_ADVANCE] * dist[c, u[foe_l, UC_CELL]]
         return s
-    s -= kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
-    lh = min(kn[K_LEADER_HUNT], 1.0)
-    dg = near
-    if foe_l >= 0:
-        dg = dist[c, u[foe_l, UC_CELL]]
-    s -= kn[K_ADVANCE] * (0.6 * lh * dg + (1.0 - 0.6 * lh) * near)
+    lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
+    breaker = scr[X_G][GS_BREAKING] == 1 and foe_l >= 0 and lead[start] >= 0
+    if breaker:
+        # standoff breaker (bots.breaking): close on the enemy leader along water this unit
+        # may cross, counted from the hex it ends its turn on (after a current's push),
+        # with a quarter of the usual caution and no screening; a unit that cannot reach
+        # the leader at all keeps the usual advance
+        s -= 0.25 * kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
+        steps = lead[ec]
+        s -= BREAK_ADVANCE * (steps if steps >= 0 else LEAD_FAR)
+    else:
+        s -= kn[K_CAUTION] * thr / left * (1.0 + _worth(dat, t))
+        lh = min(kn[K_LEADER_HUNT], 1.0)
+        dg = near
+        if foe_l >= 0:
+            dg = dist[c, u[foe_l, UC_CELL]]
+        s -= kn[K_ADVANCE] * (0.6 * lh * dg + (1.0 - 0.6 * lh) * near)
     if phase == 1 and can_attack(scr, dat, i):
         s += _best_from(scr, dat, kn, i, c)
-    if kn[K_SCREEN] > 0.0 and own_l >= 0 and (units[t, U_MARTYR] == 1
-                                              or units[t, U_DR] >= 3):
+    if not breaker and kn[K_SCREEN] > 0.0 and own_l >= 0 and (units[t, U_MARTYR] == 1
+                                                              or units[t, U_DR] >= 3):
         dl = dist[c, u[own_l, UC_CELL]]
         w = kn[K_SCREEN] * (3.0 if units[t, U_MARTYR] == 1 else 1.0)
         if dl == 1:
@@ -534,7 +648,7 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
             return 0, -1
         if best < 0 and ph > 0.0 and kn[K_HIDE] > 0.0:
             return 2, -1
-        if hv > bv:
+        if hv > bv and scr[X_G][GS_BREAKING] == 0:     # breaking a standoff: attack
             return 2, -1
     if best >= 0:
         return 1, best

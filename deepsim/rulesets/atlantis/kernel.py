@@ -38,6 +38,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_ACTIVE,
     GS_BOT_K,
     GS_BOT_W,
+    GS_BREAKING,
     GS_C,
     GS_CAUSE,
     GS_CTR,
@@ -46,8 +47,11 @@ from deepsim.rulesets.atlantis.board import (
     GS_H,
     GS_KILLER,
     GS_KILLER_SLOT,
+    GS_LAST_ATTACK,
     GS_LEADER_K,
     GS_LEADER_W,
+    GS_MAT0_K,
+    GS_MAT0_W,
     GS_NSLOTS,
     GS_OVER,
     GS_PHASE,
@@ -114,6 +118,7 @@ from deepsim.rulesets.atlantis.board import (
     is_foe,
     is_opponent,
     los_clear,
+    material,
     new_scratch,
     paralysis,
     rand_below,
@@ -1008,6 +1013,7 @@ def do_attack(scr, dat, kn, i, T):
     alloc = scr[X_ALLOC]
     g = scr[X_G]
     t = u[i, UC_TYPE]
+    g[GS_LAST_ATTACK] = g[GS_TURN]           # the bots' standoff clock (bots.breaking)
     if u[T, UC_HIDDEN] == 1:
         if not search(scr, dat, i, T):
             if rules[R_FAILED_SEARCH_CONSUMES] > 0.5:
@@ -1138,6 +1144,10 @@ def swim_phase(scr, dat, kn, side, phase):
     order = scr[X_ORDER]
     g[GS_PHASE] = phase
     compute_fields(scr, dat, side)
+    g[GS_BREAKING] = 0
+    if bots.breaking(scr, dat, kn, side):
+        g[GS_BREAKING] = 1
+        bots.leader_paths(scr, dat, side)
     m = 0
     for i in range(g[GS_NSLOTS]):
         if u[i, UC_ALIVE] == 1 and u[i, UC_SIDE] == side:
@@ -1813,20 +1823,6 @@ def play_turn(scr, dat):
 
 
 @njit(cache=True, _nrt=False)
-def material(scr, dat, side):
-    """AMB-T23 tiebreak: sum over the side's surviving units of AD x (DR - damage)."""
-    g = scr[X_G]
-    u = scr[X_U]
-    units = dat[D_UNITS]
-    m = 0.0
-    for i in range(g[GS_NSLOTS]):
-        if u[i, UC_ALIVE] == 1 and u[i, UC_SIDE] == side:
-            t = u[i, UC_TYPE]
-            m += units[t, U_AD] * (units[t, U_DR] - u[i, UC_DMG])
-    return m
-
-
-@njit(cache=True, _nrt=False)
 def play_game(seed, game, row, scr, dat, gi, gf, si, sf, trace):
     """Play game number ``game`` of the run ``seed`` into output row ``row``.
 
@@ -1848,6 +1844,8 @@ def run_turns(scr, dat):
     first = g[GS_FIRST]
     max_turns = np.int64(dat[D_RULES][R_MAX_TURNS])
     g[GS_WINNER] = -1
+    g[GS_MAT0_W] = np.int64(100.0 * material(scr, dat, WITCH))   # the bots' reference
+    g[GS_MAT0_K] = np.int64(100.0 * material(scr, dat, KING))
     turn = g[GS_TURN]
     while g[GS_OVER] == 0:
         if turn >= max_turns:

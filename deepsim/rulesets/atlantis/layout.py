@@ -213,9 +213,12 @@ KNOBS = (
     "spell_aggr",      # weight on offensive spells vs protective ones
     "caution",         # weight on the enemy's expected hits on a cell (moves, retreats)
     "deploy_random",   # 1 = deploy at random in the zone (AMB-T22), 0 = by the heuristic
+    "standoff_turns",  # standoff breaker: player-turns without an attack before advancing
+    "standoff_lead",   # ... and a side this much further ahead on material at once
 )
 (K_RANDOM, K_ADVANCE, K_FOCUS_DAMAGED, K_FOCUS_VALUE, K_LEADER_HUNT, K_SCREEN,
- K_LEADER_KEEP_BACK, K_HIDE, K_SPELL_AGGR, K_CAUTION, K_DEPLOY_RANDOM) = range(len(KNOBS))
+ K_LEADER_KEEP_BACK, K_HIDE, K_SPELL_AGGR, K_CAUTION, K_DEPLOY_RANDOM, K_STANDOFF_TURNS,
+ K_STANDOFF_LEAD) = range(len(KNOBS))
 N_KNOBS = len(KNOBS)
 
 # ---- how a game ended (games.end_cause) -------------------------------------------------
