@@ -207,7 +207,8 @@ def load(run_dir: str | Path, *, games_columns: Sequence[str] | None = None,
 
 
 def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | None = None,
-          overrides: Mapping[str, Any] | Sequence[str] | None = None) -> list[str]:
+          overrides: Mapping[str, Any] | Sequence[str] | None = None,
+          records: bool = False) -> list[str] | list[dict[str, Any]]:
     """One game replayed as the turn-by-turn log ``deepsim trace`` prints.
 
     Parameters
@@ -220,16 +221,22 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         Replace the scenario's seed.
     overrides : mapping or list of str, optional
         As for :func:`simulate`.
+    records : bool, default False
+        Return the records ``deepsim trace --format json`` prints (a ``header`` dict with
+        the seats, one ``event`` dict per kernel event with its round, seat, rulebook
+        section and named values, a bot decision's ``reason``; a ``result`` dict) instead
+        of the text lines.
 
     Returns
     -------
-    list of str
-        The log lines.
+    list of str, or list of dict when ``records``
+        The log lines, or the records.
 
     Raises
     ------
     InputError
-        Invalid scenario, override or game index.
+        Invalid scenario, override or game index; ``records`` for a ruleset without a
+        record trace (DEEPFALL has one).
     """
     from deepsim import runner
     mapping, source = _scenario_mapping(scenario)
@@ -237,6 +244,11 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         raise InputError(f"game must be a game index >= 0, got {game!r}")
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
+    if records:
+        if not hasattr(ruleset, "trace_records"):
+            raise InputError(f"the {ruleset.name} ruleset has no record trace yet (only text)",
+                             key="records")
+        return list(ruleset.trace_records(prepared, game))
     return list(ruleset.trace(prepared, game))
 
 

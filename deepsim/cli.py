@@ -315,6 +315,10 @@ def trace(
                                                    help="Parameter override path=value "
                                                         "(scenario files only); "
                                                         "repeatable.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f",
+                                     help="text (readable, default) or json (one JSON "
+                                          "object per line: header with the seats, "
+                                          "each event, result).")] = "text",
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
@@ -325,10 +329,11 @@ def trace(
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
-            lines, warnings = runner.trace_run(target, game, on_compile=compiling.start)
+            lines, warnings = runner.trace_run(target, game, on_compile=compiling.start,
+                                               fmt=fmt)
         elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
-                                          on_compile=compiling.start)
+                                          on_compile=compiling.start, fmt=fmt)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))

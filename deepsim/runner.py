@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import importlib.metadata
+import json
 import os
 import platform
 import sys
@@ -906,15 +907,35 @@ def rerun(run_dir: Path | str, *, out: Path | str | None = None, force: bool = F
 
 # --- tracing ---------------------------------------------------------------------------------
 
-def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None) -> list[str]:
-    """``ruleset.trace``, its kernels compiled first (with ``on_compile``) when it can."""
+TRACE_FORMATS = ("text", "json")
+
+
+def _check_format(ruleset: Any, fmt: str) -> None:
+    """Refuse a trace format the ruleset cannot give (before anything is compiled)."""
+    if fmt not in TRACE_FORMATS:
+        raise InputError(f"expected one of {', '.join(TRACE_FORMATS)}, got {fmt!r}",
+                         key="--format")
+    if fmt == "json" and not hasattr(ruleset, "trace_records"):
+        raise InputError(f"the {ruleset.name} ruleset has no JSON trace yet (only text)",
+                         key="--format")
+
+
+def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None,
+           fmt: str = "text") -> list[str]:
+    """``ruleset.trace`` (or, for ``fmt`` "json", one JSON object per line of
+    ``ruleset.trace_records``), its kernels compiled first (with ``on_compile``) when it
+    can."""
+    _check_format(ruleset, fmt)
     if jitcache.can_warm(ruleset):
         jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
+    if fmt == "json":
+        return [json.dumps(rec, ensure_ascii=False)
+                for rec in ruleset.trace_records(prepared, game)]
     return list(ruleset.trace(prepared, game))
 
 
-def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None
-              ) -> tuple[list[str], list[str]]:
+def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None,
+              fmt: str = "text") -> tuple[list[str], list[str]]:
     """Replay game ``game`` of a finished (or interrupted) run with its recorded overrides.
 
     Parameters
@@ -925,11 +946,14 @@ def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = 
         Global game index, ``0 <= game < games``.
     on_compile : callable(message), optional
         Called when numba starts compiling the trace kernels (see :func:`run`).
+    fmt : {"text", "json"}
+        "json": one JSON object per line (a header with the seats, one per event, the
+        result) instead of the readable log; a ruleset without ``trace_records`` refuses.
 
     Returns
     -------
     lines : list of str
-        The ruleset's readable log of that game.
+        The ruleset's readable log of that game (or its JSON lines).
     warnings : list of str
         E.g. the ruleset data changed since the run (params hash differs), so the replay
         may not be the game the batch played.
@@ -958,12 +982,12 @@ def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = 
         warnings.append("the ruleset parameters changed since this run (params hash "
                         f"{prepared.params_hash[:12]} vs recorded {info['params_hash'][:12]}); "
                         "the replay may differ from the game the batch played")
-    return _trace(ruleset, prepared, game, on_compile), warnings
+    return _trace(ruleset, prepared, game, on_compile, fmt), warnings
 
 
 def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = None,
                    overrides: list[str] | None = None,
-                   on_compile: CompileFn | None = None) -> list[str]:
+                   on_compile: CompileFn | None = None, fmt: str = "text") -> list[str]:
     """Replay game ``game`` of a scenario (with ``seed`` and ``overrides``).
 
     Parameters
@@ -978,11 +1002,13 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
         ``path=value`` parameter overrides.
     on_compile : callable(message), optional
         Called when numba starts compiling the trace kernels (see :func:`run`).
+    fmt : {"text", "json"}
+        As for :func:`trace_run`.
 
     Returns
     -------
     list of str
-        The readable log.
+        The readable log (or its JSON lines).
 
     Raises
     ------
@@ -992,4 +1018,4 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"expected a game index >= 0, got {game!r}", key="--game")
     ruleset, _, prepared = resolve(scenario_path, seed=seed, overrides=overrides)
-    return _trace(ruleset, prepared, game, on_compile)
+    return _trace(ruleset, prepared, game, on_compile, fmt)

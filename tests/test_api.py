@@ -59,6 +59,17 @@ def test_trace_ends_with_the_batch_rows_glory():
     assert [float(t.split(": ")[1].split(" Glory")[0]) for t in tail] == glory
 
 
+def test_trace_records_are_the_json_trace_and_end_with_the_batch_row():
+    sim = deepsim.simulate(SCENARIO, games=5)
+    recs = deepsim.trace(SCENARIO, 4, records=True)
+    assert recs[0]["type"] == "header" and recs[-1]["type"] == "result"
+    assert {r["type"] for r in recs[1:-1]} == {"event"}
+    glory = sim.seats.loc[sim.seats["game"] == 4, "glory"].tolist()
+    assert [s["glory"] for s in recs[-1]["seats"]] == pytest.approx(glory)
+    with pytest.raises(InputError, match="no record trace"):
+        deepsim.trace({"ruleset": "abyss", "players": 3, "games": 1}, 0, records=True)
+
+
 def test_statistics_are_the_reports():
     _, s = deepsim.simulate(SCENARIO)
     t = deepsim.win_shares(s, by="calling")

@@ -72,6 +72,12 @@ class Ruleset(Protocol):
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay one game with the event buffer on; return its readable log lines."""
 
+    # Optional: ``trace_records(prepared, game_index) -> list[dict]`` gives the same replay
+    # as records for tools (``deepsim trace --format json``, one JSON object per line): a
+    # ``type: header`` record with the seats, one ``type: event`` record per event (round,
+    # seat, event, rule, named values), a ``type: result`` record. Without it
+    # ``--format json`` is refused (exit 2).
+
     # Optional: a ruleset with ``warm_up`` has its kernels compiled before its games start,
     # behind a status line, and ``deepsim warmup`` compiles them ahead of time
     # (deepsim/jitcache.py); compile time is then kept out of games/s.

@@ -18,6 +18,16 @@ CAUSE_TEXT = {L.END_ATTACK: "attack", L.END_POISON: "poison", L.END_HAZARD: "haz
 SIDE_SHORT = ("Witch", "King", "neutral")
 
 
+def hit_rule(mask: int) -> str:
+    """The faces a die needs to hit (AT-A5; ``combat.hit_faces``, AMB-T1), as text."""
+    faces = [f for f in range(1, 7) if mask >> f & 1]
+    if not faces:
+        return ", no face hits"
+    if len(faces) == 1:
+        return f", a hit on a {faces[0]}"
+    return f", a hit on {', '.join(map(str, faces[:-1]))} or {faces[-1]}"
+
+
 def _dice(packed: int, n: int) -> str:
     faces = [(packed >> (3 * k)) & 7 for k in range(min(n, 20))]
     more = "" if n <= 20 else f" +{n - 20} more"
@@ -40,10 +50,12 @@ def format_events(ev: np.ndarray, names=None, width: int | None = None, *,
     terrain_names, spell_names : list of str, optional
         Defaults: ``layout.TERRAINS`` / ``layout.SPELLS`` with underscores as spaces.
     """
+    need = ""
     if names is not None and hasattr(names, "compiled"):
         prepared = names
         titles = list(prepared.compiled["unit_titles"])
         width = int(prepared.compiled["arrays"].rules[L.R_MAP_WIDTH])
+        need = hit_rule(int(prepared.compiled["arrays"].rules[L.R_HIT_MASK]))
     else:
         titles = list(names or [])
     if width is None:
@@ -99,10 +111,10 @@ def format_events(ev: np.ndarray, names=None, width: int | None = None, *,
             if e:
                 lines.append(f"    {unit(a, b)} enters {tnames[d]} at {cell(c)}: destroyed")
             else:
-                lines.append(f"    {unit(a, b)} enters {tnames[d]} at {cell(c)}: 1 AD attack "
-                             f"{_dice(h, 1)} -> {f} hit(s)")
+                lines.append(f"    {unit(a, b)} enters {tnames[d]} at {cell(c)}: 1 AD attack"
+                             f"{need} {_dice(h, 1)} -> {f} hit(s)")
         elif kind == L.EV_ATTACK:
-            lines.append(f"  [{who}] {unit(a, b)} attacks {unit(c, d)} with {e} dice "
+            lines.append(f"  [{who}] {unit(a, b)} attacks {unit(c, d)} with {e} dice{need} "
                          f"{_dice(h, e)} -> {f} hit(s)")
         elif kind == L.EV_SEARCH:
             lines.append(f"  [{who}] {unit(a, b)} search roll vs hidden {unit(c, f)}: {d} -> "
@@ -133,8 +145,8 @@ def format_events(ev: np.ndarray, names=None, width: int | None = None, *,
                 lines.append(f"  [{who}] current at {cell(c)} blocked for {unit(a, b)}")
         elif kind == L.EV_TERRAIN_END:
             if f == 2:
-                lines.append(f"  [{who}] {tnames[d]} at {cell(c)} attacks {unit(a, b)}: "
-                             f"{_dice(h, 1)} -> {e} hit(s)")
+                lines.append(f"  [{who}] {tnames[d]} at {cell(c)} attacks {unit(a, b)}"
+                             f"{need}: {_dice(h, 1)} -> {e} hit(s)")
             else:
                 lines.append(f"  [{who}] {tnames[d]} at {cell(c)} next to {unit(a, b)}: roll {e}"
                              f" -> {'sucked in' if f else 'safe'}")

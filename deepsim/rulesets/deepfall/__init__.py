@@ -399,14 +399,11 @@ class DeepfallRuleset:
         seats["fair"] = 1.0 / players
         return games_df, pd.DataFrame(seats, copy=False)
 
-    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
-        """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
-
-        It is the same kernel code path as the batch (``play_game``), so the trace ends
-        with the Glory and winner of that game's batch row.
-        """
+    def _traced(self, prepared: Prepared, game_index: int):
+        """Play game ``game_index`` with the event buffer on: (gi, si, sf, events, seat
+        names, where, seed) of that game (row 0 of its tables)."""
         from deepsim.rulesets.deepfall.kernel import trace_game
-        from deepsim.rulesets.deepfall.trace import format_events, seat_label
+        from deepsim.rulesets.deepfall.trace import seat_label
         a, deal, where = self._deal(prepared, game_index)
         seed = int(prepared.scenario["seed"])
         gi, _, si, sf, ev = trace_game(np.int64(seed), np.int64(deal), 200_000,
@@ -415,6 +412,18 @@ class DeepfallRuleset:
         labels = prepared.compiled["bot_labels"]
         names = [seat_label(p, int(si[0, p, L.S_LINEAGE]), int(si[0, p, L.S_CALLING]),
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
+        return gi, si, sf, ev, names, where, seed
+
+    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+        """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
+
+        It is the same kernel code path as the batch (``play_game``), so the trace ends
+        with the Glory and winner of that game's batch row. Each line cites the rulebook
+        section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py).
+        """
+        from deepsim.rulesets.deepfall.trace import format_events
+        gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
+        n = len(names)
         lines = [(f"DEEPFALL game {game_index}{where} of seed {seed}: {n} players, "
                   f"{gi[0, L.G_ROOMS_PER_FLOOR]} rooms per floor, Dread track "
                   f"{gi[0, L.G_DREAD_LEN]}")]
@@ -432,6 +441,39 @@ class DeepfallRuleset:
                          f"worthy ends {sf[0, p, L.SF_WORTHY]:g}), place "
                          f"{si[0, p, L.S_PLACE]}")
         return lines
+
+    def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
+        """The trace of game ``game_index`` as records for tools (``trace --format json``).
+
+        First a ``header`` record (game, seed, players, rooms per floor, Dread track, the
+        seats with Lineage, Calling and bot), then one ``event`` record per kernel event
+        (:func:`deepsim.rulesets.deepfall.trace.decode`: round, seat, event, rule and its
+        named values), last a ``result`` record (each seat's Glory by source, place, win).
+        """
+        from deepsim.rulesets.deepfall.trace import decode
+        gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
+        labels = prepared.compiled["bot_labels"]
+        seats = [{"seat": p, "label": names[p],
+                  "lineage": display_name(LINEAGES[int(si[0, p, L.S_LINEAGE])]),
+                  "calling": display_name(CALLINGS[int(si[0, p, L.S_CALLING])]),
+                  "bot": labels[int(si[0, p, L.S_BOT])]} for p in range(len(names))]
+        header = {"type": "header", "ruleset": self.name, "game": game_index,
+                  "seed": seed, "deal": where.strip() or None,
+                  "players": len(names),
+                  "rooms_per_floor": int(gi[0, L.G_ROOMS_PER_FLOOR]),
+                  "dread_track": int(gi[0, L.G_DREAD_LEN]), "seats": seats,
+                  "placeholders": list(prepared.placeholders),
+                  "skipped_rules": list(prepared.skipped_rules)}
+        result = {"type": "result", "rounds": int(gi[0, L.G_ROUNDS]),
+                  "truncated": bool(gi[0, L.G_TRUNCATED]),
+                  "seats": [{"seat": p, "glory": float(sf[0, p, L.SF_GLORY]),
+                             "glory_rooms": float(sf[0, p, L.SF_ROOMS]),
+                             "glory_cash_out": float(sf[0, p, L.SF_CASH]),
+                             "glory_worthy_end": float(sf[0, p, L.SF_WORTHY]),
+                             "place": int(si[0, p, L.S_PLACE]),
+                             "win": float(sf[0, p, L.SF_WIN])}
+                            for p in range(len(names))]}
+        return [header] + [{"type": "event", **e} for e in decode(ev)] + [result]
 
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""

@@ -29,7 +29,7 @@ from numba import njit
 
 from deepsim.blocks import run_blocks
 from deepsim.rng import game_key
-from deepsim.rulesets.deepfall import bots
+from deepsim.rulesets.deepfall import bots, events, why
 from deepsim.rulesets.deepfall.board import (
     FLOOR_BITS,
     G_N,
@@ -70,6 +70,7 @@ from deepsim.rulesets.deepfall.board import (
     rival_best,
     strength_of,
 )
+from deepsim.rulesets.deepfall.events import emit, emit10, x100
 from deepsim.rulesets.deepfall.layout import (
     CUNNING,
     DREAD,
@@ -98,6 +99,7 @@ from deepsim.rulesets.deepfall.layout import (
     EV_CLAIM,
     EV_CONSUMED,
     EV_DEFER,
+    EV_DIE,
     EV_DREAD,
     EV_END,
     EV_LAST_STAND,
@@ -248,32 +250,6 @@ from deepsim.rulesets.deepfall.layout import (
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def emit(st, seat, kind, vals):
-    """Append one trace event (no-op unless the game is traced).
-
-    ``vals``: the event's seven values a..g (a tuple; layout.EVENT_PAYLOAD).
-    """
-    g = st.g
-    if g[GS_TRACE] == 0:
-        return
-    ev = st.ev
-    k = g[GS_EV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = g[GS_ROUND]
-    ev[k, 1] = seat
-    ev[k, 2] = kind
-    ev[k, 3] = vals[0]
-    ev[k, 4] = vals[1]
-    ev[k, 5] = vals[2]
-    ev[k, 6] = vals[3]
-    ev[k, 7] = vals[4]
-    ev[k, 8] = vals[5]
-    ev[k, 9] = vals[6]
-    g[GS_EV] = k + 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def credit(st, p, e):
     """Count one use of effect ``e`` for seat ``p`` and for the company half that grants it."""
     si = st.si
@@ -353,6 +329,7 @@ def draw_hand(st, dat, p, h):
         bag[p, t] -= 1
         drawn[p, t] += 1
         face = faces[t, rand_below(st, N_FACES)]
+        emit(st, p, EV_DIE, (t, face, 0, 0, 0, 0, 0))
         sym[face] += 1
         rolled[face] += 1
         n_drawn += 1
@@ -439,8 +416,9 @@ def do_claim(st, dat, p, fi, s, surplus_s, surplus_c, solo_used):
         sd[p, SD_PROG_CUNNING] = 0
     st.si[p, S_ROOMS_CLAIMED] += 1
     st.si[p, S_CLAIMS0 + th] += 1
-    emit(st, p, EV_CLAIM, (fi + 1, s, th, np.int64(strength * 100), need_s + surplus_s,
-                           need_c + surplus_c, np.int64(gained * 100)))
+    emit10(st, p, EV_CLAIM, (fi + 1, s, th, np.int64(strength * 100), need_s + surplus_s,
+                             need_c + surplus_c, np.int64(gained * 100), surplus_s + surplus_c,
+                             x100(eff[p, E_MARKER_STRENGTH]), x100(eff[p, E_MARKER_WEIGHT])))
     return gained
 
 
@@ -485,8 +463,12 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
     eff = st.eff
     fi = sd[p, SD_FLOOR] - 1
     s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
+    if st.g[GS_TRACE] != 0:
+        why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
     if s < 0:
         return False
+    if st.g[GS_TRACE] != 0:
+        events.room(st, dat, p, fi, s)
     if rules[R_REINFORCE] < 0.5 and st.act_cnt[fi, s, p] > 0:         # A34
         return False
     need_s, need_c = claim_cost(st, dat, fi, s, p)
@@ -543,6 +525,8 @@ def turn_start(st, dat, p):
         for k in range(N_DICE):
             bag[p, k] += st.disc[p, k]
             st.disc[p, k] = 0
+    if g[GS_TRACE] != 0:
+        events.bag(st, dat, p, hand_size(st, dat, p))
 
     # §7.1 / A24: held rooms produce at the start of the holder's turn.
     rooms = dat.rooms
@@ -602,9 +586,14 @@ def step2_press_on(st, dat, p):
     kn = knobs_of(st, dat, p)
     h = hand_size(st, dat, p)
     target_floor = bots.choose_floor(st, dat, kn, p, True)
+    if g[GS_TRACE] != 0:
+        why.floor(st, dat, kn, p, True, target_floor)
     presses = 0
     while bag_size(st, p) > 0:
-        if not bots.press_on(st, dat, kn, p, presses, target_floor):
+        go = bots.press_on(st, dat, kn, p, presses, target_floor)
+        if g[GS_TRACE] != 0:
+            why.press(st, dat, kn, p, presses, target_floor, go)
+        if not go:
             break
         presses += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
@@ -614,6 +603,8 @@ def step2_press_on(st, dat, p):
         draw_hand(st, dat, p, h)
         if st.eff[p, E_HAND] != 0:
             credit(st, p, E_HAND)
+    if g[GS_TRACE] != 0:
+        why.bag_empty(st, p)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -770,7 +761,8 @@ def loot(st, dat, p, start_floor):
     st.loot[p] += gained
     st.sf[p, SF_LOOT_GAINED] += gained
     emit(st, p, EV_LOOT, (sym[GREED], fl, np.int64(gained * 100),
-                          np.int64(st.loot[p] * 100), 0, 0, 0))
+                          np.int64(st.loot[p] * 100), x100(rules[R_LOOT_PER_GREED]),
+                          dat.depth[fl - 1], 0))
     sym[GREED] = 0
 
 
@@ -787,6 +779,8 @@ def recruit(st, dat, kn, p):
     cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
     cost = max(cost, np.int64(rules[R_RECRUIT_MIN]))
     want = bots.recruits(st, dat, kn, p, cost)
+    if st.g[GS_TRACE] != 0 and sym[METTLE] >= cost:
+        why.recruit(st, dat, kn, p, cost, want)
     got = 0
     for _ in range(want):
         if sym[METTLE] < cost:
@@ -816,6 +810,8 @@ def step4_spend(st, dat, p):
     start_floor = sd[p, SD_FLOOR]
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
     target_floor = bots.choose_floor(st, dat, kn, p, False)
+    if st.g[GS_TRACE] != 0:
+        why.floor(st, dat, kn, p, False, target_floor)
     lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
     target_floor = min(target_floor, lowest_open)
     target_floor = max(target_floor, 1)
@@ -823,6 +819,8 @@ def step4_spend(st, dat, p):
     # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
         keep_c = bots.claim_here_first(st, dat, kn, p, target_floor)
+        if st.g[GS_TRACE] != 0:
+            why.here(st, dat, kn, p, target_floor, keep_c)
         if keep_c >= 0 and try_claim(st, dat, kn, p, False, keep_c):
             claims_left -= 1
     move(st, dat, kn, p, target_floor)
@@ -875,8 +873,8 @@ def cash_out(st, dat, p):
                 st.act_str[fi, s, p] = 0.0
     sd[p, SD_MARKS] = 0
     st.si[p, S_CASH_OUTS] += 1
-    emit(st, p, EV_CASH_OUT, (sd[p, SD_DEEPEST], np.int64(st.loot[p] * 100),
-                              np.int64(banked * 100), 0, 0, 0, 0))
+    emit(st, p, EV_CASH_OUT, (sd[p, SD_DEEPEST], x100(st.loot[p]), x100(banked),
+                              x100(rules[R_GLORY_PER_LOOT]), x100(rules[R_DIVIDEND]), 0, 0))
     # the fresh crew's dice come from the box; drawn dice of the retired crew are gone
     for k in range(N_DICE):
         st.drawn[p, k] = 0
@@ -901,6 +899,8 @@ def step5_exit(st, dat, p):
         drawn[p, k] = 0
     price = last_stand_price(st, dat, p)
     choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p, price)
+    if st.g[GS_TRACE] != 0:
+        why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
     if choice == 2 and sd[p, SD_STAND] == 0:
         pay = max(0, price)
         if sym[METTLE] >= pay:
@@ -980,6 +980,8 @@ def taken(st, dat, p, fi, final):
             sf[p, SF_LOOT_LOST] += loot[p]
         st.glory[p] += worth
         sf[p, SF_WORTHY] += worth
+        if st.g[GS_TRACE] != 0:
+            events.worthy_end(st, dat, p, basis, worth)
         si[p, S_WORTHY_ENDS] += 1
         if rules[R_LS_CONSUMES] > 0.5:                            # §7.3, A29
             gone = st.gone
@@ -1083,7 +1085,8 @@ def collapse(st, dat, fi):
         if claimants >= 2:
             gi[G_CONTESTED] += 1
             gi[G_CONTESTED_MARKERS] += markers
-        emit(st, -1, EV_SCORE, (fi + 1, s, th, value, mask, np.int64(share), claimants))
+        emit10(st, -1, EV_SCORE, (fi + 1, s, th, value, mask, np.int64(share), claimants,
+                                  rooms[th, RM_VALUE], plunder[fi, s], dat.depth[fi]))
     final = fi == 0
     sd = st.sd
     for p in range(n):

@@ -313,10 +313,60 @@ SF_LOOT_LOST = _SF["loot_lost"]
 SF_LOOT_GAINED = _SF["loot_gained"]
 N_SEAT_FLT = len(SEAT_FLT)
 
-# ---- trace events: int64[k, EVENT_WIDTH] rows (round, seat, kind, a, b, c, d, e, f, g) ----
-EVENTS = ("round", "roll", "press", "dread", "setback", "produce", "move", "claim", "assault",
-          "loot", "recruit", "cash_out", "last_stand", "stay", "maw", "score", "rise", "taken",
-          "consumed", "muster", "end", "setup", "defer")
+# ---- trace events: int64[k, EVENT_WIDTH] rows (round, seat, kind, a .. j) -----------------
+# One entry per event kind, in kind order: (name, rulebook section or gap it reports, the
+# names of its values a, b, ...). A name ending in "/100" is stored x100 (Glory, Loot,
+# multipliers, chances); trace.py divides it back for the text and the JSON. Seat -1 is
+# the table (the Maw, setup). Kinds are emitted only in traced games (GS_TRACE), never
+# from a draw or a decision: a traced game is the batch's game.
+EVENT_SPECS = (
+    ("round", "§6", ("maw_steps", "dread", "dread_track", "next_floor")),
+    ("roll", "§6A.1", ("dice", "steel", "cunning", "faith", "greed", "mettle", "dread")),
+    ("press", "§6A.2", ("press", "dread")),
+    ("dread", "§6A.3", ("dread", "canceled", "uncanceled")),
+    ("setback", "§6A.3", ("lost", "healed", "immune")),
+    ("produce", "§7.1", ("steel", "cunning", "faith", "greed", "mettle", "produced")),
+    ("move", "§6A.4", ("from_floor", "to_floor", "moves")),
+    ("claim", "§7.1", ("floor", "slot", "room", "strength/100", "steel", "cunning",
+                       "loot/100", "surplus", "marker_bonus/100", "marker_weight/100")),
+    ("assault", "§7.1", ("floor", "slot", "room", "progress_steel", "progress_cunning")),
+    ("loot", "§6A.4", ("greed", "floor", "loot/100", "unbanked/100", "per_greed/100",
+                       "depth")),
+    ("recruit", "§8", ("dice", "die", "cost")),
+    ("cash_out", "§7.3", ("deepest", "loot/100", "glory/100", "glory_per_loot/100",
+                          "dividend/100")),
+    ("last_stand", "§7.3", ("floor", "deepest", "paid")),
+    ("stay", "§7.3", ("floor", "unbanked/100")),
+    ("maw", "§6B.2", ("floor", "maw_steps", "dread")),
+    ("score", "§6B.2", ("floor", "slot", "room", "glory", "winners", "share", "claimants",
+                        "tile_value", "plunder", "depth")),
+    ("rise", "§6B.2", ("floor", "slot", "room", "plunder")),
+    ("taken", "§6B.2", ("floor", "last_stand", "glory/100", "loot/100", "crew_turns")),
+    ("consumed", "§7.3", ("floor", "slot", "room")),
+    ("muster", "§7.3", ("floor",)),
+    ("end", "§1", ("rounds", "winners", "glory/100", "floors_collapsed", "truncated")),
+    ("setup", "§3.1", ("floor", "room_1", "room_2", "room_3", "room_4", "room_5", "room_6")),
+    ("defer", "§9", ("held_back", "maw_steps")),
+    # -- added for the audit trace (issue 27)
+    ("bag", "§6A.1", tuple(f"bag_{d}" for d in DICE) + ("discard", "hand")),
+    ("die", "§5", ("die", "face")),
+    ("room", "§7.2", ("floor", "slot", "room", "threat", "lock", "threat_ignore",
+                      "progress_steel", "progress_cunning", "value", "depth")),
+    ("worthy_end", "§7.3", ("deepest", "basis/100", "multiplier/100",
+                            "company_multiplier/100", "loot/100", "glory_per_loot/100",
+                            "glory/100", "basis_is_depth_value")),
+    ("forecast", "§6B.1", ("floor", "verdict", "steps_needed", "steps_per_round",
+                           "dread_full_steps", "dread_left", "turns_to_come",
+                           "rate/100", "expected/100", "margin/100")),
+    ("why_press", "bot", ("press", "reason", "x", "y", "z", "w", "u", "v")),
+    ("why_floor", "bot", ("floor", "reason", "x", "y", "z", "w")),
+    ("why_room", "bot", ("floor", "slot", "room", "action", "score/100", "next_slot",
+                         "next_score/100", "options", "assault", "best_slot")),
+    ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep")),
+    ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
+    ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
+)
+EVENTS = tuple(name for name, _, _ in EVENT_SPECS)
 _EV = columns(EVENTS)
 EV_ROUND = _EV["round"]
 EV_ROLL = _EV["roll"]
@@ -341,5 +391,18 @@ EV_MUSTER = _EV["muster"]
 EV_END = _EV["end"]
 EV_SETUP = _EV["setup"]
 EV_DEFER = _EV["defer"]
-EVENT_PAYLOAD = 7                   # values a..g of an event
+EV_BAG = _EV["bag"]
+EV_DIE = _EV["die"]
+EV_ROOM = _EV["room"]
+EV_WORTHY = _EV["worthy_end"]
+EV_FORECAST = _EV["forecast"]
+EV_WHY_PRESS = _EV["why_press"]
+EV_WHY_FLOOR = _EV["why_floor"]
+EV_WHY_ROOM = _EV["why_room"]
+EV_WHY_HERE = _EV["why_here"]
+EV_WHY_EXIT = _EV["why_exit"]
+EV_WHY_RECRUIT = _EV["why_recruit"]
+EVENT_PAYLOAD = 10                  # values a..j of an event
 EVENT_WIDTH = 3 + EVENT_PAYLOAD
+assert max(len(f) for _, _, f in EVENT_SPECS) <= EVENT_PAYLOAD
+assert N_DICE == 7, "events.bag writes one value per die type: seven"

@@ -1,0 +1,141 @@
+"""Writing the DEEPFALL trace: one event row per call, only in a traced game.
+
+The kernel (kernel.py) and the bots' reasons (why.py) append events to the state's buffer
+``st.ev`` (int64[k, layout.EVENT_WIDTH]: round, seat, kind, then the kind's values as
+layout.EVENT_SPECS names them). Both writers return at once unless the game is traced
+(``GS_TRACE``), so a batch game pays one branch per call; they change nothing else.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from deepsim.rulesets.deepfall.board import (
+    GS_EV,
+    GS_ROUND,
+    GS_TRACE,
+    SD_DEEPEST,
+    SD_PROG_CUNNING,
+    SD_PROG_FLOOR,
+    SD_PROG_SLOT,
+    SD_PROG_STEEL,
+)
+from deepsim.rulesets.deepfall.layout import (
+    E_THREAT_IGNORE,
+    E_WORTHY_MULT,
+    EV_BAG,
+    EV_ROOM,
+    EV_WORTHY,
+    N_DICE,
+    R_ASSAULT,
+    R_GLORY_PER_LOOT,
+    R_WORTHY_DEPTH_BASIS,
+    R_WORTHY_KEEPS_LOOT,
+    R_WORTHY_MULT,
+    RM_LOCK,
+    RM_THREAT,
+    RM_VALUE,
+)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def emit(st, seat, kind, vals):
+    """Append one trace event of up to seven values (no-op unless the game is traced).
+
+    ``vals``: a 7-tuple (a .. g; layout.EVENT_SPECS names them; the rest stay 0).
+    """
+    g = st.g
+    if g[GS_TRACE] == 0:
+        return
+    ev = st.ev
+    k = g[GS_EV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = g[GS_ROUND]
+    ev[k, 1] = seat
+    ev[k, 2] = kind
+    ev[k, 3] = vals[0]
+    ev[k, 4] = vals[1]
+    ev[k, 5] = vals[2]
+    ev[k, 6] = vals[3]
+    ev[k, 7] = vals[4]
+    ev[k, 8] = vals[5]
+    ev[k, 9] = vals[6]
+    g[GS_EV] = k + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def emit10(st, seat, kind, vals):
+    """Append one trace event of ten values a .. j (no-op unless the game is traced)."""
+    g = st.g
+    if g[GS_TRACE] == 0:
+        return
+    ev = st.ev
+    k = g[GS_EV]
+    if k >= ev.shape[0]:
+        return
+    ev[k, 0] = g[GS_ROUND]
+    ev[k, 1] = seat
+    ev[k, 2] = kind
+    ev[k, 3] = vals[0]
+    ev[k, 4] = vals[1]
+    ev[k, 5] = vals[2]
+    ev[k, 6] = vals[3]
+    ev[k, 7] = vals[4]
+    ev[k, 8] = vals[5]
+    ev[k, 9] = vals[6]
+    ev[k, 10] = vals[7]
+    ev[k, 11] = vals[8]
+    ev[k, 12] = vals[9]
+    g[GS_EV] = k + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def x100(v):
+    """A value stored x100 in an event (Glory, Loot, multipliers; rounded to nearest)."""
+    return np.int64(np.floor(v * 100.0 + 0.5))
+
+
+@njit(cache=True, _nrt=False)
+def room(st, dat, p, fi, s):
+    """Emit room (fi, s) as seat p faces it (§7.2 tile, §7.1 claim): its threat and lock,
+    the company's threat ignored (§4 Dvergar), p's assault progress in it (A25), its value
+    (tile + plunder risen, §6B.2) and the floor's Depth Value (§3.2)."""
+    th = st.theme[fi, s]
+    rooms = dat.rooms
+    sd = st.sd
+    ps = 0
+    pc = 0
+    if dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+        ps = sd[p, SD_PROG_STEEL]
+        pc = sd[p, SD_PROG_CUNNING]
+    emit10(st, p, EV_ROOM, (fi + 1, s, th, rooms[th, RM_THREAT], rooms[th, RM_LOCK],
+                            np.int64(st.eff[p, E_THREAT_IGNORE]), ps, pc,
+                            rooms[th, RM_VALUE] + st.plunder[fi, s], dat.depth[fi]))
+
+
+@njit(cache=True, _nrt=False)
+def bag(st, dat, p, hand):
+    """Emit seat p's bag at the start of its turn (§6A.1): dice per type (schema.DICE
+    order), the dice in its discard (A4) and the hand it draws."""
+    b = st.bag
+    disc = 0
+    for k in range(N_DICE):
+        disc += st.disc[p, k]
+    emit10(st, p, EV_BAG, (b[p, 0], b[p, 1], b[p, 2], b[p, 3], b[p, 4], b[p, 5], b[p, 6],
+                           disc, hand, 0))
+
+
+@njit(cache=True, _nrt=False)
+def worthy_end(st, dat, p, basis, worth):
+    """Emit the Worthy End's arithmetic (§7.3): ``basis`` (deepest floor, or its Depth
+    Value with A6) x ``exits.worthy_end_multiplier`` x the company's (§4 Wardancer, A20),
+    + the Loot kept x ``loot.glory_per_loot`` (A6) = ``worth`` Glory."""
+    rules = dat.rules
+    keeps = rules[R_WORTHY_KEEPS_LOOT] > 0.5
+    emit10(st, p, EV_WORTHY, (st.sd[p, SD_DEEPEST], x100(basis), x100(rules[R_WORTHY_MULT]),
+                              x100(st.eff[p, E_WORTHY_MULT]),
+                              x100(st.loot[p]) if keeps else 0,
+                              x100(rules[R_GLORY_PER_LOOT]), x100(worth),
+                              1 if rules[R_WORTHY_DEPTH_BASIS] > 0.5 else 0, 0, 0))
