@@ -48,7 +48,7 @@ clean:
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 bench: $(STAMP)
-	$(VENV)/bin/deepsim bench
+	$(VENV)/bin/deepsim bench deepfall
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
 # players, random companies and bots), a 2-player run (matchups), the literal Maw
@@ -68,7 +68,7 @@ findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
-	$(VENV)/bin/python -m deepsim.report.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity

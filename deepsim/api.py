@@ -252,7 +252,7 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     return list(ruleset.trace(prepared, game))
 
 
-def win_shares(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
+def win_shares(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
                min_ratio: float = 0.8) -> pd.DataFrame:
     """Win share per group with its Wilson interval, fair share and viability verdict.
 
@@ -262,9 +262,9 @@ def win_shares(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
     ----------
     seats : DataFrame
         Seats table with columns ``by``, ``win`` and ``fair``.
-    by : str, default ``"company"``
-        Grouping column (DEEPFALL: company, lineage, calling, bot, seat; Atlantis: faction,
-        bot, seat).
+    by : str
+        Grouping column: one of the ruleset's ``group_columns`` (its faction column, bot,
+        seat, ...: ``deepsim.rulesets.get(name).group_columns``).
     alpha : float, default 0.05
         1 - confidence level of the intervals.
     min_ratio : float, default 0.8
@@ -315,22 +315,21 @@ def _instances(metric: str, games: pd.DataFrame, seats: pd.DataFrame, ruleset: s
                scenario: dict) -> list:
     from deepsim.measure import (
         expand,
-        group_columns_of,
         parse_metric_spec,
         player_counts,
+        target_of,
         universe_from_frames,
     )
-    from deepsim.report.config import ReportConfig
     from deepsim.rulesets import get
     if ruleset is None:
-        raise InputError("name the ruleset (ruleset='deepfall') when passing bare frames")
+        raise InputError("name the ruleset (ruleset='RULESET', as the run's scenario does) "
+                         "when passing bare frames")
     rs = get(ruleset)
-    cols = group_columns_of(rs)
+    cols = rs.group_columns
     sel = parse_metric_spec(metric, group_columns=cols, key="metric")
     uni = universe_from_frames(games, seats, player_counts(scenario, seats), cols,
                                rs.faction_column)
-    return expand([sel], uni, key_prefix="", target_rounds=ReportConfig().rounds_target,
-                  key="metric")
+    return expand([sel], uni, key_prefix="", target_rounds=target_of(rs), key="metric")
 
 
 def estimate(run: Simulation | tuple[pd.DataFrame, pd.DataFrame], metric: str, *,

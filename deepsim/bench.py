@@ -1,16 +1,20 @@
-"""`deepsim bench`: how fast the kernel plays, against plain Python and against the RNG floor.
+"""`deepsim bench RULESET`: how fast a ruleset's kernel plays, against plain Python and
+against the RNG floor.
 
-Every figure comes from this one invocation on this machine (a benchmark, never a test):
+Every figure comes from this one invocation on this machine (a benchmark, never a test), on
+the ruleset's own bench scenario (``Ruleset.bench_scenario``, at each of its
+``bench_players``):
 
-- games/s per core on 1 thread and on 2 threads (scaling ratio), for 2, 4 and 6 players on
-  the full rules with the default bots (the default scenario's bot pool);
+- games/s per core on 1 thread and on 2 threads (scaling ratio), per player count, on the
+  full rules with the bench scenario's bots;
 - the same kernel under ``NUMBA_DISABLE_JIT=1`` (plain Python) on a small game count, and
   the JIT/Python ratio;
 - cold compile time (empty numba cache; wall and CPU time, run and trace entry points)
   and cached start time, in fresh processes;
-- random draws per game (the kernel counts them) and ns per draw of the counter-based RNG
-  alone, measured with LLVM loop and SLP vectorisation off; their product is the floor in
-  games/s, and the measured speed is reported as a fraction of it;
+- random draws per game (when the kernel counts them: a games column ``rng_draws``) and ns
+  per draw of the counter-based RNG alone, measured with LLVM loop and SLP vectorisation
+  off; their product is the floor in games/s, and the measured speed is reported as a
+  fraction of it;
 - the time split of an end-to-end run (kernel, parquet writing, report);
 - peak resident memory of whole ``deepsim run`` processes at two game counts.
 
@@ -34,33 +38,48 @@ import numpy as np
 
 from deepsim.atomic import atomic_write_json
 
-DEFAULT_SCENARIO = Path("scenarios/deepfall-4p.yaml")
-PLAYER_COUNTS = (2, 4, 6)
 
+def bench_ruleset(name: str):
+    """The ruleset ``name`` if it declares a bench scenario.
 
-def _scenario(players: int, seed: int = 1) -> dict:
-    """The default scenario's bots and companies, at ``players`` players."""
-    return {"name": f"bench-{players}p", "ruleset": "deepfall", "players": players,
-            "seed": seed, "companies": {"unique": True},
-            "bots": ["random", "cautious", "balanced", "greedy", "martyr"]}
-
-
-def _prepare(players: int):
+    Raises
+    ------
+    InputError
+        Unknown ruleset, or one without a kernel or without a bench scenario.
+    """
+    from deepsim.errors import InputError
     from deepsim.rulesets import get
-    rs = get("deepfall")
-    return rs, rs.prepare(_scenario(players), source="<bench>")
+    rs = get(name)
+    if not rs.plays or not rs.bench_players():
+        raise InputError(f"ruleset '{name}' declares no bench scenario (Ruleset."
+                         "bench_scenario); nothing to time", key="RULESET")
+    return rs
 
 
-def kernel_speed(players: int, games: int, threads: int, repeats: int = 3) -> dict:
+def _scenario(ruleset: str, players: int, seed: int = 1) -> dict:
+    """The ruleset's bench scenario at ``players`` players."""
+    sc = dict(bench_ruleset(ruleset).bench_scenario(players))
+    return {"name": f"bench-{players}p", **sc, "ruleset": ruleset, "players": players,
+            "seed": seed}
+
+
+def _prepare(ruleset: str, players: int):
+    rs = bench_ruleset(ruleset)
+    return rs, rs.prepare(_scenario(ruleset, players), source="<bench>")
+
+
+def kernel_speed(ruleset: str, players: int, games: int, threads: int, repeats: int = 3
+                 ) -> dict:
     """Best-of-``repeats`` wall-clock games/s of ``run_chunk`` after a warm-up.
 
     Returns
     -------
     dict
         ``games_per_s`` (float, games/s on ``threads`` threads), ``per_core`` (games/s
-        divided by threads) and ``rng_draws_per_game`` (mean random draws per game).
+        divided by threads) and ``rng_draws_per_game`` (mean random draws per game; None
+        when the kernel does not count them).
     """
-    rs, prep = _prepare(players)
+    rs, prep = _prepare(ruleset, players)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
@@ -71,7 +90,7 @@ def kernel_speed(players: int, games: int, threads: int, repeats: int = 3) -> di
             t0 = time.perf_counter()
             g, _ = rs.run_chunk(prep, (r + 1) * games, games)
             best = min(best, time.perf_counter() - t0)
-            draws = float(g["rng_draws"].mean())
+            draws = float(g["rng_draws"].mean()) if "rng_draws" in g.columns else None
     finally:
         numba.set_num_threads(old)
     gps = games / best
@@ -84,10 +103,11 @@ def _child_env(**extra: str) -> dict:
     return env
 
 
-def python_reference(players: int, games: int) -> float:
+def python_reference(ruleset: str, players: int, games: int) -> float:
     """games/s of the same kernel code run as plain Python (``NUMBA_DISABLE_JIT=1``)."""
     code = ("import time, json; from deepsim.bench import _prepare; "
-            f"rs, p = _prepare({players}); rs.run_chunk(p, 0, 1); t = time.perf_counter(); "
+            f"rs, p = _prepare({ruleset!r}, {players}); rs.run_chunk(p, 0, 1); "
+            "t = time.perf_counter(); "
             f"rs.run_chunk(p, 1, {games}); print(json.dumps(time.perf_counter() - t))")
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], check=True,
                          capture_output=True, text=True, env=_child_env(NUMBA_DISABLE_JIT="1"))
@@ -102,27 +122,32 @@ def cpu():
 t, c = time.perf_counter(), cpu()
 from deepsim import jitcache
 from deepsim.bench import _prepare
-rs, p = _prepare(4)
+rs, p = _prepare(sys.argv[1], int(sys.argv[2]))
 out = {"import_s": time.perf_counter() - t}
-rep = jitcache.warm(rs, p)
-out.update(run_s=time.perf_counter() - t, run_cpu_s=cpu() - c, run_functions=len(rep.compiled))
+def warm(trace):
+    if jitcache.can_warm(rs):
+        return len(jitcache.warm(rs, p, trace=trace).compiled)
+    (rs.trace(p, 0) if trace else rs.run_chunk(p, 0, 1))
+    return 0
+n = warm(False)
+out.update(run_s=time.perf_counter() - t, run_cpu_s=cpu() - c, run_functions=n)
 t2, c2 = time.perf_counter(), cpu()
-rep = jitcache.warm(rs, p, trace=True)
-out.update(trace_s=time.perf_counter() - t2, trace_cpu_s=cpu() - c2,
-           trace_functions=len(rep.compiled))
+n = warm(True)
+out.update(trace_s=time.perf_counter() - t2, trace_cpu_s=cpu() - c2, trace_functions=n)
 rs.run_chunk(p, 0, 1)
 print(json.dumps(out))
 """
 
 
-def _start(env: dict) -> dict:
-    out = subprocess.run([sys.executable, "-c", _START], check=True, capture_output=True,
-                         text=True, env=env)
+def _start(env: dict, ruleset: str, players: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", _START, ruleset, str(players)], check=True,
+                         capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def start_times(cold: bool = True) -> dict:
-    """Seconds to import, compile (or load) the kernel and play one game in a fresh process.
+def start_times(ruleset: str, players: int, cold: bool = True) -> dict:
+    """Seconds to import, compile (or load) the kernel and play one game of the bench
+    scenario at ``players`` players in a fresh process.
 
     With an empty numba cache (``cold``), then with the cache it filled. Compile time is
     given as wall time and as the process's CPU time (user + system, single-threaded, so
@@ -136,11 +161,11 @@ def start_times(cold: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = _child_env(NUMBA_CACHE_DIR=cache) if cold else _child_env()
         if cold:
-            first = _start(env)
+            first = _start(env, ruleset, players)
             out.update(cold_compile_s=first["run_s"], cold_compile_cpu_s=first["run_cpu_s"],
                        cold_trace_cpu_s=first["trace_cpu_s"],
                        cold_functions=first["run_functions"] + first["trace_functions"])
-        again = _start(env)
+        again = _start(env, ruleset, players)
         out["cached_start_s"] = again["run_s"]
         out["cached_start_functions"] = again["run_functions"] + again["trace_functions"]
     return out
@@ -187,7 +212,8 @@ def _cli() -> str:
     return str(Path(sys.executable).with_name("deepsim"))
 
 
-def end_to_end_split(games: int, chunk_size: int, threads: int, workdir: Path) -> dict:
+def end_to_end_split(ruleset: str, players: int, games: int, chunk_size: int, threads: int,
+                     workdir: Path) -> dict:
     """Seconds in the kernel, in parquet writing and in the report for one whole run.
 
     The run goes through the real runner (``runner.execute``); the kernel's share is timed
@@ -195,11 +221,11 @@ def end_to_end_split(games: int, chunk_size: int, threads: int, workdir: Path) -
     ``deepsim report`` process when that command exists.
     """
     from deepsim import runner
-    rs, prep = _prepare(4)
+    rs, prep = _prepare(ruleset, players)
     numba.set_num_threads(threads)
     rs.run_chunk(prep, 0, 64)
     timed = _TimedRuleset(rs)
-    scenario = dict(_scenario(4), games=games, chunk_size=chunk_size)
+    scenario = dict(_scenario(ruleset, players), games=games, chunk_size=chunk_size)
     prep = rs.prepare(scenario, source="<bench>")
     out_dir = workdir / "split"
     out_dir.mkdir(parents=True)
@@ -219,12 +245,15 @@ def end_to_end_split(games: int, chunk_size: int, threads: int, workdir: Path) -
     return result
 
 
-def peak_rss_mb(games: int, workdir: Path) -> float:
-    """Peak resident memory (MiB) of a whole ``deepsim run`` process of the default scenario.
+def peak_rss_mb(ruleset: str, players: int, games: int, workdir: Path) -> float:
+    """Peak resident memory (MiB) of a whole ``deepsim run`` process of the bench scenario.
 
     Results stream to parquet chunk by chunk, so this should not grow with ``games``.
     """
-    args = [_cli(), "run", str(DEFAULT_SCENARIO), "--games", str(games),
+    import yaml
+    scenario = workdir / f"bench-{ruleset}-{players}p.yaml"
+    scenario.write_text(yaml.safe_dump(_scenario(ruleset, players), sort_keys=False))
+    args = [_cli(), "run", str(scenario), "--games", str(games),
             "--out", str(workdir / f"rss-{games}"), "--quiet"]
     helptext = subprocess.run([_cli(), "run", "--help"], capture_output=True, text=True,
                               check=False).stdout
@@ -237,29 +266,39 @@ def peak_rss_mb(games: int, workdir: Path) -> float:
     return usage.ru_maxrss / 1024.0
 
 
-def run_bench(*, quick: bool = False, out: Path | None = None, log=print) -> dict:
-    """Run every measurement; return the results, and write them to ``out`` (JSON,
-    atomically) when given (``deepsim bench --out``; nothing is written by default).
+def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
+              log=print) -> dict:
+    """Run every measurement on ``ruleset``'s bench scenario; return the results, and write
+    them to ``out`` (JSON, atomically) when given (``deepsim bench --out``; nothing is
+    written by default).
 
-    ``quick`` shrinks every game count (for a smoke test): the numbers are then not
-    meaningful, only the shape of the output.
+    ``quick`` shrinks every game count and times the middle player count only (for a smoke
+    test): the numbers are then not meaningful, only the shape of the output.
+
+    Raises
+    ------
+    InputError
+        Unknown ruleset, or one that declares no bench scenario.
     """
+    rs = bench_ruleset(ruleset)
+    players = tuple(rs.bench_players())
+    mid = players[len(players) // 2]
     n_fast = 2_000 if quick else 40_000
     n_py = 10 if quick else 300
     n_split = 5_000 if quick else 1_000_000
     rss_counts = (1_000, 2_000) if quick else (100_000, 1_000_000)
-    counts = (4,) if quick else PLAYER_COUNTS
+    counts = (mid,) if quick else players
     threads_max = min(2, numba.config.NUMBA_NUM_THREADS)
     res: dict = {"machine": {"python": platform.python_version(), "numba": numba.__version__,
                              "numpy": np.__version__, "cpu_count": os.cpu_count(),
                              "platform": platform.platform()},
-                 "quick": quick, "players": {}}
+                 "ruleset": rs.name, "title": rs.title, "quick": quick, "players": {}}
     for n in counts:
         log(f"kernel speed, {n} players ...")
-        one = kernel_speed(n, n_fast, 1)
-        two = kernel_speed(n, n_fast, threads_max)
+        one = kernel_speed(ruleset, n, n_fast, 1)
+        two = kernel_speed(ruleset, n, n_fast, threads_max)
         log(f"plain-Python reference, {n} players ...")
-        py = python_reference(n, n_py)
+        py = python_reference(ruleset, n, n_py)
         res["players"][str(n)] = {
             "games_per_s_1_thread": one["games_per_s"],
             "games_per_s_per_core_1_thread": one["per_core"],
@@ -273,19 +312,22 @@ def run_bench(*, quick: bool = False, out: Path | None = None, log=print) -> dic
     log("RNG alone ...")
     ns = rng_ns_per_draw(5_000_000 if quick else 50_000_000)
     res["rng_ns_per_draw"] = ns
-    for n, row in res["players"].items():
-        floor = 1e9 / (row["rng_draws_per_game"] * ns)
+    for row in res["players"].values():
+        draws = row["rng_draws_per_game"]
+        floor = 1e9 / (draws * ns) if draws else None
         row["rng_floor_games_per_s"] = floor
-        row["fraction_of_floor"] = row["games_per_s_per_core_1_thread"] / floor
+        row["fraction_of_floor"] = (row["games_per_s_per_core_1_thread"] / floor
+                                    if floor else None)
     log("cold compile and cached start ...")
-    res.update(start_times(cold=not quick))
+    res.update(start_times(ruleset, mid, cold=not quick))
     with tempfile.TemporaryDirectory() as tmp:
         log(f"end-to-end split, {n_split:,} games ...")
-        res["split"] = end_to_end_split(n_split, min(100_000, n_split), threads_max, Path(tmp))
+        res["split"] = end_to_end_split(ruleset, mid, n_split, min(100_000, n_split),
+                                        threads_max, Path(tmp))
         res["peak_rss_mb"] = {}
         for n in rss_counts:
             log(f"peak memory, {n:,} games ...")
-            res["peak_rss_mb"][str(n)] = peak_rss_mb(n, Path(tmp))
+            res["peak_rss_mb"][str(n)] = peak_rss_mb(ruleset, mid, n, Path(tmp))
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_json(out, res)

@@ -6,9 +6,14 @@ from rich.console import Group
 from rich.table import Table
 
 
+def _opt(value, spec: str) -> str:
+    return "n/a" if value is None else spec.format(value)
+
+
 def bench_table(res: dict) -> Group:
     """Tables of a bench result dict: speed per player count, then start-up, split, memory."""
-    t = Table(title="DEEPFALL kernel speed (full rules, default bots)", title_justify="left")
+    t = Table(title=f"{res['title']} kernel speed (full rules, the bench scenario's bots)",
+              title_justify="left")
     for col in ("n", "1T g/s", "2T g/s", "2T/1T", "Python g/s", "JIT/Py", "draws",
                 "floor g/s", "of floor"):
         t.add_column(col, justify="right", no_wrap=True, min_width=len(col))
@@ -18,8 +23,9 @@ def bench_table(res: dict) -> Group:
         t.add_row(n, f"{r['games_per_s_per_core_1_thread']:,.0f}",
                   f"{r['games_per_s_2_threads']:,.0f}", f"{r['scaling_2_threads']:.2f}x",
                   f"{r['python_games_per_s']:,.1f}", f"{r['jit_vs_python']:,.0f}x",
-                  f"{r['rng_draws_per_game']:,.0f}", f"{r['rng_floor_games_per_s']:,.0f}",
-                  f"{100 * r['fraction_of_floor']:.1f}%")
+                  _opt(r["rng_draws_per_game"], "{:,.0f}"),
+                  _opt(r["rng_floor_games_per_s"], "{:,.0f}"),
+                  _opt(r["fraction_of_floor"], "{:.1%}"))
     o = Table(title="Start-up, end-to-end split and memory", title_justify="left")
     o.add_column("Measure")
     o.add_column("Value", justify="right")

@@ -278,28 +278,27 @@ def run(
             _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
-    from deepsim.report.load import ruleset_meta
     from deepsim.summary import headline_groups, render_summary
 
     info = result.info
-    meta = ruleset_meta(info["ruleset"])
+    rs = result.ruleset
     games_df, seats_df = read_run(
         result.out_dir,
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
-            [c for c, _ in headline_groups(meta)] + ["win", "fair", "players", "bot"]))),
+            [c for c, _ in headline_groups(rs)] + ["win", "fair", "players", "bot"]))),
     )
-    render_summary(console, games_df, seats_df, by=meta.faction_column,
-                   label=meta.faction_label,
+    render_summary(console, games_df, seats_df, by=rs.faction_column,
+                   label=rs.faction_label, score=rs.score_label,
                    title=f"{info['scenario_name']} ({info['ruleset']}), seed {info['seed']}",
                    placeholders=info["placeholders"], skipped_rules=info["skipped_rules"],
                    wall_time_s=info["wall_time_s"], games_per_s=info["games_per_s"],
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=headline_groups(meta))
+                   headline=headline_groups(rs))
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -351,27 +350,29 @@ def trace(
 
 @app.command()
 def rulesets() -> None:
-    """List the installed rulesets."""
+    """List the installed rulesets: those deepsim plays, and odds-only ones (no kernel:
+    `deepsim odds` only)."""
     console = _console()
     try:
         names = runner.available_rulesets()
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table("Name", "Title", title="Rulesets", title_justify="left")
+    table = Table("Name", "Title", "Kind", title="Rulesets", title_justify="left")
     for name in names:
         try:
-            title = str(getattr(runner.get_ruleset(name), "title", ""))
+            rs = runner.get_ruleset(name)
         except InputError as exc:
-            title = f"[red]{escape(str(exc))}[/red]"
-        else:
-            title = escape(title)
-        table.add_row(escape(name), title)
+            table.add_row(escape(name), f"[red]{escape(str(exc))}[/red]", "")
+            continue
+        kind = ("plays games" if rs.plays else "odds only") + (
+            ", odds" if rs.plays and rs.odds() is not None else "")
+        table.add_row(escape(name), escape(rs.title), kind)
     console.print(table)
 
 
 @app.command()
 def params(
-    ruleset: str = typer.Argument(..., help="Ruleset name, e.g. deepfall."),
+    ruleset: str = typer.Argument(..., help="Ruleset name (deepsim rulesets lists them)."),
     match: str = typer.Option("", "--match", "-m", help="Show only paths containing this."),
 ) -> None:
     """List every ruleset parameter: dotted path, default, type, bounds, rulebook section."""
@@ -412,17 +413,24 @@ _PARAMS_TABLE_WIDTH = 140
 
 @app.command()
 def bench(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset to time (its bench scenario).")],
     quick: Annotated[bool, typer.Option("--quick",
                                         help="Tiny game counts (smoke test only).")] = False,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write the results as JSON to this file (e.g. "
                             "reports/bench.json); by default nothing is written.")] = None,
 ) -> None:
-    """Benchmark the DEEPFALL kernel: games/s per core, JIT vs plain Python, RNG floor, memory."""
-    from deepsim.bench import run_bench
+    """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
+    Python, RNG floor, memory."""
+    from deepsim.bench import bench_ruleset, run_bench
     from deepsim.bench_render import bench_table
     console = _console()
-    res = run_bench(quick=quick, out=out, log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
+    try:
+        bench_ruleset(ruleset)
+    except InputError as exc:
+        raise _fail(exc) from None
+    res = run_bench(ruleset, quick=quick, out=out,
+                    log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
     console.print(bench_table(res))
     if out is not None:
         console.print(f"Results: {escape(str(out))}")
@@ -455,7 +463,9 @@ def warmup(
         return
     console, err_console = _console(), _console(stderr=True)
     try:
-        names = list(rulesets or runner.available_rulesets())
+        from deepsim.rulesets import playable
+
+        names = list(rulesets or playable())
         objs = [runner.get_ruleset(n) for n in names]
     except InputError as exc:
         raise _fail(exc) from None
@@ -463,7 +473,10 @@ def warmup(
         for p in jitcache.prune():
             console.print(f"removed {escape(str(p))}", highlight=False)
     for name, rs in zip(names, objs, strict=True):
-        title = escape(str(getattr(rs, "title", name)))
+        title = escape(rs.title)
+        if not rs.plays:
+            console.print(f"{title}: odds only, no kernel to compile", highlight=False)
+            continue
         if not jitcache.can_warm(rs):
             console.print(f"{title}: no warm_up entry (compiles on its first run)",
                           highlight=False)
@@ -587,10 +600,9 @@ def _auto_report(run_dir: Path, console: Console, quiet: bool) -> None:
 def report(
     run_dirs: Annotated[list[Path], typer.Argument(
         metavar="RUN_DIR...",
-        help="Run directories. The first is reported; the others add what some claims "
-             "need (DEEPFALL: a run with maw.steps_per_floor=1 for B1/B8, 2-player games "
-             "for the matchup matrix; other rulesets: shown side by side, labelled by the "
-             "parameters that differ).")],
+        help="Run directories. The first is reported; the others add what the ruleset's "
+             "claims need (e.g. a run with one parameter read another way, or 2-player "
+             "games) or are shown side by side, labelled by the parameters that differ.")],
     formats: Annotated[str, typer.Option("--format", "-f",
                                          help="Comma-separated: md, html.")] = "md,html",
     out: Annotated[Path | None, typer.Option("--out", "-o",
@@ -601,7 +613,7 @@ def report(
                          "repeatable (keys in the report's Method section).")] = None,
 ) -> None:
     """Balance report of finished runs: win shares per faction, seats, the ruleset's own
-    sections (DEEPFALL: length, exits, claims B1-B8; Atlantis: sides, first move, endings)."""
+    sections and its rulebook's claims."""
     from deepsim.output import check_writable, os_reason
     from deepsim.report import parse_formats, report_runs
 

@@ -182,43 +182,51 @@ def _chunk_frames(spec: dict, start: int, count: int, keep_games: list[str] | No
     return games, seats
 
 
-def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str = "deepfall",
+def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = None,
             overrides: list[str] | None = None) -> float:
     """Load (or compile) a ruleset's kernel in this process; return the seconds it took.
 
-    ``client.run(deepsim.distributed.warm_up, "scenarios/atlantis.yaml")`` makes every
-    worker pay numba's start-up before the run (see ``docs/distributed.md``): it prepares
-    the scenario with its own ruleset and compiles or loads the kernels its games call
-    (the ruleset's ``warm_up``; a ruleset without one plays game 0).
+    ``client.run(deepsim.distributed.warm_up, "scenarios/x.yaml")`` makes every worker pay
+    numba's start-up before the run (see ``docs/distributed.md``): it prepares the scenario
+    with its own ruleset and compiles or loads the kernels its games call (the ruleset's
+    ``warm_up``; a ruleset without one plays game 0).
 
     Parameters
     ----------
     scenario : path or mapping, optional
         The scenario the run will play (a YAML file, or a scenario mapping naming its
-        ``ruleset``). Default: the ruleset's own default game (overrides do not change
+        ``ruleset``). Default: each ruleset's own default game (overrides do not change
         what is compiled).
-    ruleset : str, default ``"deepfall"``
-        The ruleset to warm when no scenario is given.
+    ruleset : str, optional
+        The ruleset to warm when no scenario is given (default: every installed ruleset
+        that plays games).
     overrides : list of str, optional
-        ``path=value`` overrides, as the run's ``--set``.
+        ``path=value`` overrides, as the run's ``--set`` (with a scenario).
+
+    Raises
+    ------
+    InputError
+        A bad scenario, override or ruleset name.
     """
     import numba
 
-    from deepsim import jitcache
-    from deepsim.runner import get_ruleset
+    from deepsim import jitcache, rulesets
+    from deepsim.runner import playable_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)
     if scenario is None:
-        rs = get_ruleset(ruleset)
-        if jitcache.can_warm(rs):
-            rs.warm_up(None)
-            return time.perf_counter() - t0
-        prepared = rs.prepare({"name": "warm-up", "ruleset": ruleset, "games": 1, "seed": 0,
-                               "chunk_size": 1}, source="warm-up",
-                              overrides=list(overrides or []))
-    elif isinstance(scenario, dict):
-        rs = get_ruleset(str(scenario.get("ruleset", ruleset)))
+        for name in [ruleset] if ruleset else rulesets.playable():
+            rs = playable_ruleset(name)
+            if jitcache.can_warm(rs):
+                rs.warm_up(None)
+            else:
+                case = rs.golden_cases()[0]
+                rs.run_chunk(rs.prepare(dict(case.scenario), source="warm-up",
+                                        overrides=list(case.overrides)), 0, 1)
+        return time.perf_counter() - t0
+    if isinstance(scenario, dict):
+        rs = playable_ruleset(str(scenario.get("ruleset", ruleset)))
         prepared = rs.prepare(dict(scenario), source="warm-up",
                               overrides=list(overrides or []))
     else:
@@ -259,8 +267,8 @@ class _Lister:
     A local run casts every part to the schema of the first chunk it writes (the lowest
     index still to play, or the first finished part of a resumed run). Tasks finish in any
     order, so until that first chunk is in, other chunks wait here; a part whose schema
-    differs from it is rewritten cast to it before it is listed. (DEEPFALL's schema is
-    fixed, so this never rewrites anything there.)
+    differs from it is rewritten cast to it before it is listed. (A ruleset whose tables
+    have fixed dtypes never needs a rewrite.)
     """
 
     def __init__(self, writer: RunWriter, identity: dict, out_dir: Path,

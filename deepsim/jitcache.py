@@ -148,8 +148,9 @@ class CompileReport:
 
 
 def can_warm(ruleset: Any) -> bool:
-    """True when the ruleset exposes ``warm_up`` (its kernels can be compiled up front)."""
-    return callable(getattr(ruleset, "warm_up", None))
+    """True when the ruleset defines ``warm_up`` (``Ruleset.warm_up`` is not None: its
+    kernels can be compiled up front)."""
+    return ruleset.plays and ruleset.warm_up is not None
 
 
 def _times_path() -> Path:
@@ -171,20 +172,18 @@ def estimate_s(ruleset: Any, what: str = "run") -> float | None:
     ``compile_estimate_s`` (a mapping ``{what: seconds}`` measured on a 2-core machine),
     else None.
     """
-    rec = _read_times().get(f"{getattr(ruleset, 'name', '?')}:{what}")
+    rec = _read_times().get(f"{ruleset.name}:{what}")
     if isinstance(rec, dict) and isinstance(rec.get("seconds"), (int, float)):
         return float(rec["seconds"])
-    est = getattr(ruleset, "compile_estimate_s", None)
-    if isinstance(est, dict) and isinstance(est.get(what), (int, float)):
-        return float(est[what])
-    return None
+    est = ruleset.compile_estimate_s.get(what)
+    return None if est is None else float(est)
 
 
 def _record(ruleset: Any, what: str, report: CompileReport) -> None:
     from deepsim.atomic import atomic_write_json
 
     times = _read_times()
-    times[f"{getattr(ruleset, 'name', '?')}:{what}"] = {
+    times[f"{ruleset.name}:{what}"] = {
         "seconds": round(report.seconds, 1), "cpu_seconds": round(report.cpu_seconds, 1),
         "functions": len(report.compiled), "source_key": source_key(),
         "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -209,7 +208,7 @@ def _about(seconds: float | None) -> str:
 def compile_message(ruleset: Any, what: str = "run") -> str:
     """``compiling the DEEPFALL kernel (first run only, about 25 s)``, with the ruleset's
     title and :func:`estimate_s`."""
-    title = getattr(ruleset, "title", None) or getattr(ruleset, "name", "ruleset")
+    title = ruleset.title
     noun = "kernels" if what == "all" else "kernel"
     return f"compiling the {title} {noun} (first run only{_about(estimate_s(ruleset, what))})"
 

@@ -90,7 +90,9 @@ def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
             if isinstance(node, list) and part.isdigit() and int(part) < len(node):
                 index: Any = int(part)
             elif isinstance(node, dict):
-                index = part
+                # a mapping keyed by integers (``{4: 2}``) is addressed by the key's digits
+                index = (int(part) if part not in node and part.lstrip("-").isdigit()
+                         and int(part) in node else part)
             else:
                 # an earlier override replaced a parent with a value that has no such key
                 parent = ".".join(parts[:i])

@@ -15,8 +15,10 @@ one deal share its dungeon and dice, so they are not independent: every interval
 :mod:`deepsim.measure` treats the deal as the unit (a cluster).
 
 A ruleset supports rotation by preparing one variant of its kernel inputs per rotation
-and calling :func:`rotated_chunk` from its ``run_chunk``. A scenario without
-``rotate_seats`` plays exactly as before (no new column).
+(``prepared.compiled["rotations"]``, rotation 0 first; None without rotation) and playing
+through :func:`play_chunk` (its ``run_chunk``), :func:`deal_of` (what its trace replays)
+and :func:`traced_rows` (its ``trace_result``). A scenario without ``rotate_seats`` plays
+exactly as before (no new column).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["renumber", "rotated_chunk", "rotation_of"]
+__all__ = ["deal_of", "play_chunk", "renumber", "rotated_chunk", "rotation_of", "traced_rows"]
 
 
 def rotation_of(game: int, n: int) -> tuple[int, int]:
@@ -84,3 +86,41 @@ def rotated_chunk(play: Callable[[Any, int, int], tuple[pd.DataFrame, pd.DataFra
     games = games[(games["game"] >= start) & (games["game"] < start + count)]
     seats = seats[(seats["game"] >= start) & (seats["game"] < start + count)]
     return games.reset_index(drop=True), seats.reset_index(drop=True)
+
+
+def _variants(prepared: Any) -> list | None:
+    return prepared.compiled.get("rotations") or None
+
+
+def play_chunk(prepared: Any, play: Callable[[Any, int, int], tuple[pd.DataFrame, pd.DataFrame]],
+               start: int, count: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rows ``start .. start+count-1`` of a prepared scenario, rotated or not.
+
+    ``play(kernel_inputs, first_game, games)`` plays plain games of one set of kernel inputs
+    (``prepared.compiled["arrays"]``, or one rotation's variant).
+    """
+    variants = _variants(prepared)
+    if variants:
+        return rotated_chunk(play, variants, start, count)
+    return play(prepared.compiled["arrays"], start, count)
+
+
+def deal_of(prepared: Any, game_index: int) -> tuple[Any, int, str]:
+    """(kernel inputs, game index to play, label for a trace heading) of row ``game_index``:
+    the row itself without rotation, else its deal in its rotation's inputs."""
+    variants = _variants(prepared)
+    if not variants:
+        return prepared.compiled["arrays"], game_index, ""
+    deal, k = rotation_of(game_index, len(variants))
+    return variants[k], deal, f" (deal {deal}, seat rotation {k} of {len(variants)})"
+
+
+def traced_rows(prepared: Any, game_index: int, games: pd.DataFrame, seats: pd.DataFrame
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The frames of a traced deal (``game`` = the deal) renumbered as row ``game_index`` of
+    its rotated run (unchanged without rotation)."""
+    variants = _variants(prepared)
+    if not variants:
+        return games, seats
+    n, k = len(variants), game_index % len(variants)
+    return renumber(games, n, k, True), renumber(seats, n, k, False)

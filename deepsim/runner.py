@@ -54,6 +54,7 @@ __all__ = [
     "execute",
     "get_ruleset",
     "load_scenario",
+    "playable_ruleset",
     "rerun",
     "resolve",
     "resume",
@@ -112,6 +113,21 @@ def get_ruleset(name: str) -> Any:
         near = difflib.get_close_matches(str(name), names, n=3) or names
         raise InputError(f"unknown ruleset {name!r}; available: {', '.join(near)}",
                          key="ruleset") from exc
+
+
+def playable_ruleset(name: str) -> Any:
+    """The ruleset ``name`` if it has a kernel (:func:`get_ruleset`).
+
+    Raises
+    ------
+    InputError
+        No such ruleset, or an odds-only one (it has no games to play).
+    """
+    ruleset = get_ruleset(name)
+    if not ruleset.plays:
+        raise InputError(f"ruleset '{name}' is odds-only: it has no kernel to play games "
+                         f"(ask its dice with `deepsim odds {name} QUESTION`)", key="ruleset")
+    return ruleset
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -267,7 +283,7 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     if "ruleset" not in scenario:
         raise InputError("scenario names no ruleset", file=source, key="ruleset")
     try:
-        ruleset = get_ruleset(scenario["ruleset"])
+        ruleset = playable_ruleset(scenario["ruleset"])
     except InputError as exc:
         from deepsim.scenario import LINES
 
@@ -499,7 +515,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "params_hash": prepared.params_hash,
         "placeholders": list(prepared.placeholders),
         "skipped_rules": list(prepared.skipped_rules),
-        "baseline_bots": list(getattr(prepared, "baseline_bots", [])),
+        "baseline_bots": list(prepared.baseline_bots),
         "seed": seed,
         "games": games,
         "chunk_size": chunk_size,
@@ -684,7 +700,7 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
     Returns (ruleset, prepared, warnings). Raises InputError when the parameters or the
     resolved scenario no longer hash to the recorded values.
     """
-    ruleset = get_ruleset(info["ruleset"])
+    ruleset = playable_ruleset(info["ruleset"])
     overrides = info.get("overrides") or []
     if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
         raise InputError(f"expected a list of path=value strings, got {overrides!r}",
@@ -973,7 +989,7 @@ def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = 
     total = int(info["games"])
     if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < total:
         raise InputError(f"game {game!r} is not in this run (0 .. {total - 1})", key="--game")
-    ruleset = get_ruleset(info["ruleset"])
+    ruleset = playable_ruleset(info["ruleset"])
     prepared = _prepare(ruleset, dict(info["scenario_input"]),
                         source=str(info.get("scenario_path") or where),
                         overrides=list(info.get("overrides") or []))

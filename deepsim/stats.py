@@ -68,17 +68,16 @@ def wilson_interval(successes, n, alpha: float = 0.05):
     return low, high
 
 
-def win_shares(seats: pd.DataFrame, by: str = "company", alpha: float = 0.05
-               ) -> pd.DataFrame:
-    """Win share per group (company by default) with a Wilson interval and the fair share.
+def win_shares(seats: pd.DataFrame, by: str, alpha: float = 0.05) -> pd.DataFrame:
+    """Win share per group with a Wilson interval and the fair share.
 
     Parameters
     ----------
     seats : DataFrame
         One row per seat per game, with columns ``by``, ``win`` (float: 1, ``1/k`` for a
         k-way tie for first, else 0) and ``fair`` (float: ``1/players``).
-    by : str, default ``"company"``
-        Grouping column (e.g. ``"lineage"``, ``"calling"``, ``"bot"``).
+    by : str
+        Grouping column (a ruleset's faction column, ``"bot"``, ``"seat"``, ...).
     alpha : float, default 0.05
         1 - confidence level of the interval.
 

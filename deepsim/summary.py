@@ -86,7 +86,7 @@ def _styled(verdict: str, color: bool = True) -> str:
     return f"[{style}]{verdict}[/{style}]" if style and color else verdict
 
 
-def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None = None,
+def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None,
                     left_out: str = "") -> Table:
     """Table of win share per ``by`` group with the 95% Wilson interval, the fair share and
     the verdict (:func:`balance_verdict`: too strong, over, fair, under, not viable,
@@ -96,7 +96,7 @@ def win_share_table(seats: pd.DataFrame, by: str = "company", label: str | None 
     ----------
     seats : DataFrame
         Columns ``by``, ``win``, ``fair`` (see :func:`deepsim.stats.win_shares`).
-    by : str, default ``"company"``
+    by : str
         The ruleset's faction column (``Ruleset.faction_column``) or any group column.
     label : str, optional
         Its noun in prose (``Ruleset.faction_label``); default ``by``.
@@ -171,7 +171,7 @@ def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],
         verdicts = [balance_verdict(r.ci_low, r.ci_high, r.fair_share)
                     for r in df.itertuples(index=False)]
 
-        def one(i: int) -> str:
+        def one(i: int, df=df, col=col, verdicts=verdicts) -> str:
             r = df.iloc[i]
             f = r["fair_share"]
             return (f"{escape(str(r[col]))} {r['ratio']:.2f}x fair "
@@ -201,7 +201,7 @@ def rounds_table(games: pd.DataFrame) -> Table:
 
 
 def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,
-                   by: str = "company", label: str | None = None,
+                   by: str, label: str | None = None, score: str | None = None,
                    title: str = "Run summary", placeholders: Sequence[str] = (),
                    skipped_rules: Sequence[str] = (), wall_time_s: float | None = None,
                    games_per_s: float | None = None, compile_s: float | None = None,
@@ -220,7 +220,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     seats : DataFrame
         Needs ``by``, ``win``, ``fair``; ``players`` when the games have none.
     by, label : str
-        The ruleset's faction column and its noun (default ``company``, DEEPFALL's).
+        The ruleset's faction column and its noun (``Ruleset.faction_column`` and
+        ``faction_label``; the noun defaults to ``by``).
+    score : str, optional
+        What a player scores (``Ruleset.score_label``), the unit of the margin line.
     title : str
         Heading.
     placeholders, skipped_rules : sequence of str
@@ -277,7 +280,8 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     if ov["mean_margin"] is not None:
         rel = (f"; mean relative margin {ov['mean_margin_rel']:.3f}"
                if ov["mean_margin_rel"] is not None else "")
-        lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f} Glory{rel}")
+        unit = f" {score}" if score else ""
+        lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f}{unit}{rel}")
     if ov["truncated"] is not None:
         style = "red" if ov["truncated"] else "green"
         lines.append(f"Truncated games (stopped by the game-length cap): [{style}]{ov['truncated']:,}[/{style}]")

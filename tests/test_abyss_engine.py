@@ -3,7 +3,6 @@ every rule and action exercised in mixed games."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -52,49 +51,13 @@ def readings():
     return RULESET.run_chunk(prepared(overrides=over, seed=5), 0, 1500)
 
 
-# ---- determinism and traces --------------------------------------------------------------
+# ---- traces (determinism: tests/test_conformance.py) --------------------------------------------------------------
 
-def test_same_results_for_one_and_two_threads():
-    p = prepared()
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        g1, s1 = RULESET.run_chunk(p, 0, 300)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        g2, s2 = RULESET.run_chunk(p, 0, 300)
-    finally:
-        numba.set_num_threads(old)
-    pd.testing.assert_frame_equal(g1, g2)
-    pd.testing.assert_frame_equal(s1, s2)
-
-
-def test_same_results_for_any_chunking():
-    p = prepared()
-    g_all, s_all = RULESET.run_chunk(p, 0, 200)
-    parts = [RULESET.run_chunk(p, a, b) for a, b in ((0, 1), (1, 70), (71, 65), (136, 64))]
-    g = pd.concat([x[0] for x in parts], ignore_index=True)
-    s = pd.concat([x[1] for x in parts], ignore_index=True)
-    pd.testing.assert_frame_equal(sort(g_all), sort(g))
-    pd.testing.assert_frame_equal(sort(s_all), sort(s))
-
-
-def test_seeds_differ():
-    g1, _ = RULESET.run_chunk(prepared(seed=1), 0, 200)
-    g2, _ = RULESET.run_chunk(prepared(seed=2), 0, 200)
-    assert not g1[["turns", "buys", "players"]].equals(g2[["turns", "buys", "players"]])
-    sig = g1[["turns", "buys", "reveals", "margin"]].drop_duplicates()
-    assert len(sig) > 0.9 * len(g1)
-
-
-def test_trace_matches_the_batch_row_and_shows_every_offer():
+def test_trace_shows_every_offer():
+    """(That a traced game equals its batch row is the conformance suite's.)"""
     p = prepared(seed=3)
     g, s = RULESET.run_chunk(p, 0, 30)
     for k in (0, 13, 29):
-        tg, ts = RULESET.trace_result(p, k)
-        pd.testing.assert_frame_equal(tg.reset_index(drop=True),
-                                      g[g["game"] == k].reset_index(drop=True))
-        pd.testing.assert_frame_equal(ts.reset_index(drop=True),
-                                      s[s["game"] == k].reset_index(drop=True))
         lines = RULESET.trace(p, k)
         offers = [ln for ln in lines if ln.strip().startswith("offer ")]
         row = g[g["game"] == k].iloc[0]

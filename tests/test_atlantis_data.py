@@ -12,10 +12,15 @@ import pytest
 from deepsim.errors import InputError
 from deepsim.params import load_yaml, yaml_comment
 from deepsim.rulesets.atlantis import (
-    DATA_FILE, RULESET, current_rows, load_data, parameter_paths, terrain_codes,
+    DATA_FILE,
+    RULESET,
+    current_rows,
+    load_data,
+    maps,
+    parameter_paths,
+    terrain_codes,
 )
 from deepsim.rulesets.atlantis import layout as L
-from deepsim.rulesets.atlantis import maps
 from deepsim.rulesets.atlantis.compile import gen_vector, terrain_table
 from deepsim.scenario import load_scenario
 
@@ -315,7 +320,7 @@ def _gen(**over):
 
 
 def test_generator_deterministic():
-    g, d = _gen()
+    g, _ = _gen()
     a = maps.generate(g, 18, 14, 7, 3)
     b = maps.generate(g, 18, 14, 7, 3)
     c = maps.generate(g, 18, 14, 7, 4)
@@ -400,7 +405,7 @@ def test_generator_both_forces_fit_and_the_map_connects():
 
 
 def test_generator_mirrored_is_point_symmetric():
-    g, d = _gen(mirrored=True, temples=2, spawning_beds=2)
+    g, _ = _gen(mirrored=True, temples=2, spawning_beds=2)
     w, h = 18, 14
     swap = {L.TR_SEA_TEMPLE: L.TR_SPAWNING_BED, L.TR_SPAWNING_BED: L.TR_SEA_TEMPLE}
     for k in range(20):
@@ -545,5 +550,5 @@ def test_fixed_map_and_forces_reach_the_kernel():
     start = dict(zip(seats["faction"].astype(str), seats["units_start"]))
     assert start == {"Sea Witch": 32, "Sea King": 34}
     assert set(games["winner"].astype(str)) <= {"Sea Witch", "Sea King", "draw"}
-    g1, s1 = RULESET.trace_result(p, 2)
+    g1, _ = RULESET.trace_result(p, 2)
     assert g1.iloc[0].to_dict() == games.iloc[2].to_dict()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -33,49 +32,12 @@ def mixed():
     return RULESET.run_chunk(p, 0, 1000)
 
 
-def test_same_results_for_one_and_two_threads():
-    p = prepared()
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        g1, s1 = RULESET.run_chunk(p, 0, 200)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        g2, s2 = RULESET.run_chunk(p, 0, 200)
-    finally:
-        numba.set_num_threads(old)
-    pd.testing.assert_frame_equal(g1, g2)
-    pd.testing.assert_frame_equal(s1, s2)
-
-
-def test_same_results_for_any_chunking():
-    p = prepared()
-    g_all, s_all = RULESET.run_chunk(p, 0, 150)
-    parts = [RULESET.run_chunk(p, a, b) for a, b in ((0, 1), (1, 60), (61, 33), (94, 56))]
-    g = pd.concat([x[0] for x in parts], ignore_index=True)
-    s = pd.concat([x[1] for x in parts], ignore_index=True)
-    pd.testing.assert_frame_equal(sort(g_all), sort(g))
-    pd.testing.assert_frame_equal(sort(s_all), sort(s))
-
-
-def test_seeds_differ_and_games_are_not_copies():
-    g1, _ = RULESET.run_chunk(prepared(seed=1), 0, 200)
-    g2, _ = RULESET.run_chunk(prepared(seed=2), 0, 200)
-    assert not np.array_equal(g1["rng_draws"].to_numpy(), g2["rng_draws"].to_numpy())
-    # games are not copies: their (draws, attacks, hides, turns) signatures differ (the
-    # draw count alone collides by chance, birthday-style, in a few percent of pairs)
-    sig = g1[["rng_draws", "attacks", "hides", "turns"]].drop_duplicates()
-    assert len(sig) > 0.97 * len(g1)
-
-
-def test_trace_matches_the_batch_row():
+def test_trace_log_has_one_block_per_turn():
+    """(That a traced game equals its batch row is the conformance suite's.)"""
     p = prepared(seed=3)
-    g, s = RULESET.run_chunk(p, 0, 30)
+    g, _ = RULESET.run_chunk(p, 0, 30)
     for k in (0, 13, 29):
-        tg, ts = RULESET.trace_result(p, k)
         row = g[g["game"] == k].reset_index(drop=True)
-        pd.testing.assert_frame_equal(tg.reset_index(drop=True), row)
-        srow = s[s["game"] == k].reset_index(drop=True)
-        pd.testing.assert_frame_equal(ts.reset_index(drop=True), srow)
         lines = RULESET.trace(p, k)
         assert any("Game over" in ln for ln in lines)
         assert sum("== Turn" in ln for ln in lines) == row["turns"].iloc[0]

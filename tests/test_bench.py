@@ -11,7 +11,7 @@ from deepsim.cli import app
 
 def test_bench_quick_writes_json(tmp_path):
     out = tmp_path / "bench.json"
-    res = CliRunner().invoke(app, ["bench", "--quick", "--out", str(out)])
+    res = CliRunner().invoke(app, ["bench", "deepfall", "--quick", "--out", str(out)])
     assert res.exit_code == 0, res.output
     data = json.loads(out.read_text())
     row = data["players"]["4"]
@@ -28,13 +28,13 @@ def test_bench_writes_nothing_unless_asked(tmp_path, monkeypatch):
     import deepsim.bench
     seen = {}
 
-    def fake(*, quick, out, log):
+    def fake(ruleset, *, quick, out, log):
         seen.update(quick=quick, out=out)
         raise SystemExit(0)
 
     monkeypatch.setattr(deepsim.bench, "run_bench", fake)
     monkeypatch.chdir(tmp_path)
-    res = CliRunner().invoke(app, ["bench", "--quick"])
+    res = CliRunner().invoke(app, ["bench", "deepfall", "--quick"])
     assert res.exit_code == 0, res.output
     assert seen == {"quick": True, "out": None}
     assert not any(tmp_path.iterdir())

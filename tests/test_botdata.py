@@ -148,7 +148,8 @@ def test_run_summary_leaves_baseline_seats_out_of_the_win_share_table():
     seats = _seats(rows)
     games = pd.DataFrame({"game": range(40), "players": 3, "rounds": 8})
     console = Console(record=True, width=80)
-    render_summary(console, games, seats, baseline_bots=("random", "cautious"))
+    render_summary(console, games, seats, by="company",
+                   baseline_bots=("random", "cautious"))
     text = console.export_text()
     assert "Baseline bots (random, cautious) left out: 40 seat-games" in text
     kept = split_baseline(seats, ("random",))[0]

@@ -29,7 +29,7 @@ def test_run_then_trace_a_game_of_it(tmp_path):
     text = res.output
     assert text.count("COLLAPSES") == 6
     # the trace's final Glory per seat equals the batch's row for game k
-    final = re.findall(r"^  S(\d) .*?: ([0-9.]+) Glory \(rooms", text, flags=re.M)
+    final = re.findall(r"^  S(\d) .*?: ([0-9.]+) Glory \(rooms", text, flags=re.MULTILINE)
     row = seats[seats["game"] == k].sort_values("seat")
     assert [float(g) for _, g in final] == list(row["glory"])
 

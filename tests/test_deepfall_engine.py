@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,39 +33,6 @@ def sort(df: pd.DataFrame) -> pd.DataFrame:
 def mixed_10k():
     p = prepared(seed=2024)
     return RULESET.run_chunk(p, 0, 10_000)
-
-
-def test_same_results_for_one_and_two_threads():
-    p = prepared()
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        g1, s1 = RULESET.run_chunk(p, 0, 400)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        g2, s2 = RULESET.run_chunk(p, 0, 400)
-    finally:
-        numba.set_num_threads(old)
-    pd.testing.assert_frame_equal(g1, g2)
-    pd.testing.assert_frame_equal(s1, s2)
-
-
-def test_same_results_for_any_chunking():
-    p = prepared()
-    g_all, s_all = RULESET.run_chunk(p, 0, 300)
-    parts = [RULESET.run_chunk(p, a, b) for a, b in ((0, 1), (1, 99), (100, 137), (237, 63))]
-    g = pd.concat([x[0] for x in parts], ignore_index=True)
-    s = pd.concat([x[1] for x in parts], ignore_index=True)
-    pd.testing.assert_frame_equal(sort(g_all), sort(g))
-    pd.testing.assert_frame_equal(sort(s_all), sort(s))
-
-
-def test_seeds_differ_and_games_are_not_copies():
-    _, s1 = RULESET.run_chunk(prepared(seed=1), 0, 300)
-    _, s2 = RULESET.run_chunk(prepared(seed=2), 0, 300)
-    assert not np.array_equal(s1["glory"].to_numpy()[:200], s2["glory"].to_numpy()[:200])
-    # distinct games within one run: the per-game Glory vectors are (nearly) all different
-    vecs = s1.groupby("game")["glory"].apply(tuple)
-    assert vecs.nunique() > 0.9 * len(vecs)
 
 
 def _row(st):
@@ -188,14 +154,10 @@ def test_bot_styles_differ_as_named(mixed_10k):
     assert m.loc["greedy", "deepest"] <= m.loc["martyr", "deepest"] + 0.5
 
 
-def test_trace_matches_the_batch_row():
+def test_trace_log_shows_the_six_collapses():
+    """(That a traced game equals its batch row is the conformance suite's.)"""
     p = prepared(seed=3)
-    g, s = RULESET.run_chunk(p, 0, 40)
     for k in (0, 17, 39):
-        tg, ts = RULESET.trace_result(p, k)
-        row = s[s["game"] == k].reset_index(drop=True)
-        np.testing.assert_array_equal(ts["glory"].to_numpy(), row["glory"].to_numpy())
-        assert tg["winner_seat"].iloc[0] == g.loc[g["game"] == k, "winner_seat"].iloc[0]
         lines = RULESET.trace(p, k)
         assert any("Game over" in ln for ln in lines)
         assert sum("COLLAPSES" in ln for ln in lines) == 6

@@ -224,7 +224,7 @@ def test_cli_run_backend_dask(local_run, tmp_path):
 def test_warm_up_loads_the_kernel(local_run):
     from deepsim.distributed import warm_up
 
-    assert warm_up() >= 0
+    assert warm_up(ruleset="deepfall") >= 0
 
 
 def test_sweep_on_local_cluster_equals_local_sweep(local_run, tmp_path):

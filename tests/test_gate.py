@@ -30,8 +30,11 @@ from deepsim.gate.expect import (
 )
 from deepsim.gate.sequential import look_alphas, schedule, spend
 from deepsim.report import metrics as M
+from deepsim.rulesets import get as get_ruleset
+from deepsim.rulesets.deepfall import metrics as DM
 
 cli = CliRunner(env={"COLUMNS": "200"})
+RS = get_ruleset("deepfall")
 ROOT = Path(__file__).resolve().parents[1]
 GATE = ROOT / "scenarios" / "ci-balance.yaml"
 
@@ -84,7 +87,7 @@ def test_parse_and_expand(tmp_path):
     assert exps[0].bounds == (0.8, 1.25)
     uni = Universe(players=[2, 4], groups={
         "company": ["Dvergar Reaver", "Wisp Warden"], "bot": ["random", "greedy", "martyr"],
-        "seat": ["1", "2", "3", "4"]})
+        "seat": ["1", "2", "3", "4"]}, group_columns=RS.group_columns, faction_column="company")
     specs = [i.spec for i in expand(exps, uni)]
     assert specs == ["win_ratio[company=Dvergar Reaver]", "win_ratio[company=Wisp Warden]",
                      "feel_bad", "rounds[players=2]", "rounds[players=4]",
@@ -185,7 +188,7 @@ def test_expect_block_does_not_change_the_scenario_hash(tmp_path):
 def test_estimates_match_the_report(tmp_path):
     rs, _, prep = runner.resolve(scenario(tmp_path))
     games, seats = rs.run_chunk(prep, 0, 3000)
-    uni = universe_from_frames(games, seats, [4])
+    uni = universe_from_frames(games, seats, [4], RS.group_columns, RS.faction_column)
 
     def one(spec, alpha=0.05):
         (inst,) = expand([parse_metric_spec(spec)], uni, key_prefix="")
@@ -206,10 +209,10 @@ def test_estimates_match_the_report(tmp_path):
     e = one("win_edge[seat=1]")
     assert e.value == pytest.approx(100 * (sa["win_share"] - 0.25))
     assert e.low == pytest.approx(100 * (sa["ci_low"] - 0.25))
-    eu = M.exit_usage(seats, by=None).iloc[0]
+    eu = DM.exit_usage(seats, by=None).iloc[0]
     assert one("feel_bad").value == pytest.approx(100 * eu["fb_pg"])
     assert one("feel_bad_crew").value == pytest.approx(100 * eu["fb_crew"])
-    ct = M.contention(games).iloc[0]
+    ct = DM.contention(games).iloc[0]
     e = one("contested_share")
     assert (e.value, e.low, e.high) == pytest.approx(
         (100 * ct["contested_share"], 100 * ct["contested_share_low"],
@@ -382,7 +385,7 @@ def _edge_expectations(tmp_path, ref_games: int) -> tuple[list[Expectation], dic
     within a fraction of one per-seed standard error of the true value."""
     rs, _, prep = runner.resolve(scenario(tmp_path, seed=999, name="ref.yaml"))
     games, seats = rs.run_chunk(prep, 0, ref_games)
-    uni = universe_from_frames(games, seats, [4])
+    uni = universe_from_frames(games, seats, [4], RS.group_columns, RS.faction_column)
     out, bounds = [], {}
     for spec, side in EDGE_METRICS:
         sel = parse_metric_spec(spec)

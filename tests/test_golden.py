@@ -57,9 +57,9 @@ def test_one_changed_number_fails_naming_the_case_and_the_command(monkeypatch):
     """One number of the ruleset data changed: the case fails, naming itself and the fix."""
     from deepsim.rulesets import deepfall
     rs, case = next((r, c) for r, c in CASES if c.key == "deepfall/4p")
-    data = deepfall.default_data()
+    data = deepfall.load_data().model_dump()
     changed = {**data, "maw": {**data["maw"], "steps_per_round": 2}}
-    monkeypatch.setattr(deepfall, "default_data", lambda: changed)
+    monkeypatch.setattr(deepfall.DATA, "_defaults", changed)
     msg = check_case(rs, case)
     assert msg is not None
     assert "deepfall/4p" in msg and REFRESH in msg and "games: " in msg

@@ -338,7 +338,7 @@ def _set_path(data: dict, path: str, value) -> None:
         node[parts[-1]] = value
 
 
-RULESETS = rulesets.available()
+RULESETS = rulesets.playable()   # the odds-only ones have no scenario or kernel
 
 
 def _schema_keys(name: str) -> list[tuple[str, object]]:

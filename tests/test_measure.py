@@ -29,11 +29,16 @@ from deepsim.measure.values import Obs, estimate_obs, measure, paired
 Z = 1.959964
 
 
+#: a ruleset's group columns (DEEPFALL's)
+GROUPS = ("company", "lineage", "calling", "bot", "seat")
+
+
 # --- grammar ----------------------------------------------------------------------------------
 
 UNI = Universe(players=[3, 4], groups={
     "company": ["Dvergar Reaver", "Wisp Warden", "Gnoll Prospector"],
-    "bot": ["random", "cautious", "greedy", "martyr"], "seat": ["1", "2", "3", "4"]})
+    "bot": ["random", "cautious", "greedy", "martyr"], "seat": ["1", "2", "3", "4"]},
+    group_columns=GROUPS, faction_column="company")
 
 
 def _specs(text):
@@ -91,11 +96,12 @@ def test_old_spellings_work_with_a_deprecation_line(text, note):
 ])
 def test_bad_spellings(text, words):
     with pytest.raises(InputError, match=re.escape(words)):
-        parse_metric_spec(text)
+        parse_metric_spec(text, group_columns=GROUPS)
 
 
 def test_unknown_names_and_columns():
     uni = Universe(players=[4], groups={"bot": ["greedy"]}, numeric_seats=frozenset({"turns"}),
+                   group_columns=GROUPS, faction_column="company",
                    seats_columns=frozenset({"turns", "bot", "win", "fair"}),
                    games_columns=frozenset({"rounds"}), numeric_games=frozenset({"rounds"}))
     (inst,) = expand([parse_metric_spec("turns[bot=greedy]")], uni)
@@ -240,7 +246,8 @@ def test_measure_on_frames_matches_the_report():
         "players": 2, "company": pd.Categorical(rng.choice(["A", "B", "C"], 2 * n)),
         "win": np.tile([1.0, 0.0], n), "fair": 0.5})
     games = pd.DataFrame({"game": np.arange(n), "players": 2})
-    uni = Universe(players=[2], groups={"company": ["A", "B", "C"], "seat": ["1", "2"]})
+    uni = Universe(players=[2], groups={"company": ["A", "B", "C"], "seat": ["1", "2"]},
+                   group_columns=GROUPS, faction_column="company")
     for inst in expand([parse_metric_spec("win_share[company]")], uni):
         e = estimate_obs(measure(inst, games, seats), 0.05)
         ref = M.win_share_table(seats[seats["company"].isin(inst.groups)], "company")

@@ -115,7 +115,7 @@ def test_sweep_tabulates_every_metric(tiny):
     base = out.frame[out.frame["baseline"]].set_index("label")
     uni = probe_universe(tiny["ruleset"], tiny["prepared"])
     for spec in SPECS:
-        (inst,) = expand([parse_metric_spec(spec)], uni)
+        (inst,) = expand([parse_metric_spec(spec)], uni, target_rounds=11.0)
         row = base.loc[inst.spec]
         assert row["value"] == pytest.approx(tiny["truth"][spec].value), spec
         assert (row["low"], row["high"]) == pytest.approx(
@@ -199,15 +199,14 @@ def test_the_reports_spellings_are_the_language(tiny):
     spelling there expands on this run."""
     from types import SimpleNamespace
 
-    from deepsim.report.build import _language_table
-    from deepsim.report.load import ruleset_meta
+    from deepsim.report.sections import language_table
 
-    table = _language_table(SimpleNamespace(meta=ruleset_meta("deepfall")))
+    table = language_table(SimpleNamespace(rs=tiny["ruleset"]))
     uni = probe_universe(tiny["ruleset"], tiny["prepared"])
     specs = [x.strip() for cell in table.frame.iloc[:, 1] for x in _split(cell)]
     assert "company_spread" in specs and "win_share[seat, players]" in specs
     for spec in specs:
-        assert expand([parse_metric_spec(spec)], uni, key="report"), spec
+        assert expand([parse_metric_spec(spec)], uni, key="report", target_rounds=11.0), spec
 
 
 def _split(cell: str) -> list[str]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.odds import answer
-from deepsim.odds import deepfall as OD
+from deepsim.rulesets.deepfall import odds as OD
 
 runner = CliRunner()
 
@@ -233,7 +233,7 @@ def test_rivals_chained_and_unchained_explosions():
 
 
 def test_rivals_degrade_and_upgrade():
-    from deepsim.odds import rivals as R
+    from deepsim.rulesets.rivals import odds as R
     d = R.data()
     assert R.degrade(d, ["black", "white"], 1) == ["black"]
     assert R.degrade(d, ["black", "red"], 2) == ["black"]
@@ -333,3 +333,34 @@ def test_bad_input_exits_2(args, msg):
     r = invoke(*args)
     assert r.exit_code == 2
     assert msg in r.output
+
+
+# ---- one command for every ruleset; odds-only rulesets -----------------------------------
+
+def test_odds_lists_the_rulesets_with_odds_and_refuses_others():
+    r = invoke("--help")
+    assert r.exit_code == 0
+    for name in ("deepfall", "atlantis", "rivals", "rove"):
+        assert name in r.output
+    r = invoke("abyss", "anything")             # plays games, asks no odds
+    assert r.exit_code == 2 and "has no odds questions" in r.output
+    r = invoke("no-such-game", "x")
+    assert r.exit_code == 2 and "unknown ruleset" in r.output and "Traceback" not in r.output
+
+
+def test_odds_only_rulesets_are_listed_and_refuse_to_run(tmp_path):
+    from deepsim import rulesets
+    for name in ("rivals", "rove"):
+        rs = rulesets.get(name)
+        assert not rs.plays and rs.odds() is not None
+        assert {row["path"] for row in rs.parameters()} >= {"name"}
+    out = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"}).output
+    assert "rivals" in out and "odds only" in out and "plays games" in out
+    scen = tmp_path / "r.yaml"
+    scen.write_text("name: r\nruleset: rivals\ngames: 10\n")
+    for args in (["run", str(scen), "--out", str(tmp_path / "run")],
+                 ["trace", str(scen), "--game", "0"]):
+        r = runner.invoke(app, args, env={"COLUMNS": "200"})
+        assert r.exit_code == 2 and "odds-only" in r.output, r.output
+    assert not (tmp_path / "run").exists()
+    assert runner.invoke(app, ["params", "rivals"]).exit_code == 0

@@ -3,7 +3,7 @@
 Hands are rolled through ``kernel.draw_hand`` (and claims checked with
 ``kernel.claim_cost`` / ``kernel.trinity_ok``) by ``deepsim.rulesets.deepfall.oracle``;
 their empirical face and symbol frequencies and the chance to claim a Vault are compared
-with the exact distributions of :mod:`deepsim.odds.deepfall` by chi-square and binomial
+with the exact distributions of :mod:`deepsim.rulesets.deepfall.odds` by chi-square and binomial
 tests at a fixed seed. The last tests show the comparison has the power to catch a kernel
 that rolls wrong (a wrong face, dice drawn with replacement).
 """
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from deepsim.odds import deepfall as OD
 from deepsim.odds.common import probs
 from deepsim.rulesets.deepfall import compile as comp
+from deepsim.rulesets.deepfall import odds as OD
 from deepsim.rulesets.deepfall.layout import KNOBS, MAX_SEATS
 from deepsim.rulesets.deepfall.oracle import roll_hands
 from deepsim.rulesets.deepfall.schema import DICE, EFFECTS, ROOMS, SYMBOLS

@@ -6,7 +6,7 @@ rule functions many times at a fixed seed: ``kernel.roll_hits`` (AT-A5 hit faces
 ``kernel.attack_pool`` / ``kernel.attack_dice`` / ``kernel.resolve_attack`` (AT-A4
 modifiers), ``kernel.search`` (AT-A3), ``kernel.do_attack`` on a hidden target (search then
 damage, AMB-T2/T3) and ``kernel.do_hide`` (AT-A7). The empirical frequencies are compared
-with the exact answers of :mod:`deepsim.odds.atlantis` (chi-square for distributions,
+with the exact answers of :mod:`deepsim.rulesets.atlantis.odds` (chi-square for distributions,
 binomial for chances). The last tests show the comparison has the power to catch a kernel
 that rolls wrong (a planted hit face, a search threshold off by one).
 """

@@ -230,7 +230,8 @@ def test_valid_scenarios_and_parameters_play_every_game_to_an_end(sc, data, star
     leaves = leaf_paths(prepared.params)
     for path, value in params.items():   # the drawn values are the ones played
         if isinstance(value, dict):
-            assert {k: leaves[f"{path}.{k}"] for k in value} == value
+            # a bag's die drawn as 0 is played as absent (A3: the same bag, the same hash)
+            assert {k: leaves.get(f"{path}.{k}", 0) for k in value} == value
         else:
             assert leaves[path] == value, path
     games, seats = RULESET.run_chunk(prepared, start, 30)

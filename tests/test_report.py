@@ -21,9 +21,11 @@ from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.report import ReportConfig, build_report, report_runs
 from deepsim.report import metrics as M
-from deepsim.report.claims import CLAIMS, combine, region_verdict
 from deepsim.report.load import RunData, load_run
 from deepsim.report.render import compress_paths, to_html, to_markdown
+from deepsim.report.verdicts import combine, region_verdict
+from deepsim.rulesets.deepfall import REPORT_OPTIONS
+from deepsim.rulesets.deepfall.claims import CLAIMS
 
 cli = CliRunner(env={"COLUMNS": "200"})
 
@@ -113,6 +115,18 @@ def test_viability_rule():
     assert list(v) == ["viable", "inconclusive", "not viable", "viable"]
 
 
+def test_viability_rule_has_a_too_strong_end():
+    fair = np.full(4, 0.25)
+    lo = np.array([0.33, 0.32, 0.10, 0.26])
+    hi = np.array([0.35, 0.50, 0.15, 0.27])
+    v = M.viability_verdict(lo, hi, fair, min_ratio=0.8, max_rel_width=0.1, max_ratio=1.25)
+    # above 1.25 x fair: too strong, even when the interval is wide (0.32-0.50); below
+    # 0.8 x fair: not viable; between: the viability rule as before
+    assert list(v) == ["too strong", "too strong", "not viable", "viable"]
+    assert list(M.viability_verdict(lo, hi, fair)) == [
+        "viable", "inconclusive", "not viable", "viable"]            # no top end given
+
+
 def test_win_share_table_fair_share_in_mixed_counts_and_holm():
     rows = []
     g = 0
@@ -125,7 +139,7 @@ def test_win_share_table_fair_share_in_mixed_counts_and_holm():
         g += 1
     seats = pd.DataFrame(rows, columns=["game", "seat", "players", "company", "win"])
     seats["fair"] = 1.0 / seats["players"]
-    ws = M.win_share_table(seats).set_index("company")
+    ws = M.win_share_table(seats, "company").set_index("company")
     assert ws.loc["A", "fair_share"] == pytest.approx(0.5)
     assert ws.loc["C", "fair_wins"] == pytest.approx(3000 * 0.25)
     assert ws.loc["A", "test"] == "over" and ws.loc["B", "test"] == "under"
@@ -145,14 +159,21 @@ def test_region_verdict_and_combine():
 
 
 def test_config_options():
-    c = ReportConfig().with_options(["viability.min_ratio=0.9", "claims.almost_never=0.01"])
+    c = ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(
+        ["viability.min_ratio=0.9", "claims.almost_never=0.01"])
     assert c.min_ratio == 0.9 and c.almost_never == 0.01
+    assert c.touch_max == 0.2                      # a ruleset setting left at its default
+    # the claims' settings are DEEPFALL's: another ruleset's report refuses them
     with pytest.raises(InputError, match="valid keys"):
-        ReportConfig().with_options(["viability.nope=1"])
+        ReportConfig().with_options(["claims.almost_never=0.01"])
+    with pytest.raises(AttributeError):
+        _ = ReportConfig().almost_never
+    with pytest.raises(InputError, match="valid keys"):
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["viability.nope=1"])
     with pytest.raises(InputError, match="number"):
-        ReportConfig().with_options(["alpha=x"])
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["alpha=x"])
     with pytest.raises(InputError):
-        ReportConfig().with_options(["alpha=2"])
+        ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(["alpha=2"])
 
 
 def test_compress_paths():
@@ -247,7 +268,7 @@ def test_report_from_a_small_run_has_every_section(runs):
                                                          for s in rep.sections if s.missing]
     assert "Bradley-Terry strength" in md
     # 36 companies in the win-share table, each with a verdict; a small sample never passes
-    ws = M.win_share_table(rep.primary.seats)
+    ws = M.win_share_table(rep.primary.seats, "company")
     assert len(ws) == 36
     assert "viable" not in set(ws["verdict"])
     summary = json.loads((out / "report.json").read_text())
@@ -261,6 +282,24 @@ def test_report_from_a_small_run_has_every_section(runs):
     for f in FIGURES:  # small PNGs
         data = (out / f).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
+
+
+def test_report_opens_with_a_headline_naming_too_strong_factions(runs):
+    rep = build_report([load_run(runs["mixed"])])
+    assert [s.key for s in rep.sections[:3]] == ["headline", "win-share", "claims"]
+    md = to_markdown(rep)
+    head = md.split("## Headline")[1].split("\n## ")[0]
+    # Wardancer companies are far above fair in the default rules (FINDINGS): too strong
+    assert "too strong" in head and "Wardancer" in head
+    for noun in ("Company (", "Lineage (", "Calling ("):
+        assert noun in head, noun
+    assert "strongest" in head and "weakest" in head and "Field:" in head
+    assert "left out" in head                                   # baselines counted
+    assert md.index("## Headline") < md.index("win_share_heatmap.png") < md.index("## Claims")
+    opt = build_report([load_run(runs["mixed"])],
+                       ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(
+                           ["viability.max_ratio=9"]))
+    assert "too strong" not in set(opt.sections[0].tables[0].frame["Verdict"])
 
 
 def test_baseline_bots_are_left_out_of_the_balance_headlines(runs):
@@ -371,7 +410,7 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
 
 
 def test_one_gap_variations_and_findings(runs, tmp_path):
-    from deepsim.report.findings import write_findings
+    from deepsim.rulesets.deepfall.findings import write_findings
 
     paths = write_findings([runs["mixed"], runs["2p"], runs["spf1"], runs["a20"]],
                            tmp_path / "reports")

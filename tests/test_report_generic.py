@@ -2,8 +2,8 @@
 
 Synthetic run directories carry Atlantis-shaped frames (written with
 :class:`deepsim.output.RunWriter`, ruleset name ``atlantis``) and a stand-in ruleset
-object gives the shared code Atlantis's metadata (faction column ``faction``, group columns
-``faction, bot, seat``), so these tests do not need the Atlantis engine.
+object (Atlantis's own class, whose metadata a test may change) answers for ``atlantis``,
+so these tests do not need the Atlantis engine (its report code reads only the frames).
 """
 
 from __future__ import annotations
@@ -17,18 +17,17 @@ import pandas as pd
 import pytest
 
 from deepsim import rulesets
+from deepsim.errors import InputError
 from deepsim.output import RunWriter, hash_json, write_run_json
 from deepsim.report import build_report, report_runs
-from deepsim.report.load import load_run, ruleset_meta
+from deepsim.report.load import load_run
 from deepsim.report.render import to_html, to_markdown
+from deepsim.rulesets.atlantis import AtlantisRuleset
 
 SIDES = ("Sea Witch", "Sea King")
 CAUSES = ("attack", "poison", "hazard", "spell", "turn_cap")
 UNITS = ("Sea Snake", "Kraken", "Merman Assassin", "Water Naga")
-FAKE = SimpleNamespace(
-    name="atlantis", title="Atlantis (fake)", faction_column="faction",
-    faction_label="faction", group_columns=("faction", "bot", "seat"),
-    default_metrics=("faction_spread", "draw_share", "seat_advantage"))
+FAKE = type("FakeAtlantis", (AtlantisRuleset,), {"title": "Atlantis (fake)"})()
 
 
 @pytest.fixture(autouse=True)
@@ -132,15 +131,21 @@ def atl_runs(tmp_path_factory):
 
 # --- metadata -------------------------------------------------------------------------------
 
-def test_ruleset_meta_reads_the_contract():
-    deepfall = ruleset_meta("deepfall")
+def test_the_report_reads_the_rulesets_metadata(atl_runs, tmp_path):
+    deepfall = rulesets.get("deepfall")
     assert (deepfall.faction_column, deepfall.faction_label) == ("company", "company")
     assert deepfall.group_columns == ("company", "lineage", "calling", "bot", "seat")
     assert deepfall.factions_label == "companies"
-    atl = ruleset_meta("atlantis")
-    assert (atl.faction_column, atl.faction_label, atl.factions_label) == (
-        "faction", "faction", "factions")
-    assert ruleset_meta("no-such-ruleset").faction_column == "faction"  # generic fallback
+    run = load_run(atl_runs["hit1"])
+    assert run.rs is FAKE
+    assert (run.rs.faction_column, run.rs.factions_label) == ("faction", "factions")
+    # a run of a ruleset not installed here: one clear error, no guessed metadata
+    other = write_atlantis_run(tmp_path / "other", games=100, chunk=100)
+    manifest = json.loads((other / "manifest.json").read_text())
+    manifest["ruleset"] = "no-such-game"
+    (other / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="cannot be loaded.*no-such-game"):
+        load_run(other)
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -266,7 +271,7 @@ def test_summary_of_an_atlantis_run(atl_runs):
 
 # --- the gate -------------------------------------------------------------------------------
 
-class _FakeEngine(SimpleNamespace):
+class _FakeEngine(AtlantisRuleset):
     """A ruleset object that plays Atlantis-shaped frames (no engine)."""
 
     def run_chunk(self, prepared, start, count):
@@ -274,7 +279,7 @@ class _FakeEngine(SimpleNamespace):
                                p_draw=0.15, bots=("aggressive", "defensive"))
 
 
-ENGINE = _FakeEngine(**vars(FAKE))
+ENGINE = _FakeEngine()
 PREPARED = SimpleNamespace(ruleset="atlantis", placeholders=[], params_hash="x",
                            scenario={"name": "atl", "seed": 1, "chunk_size": 2000,
                                      "games": 4000})
@@ -293,7 +298,7 @@ def test_gate_metric_spec_with_the_rulesets_group_columns():
 
     games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
     uni = universe_from_frames(games, seats, player_counts(PREPARED.scenario, seats),
-                               FAKE.group_columns)
+                               FAKE.group_columns, FAKE.faction_column)
     assert uni.players == [2] and uni.groups["faction"] == ["Sea Witch", "Sea King"]
     sel = parse_metric_spec("win_share[faction=sea king]", group_columns=FAKE.group_columns)
     (inst,) = expand([sel], uni, key_prefix="")
@@ -357,7 +362,7 @@ def test_tune_faction_spread_and_draw_share():
     from deepsim.errors import InputError
     from deepsim.measure.spec import expand, parse_metric_spec, universe_from_frames
     from deepsim.measure.values import estimate_obs, measure
-    from deepsim.tune.objectives import default_objective, parse_objective
+    from deepsim.tune.objectives import parse_objective
 
     games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
     uni = universe_from_frames(games, seats, [2], FAKE.group_columns, "faction")
@@ -372,8 +377,8 @@ def test_tune_faction_spread_and_draw_share():
     assert parts["faction_spread"].low <= parts["faction_spread"].value
     boot = obj.bootstrap_change((games, seats), (games, seats), reps=20)
     assert boot["change"] == 0 and boot["low"] == boot["high"] == 0
-    assert default_objective(FAKE) == "faction_spread"
-    assert default_objective(rulesets.get("deepfall")) == "company_spread"
+    assert FAKE.default_objective == "faction_spread"
+    assert rulesets.get("deepfall").default_objective == "company_spread"
     (inst,) = expand([parse_metric_spec("faction_spread")], uni)
     assert estimate_obs(measure(inst, games, seats), 0.05).value == pytest.approx(
         parts["faction_spread"].value)

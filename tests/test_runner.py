@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -21,13 +22,13 @@ from deepsim.atomic import atomic_write_json
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.output import hash_json, read_manifest, read_run, read_run_json
-from deepsim.rulesets.base import Prepared
+from deepsim.rulesets.base import Prepared, Ruleset, check_ruleset
 
 COMPANIES = [("Dvergar", "Reaver"), ("Dvergar", "Warden"), ("Elf", "Reaver"), ("Elf", "Warden")]
 BOTS = ["random", "cautious", "greedy"]
 
 
-class FakeRuleset:
+class FakeRuleset(Ruleset):
     """A contract-conforming ruleset: games of 2-4 players with random Glory."""
 
     name = "fake"
@@ -36,6 +37,15 @@ class FakeRuleset:
     faction_label = "company"
     group_columns = ("company", "bot", "seat")
     default_metrics = ("company_spread", "seat_advantage", "mean_rounds")
+    default_objective = "company_spread"
+    target_rounds = 10.0
+    games_columns: ClassVar = {"game": "int64", "seed": "int64", "truncated": "bool",
+                     "players": "int64", "rounds": "int64", "margin": "int64"}
+    seats_columns: ClassVar = {"game": "int64", "seat": "int64", "players": "int64", "win": "float64",
+                     "fair": "float64", "bot": "category", "company": "category",
+                     "lineage": "category", "calling": "category", "glory": "int64"}
+    seat_order = "seat 1 plays first"
+    score_label = "Glory"
 
     def __init__(self, interrupt_at_chunk: int | None = None):
         self.interrupt_at_chunk = interrupt_at_chunk
@@ -118,6 +128,20 @@ class FakeRuleset:
                   for s in range(n)]
         return lines
 
+    def trace_result(self, prepared, game_index):
+        return self.run_chunk(prepared, game_index, 1)
+
+    def parameters(self):
+        return [{"path": "glory_max", "default": 20, "type": "int", "bounds": "", "section": ""},
+                {"path": "rounds_base", "default": 8, "type": "int", "bounds": "",
+                 "section": ""}]
+
+    def bot_data(self):
+        return {b: {} for b in BOTS}
+
+    def golden_cases(self):
+        return []
+
 
 def _fake_load_scenario(path):
     path = Path(path)
@@ -143,8 +167,12 @@ def fake(monkeypatch, tmp_path):
             raise InputError(f"unknown ruleset {name!r}; available: fake", key="ruleset")
         return holder["ruleset"]
 
+    from deepsim import rulesets
+
+    assert check_ruleset(holder["ruleset"]) == []    # the fake keeps the contract
     monkeypatch.setattr(runner, "load_scenario", _fake_load_scenario)
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
+    monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
     monkeypatch.chdir(tmp_path)
     (tmp_path / "scenarios").mkdir()

@@ -53,7 +53,7 @@ def _seats():
 
 
 def test_win_shares():
-    out = stats.win_shares(_seats())
+    out = stats.win_shares(_seats(), by="company")
     assert list(out.columns) == ["company", "games", "wins", "win_share", "ci_low", "ci_high",
                                  "fair_share", "ratio"]
     assert list(out["company"]) == ["C", "A", "B", "D"]  # sorted by win share, descending
@@ -74,10 +74,10 @@ def test_win_shares_other_grouping_and_empty():
     seats["lineage"] = seats["company"].astype(str).str.lower()
     out = stats.win_shares(seats, by="lineage")
     assert set(out["lineage"]) == {"a", "b", "c", "d"}
-    empty = stats.win_shares(seats.iloc[:0])
+    empty = stats.win_shares(seats.iloc[:0], by="company")
     assert empty.empty
     with pytest.raises(KeyError):
-        stats.win_shares(seats.drop(columns=["fair"]))
+        stats.win_shares(seats.drop(columns=["fair"]), by="company")
 
 
 def test_rounds_by_players():

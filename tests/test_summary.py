@@ -58,7 +58,7 @@ def _render(width: int = 80, color: bool = False) -> str:
                     "Sylphid Hierophant": 0.26})
     games = pd.DataFrame({"game": np.arange(100), "players": 4, "rounds": 11,
                           "margin": 3.0, "truncated": False})
-    render_summary(console, games, seats, headline=[("company", "company"),
+    render_summary(console, games, seats, by="company", headline=[("company", "company"),
                                                     ("lineage", "Lineage")],
                    placeholders=["lineages.wisp.start_bag"], baseline_bots=["random"])
     return buf.getvalue()

@@ -35,15 +35,14 @@ from deepsim.gate.expect import (
     Estimate,
     Instance,
     expand,
-    group_columns_of,
     parse_expect,
     player_counts,
+    target_of,
     universe_from_frames,
     verdict,
 )
 from deepsim.gate.sequential import look_alphas, schedule
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, estimate_obs, measure
-from deepsim.report.config import ReportConfig
 
 __all__ = ["CheckResult", "Row", "check_prepared", "run_check"]
 
@@ -200,10 +199,9 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
     chunk = int(resolved.get("chunk_size") or 50_000)
     g_probe, s_probe = ruleset.run_chunk(prepared, 0, 1)
     universe = universe_from_frames(g_probe, s_probe, player_counts(resolved, s_probe),
-                                    group_columns_of(ruleset),
-                                    getattr(ruleset, "faction_column", None))
+                                    ruleset.group_columns, ruleset.faction_column)
     instances = expand(expectations, universe, source=source, lines=lines,
-                       target_rounds=ReportConfig().rounds_target)
+                       target_rounds=target_of(ruleset))
     notes = [f"expect.{i}: {n}" for i, e in enumerate(expectations) for n in e.notes]
     g_cols, s_cols = columns_needed(instances)
     data: list[list[Obs]] = [[] for _ in instances]

@@ -158,9 +158,9 @@ def quiet_lines(result) -> list[str]:
     """``check --quiet``: the verdict counts, then one line per expectation that did not
     pass (verdict, number, expectation, measured value, interval, bound)."""
     c = result.counts
-    lines = [f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
-             f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
-             f"({EXIT_TEXT[result.exit_code]})"]
+    lines = [(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
+              f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
+              f"({EXIT_TEXT[result.exit_code]})")]
     for i, row in enumerate(result.rows, 1):
         if row.verdict == "pass":
             continue

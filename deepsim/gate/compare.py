@@ -42,14 +42,13 @@ from deepsim.measure.names import Metric
 from deepsim.measure.spec import (
     Instance,
     expand,
-    group_columns_of,
     parse_amount,
     parse_metric_spec,
     player_counts,
+    target_of,
     universe_from_frames,
 )
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, measure, paired
-from deepsim.report.config import ReportConfig
 
 __all__ = ["CompareResult", "DeltaRow", "compare_runs", "run_compare", "sequential_test"]
 
@@ -123,13 +122,12 @@ class CompareResult:
 
 def _instances(spec: str, ruleset, prepared, *, key: str = "--metric") -> list[Instance]:
     """Every number a ``--metric`` spec names in a prepared scenario (one probe game)."""
-    cols = group_columns_of(ruleset)
+    cols = ruleset.group_columns
     sel = parse_metric_spec(spec, group_columns=cols, key=key)
     g, s = ruleset.run_chunk(prepared, 0, 1)
     uni = universe_from_frames(g, s, player_counts(prepared.scenario, s), cols,
-                               getattr(ruleset, "faction_column", None))
-    out = expand([sel], uni, key_prefix="", target_rounds=ReportConfig().rounds_target,
-                 key=key)
+                               ruleset.faction_column)
+    out = expand([sel], uni, key_prefix="", target_rounds=target_of(ruleset), key=key)
     for inst in out:
         inst.extra["notes"] = list(sel.notes)
     return out
@@ -153,10 +151,9 @@ def _theta(value, metric: Metric, name: str) -> float:
 
 
 def _faction_instances(ruleset, prepared) -> tuple[list[Instance], str]:
-    column = str(getattr(ruleset, "faction_column", None) or "faction")
-    insts = _instances(f"win_share[{column}]", ruleset, prepared)
+    insts = _instances(f"win_share[{ruleset.faction_column}]", ruleset, prepared)
     insts += _instances("faction_spread", ruleset, prepared)
-    return insts, str(getattr(ruleset, "faction_label", None) or column)
+    return insts, ruleset.faction_label
 
 
 @dataclass
@@ -442,13 +439,13 @@ class _Run:
     seats: pd.DataFrame
     seed: int
     label: str
-    meta: object
+    rs: object
     universe: object
 
     def instances(self, spec: str, key: str = "--metric") -> list[Instance]:
-        sel = parse_metric_spec(spec, group_columns=self.meta.group_columns, key=key)
-        out = expand([sel], self.universe, key_prefix="",
-                     target_rounds=ReportConfig().rounds_target, key=key)
+        sel = parse_metric_spec(spec, group_columns=self.rs.group_columns, key=key)
+        out = expand([sel], self.universe, key_prefix="", target_rounds=target_of(self.rs),
+                     key=key)
         for inst in out:
             inst.extra["notes"] = list(sel.notes)
         return out
@@ -456,11 +453,11 @@ class _Run:
 
 def _load_run(run_dir: Path) -> _Run:
     from deepsim.output import read_manifest, read_run, read_run_json
-    from deepsim.report.load import _schema_names, ruleset_meta
+    from deepsim.report.load import _schema_names, run_ruleset
 
     info = read_run_json(run_dir)
     manifest = read_manifest(run_dir)
-    meta = ruleset_meta(info.get("ruleset") or manifest.get("ruleset"))
+    rs = run_ruleset(info.get("ruleset") or manifest.get("ruleset"), str(run_dir))
     g_have = _schema_names(Path(run_dir), manifest, "games")
     s_have = _schema_names(Path(run_dir), manifest, "seats")
     games, seats = read_run(run_dir, games_columns=sorted(g_have) if g_have else None,
@@ -468,11 +465,11 @@ def _load_run(run_dir: Path) -> _Run:
     scen = info.get("scenario") or {}
     if scen.get("players") is None and "players" in games.columns:
         scen = {**scen, "players": sorted(set(games["players"].astype(int)))}
-    uni = universe_from_frames(games, seats, player_counts(scen, seats), meta.group_columns,
-                               meta.faction_column)
+    uni = universe_from_frames(games, seats, player_counts(scen, seats), rs.group_columns,
+                               rs.faction_column)
     seed = int(info.get("seed", -1))
     label = f"{run_dir} ({info.get('scenario_name', '?')}, seed {seed}, {len(games):,} games)"
-    return _Run(games, seats, seed, label, meta, uni)
+    return _Run(games, seats, seed, label, rs, uni)
 
 
 def _restrict(games: pd.DataFrame, seats: pd.DataFrame, keep: np.ndarray):
@@ -524,9 +521,9 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
     ob = [measure(i, gb, sb_) for i in m_b]
     rows = [_row(i, oa[k], ob[k], is_paired) for k, i in enumerate(m_a)]
     factions = []
-    fa = ra.instances(f"win_share[{ra.meta.faction_column}]", "faction table") + \
+    fa = ra.instances(f"win_share[{ra.rs.faction_column}]", "faction table") + \
         ra.instances("faction_spread", "faction table")
-    fb = {i.spec: i for i in rb.instances(f"win_share[{rb.meta.faction_column}]",
+    fb = {i.spec: i for i in rb.instances(f"win_share[{rb.rs.faction_column}]",
                                           "faction table")}
     spread_b = rb.instances("faction_spread", "faction table")[0]
     for inst in fa:
@@ -537,9 +534,9 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
         if x.ids.size == 0 and y.ids.size == 0:
             continue
         factions.append(_row(inst, x, y, is_paired))
-    la, lb, seed_a, seed_b, meta_a = ra.label, rb.label, ra.seed, rb.seed, ra.meta
+    la, lb, seed_a, seed_b, rs_a = ra.label, rb.label, ra.seed, rb.seed, ra.rs
     res = _fixed_result(metric, rows, (la, lb), is_paired, games, (seed_a, seed_b), notes,
-                        factions, meta_a.faction_label, oa[0] if rows else None,
+                        factions, rs_a.faction_label, oa[0] if rows else None,
                         ob[0] if rows else None)
     res.alpha, res.beta = alpha, beta
     if theta0 is not None:

@@ -39,26 +39,26 @@ from pydantic import (
 from deepsim.errors import InputError
 from deepsim.measure.names import ALIASES, METRICS, Metric, known_metrics_text
 from deepsim.measure.spec import (
-    GROUP_COLUMNS,
     Instance,
     Selection,
     Universe,
     expand,
-    group_columns_of,
     parse_amount,
     parse_metric_spec,
     player_counts,
+    target_of,
     universe_from_frames,
 )
 from deepsim.measure.values import Estimate, columns_needed, estimate, observe
 from deepsim.params import validate
-from deepsim.report.claims import FAILS, HOLDS, region_verdict
+from deepsim.report.verdicts import FAILS, HOLDS, region_verdict
 
 __all__ = [
-    "ALIASES", "FAIL", "GROUP_COLUMNS", "INCONCLUSIVE", "METRICS", "PASS", "Estimate",
+    "ALIASES", "FAIL", "INCONCLUSIVE", "METRICS", "PASS", "Estimate",
     "Expectation", "Instance", "Metric", "Selection", "Universe", "columns_needed",
-    "estimate", "expand", "group_columns_of", "known_metrics_text", "observe",
-    "parse_expect", "parse_metric_spec", "player_counts", "universe_from_frames", "verdict",
+    "estimate", "expand", "known_metrics_text", "observe",
+    "parse_expect", "parse_metric_spec", "player_counts", "target_of", "universe_from_frames",
+    "verdict",
 ]
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
@@ -153,7 +153,7 @@ def parse_expect(scenario: dict, *, source: str, lines: dict[str, int] | None = 
 
 def verdict(inst: Instance, est: Estimate) -> str:
     """pass when the interval lies inside the bounds, fail when it lies outside, else
-    inconclusive (:func:`deepsim.report.claims.region_verdict`, the report's rule).
+    inconclusive (:func:`deepsim.report.verdicts.region_verdict`, the report's rule).
 
     A zero-width interval from a normal approximation (no variation seen yet) decides
     nothing.

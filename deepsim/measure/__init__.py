@@ -13,16 +13,15 @@ command (``check``, ``compare``, ``sweep``, ``tune``) and one way to estimate it
 
 from deepsim.measure.names import ALIASES, METRICS, Metric, known_metrics_text
 from deepsim.measure.spec import (
-    GROUP_COLUMNS,
     Instance,
     Selection,
     Universe,
     expand,
-    group_columns_of,
     parse_amount,
     parse_metric_spec,
     player_counts,
     split_terms,
+    target_of,
     universe_from_frames,
 )
 from deepsim.measure.values import (
@@ -41,9 +40,9 @@ from deepsim.measure.values import (
 )
 
 __all__ = [
-    "ALIASES", "GROUP_COLUMNS", "METRICS", "Codes", "Estimate", "Instance", "Metric", "Obs",
+    "ALIASES", "METRICS", "Codes", "Estimate", "Instance", "Metric", "Obs",
     "Selection", "Universe", "columns_needed", "concat", "estimate", "estimate_obs", "expand",
-    "group_columns_of", "influence", "known_metrics_text", "measure", "observe", "paired",
+    "influence", "known_metrics_text", "measure", "observe", "paired",
     "parse_amount", "parse_metric_spec", "player_counts", "split_terms",
-    "universe_from_frames", "value_obs",
+    "target_of", "universe_from_frames", "value_obs",
 ]

@@ -158,8 +158,8 @@ _M = [
              limits=_NONNEG)
       for c in ("cash_outs", "last_stands", "worthy_ends", "crews")],
     # spreads over the members of a group (players selects the games)
-    _spread("faction_spread", FACTION, "the ruleset's factions (DEEPFALL: companies, "
-                                       "Atlantis: sides)"),
+    _spread("faction_spread", FACTION, "the ruleset's factions (the members of its "
+                                       "faction column: companies, sides, ...)"),
     _spread("company_spread", "company", "companies"),
     _spread("lineage_spread", "lineage", "Lineages"),
     _spread("calling_spread", "calling", "Callings"),
@@ -181,8 +181,8 @@ _M = [
            None, "mean relative margin (margin over the winner's Glory)", "margins: rel_mean",
            ("rel_mean",), limits=_PCT),
     Metric("draw_share", "game", "share", "%", 100.0, ("winner_side", "n_winners"), _draw,
-           None, "share of games without an outright winner (a draw, e.g. Atlantis's turn "
-           "cap, or a tie for first)", "draw_flags (Atlantis: side win shares, draw)",
+           None, "share of games without an outright winner (a draw, e.g. at a turn cap, "
+           "or a tie for first)", "draw_flags (games with winner_side -1 or n_winners > 1)",
            ("draws",), limits=_PCT, any_of=True),
     Metric("tie_share", "game", "share", "%", 100.0, ("margin",),
            lambda df: (df["margin"].to_numpy(dtype=np.float64) == 0).astype(np.float64), None,

@@ -11,8 +11,8 @@ One grammar for every command (``check``'s ``metric:``, ``compare --metric``, ``
     NAME[KEY!=A|B]                        every member but these, one number each
     NAME[KEY..., players=4]               and a player count (players, players=2|4, 4+5)
 
-``KEY`` is a group column of the ruleset (DEEPFALL: company, lineage, calling, bot, seat;
-Atlantis: faction, bot, seat; ``seat=1`` is the first seat) or ``players``. Per-game
+``KEY`` is a group column of the ruleset (its ``group_columns``, e.g. company, lineage,
+calling, bot, seat; ``seat=1`` is the first seat) or ``players``. Per-game
 metrics and spreads take ``players`` only. Member names match loosely (case, spaces, ``_``
 and ``-``): ``win_share[company=wisp_wardancer]``.
 
@@ -54,13 +54,19 @@ from deepsim.measure.names import (
 from deepsim.params import nearest
 
 __all__ = [
-    "GROUP_COLUMNS", "Instance", "Selection", "Universe", "expand", "group_columns_of",
-    "parse_amount", "parse_metric_spec", "player_counts", "resolve_metric",
-    "split_terms", "universe_from_frames",
+    "Instance",
+    "Selection",
+    "Universe",
+    "expand",
+    "parse_amount",
+    "parse_metric_spec",
+    "player_counts",
+    "resolve_metric",
+    "split_terms",
+    "target_of",
+    "universe_from_frames",
 ]
 
-#: DEEPFALL's group columns: the default where no ruleset is named
-GROUP_COLUMNS = ("company", "lineage", "calling", "bot", "seat")
 
 Name = int | str
 
@@ -164,7 +170,7 @@ def _members(text: str, key: str, where: str) -> tuple[list[str], bool]:
 
 
 def parse_metric_spec(text: str, *, key: str = "--metric",
-                      group_columns: tuple[str, ...] | list[str] | None = GROUP_COLUMNS
+                      group_columns: tuple[str, ...] | list[str] | None = None
                       ) -> Selection:
     """``'win_share[company=Dvergar Reaver, players=4]'`` -> :class:`Selection`.
 
@@ -346,10 +352,10 @@ class Universe:
 
     players: list[int]
     groups: dict[str, list[str]]
-    group_columns: tuple[str, ...] = GROUP_COLUMNS
+    group_columns: tuple[str, ...]
+    faction_column: str
     games_columns: frozenset[str] = frozenset()
     seats_columns: frozenset[str] = frozenset()
-    faction_column: str = "company"
     numeric_games: frozenset[str] = frozenset()
     numeric_seats: frozenset[str] = frozenset()
 
@@ -361,13 +367,12 @@ def _numeric(df: pd.DataFrame) -> frozenset[str]:
 
 
 def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list[int],
-                         group_columns: tuple[str, ...] | list[str] = GROUP_COLUMNS,
-                         faction_column: str | None = None) -> Universe:
+                         group_columns: tuple[str, ...] | list[str],
+                         faction_column: str) -> Universe:
     """Group names from a probe chunk's frames (categorical columns list every category).
 
-    ``group_columns``: the ruleset's (``Ruleset.group_columns``; default DEEPFALL's);
-    ``faction_column``: the ruleset's (default: ``company`` when the seats have it, else
-    ``faction``).
+    ``group_columns`` and ``faction_column``: the ruleset's (``Ruleset.group_columns``,
+    ``Ruleset.faction_column``).
     """
     groups: dict[str, list[str]] = {}
     for by in group_columns:
@@ -378,17 +383,17 @@ def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list
             cats = (list(col.cat.categories) if isinstance(col.dtype, pd.CategoricalDtype)
                     else sorted(col.unique()))
             groups[by] = [str(c) for c in cats]
-    if faction_column is None:
-        faction_column = "company" if "company" in seats.columns else "faction"
     return Universe(players=sorted(set(players)), groups=groups,
                     group_columns=tuple(group_columns), games_columns=frozenset(games.columns),
                     seats_columns=frozenset(seats.columns), faction_column=faction_column,
                     numeric_games=_numeric(games), numeric_seats=_numeric(seats))
 
 
-def group_columns_of(ruleset) -> tuple[str, ...]:
-    """A ruleset object's ``group_columns`` (DEEPFALL's when it names none)."""
-    return tuple(getattr(ruleset, "group_columns", None) or GROUP_COLUMNS)
+def target_of(ruleset) -> float:
+    """``length_error``'s target for a ruleset: its ``target_rounds`` (the rulebook's game
+    length), NaN when the rulebook states none."""
+    t = ruleset.target_rounds
+    return math.nan if t is None else float(t)
 
 
 def player_counts(scenario: dict, seats: pd.DataFrame | None = None) -> list[int]:
@@ -517,6 +522,7 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
     """One :class:`Instance` per member set and player-count set of each selection.
 
     ``key``: the option every error names (e.g. ``--metric``) instead of a key path.
+    ``target_rounds``: ``length_error``'s target (NaN: none, and ``length_error`` is refused).
 
     Raises
     ------
@@ -535,6 +541,10 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
                     "line": lines.get(k) or lines.get(f"{key_prefix}.{_i}")}
 
         m = resolve_metric(sel.metric, universe, where("metric"))
+        if m.kind == "length_error" and not math.isfinite(target_rounds):
+            raise InputError("length_error is |mean rounds - target| and this ruleset's "
+                             "rulebook states no game length (its target_rounds): give the "
+                             "target with --target-rounds (sweep, tune)", **where("metric"))
         if not m.groupable and sel.by:
             what = "a spread over its own group" if m.kind == "spread" else \
                 "a per-game number"

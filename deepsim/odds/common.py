@@ -13,23 +13,22 @@ from pydantic import BaseModel
 from deepsim.errors import InputError
 from deepsim.params import apply_overrides, leaf_paths, load_yaml, nearest, validate
 
-DATA_DIR = Path(__file__).parent / "data"
-
 
 def exact_method() -> str:
     """The method line of an exact answer."""
     return f"exact (icepool {icepool.__version__}); no sampling"
 
 
-def load_data(name: str, model: type[BaseModel], overrides: list[str] | None) -> BaseModel:
-    """Validated data of ``deepsim/odds/data/<name>.yaml`` after ``--set`` overrides.
+def load_data(path: Path, model: type[BaseModel], overrides: list[str] | None) -> BaseModel:
+    """Validated data of an odds-only ruleset's data file (``path``) after ``--set``
+    overrides.
 
     Raises
     ------
     InputError
         Unknown path (with the nearest valid ones) or an invalid value.
     """
-    path = DATA_DIR / f"{name}.yaml"
+    path = Path(path)
     raw, lines = load_yaml(path)
     base = validate(model, raw, source=str(path), lines=lines).model_dump()
     if not overrides:

@@ -1,76 +1,86 @@
-"""Report settings: thresholds of the viability rule and of the claims' verdicts.
+"""Report settings: the viability rule's thresholds and each ruleset's own (its claims').
 
 Every setting has a dotted key (``viability.min_ratio``), a default and a meaning; the CLI
-changes one with ``deepsim report RUN_DIR --option viability.min_ratio=0.9``. The values
-used are printed in every report (section "Method").
+changes one with ``deepsim report RUN_DIR --option viability.min_ratio=0.9``. The shared
+settings are :data:`OPTIONS`; a ruleset adds its own
+(:attr:`deepsim.rulesets.base.Ruleset.report_options`), read by its sections and claims as
+``ctx.config.<attr>``. The values used are printed in every report (section "Method").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
 
 from deepsim.errors import InputError
+from deepsim.rulesets.base import ReportOption
 
 __all__ = ["OPTIONS", "ReportConfig"]
 
-# key -> (attribute, meaning)
 _A = "1 - confidence level of every interval, and the Holm family-wise error rate"
 _MR = ("a group is viable when the upper end of its win share interval reaches this x its "
        "fair share")
+_XR = ("a group is too strong when the lower end of its win share interval is above this x "
+       "its fair share (the mirror of min_ratio)")
 _MW = ("a group whose interval is wider than this x its fair share is 'inconclusive' "
        "(never 'viable'), so a small sample never passes")
-_RT = "B1: the rulebook's game length in rounds"
-_RTOL = "B1: '~' means the mean is within this many rounds of the target"
-_TM = ("B3, B5: 'a touch / slightly strong' means win share above fair, by at most this "
-       "fraction (0.2 = +20%)")
-_AN = "B4: 'almost never' means in at most this share of player-games (or of crews)"
-_ST = ("B5: exits are substitutes when the win-rate ratio of their users is within "
-       "[1/(1+this), 1+this]")
-_TG = ("B6: a game is tight when the winner leads the runner-up by at most this fraction "
-       "of its Glory")
-_CT = ("B7: contention is constant when the largest player count's value is at most "
-       "1 + this times the smallest")
+#: the shared settings: key -> (attribute, meaning)
 OPTIONS: dict[str, tuple[str, str]] = {
     "alpha": ("alpha", _A),
     "viability.min_ratio": ("min_ratio", _MR),
+    "viability.max_ratio": ("max_ratio", _XR),
     "viability.max_rel_width": ("max_rel_width", _MW),
-    "claims.rounds_target": ("rounds_target", _RT),
-    "claims.rounds_tolerance": ("rounds_tolerance", _RTOL),
-    "claims.touch_max": ("touch_max", _TM),
-    "claims.almost_never": ("almost_never", _AN),
-    "claims.substitute_tolerance": ("substitute_tolerance", _ST),
-    "claims.tight_margin": ("tight_margin", _TG),
-    "claims.contention_tolerance": ("contention_tolerance", _CT),
 }
 
 
 @dataclass(frozen=True)
 class ReportConfig:
-    """Thresholds of the report's verdicts (see :data:`OPTIONS` for their meaning)."""
+    """Thresholds of the report's verdicts (see :data:`OPTIONS`) and a ruleset's own
+    settings (``extra``: its :class:`~deepsim.rulesets.base.ReportOption` list; ``values``
+    the ones given, by attribute), read as attributes (``config.rounds_target``)."""
 
     alpha: float = 0.05
     min_ratio: float = 0.8
+    max_ratio: float = 1.25
     max_rel_width: float = 0.10
-    rounds_target: float = 11.0
-    rounds_tolerance: float = 1.0
-    touch_max: float = 0.20
-    almost_never: float = 0.05
-    substitute_tolerance: float = 0.25
-    tight_margin: float = 0.10
-    contention_tolerance: float = 0.25
+    extra: tuple[ReportOption, ...] = ()
+    values: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self):
         if not 0.0 < self.alpha < 1.0:
             raise InputError(f"alpha must be in (0, 1), got {self.alpha}", key="alpha")
-        for f in fields(self):
-            if getattr(self, f.name) < 0:
-                raise InputError(f"must not be negative, got {getattr(self, f.name)}",
-                                 key=self.key_of(f.name))
+        for attr, value in self._all():
+            if value < 0:
+                raise InputError(f"must not be negative, got {value}", key=self.key_of(attr))
 
-    @staticmethod
-    def key_of(attr: str) -> str:
+    @classmethod
+    def for_ruleset(cls, options: Sequence[ReportOption]) -> ReportConfig:
+        """The defaults with a ruleset's own settings (``Ruleset.report_options``)."""
+        return cls(extra=tuple(options))
+
+    def __getattr__(self, attr: str) -> float:
+        # only called for names that are not fields: a ruleset's own setting
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        for opt in self.extra:
+            if opt.attr == attr:
+                return float(self.values.get(attr, opt.default))
+        raise AttributeError(f"no report setting {attr!r} (shared: "
+                             f"{', '.join(a for a, _ in OPTIONS.values())}; the ruleset's: "
+                             f"{', '.join(o.attr for o in self.extra) or 'none'})")
+
+    def _all(self) -> list[tuple[str, float]]:
+        shared = [(f.name, getattr(self, f.name)) for f in fields(self)
+                  if f.name not in ("extra", "values")]
+        return shared + [(o.attr, getattr(self, o.attr)) for o in self.extra]
+
+    def _options(self) -> dict[str, tuple[str, str]]:
+        return {**OPTIONS, **{o.key: (o.attr, o.meaning) for o in self.extra}}
+
+    def key_of(self, attr: str) -> str:
         """Dotted key of attribute ``attr``."""
-        for key, (a, _) in OPTIONS.items():
+        for key, (a, _) in self._options().items():
             if a == attr:
                 return key
         return attr
@@ -83,19 +93,26 @@ class ReportConfig:
         InputError
             Unknown key (the valid keys are listed) or a value that is not a number.
         """
-        changes = {}
+        options = self._options()
+        shared, own = {}, dict(self.values)
         for item in items or []:
             key, sep, value = item.partition("=")
             key = key.strip()
-            if not sep or key not in OPTIONS:
+            if not sep or key not in options:
                 raise InputError(f"unknown report option {item!r}; valid keys: "
-                                 f"{', '.join(OPTIONS)}", key=key or None)
+                                 f"{', '.join(options)}", key=key or None)
             try:
-                changes[OPTIONS[key][0]] = float(value)
+                number = float(value)
             except ValueError:
                 raise InputError(f"expected a number, got {value!r}", key=key) from None
-        return replace(self, **changes)
+            attr = options[key][0]
+            if key in OPTIONS:
+                shared[attr] = number
+            else:
+                own[attr] = number
+        return replace(self, values=MappingProxyType(own), **shared)
 
     def rows(self) -> list[tuple[str, float, str]]:
-        """``(key, value, meaning)`` for every setting, in :data:`OPTIONS` order."""
-        return [(key, getattr(self, attr), meaning) for key, (attr, meaning) in OPTIONS.items()]
+        """``(key, value, meaning)`` of every setting: the shared ones, then the ruleset's."""
+        return [(key, getattr(self, attr), meaning)
+                for key, (attr, meaning) in self._options().items()]

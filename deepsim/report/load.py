@@ -13,100 +13,33 @@ import pyarrow.parquet as pq
 from deepsim.errors import InputError
 from deepsim.output import read_manifest, read_run, read_run_json
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RulesetMeta", "RunData", "flatten", "load_run",
-           "report_hook", "ruleset_meta"]
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run", "run_ruleset"]
 
-GAMES_COLUMNS = [
-    "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
-    "rooms_contested", "contested_markers", "deferred_steps", "warned",
-    "taken_after_warning", "floors_collapsed", "deal", "rotation",
-]
-SEATS_COLUMNS = [
-    "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
-    "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
-    "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
-    "calling_ability", "rotation",
-]
-_SEATS_PREFIXES = ("claims_",)
+#: columns the shared sections read (besides the ruleset's group and faction columns and its
+#: own ``report_*_columns``); a column a run lacks is simply not loaded
+GAMES_COLUMNS = ["players", "truncated", "deal", "rotation"]
+SEATS_COLUMNS = ["players", "bot", "win", "fair", "rotation"]
 
 
-@dataclass(frozen=True)
-class RulesetMeta:
-    """What the shared code needs to know of a ruleset (see :mod:`deepsim.rulesets.base`):
-    its name, the seats column of what a player plays and its noun, the seats columns win
-    shares may be grouped by and the sweep/tune metrics used when none are named."""
+def run_ruleset(name: str | None, where: str = ""):
+    """The installed ruleset a run was made with (:func:`deepsim.rulesets.get`).
 
-    name: str
-    title: str = ""
-    faction_column: str = "faction"
-    faction_label: str = "faction"
-    group_columns: tuple[str, ...] = ("faction", "bot", "seat")
-    default_metrics: tuple[str, ...] = ("faction_spread", "draw_share", "seat_advantage",
-                                        "rounds")
-
-    @property
-    def is_deepfall(self) -> bool:
-        return self.name == "deepfall"
-
-    @property
-    def factions_label(self) -> str:
-        """The noun's plural ("companies", "factions")."""
-        w = self.faction_label
-        return w[:-1] + "ies" if w.endswith("y") and w[-2:-1] not in "aeiou" else w + "s"
-
-
-def ruleset_meta(name: str | None) -> RulesetMeta:
-    """The metadata of ruleset ``name`` (looked up with :func:`deepsim.runner.get_ruleset`).
-
-    A ruleset that cannot be loaded (not installed here, or broken), or that lacks some of
-    the contract's metadata attributes, gets the generic defaults (column ``faction``), so
-    a report of its runs still builds.
+    Raises
+    ------
+    InputError
+        The ruleset is not installed here (or is odds-only: it makes no runs).
     """
-    from deepsim import runner
+    from deepsim import rulesets
 
-    name = str(name or "")
     try:
-        rs = runner.get_ruleset(name)
-    except Exception:  # noqa: BLE001 - unknown or broken ruleset: generic metadata
-        return RulesetMeta(name=name)
-    generic = RulesetMeta(name=name)
-    column = str(getattr(rs, "faction_column", None) or generic.faction_column)
-    groups = getattr(rs, "group_columns", None) or (column, "bot", "seat")
-    metrics = getattr(rs, "default_metrics", None) or generic.default_metrics
-    return RulesetMeta(
-        name=name, title=str(getattr(rs, "title", "")), faction_column=column,
-        faction_label=str(getattr(rs, "faction_label", None) or column),
-        group_columns=tuple(groups), default_metrics=tuple(metrics))
-
-
-def report_hook(name: str | None):
-    """The object that adds a ruleset's own report sections, or None.
-
-    Either the ruleset's ``RULESET`` (when it has ``report_sections``) or its
-    ``deepsim.rulesets.<name>.report`` module (when that has ``report_sections``). The hook
-    may also give ``report_claims(ctx) -> list[ClaimResult]`` and ``GAMES_COLUMNS`` /
-    ``SEATS_COLUMNS`` (the columns its sections read, loaded besides the shared ones).
-    """
-    import importlib
-
-    from deepsim import runner
-
-    if not name:
-        return None
-    try:
-        rs = runner.get_ruleset(str(name))
-    except Exception:  # noqa: BLE001 - fall back to the module
-        rs = None
-    if rs is not None and callable(getattr(rs, "report_sections", None)):
-        return rs
-    modname = f"deepsim.rulesets.{name}.report"
-    try:
-        mod = importlib.import_module(modname)
-    except ModuleNotFoundError as exc:
-        if exc.name and (modname == exc.name or modname.startswith(exc.name + ".")):
-            return None
-        raise
-    return mod if callable(getattr(mod, "report_sections", None)) else None
+        rs = rulesets.get(str(name or ""))
+    except InputError as exc:
+        raise InputError(f"the run's ruleset cannot be loaded: {exc.message}",
+                         file=where or None) from None
+    if not rs.plays:
+        raise InputError(f"ruleset '{rs.name}' is odds-only: it makes no runs",
+                         file=where or None)
+    return rs
 
 
 def flatten(obj, prefix: str = "") -> dict:
@@ -132,7 +65,6 @@ class RunData:
     games: pd.DataFrame
     seats: pd.DataFrame
     params: dict = field(default_factory=dict)
-    _meta: RulesetMeta | None = field(default=None, repr=False, compare=False)
     _balance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -158,15 +90,10 @@ class RunData:
 
     @property
     def baseline_bots(self) -> tuple[str, ...]:
-        """Bot styles marked ``baseline: true`` when the run was made (``run.json``); for an
-        older run without the record, the ruleset's current bot data (none if unknown)."""
-        if "baseline_bots" in self.info:
-            return tuple(str(b) for b in self.info["baseline_bots"] or ())
-        from deepsim import runner
-        try:
-            return tuple(runner.get_ruleset(self.ruleset).bot_data().baseline_styles)
-        except Exception:  # noqa: BLE001 - no bot data: nothing is a baseline
-            return ()
+        """Bot styles marked ``baseline: true`` in the ruleset's bot data when the run was
+        made (``run.json`` ``baseline_bots``, from ``Prepared.baseline_bots``); none for an
+        older run without the record (today's bot data may not be the run's)."""
+        return tuple(str(b) for b in self.info.get("baseline_bots") or ())
 
     def balance_seats(self) -> tuple[pd.DataFrame, int]:
         """The seats balance headlines read: baseline bots left out, the fair share
@@ -211,11 +138,9 @@ class RunData:
         return str(self.manifest.get("ruleset") or self.info.get("ruleset") or "")
 
     @property
-    def meta(self) -> RulesetMeta:
-        """The run's ruleset metadata (faction column and noun, group columns)."""
-        if self._meta is None:
-            self._meta = ruleset_meta(self.ruleset)
-        return self._meta
+    def rs(self):
+        """The run's ruleset (:class:`deepsim.rulesets.base.Ruleset`)."""
+        return run_ruleset(self.ruleset, str(self.path))
 
 
 def _schema_names(run_dir: Path, manifest: dict, kind: str) -> list[str] | None:
@@ -243,21 +168,21 @@ def load_run(run_dir: Path | str) -> RunData:
     Raises
     ------
     InputError
-        Not a run directory, or a part that fails the manifest checks of
-        :func:`deepsim.output.read_run`.
+        Not a run directory, a run of a ruleset not installed here, or a part that fails
+        the manifest checks of :func:`deepsim.output.read_run`.
     """
     run_dir = Path(run_dir)
     if not os.path.isdir(run_dir):  # os.path: never raises (a too long name)
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}
-    meta = ruleset_meta(manifest.get("ruleset"))
-    hook = report_hook(meta.name)
-    g_want = list(dict.fromkeys([*GAMES_COLUMNS, *getattr(hook, "GAMES_COLUMNS", ())]))
-    s_want = list(dict.fromkeys([*SEATS_COLUMNS, *meta.group_columns, meta.faction_column,
-                                 *getattr(hook, "SEATS_COLUMNS", ())]))
+    rs = run_ruleset(manifest.get("ruleset") or info.get("ruleset"), str(run_dir))
+    g_want = list(dict.fromkeys([*rs.report_games_columns, *GAMES_COLUMNS]))
+    s_want = list(dict.fromkeys([*rs.report_seats_columns, *SEATS_COLUMNS, *rs.group_columns,
+                                 rs.faction_column]))
     games_cols = _pick(_schema_names(run_dir, manifest, "games"), g_want)
-    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), s_want, _SEATS_PREFIXES)
+    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), s_want,
+                       rs.report_seats_prefixes)
     games, seats = read_run(run_dir, games_columns=games_cols, seats_columns=seats_cols)
     return RunData(path=run_dir, info=info, manifest=manifest, games=games, seats=seats,
                    params=flatten(info.get("params") or {}))

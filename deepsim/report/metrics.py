@@ -28,11 +28,7 @@ from deepsim import stats
 
 __all__ = [
     "bradley_terry",
-    "contention",
-    "deferral",
     "draw_flags",
-    "exercise",
-    "exit_usage",
     "game_length",
     "holm",
     "margins",
@@ -44,16 +40,10 @@ __all__ = [
     "require",
     "rounds_histogram",
     "seat_advantage",
-    "swing",
-    "swing_test",
     "viability_verdict",
-    "warning_honesty",
     "wilson",
     "win_share_table",
 ]
-
-EXIT_COLUMNS = ["cash_outs", "last_stands", "worthy_ends", "taken_no_stand",
-                "taken_no_stand_final", "crews"]
 
 
 def require(df: pd.DataFrame, columns, what: str = "frame") -> None:
@@ -155,10 +145,13 @@ def normalized_place(seats: pd.DataFrame) -> np.ndarray:
 # --- win shares -----------------------------------------------------------------------------
 
 def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
-                      max_rel_width: float = 0.10) -> np.ndarray:
-    """The viability rule, element-wise.
+                      max_rel_width: float = 0.10,
+                      max_ratio: float | None = None) -> np.ndarray:
+    """The viability rule with both ends of the scale, element-wise.
 
     - ``"not viable"``: the interval's upper end is below ``min_ratio`` x fair share;
+    - ``"too strong"``: the interval's lower end is above ``max_ratio`` x fair share (when
+      ``max_ratio`` is given; the mirror of the viability line);
     - ``"inconclusive"``: otherwise, when the interval is wider than ``max_rel_width`` x fair
       share (a small sample never passes);
     - ``"viable"``: otherwise.
@@ -166,14 +159,18 @@ def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
     lo = np.asarray(ci_low, dtype=np.float64)
     hi = np.asarray(ci_high, dtype=np.float64)
     fair = np.asarray(fair_share, dtype=np.float64)
+    strong = lo > max_ratio * fair if max_ratio is not None else np.zeros(lo.shape, bool)
     out = np.where(hi < min_ratio * fair, "not viable",
-                   np.where((hi - lo) > max_rel_width * fair, "inconclusive", "viable"))
+                   np.where(strong, "too strong",
+                            np.where((hi - lo) > max_rel_width * fair, "inconclusive",
+                                     "viable")))
     out = np.where(np.isnan(hi) | np.isnan(lo), "inconclusive", out)
     return out.astype(object)
 
 
-def win_share_table(seats: pd.DataFrame, by: str = "company", *, alpha: float = 0.05,
-                    min_ratio: float = 0.8, max_rel_width: float = 0.10) -> pd.DataFrame:
+def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
+                    min_ratio: float = 0.8, max_rel_width: float = 0.10,
+                    max_ratio: float | None = None) -> pd.DataFrame:
     """Win share per group against its fair share, with a viability verdict and Holm tests.
 
     Parameters
@@ -185,6 +182,8 @@ def win_share_table(seats: pd.DataFrame, by: str = "company", *, alpha: float = 
         Grouping column: ``company``, ``lineage``, ``calling``, ``bot``...
     alpha, min_ratio, max_rel_width : float
         See :class:`deepsim.report.config.ReportConfig`.
+    max_ratio : float, optional
+        The "too strong" line (``viability.max_ratio``); None: no top end.
 
     Returns
     -------
@@ -230,7 +229,8 @@ def win_share_table(seats: pd.DataFrame, by: str = "company", *, alpha: float = 
     base["test"] = np.where(base["p_over_holm"] < alpha, "over",
                             np.where(base["p_under_holm"] < alpha, "under", "fair"))
     base["verdict"] = viability_verdict(base["ci_low"], base["ci_high"], base["fair_share"],
-                                        min_ratio=min_ratio, max_rel_width=max_rel_width)
+                                        min_ratio=min_ratio, max_rel_width=max_rel_width,
+                                        max_ratio=max_ratio)
     return base
 
 
@@ -314,175 +314,9 @@ def margins(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# --- exits ----------------------------------------------------------------------------------
-
-def exit_usage(seats: pd.DataFrame, by: str | None = "bot", alpha: float = 0.05
-               ) -> pd.DataFrame:
-    """Exits per player-game and the feel-bad rate, by group (or all seats: ``by=None``).
-
-    A crew is one company mustered on the board (a fresh crew replaces a retired or Taken
-    one). The feel-bad event is a crew Taken without a Last Stand; "mid-game" leaves out the
-    final collapse of Floor 1, where every crew still on it is Taken.
-
-    Returns
-    -------
-    DataFrame
-        One row per group: ``<by>`` (or ``"all"``), ``player_games``, ``crews_pg``,
-        ``cash_outs_pg``, ``last_stands_pg``, ``worthy_ends_pg``, ``taken_ns_pg``, ``taken_final_pg`` (per
-        player-game means; the last at the final collapse), ``taken_unplayed_pg`` (crews
-        Taken before their first turn, counted in neither: NaN when the run lacks the
-        column), ``fb_crew`` / ``fb_crew_low`` / ``fb_crew_high`` (Taken without
-        Last Stand per crew, Wilson with crews as trials), ``fb_crew_mid`` (+ interval, mid-game
-        only), ``fb_pg`` / ``fb_pg_low`` / ``fb_pg_high`` (share of player-games with at
-        least one, Wilson) and ``fb_pg_mid`` (+ interval, mid-game only).
-    """
-    require(seats, EXIT_COLUMNS, "seats")
-    col = by or "_all"
-    d = seats if by else seats.assign(_all="all")
-    rows = []
-    for key, grp in d.groupby(col, observed=True, sort=True):
-        tns = grp["taken_no_stand"].to_numpy(dtype=np.float64)
-        fin = grp["taken_no_stand_final"].to_numpy(dtype=np.float64)
-        crews = grp["crews"].to_numpy(dtype=np.float64)
-        n = len(grp)
-        row = {col if by else "group": str(key), "player_games": n,
-               "crews_pg": crews.mean(), "cash_outs_pg": grp["cash_outs"].mean(),
-               "last_stands_pg": grp["last_stands"].mean(),
-               "worthy_ends_pg": grp["worthy_ends"].mean(), "taken_ns_pg": tns.mean(),
-               "taken_final_pg": fin.mean(),
-               "taken_unplayed_pg": (grp["taken_unplayed"].mean()
-                                     if "taken_unplayed" in grp.columns else math.nan)}
-        n_crews = float(crews.sum())
-        for suffix, t in (("", tns), ("_mid", tns - fin)):
-            k = float(t.sum())
-            lo, hi = wilson(k, n_crews, alpha)
-            row[f"fb_crew{suffix}"] = k / n_crews if n_crews else math.nan
-            row[f"fb_crew{suffix}_low"], row[f"fb_crew{suffix}_high"] = lo, hi
-            k = float((t > 0).sum())
-            lo, hi = wilson(k, n, alpha)
-            row[f"fb_pg{suffix}"], row[f"fb_pg{suffix}_low"] = k / n, lo
-            row[f"fb_pg{suffix}_high"] = hi
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-# --- swing ----------------------------------------------------------------------------------
-
-def swing(seats: pd.DataFrame, by: str = "company") -> pd.DataFrame:
-    """Spread of outcomes per group: Glory (mean, variance, sd) and finishing place
-    (variance of :func:`normalized_place`, 0 = first, 1 = last), sorted by Glory variance
-    descending."""
-    require(seats, [by, "glory", "place", "players"], "seats")
-    d = pd.DataFrame({by: seats[by], "glory": seats["glory"].astype("float64"),
-                      "nplace": normalized_place(seats)})
-    g = d.groupby(by, observed=True)
-    out = pd.DataFrame({"games": g.size(), "glory_mean": g["glory"].mean(),
-                        "glory_var": g["glory"].var(), "glory_sd": g["glory"].std(),
-                        "place_mean": g["nplace"].mean(), "place_var": g["nplace"].var()})
-    out = out.reset_index()
-    out[by] = out[by].astype(str)
-    return out.sort_values("glory_var", ascending=False).reset_index(drop=True)
-
-
-def swing_test(seats: pd.DataFrame, by: str, group: str) -> dict:
-    """Is ``group`` (e.g. the Wardancer Calling) swingier than the other groups pooled?
-
-    For Glory and for normalized place: the variance ratio (group / rest) and the p-value
-    of a Brown-Forsythe test (``scipy.stats.levene(center="median")``) of equal spread.
-
-    Returns
-    -------
-    dict
-        ``n_group``, ``n_rest``, ``glory_ratio``, ``glory_p``, ``place_ratio``, ``place_p``
-        (NaN when the group is absent).
-    """
-    require(seats, [by, "glory", "place", "players"], "seats")
-    mask = (seats[by] == group).to_numpy(dtype=bool)
-    out = {"n_group": int(mask.sum()), "n_rest": int((~mask).sum())}
-    if out["n_group"] < 2 or out["n_rest"] < 2:
-        return {**out, "glory_ratio": math.nan, "glory_p": math.nan,
-                "place_ratio": math.nan, "place_p": math.nan}
-    for name, x in (("glory", seats["glory"].to_numpy(dtype=np.float64)),
-                    ("place", normalized_place(seats))):
-        a, b = x[mask], x[~mask]
-        vb = b.var(ddof=1)
-        out[f"{name}_ratio"] = float(a.var(ddof=1) / vb) if vb > 0 else math.nan
-        out[f"{name}_p"] = float(sps.levene(a, b, center="median").pvalue)
-    return out
-
-
-# --- contention and the Maw -----------------------------------------------------------------
-
-def contention(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """Rooms with 2+ claimants at collapse, by player count.
-
-    Columns: ``players``, ``games``, ``rooms_scored`` (per game), ``contested_share``
-    (rooms with 2+ claimants / rooms scored) and ``markers_per_contested`` (control markers
-    per contested room), each with ``_low``/``_high`` (games as clusters, see
-    :func:`ratio_of_sums`).
-    """
-    require(games, ["players", "rooms_scored", "rooms_contested", "contested_markers"],
-            "games")
-    rows = []
-    for p, d in games.groupby("players", sort=True):
-        row = {"players": int(p), "games": len(d), "rooms_scored": d["rooms_scored"].mean()}
-        for name, y, x in (("contested_share", "rooms_contested", "rooms_scored"),
-                           ("markers_per_contested", "contested_markers", "rooms_contested")):
-            est, lo, hi = ratio_of_sums(d[y].to_numpy(), d[x].to_numpy(), alpha)
-            row[name], row[f"{name}_low"], row[f"{name}_high"] = est, lo, hi
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def deferral(games: pd.DataFrame, alpha: float = 0.05) -> dict:
-    """How often the one-floor-per-round cap binds (collapses held back, A31).
-
-    Returns
-    -------
-    dict
-        ``games``, ``binds_share`` (games with a deferred step) with Wilson ``binds_low`` /
-        ``binds_high``, ``deferred_per_game`` (mean).
-    """
-    require(games, ["deferred_steps"], "games")
-    n = len(games)
-    k = float((games["deferred_steps"] > 0).sum())
-    lo, hi = wilson(k, n, alpha)
-    return {"games": n, "binds_share": k / n if n else math.nan, "binds_low": lo,
-            "binds_high": hi,
-            "deferred_per_game": float(games["deferred_steps"].mean()) if n else math.nan}
-
-
-def warning_honesty(games: pd.DataFrame, seats: pd.DataFrame | None = None,
-                    alpha: float = 0.05) -> pd.DataFrame:
-    """Crews on the next floor to fall at the start of a round, and what became of them.
-
-    Columns by player count: ``players``, ``games``, ``warned_pg`` (warned crew-rounds per
-    game), ``taken_if_warned`` (Taken that round / warned crew-rounds, games as clusters,
-    with ``_low``/``_high``) and, when ``seats`` is given, ``unwarned_taken_pg``: crews
-    Taken per game that were not on that floor at the start of the round (they moved onto
-    it during the round).
-    """
-    require(games, ["players", "warned", "taken_after_warning"], "games")
-    taken = None
-    if seats is not None and {"taken_no_stand", "worthy_ends", "game"} <= set(seats.columns):
-        per = (seats["taken_no_stand"] + seats["worthy_ends"]).groupby(seats["game"]).sum()
-        taken = per.reindex(games["game"]).to_numpy() if "game" in games.columns else None
-    rows = []
-    for p, d in games.groupby("players", sort=True):
-        est, lo, hi = ratio_of_sums(d["taken_after_warning"].to_numpy(), d["warned"].to_numpy(),
-                                    alpha)
-        row = {"players": int(p), "games": len(d), "warned_pg": d["warned"].mean(),
-               "taken_if_warned": est, "taken_if_warned_low": lo, "taken_if_warned_high": hi}
-        if taken is not None:
-            t = taken[(games["players"] == p).to_numpy()]
-            row["unwarned_taken_pg"] = float(np.mean(t - d["taken_after_warning"].to_numpy()))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 # --- head to head ---------------------------------------------------------------------------
 
-def matchup_matrix(seats: pd.DataFrame, by: str = "company"
+def matchup_matrix(seats: pd.DataFrame, by: str
                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Head-to-head results of 2-player games.
 
@@ -549,43 +383,3 @@ def bradley_terry(wins: pd.DataFrame, alpha_reg: float = 0.0) -> pd.DataFrame:
     out = pd.DataFrame({"item": list(wins.index), "strength": theta,
                         "p_vs_average": 1.0 / (1.0 + np.exp(-theta))})
     return out.sort_values("strength", ascending=False).reset_index(drop=True)
-
-
-# --- rules exercised ------------------------------------------------------------------------
-
-def exercise(seats: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """How often each Lineage and Calling ability, exit and room theme is used.
-
-    Returns
-    -------
-    dict of DataFrame
-        ``"lineage"`` / ``"calling"``: ``group``, ``player_games``, ``uses_pg`` (times the
-        ability changed the play, per player-game) and ``share_used`` (player-games with at
-        least one use); ``"rooms"``: ``theme``, ``claims``, ``claims_per_game`` (per
-        player-game); ``"exits"``: ``exit``, ``uses``, ``per_player_game``. Keys whose
-        columns are absent are left out.
-    """
-    out: dict[str, pd.DataFrame] = {}
-    for by, col in (("lineage", "lineage_ability"), ("calling", "calling_ability")):
-        if {by, col} <= set(seats.columns):
-            g = seats.groupby(by, observed=True)[col]
-            df = pd.DataFrame({"player_games": g.size(), "uses_pg": g.mean(),
-                               "share_used": g.apply(lambda s: float((s > 0).mean()))})
-            df = df.reset_index().rename(columns={by: "group"})
-            df["group"] = df["group"].astype(str)
-            out[by] = df.sort_values("uses_pg").reset_index(drop=True)
-    themes = [c for c in seats.columns if c.startswith("claims_")]
-    if themes:
-        n = max(len(seats), 1)
-        out["rooms"] = pd.DataFrame({
-            "theme": [c.removeprefix("claims_") for c in themes],
-            "claims": [int(seats[c].sum()) for c in themes],
-            "claims_per_game": [float(seats[c].sum()) / n for c in themes]})
-    exits = [c for c in ("cash_outs", "last_stands", "worthy_ends", "taken_no_stand")
-             if c in seats.columns]
-    if exits:
-        n = max(len(seats), 1)
-        out["exits"] = pd.DataFrame({
-            "exit": exits, "uses": [int(seats[c].sum()) for c in exits],
-            "per_player_game": [float(seats[c].sum()) / n for c in exits]})
-    return out

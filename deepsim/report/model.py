@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from deepsim.report.claims import ClaimResult
 from deepsim.report.config import ReportConfig
 from deepsim.report.load import RunData
+from deepsim.report.verdicts import ClaimResult
 
 __all__ = ["Figure", "Report", "Section", "Table"]
 

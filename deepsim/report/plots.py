@@ -19,27 +19,26 @@ if "matplotlib.pyplot" not in sys.modules:
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 __all__ = [
-    "bradley_terry_bars",
     "company_forest",
-    "exit_bars",
     "length_histogram",
-    "margin_histogram",
+    "new_figure",
     "seat_bars",
-    "share_heatmap",
+    "to_png",
 ]
 
 DPI = 90
 
 
-def _figure(figsize) -> Figure:
+def new_figure(figsize) -> Figure:
+    """A matplotlib Figure with constrained layout (no pyplot state)."""
     return Figure(figsize=figsize, layout="constrained")
 
 
-def _png(fig: Figure, footer: str) -> bytes:
+def to_png(fig: Figure, footer: str) -> bytes:
+    """``fig`` as PNG bytes with ``footer`` (the run's provenance) below it."""
     if footer:  # below everything: constrained layout keeps the axes inside [0, 1]
         fig.text(0.0, -0.01, footer, fontsize=6.5, color="0.35", ha="left", va="top")
     buf = io.BytesIO()
@@ -48,49 +47,15 @@ def _png(fig: Figure, footer: str) -> bytes:
     return buf.getvalue()
 
 
-def share_heatmap(ws_company: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
-    """Lineage x Calling heatmap of win share / fair share, diverging colours centred on 1
-    (fair share); each cell is annotated with the ratio.
-
-    ``ws_company`` needs ``company`` ("Lineage Calling"), ``ratio`` and ideally
-    ``lineage``/``calling`` columns (else split from ``company`` at the last space).
-    """
-    d = ws_company.copy()
-    if "lineage" not in d.columns or "calling" not in d.columns:
-        split = d["company"].astype(str).str.rsplit(" ", n=1, expand=True)
-        d["lineage"], d["calling"] = split[0], split[1]
-    mat = d.pivot_table(index="lineage", columns="calling", values="ratio", aggfunc="mean")
-    mat = mat.loc[mat.mean(axis=1).sort_values(ascending=False).index,
-                  mat.mean(axis=0).sort_values(ascending=False).index]
-    vals = mat.to_numpy(dtype=float)
-    finite = vals[np.isfinite(vals)]
-    vmin = min(float(finite.min()) if finite.size else 0.9, 0.95)
-    vmax = max(float(finite.max()) if finite.size else 1.1, 1.05)
-    norm = TwoSlopeNorm(vcenter=1.0, vmin=vmin, vmax=vmax)
-    fig = _figure(figsize=(1.1 * mat.shape[1] + 2.6, 0.55 * mat.shape[0] + 1.8))
-    ax = fig.add_subplot()
-    im = ax.imshow(vals, cmap="RdBu_r", norm=norm, aspect="auto")
-    ax.set_xticks(range(mat.shape[1]), mat.columns, rotation=30, ha="right")
-    ax.set_yticks(range(mat.shape[0]), mat.index)
-    for i in range(mat.shape[0]):
-        for j in range(mat.shape[1]):
-            v = vals[i, j]
-            if np.isfinite(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if norm(v) < 0.2 or norm(v) > 0.8 else "black")
-    cb = fig.colorbar(im, ax=ax, shrink=0.85)
-    cb.set_label("win share / fair share (1 = fair)")
-    ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
-
-
 def company_forest(ws: pd.DataFrame, by: str, *, min_ratio: float, title: str,
-                   footer: str = "") -> bytes:
+                   footer: str = "", max_ratio: float | None = None) -> bytes:
     """Win share / fair share per group with its 95% interval, sorted, with lines at 1
-    (fair) and ``min_ratio`` (the viability threshold); colour = viability verdict."""
+    (fair), ``min_ratio`` (the viability threshold) and ``max_ratio`` (too strong);
+    colour = verdict (both ends of the scale stand out)."""
     d = ws.sort_values("ratio").reset_index(drop=True)
-    colours = {"viable": "#2b7bba", "not viable": "#c0392b", "inconclusive": "#999999"}
-    fig = _figure(figsize=(7.2, 0.2 * len(d) + 1.4))
+    colours = {"viable": "#2b7bba", "too strong": "#d35400", "not viable": "#c0392b",
+               "inconclusive": "#999999"}
+    fig = new_figure(figsize=(7.2, 0.2 * len(d) + 1.4))
     ax = fig.add_subplot()
     y = np.arange(len(d))
     # clipped at 0: a Wilson bound of 0 wins can come out a rounding error above 0
@@ -103,13 +68,17 @@ def company_forest(ws: pd.DataFrame, by: str, *, min_ratio: float, title: str,
                         ecolor=colour, elinewidth=1, capsize=2, label=verdict)
     ax.axvline(1.0, color="0.3", lw=1, ls="-")
     ax.axvline(min_ratio, color="#c0392b", lw=1, ls="--")
+    label = f"win share / fair share (dashed: not viable below {min_ratio:g}"
+    if max_ratio is not None:
+        ax.axvline(max_ratio, color="#d35400", lw=1, ls="--")
+        label += f", too strong above {max_ratio:g}"
     ax.set_yticks(y, d[by], fontsize=7)
-    ax.set_xlabel(f"win share / fair share (dashed: viability threshold {min_ratio:g})")
+    ax.set_xlabel(label + "; solid: fair share)")
     ax.set_ylim(-0.7, len(d) - 0.3)
     ax.legend(fontsize=7, loc="lower right")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    return _png(fig, footer)
+    return to_png(fig, footer)
 
 
 def length_histogram(hist: pd.DataFrame, *, target: float | None = None, title: str,
@@ -117,7 +86,7 @@ def length_histogram(hist: pd.DataFrame, *, target: float | None = None, title: 
     """Share of games by rounds, one bar group per rounds value and one bar per player
     count (``hist`` from :func:`deepsim.report.metrics.rounds_histogram`)."""
     share = hist / hist.sum(axis=0).replace(0, np.nan)
-    fig = _figure(figsize=(7.2, 3.8))
+    fig = new_figure(figsize=(7.2, 3.8))
     ax = fig.add_subplot()
     k = max(len(share.columns), 1)
     width = 0.8 / k
@@ -133,12 +102,12 @@ def length_histogram(hist: pd.DataFrame, *, target: float | None = None, title: 
     ax.set_ylabel("share of games")
     ax.legend(fontsize=7)
     ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
+    return to_png(fig, footer)
 
 
 def seat_bars(seat: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
     """Win share / fair share by seat for each player count, with 95% intervals."""
-    fig = _figure(figsize=(7.2, 3.6))
+    fig = new_figure(figsize=(7.2, 3.6))
     ax = fig.add_subplot()
     counts = sorted(seat["players"].unique())
     pos = 0.0
@@ -164,56 +133,4 @@ def seat_bars(seat: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
     hi = float(np.nanmax(seat["ci_high"] / seat["fair_share"])) if len(seat) else 1.1
     ax.set_ylim(min(lo, 0.9) - 0.02, max(hi, 1.1) + 0.06)
     ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
-
-
-def exit_bars(exits: pd.DataFrame, by: str, *, title: str, footer: str = "") -> bytes:
-    """Exits per player-game by group: Cash Outs, Worthy Ends (a Last Stand crew Taken),
-    Taken without Last Stand mid-game and at the final collapse of Floor 1."""
-    d = exits.copy()
-    d["taken_mid_pg"] = d["taken_ns_pg"] - d["taken_final_pg"]
-    series = [("cash_outs_pg", "Cash Out"), ("worthy_ends_pg", "Worthy End"),
-              ("taken_mid_pg", "Taken, no Last Stand (mid-game)"),
-              ("taken_final_pg", "Taken, no Last Stand (final collapse)")]
-    fig = _figure(figsize=(7.2, 3.6))
-    ax = fig.add_subplot()
-    x = np.arange(len(d))
-    width = 0.8 / len(series)
-    for i, (col, label) in enumerate(series):
-        ax.bar(x - 0.4 + width * (i + 0.5), d[col], width, label=label)
-    ax.set_xticks(x, d[by].astype(str))
-    ax.set_ylabel("per player-game")
-    ax.legend(fontsize=7)
-    ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
-
-
-def margin_histogram(games: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
-    """Distribution of the relative margin (winner minus runner-up over winner's Glory) by
-    player count, as step histograms of the share of games."""
-    fig = _figure(figsize=(7.2, 3.4))
-    ax = fig.add_subplot()
-    bins = np.linspace(0, 1, 41)
-    for p, d in games.groupby("players", sort=True):
-        h, _ = np.histogram(d["margin_rel"].to_numpy(dtype=float), bins=bins)
-        ax.step(bins[:-1], h / max(len(d), 1), where="post", label=f"{p} players")
-    ax.set_xlabel("relative margin (winner minus runner-up) / winner's Glory")
-    ax.set_ylabel("share of games")
-    ax.legend(fontsize=7)
-    ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
-
-
-def bradley_terry_bars(bt: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
-    """Bradley-Terry strength per company (chance to beat an average company)."""
-    d = bt.sort_values("p_vs_average").reset_index(drop=True)
-    fig = _figure(figsize=(7.2, 0.2 * len(d) + 1.4))
-    ax = fig.add_subplot()
-    ax.barh(np.arange(len(d)), d["p_vs_average"] - 0.5, left=0.5,
-            color=np.where(d["p_vs_average"] >= 0.5, "#c0392b", "#2b7bba"))
-    ax.axvline(0.5, color="k", lw=1)
-    ax.set_yticks(np.arange(len(d)), d["item"], fontsize=7)
-    ax.set_xlabel("P(beat an average company) in 2-player games (Bradley-Terry)")
-    ax.set_ylim(-0.7, len(d) - 0.3)
-    ax.set_title(title, fontsize=10)
-    return _png(fig, footer)
+    return to_png(fig, footer)

@@ -12,8 +12,8 @@ import re
 
 import pandas as pd
 
-from deepsim.report.claims import ClaimResult
 from deepsim.report.model import Report, Section, Table
+from deepsim.report.verdicts import ClaimResult
 
 __all__ = ["claim_details", "claims_table", "compress_paths", "md_section", "run_lines", "to_html",
            "to_markdown"]

@@ -143,10 +143,9 @@ def sweep(
              "faction_spread, company_spread, seat_advantage, draw_share, rounds, "
              "length_error, win_share\\[bot] (one number per bot style), "
              "win_ratio\\[company=Wisp Wardancer], rounds\\[players], feel_bad\\[bot], or "
-             "any numeric seats/games column (cash_outs\\[bot], turns). Keys: a group "
-             "column of the ruleset (DEEPFALL: company, lineage, calling, bot, seat; "
-             "Atlantis: faction, bot, seat) or players. Default: the ruleset's default "
-             "metrics.")] = None,
+             "any numeric seats/games column (cash_outs\\[bot], turns). Keys: one of the "
+             "ruleset's group columns (its seats columns such as bot and seat) or players. "
+             "Default: the ruleset's default metrics.")] = None,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per grid point (default: "
                                                    "scenario's).")] = None,
@@ -158,8 +157,9 @@ def sweep(
     threads: Threads = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size",
                                                    help="Games per in-memory chunk.")] = None,
-    target_rounds: Annotated[float, typer.Option(
-        "--target-rounds", help="Target of length_error (rounds).")] = 11.0,
+    target_rounds: Annotated[float | None, typer.Option(
+        "--target-rounds", help="Target of length_error (rounds; default: the game length "
+                                "the ruleset's rulebook states).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o",
                                              help="Output folder (default: a new folder "
                                                   "under reports/sweeps/).")] = None,
@@ -267,11 +267,9 @@ def tune(
     objective: Annotated[str | None, typer.Option(
         "--objective", help="A single number of the metric language to minimise "
                             "(faction_spread, bot_spread, seat_advantage, draw_share, "
-                            "length_error, win_share\\[bot=random], ...; DEEPFALL also "
-                            "company_spread, lineage_spread, calling_spread), or a "
+                            "length_error, win_share\\[bot=random], ...), or a "
                             "weighted sum such as faction_spread+0.5*seat_advantage. "
-                            "Default: the ruleset's (DEEPFALL: company_spread; else "
-                            "faction_spread).")] = None,
+                            "Default: the ruleset's default objective.")] = None,
     trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per trial (default: "
@@ -292,8 +290,9 @@ def tune(
     threads: Threads = None,
     chunk_size: Annotated[int | None, typer.Option("--chunk-size",
                                                    help="Games per in-memory chunk.")] = None,
-    target_rounds: Annotated[float, typer.Option(
-        "--target-rounds", help="Target of length_error (rounds).")] = 11.0,
+    target_rounds: Annotated[float | None, typer.Option(
+        "--target-rounds", help="Target of length_error (rounds; default: the game length "
+                                "the ruleset's rulebook states).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o",
                                              help="Output folder (default: a new folder "
                                                   "under reports/tunes/).")] = None,

@@ -93,15 +93,8 @@ class SearchSpace:
 # --- the ruleset's parameter table ----------------------------------------------------------
 
 def parameter_table(ruleset: Any) -> dict[str, dict]:
-    """``{path: row}`` from ``ruleset.parameters()`` (path, default, type, bounds, section).
-
-    A ruleset without ``parameters()`` gives an empty table: paths are then checked only
-    when a grid point is prepared.
-    """
-    fn = getattr(ruleset, "parameters", None)
-    if fn is None:
-        return {}
-    return {str(row["path"]): dict(row) for row in fn()}
+    """``{path: row}`` from ``ruleset.parameters()`` (path, default, type, bounds, section)."""
+    return {str(row["path"]): dict(row) for row in ruleset.parameters()}
 
 
 def _kind(row: dict | None) -> str:

@@ -25,14 +25,12 @@ import numpy as np
 import pandas as pd
 
 from deepsim.errors import InputError
-from deepsim.measure.names import ALIASES, METRICS
+from deepsim.measure.names import ALIASES
 from deepsim.measure.spec import (
-    GROUP_COLUMNS,
     Instance,
     Selection,
     Universe,
     expand,
-    group_columns_of,
     parse_metric_spec,
     player_counts,
     split_terms,
@@ -46,50 +44,23 @@ from deepsim.measure.values import (
     measure,
     value_obs,
 )
-from deepsim.report.config import ReportConfig
 
 __all__ = [
-    "DEFAULT_METRICS", "DEFAULT_TARGET_ROUNDS", "GENERIC_METRICS", "MetricSpec", "Objective",
-    "Value", "default_metrics_of", "default_objective", "faction_column_of", "parse_metric",
+    "MetricSpec", "Objective", "Value", "default_metrics_of", "parse_metric",
     "parse_objective", "probe_universe",
 ]
 
-DEFAULT_TARGET_ROUNDS = ReportConfig().rounds_target
-#: DEEPFALL's default metrics; a sweep uses its ruleset's ``default_metrics``
-DEFAULT_METRICS = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
-                   "rounds")
-#: default metrics of a ruleset that names none (and is not DEEPFALL)
-GENERIC_METRICS = ("faction_spread", "draw_share", "seat_advantage", "rounds")
-
 
 def default_metrics_of(ruleset) -> tuple[str, ...]:
-    """The ruleset's ``default_metrics`` (:data:`GENERIC_METRICS` when it names none), old
-    names translated."""
-    own = getattr(ruleset, "default_metrics", None)
-    return tuple(ALIASES.get(m, m) for m in own) if own else GENERIC_METRICS
-
-
-def faction_column_of(ruleset) -> str:
-    """The ruleset's ``faction_column`` (``faction`` when it names none)."""
-    return str(getattr(ruleset, "faction_column", None) or "faction")
-
-
-def default_objective(ruleset) -> str:
-    """The objective a tune minimises when none is named: the first spread among the
-    ruleset's ``default_metrics`` (DEEPFALL: ``company_spread``), else
-    ``faction_spread``."""
-    for name in default_metrics_of(ruleset):
-        m = METRICS.get(name)
-        if m is not None and m.kind == "spread":
-            return name
-    return "faction_spread"
+    """The ruleset's ``default_metrics``, old names translated."""
+    return tuple(ALIASES.get(m, m) for m in ruleset.default_metrics)
 
 
 def probe_universe(ruleset, prepared) -> Universe:
     """What a prepared scenario can select (one probe game)."""
     g, s = ruleset.run_chunk(prepared, 0, 1)
     return universe_from_frames(g, s, player_counts(prepared.scenario, s),
-                                group_columns_of(ruleset), faction_column_of(ruleset))
+                                ruleset.group_columns, ruleset.faction_column)
 
 
 @dataclass(frozen=True)
@@ -126,7 +97,7 @@ class MetricSpec:
         return self.selection.notes
 
 
-def parse_metric(text: str, *, group_columns: tuple[str, ...] | list[str] = GROUP_COLUMNS
+def parse_metric(text: str, *, group_columns: tuple[str, ...] | list[str] | None = None
                  ) -> MetricSpec:
     """Parse a ``--metric`` (syntax and keys; names are resolved against a scenario's
     results by :func:`deepsim.measure.spec.expand`).
@@ -156,7 +127,7 @@ class Objective:
     text: str
     terms: tuple[tuple[float, str], ...]
     selections: tuple[Selection, ...] = ()
-    target_rounds: float = DEFAULT_TARGET_ROUNDS
+    target_rounds: float = math.nan
     alpha: float = 0.05
     instances: list[Instance] = field(default_factory=list, compare=False)
 
@@ -241,13 +212,16 @@ class Objective:
                 "p_not_better": float((diffs >= 0).mean()), "reps": reps}
 
 
-def parse_objective(text: str, *, target_rounds: float = DEFAULT_TARGET_ROUNDS,
+def parse_objective(text: str, *, target_rounds: float = math.nan,
                     alpha: float = 0.05,
                     group_columns: tuple[str, ...] | list[str] | None = None,
                     **_) -> Objective:
     """Parse ``--objective``: a spelling of the metric language, or a weighted sum
     ``W*SPEC + W*SPEC`` (``+`` inside brackets pools members). Names are resolved by
     :meth:`Objective.bind`.
+
+    ``target_rounds``: ``length_error``'s target (NaN: none given; ``length_error`` is then
+    refused when the objective is bound).
 
     Raises
     ------
@@ -277,7 +251,8 @@ def parse_objective(text: str, *, target_rounds: float = DEFAULT_TARGET_ROUNDS,
                              key="--objective")
         terms.append((weight, label))
         sels.append(sel)
-    if not math.isfinite(float(target_rounds)) or float(target_rounds) <= 0:
+    if not math.isnan(float(target_rounds)) and (not math.isfinite(float(target_rounds))
+                                                 or float(target_rounds) <= 0):
         raise InputError(f"expected a number of rounds > 0, got {target_rounds!r}",
                          key="--target-rounds")
     return Objective(raw, tuple(terms), tuple(sels), float(target_rounds), alpha)

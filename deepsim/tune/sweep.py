@@ -43,7 +43,7 @@ from scipy.stats import norm
 
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, deferred_sigint
 from deepsim.errors import InputError
-from deepsim.measure.spec import Instance, expand
+from deepsim.measure.spec import Instance, expand, target_of
 from deepsim.measure.values import Codes, Obs, estimate_obs, fair_value, measure, paired
 from deepsim.runner import versions
 from deepsim.tune import plots
@@ -57,7 +57,6 @@ from deepsim.tune.files import (
 )
 from deepsim.tune.grid import ParamSpec, build_grid, parse_param
 from deepsim.tune.objectives import (
-    DEFAULT_TARGET_ROUNDS,
     MetricSpec,
     default_metrics_of,
     parse_metric,
@@ -137,7 +136,7 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
               seed: int | None = None, sets: list[str] | None = None,
               chunk_size: int | None = None, threads: int | None = None,
               out: Path | str | None = None, force: bool = False, alpha: float = 0.05,
-              target_rounds: float = DEFAULT_TARGET_ROUNDS, make_plots: bool = True,
+              target_rounds: float | None = None, make_plots: bool = True,
               root: Path | str = DEFAULT_SWEEPS_ROOT, progress: ProgressFn | None = None,
               backend=None) -> SweepResult:
     """Run a sweep and write its folder; see the module docstring.
@@ -150,8 +149,7 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
         ``PATH=VALUES`` (see :mod:`deepsim.tune.grid`); several give a grid.
     metrics : list of str, optional
         ``--metric`` spellings of the metric language (default: the ruleset's
-        ``default_metrics``; DEEPFALL: company/lineage/calling spread, seat advantage,
-        rounds).
+        ``default_metrics``).
     games, seed, chunk_size, threads : int, optional
         Replace the scenario's values; ``threads`` never changes results.
     sets : list of str, optional
@@ -159,8 +157,10 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     out, force, root
         Output folder (default: a new folder under ``root``); an existing ``out`` needs
         ``force`` (its sweep files are replaced).
-    alpha, target_rounds : float
-        Interval level (1 - confidence) and the target of ``length_error``.
+    alpha : float
+        Interval level (1 - confidence).
+    target_rounds : float, optional
+        The target of ``length_error`` (default: the ruleset's ``target_rounds``).
     make_plots : bool
     progress : callable(done, total, label), optional
     backend : DaskBackend, optional
@@ -182,6 +182,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     baseline = player.prepare({}, -1)
     base_at = next((p for p in points if p.params_hash == baseline.params_hash), None)
     universe = probe_universe(player.ruleset, points[0].prepared)
+    if target_rounds is None:
+        target_rounds = target_of(player.ruleset)
     cols = tuple(universe.group_columns)
     given = list(metrics or [])
     metric_specs = [parse_metric(m, group_columns=cols)
@@ -228,7 +230,8 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
                    for p in points],
         "baseline": {"point": (base_at or baseline).index, "params_hash": baseline.params_hash,
                      "in_grid": base_at is not None},
-        "metrics": labels, "alpha": alpha, "target_rounds": target_rounds,
+        "metrics": labels, "alpha": alpha,
+        "target_rounds": None if math.isnan(target_rounds) else target_rounds,
         "placeholders": list(points[0].prepared.placeholders),
         "backend": backend.describe() if backend is not None else {"name": "local"},
         "versions": versions(), **machine(), "started_utc": utc_now(),

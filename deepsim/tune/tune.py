@@ -38,6 +38,7 @@ import pandas as pd
 from deepsim import runner
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
+from deepsim.measure.spec import target_of
 from deepsim.output import read_manifest, read_run
 from deepsim.report.load import _schema_names
 from deepsim.tune import plots
@@ -51,10 +52,8 @@ from deepsim.tune.files import (
 )
 from deepsim.tune.grid import SearchSpace, format_value, parse_search
 from deepsim.tune.objectives import (
-    DEFAULT_TARGET_ROUNDS,
     Objective,
     Value,
-    default_objective,
     parse_objective,
     probe_universe,
 )
@@ -117,7 +116,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
              sampler_seed: int = 0, sets: list[str] | None = None,
              chunk_size: int | None = None, threads: int | None = None,
              out: Path | str | None = None, force: bool = False, alpha: float = 0.05,
-             target_rounds: float = DEFAULT_TARGET_ROUNDS, confirm_games: int | None = None,
+             target_rounds: float | None = None, confirm_games: int | None = None,
              confirm_seed: int | None = None, report: bool = True, make_plots: bool = True,
              root: Path | str = DEFAULT_TUNES_ROOT, progress: ProgressFn | None = None
              ) -> TuneResult:
@@ -130,8 +129,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
         ``PATH=LOW:HIGH[:STEP]`` or ``PATH=a,b,c`` (see :func:`deepsim.tune.grid.parse_search`).
     objective : str, optional
         A built-in objective or a weighted sum (:func:`deepsim.tune.objectives.parse_objective`);
-        default: the ruleset's (:func:`deepsim.tune.objectives.default_objective`; DEEPFALL:
-        ``company_spread``).
+        default: the ruleset's ``default_objective``.
     trials : int
         optuna trials (>= 1), the baseline trial included when it is in the space.
     games, seed : int, optional
@@ -161,7 +159,9 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
     player = Player(scenario_path, games=games, seed=seed, sets=sets, chunk_size=chunk_size,
                     threads=threads)
     if objective is None:
-        objective = default_objective(player.ruleset)
+        objective = player.ruleset.default_objective
+    if target_rounds is None:
+        target_rounds = target_of(player.ruleset)
     obj: Objective = parse_objective(objective, target_rounds=target_rounds, alpha=alpha)
     spaces = [parse_search(p, player.table) for p in params]
     if not spaces:
@@ -203,7 +203,7 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
         "common_random_numbers": f"every trial plays games 0..{player.games - 1} of seed "
                                  f"{player.seed}",
         "objective": obj.text, "terms": [[w, n] for w, n in obj.terms], "alpha": alpha,
-        "target_rounds": target_rounds, "trials": trials, "sampler": "optuna TPESampler",
+        "target_rounds": None if math.isnan(target_rounds) else target_rounds, "trials": trials, "sampler": "optuna TPESampler",
         "sampler_seed": sampler_seed, "optuna": optuna.__version__,
         "space": {s.path: s.describe() for s in spaces}, "defaults": defaults,
         "sets": sets, "scenario_overrides": player.scenario_overrides,

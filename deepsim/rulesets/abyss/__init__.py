@@ -11,28 +11,19 @@ tables; ``trace`` replays one game as a log.
 
 from __future__ import annotations
 
-import copy
-from functools import lru_cache
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from deepsim.botdata import BotData
 from deepsim.errors import InputError
-from deepsim.params import (
-    apply_overrides,
-    leaf_paths,
-    load_yaml,
-    nearest,
-    override_lines,
-    parameter_table,
-    params_hash,
-    parse_override,
-    validate,
-)
+from deepsim.params import load_yaml, nearest, params_hash, validate
+from deepsim.rulesets import common
 from deepsim.rulesets.abyss import botconf
 from deepsim.rulesets.abyss import layout as L
-from deepsim.rulesets.base import Prepared
+from deepsim.rulesets.base import Prepared, Ruleset
 from deepsim.scenario import LINES
 
 HERE = Path(__file__).parent
@@ -46,44 +37,17 @@ SKIPPED_RULES: list[str] = [
 ]
 
 
-@lru_cache(maxsize=1)
-def default_data() -> dict:
-    """The shipped ruleset data as read from ruleset.yaml."""
-    data, _ = load_yaml(DATA_FILE)
-    return data
-
-
-@lru_cache(maxsize=1)
-def _default_lines() -> dict:
-    return load_yaml(DATA_FILE)[1]
-
-
 def _model():
     from deepsim.rulesets.abyss.schema import AbyssData
     return AbyssData
 
 
-@lru_cache(maxsize=1)
-def parameter_paths() -> dict:
-    """Every settable dotted path of the ruleset with its default value."""
-    return leaf_paths(_model().model_validate(default_data()).model_dump())
-
-
-def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
-              lines: dict[str, int] | None = None):
-    """Validated ruleset data (``schema.AbyssData``) after dotted-path overrides.
-
-    Raises
-    ------
-    InputError
-        Unknown path (with the nearest valid ones) or a value out of its bounds.
-    """
-    model = _model()
-    base = copy.deepcopy(model.model_validate(default_data()).model_dump())
-    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
-                           lines=lines)
-    return validate(model, data, source=source if overrides else str(DATA_FILE),
-                    lines=(lines or {}) if overrides else _default_lines())
+#: the data file read against its model (defaults, dotted paths, overrides)
+DATA = common.DataFile(DATA_FILE, _model)
+default_data = DATA.default_data
+parameter_paths = DATA.parameter_paths
+#: validated ruleset data (``schema.AbyssData``) after dotted-path overrides
+load_data = DATA.load
 
 
 def bot_styles() -> dict[str, dict[str, float]]:
@@ -124,7 +88,15 @@ def load_lord_file(path: Path, shown: str) -> tuple[list[dict], bool]:
     return [lord.model_dump() for lord in lf.lords], lf.placeholder
 
 
-class AbyssRuleset:
+_GAMES_COLUMNS = {"game": "int64", "seed": "int64", **{c: "int64" for c in L.GAME_INT},
+                  "truncated": "bool", **{c: "float64" for c in L.GAME_FLT},
+                  "end": "category", "decided_by": "category"}
+_SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64", "bot": "category",
+                  **{c: "int64" for c in L.SEAT_INT if c != "bot"},
+                  **{c: "float64" for c in L.SEAT_FLT}, "fair": "float64", "first": "bool"}
+
+
+class AbyssRuleset(Ruleset):
     """The Abyss ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
 
     name = "abyss"
@@ -133,9 +105,20 @@ class AbyssRuleset:
     faction_column = "bot"
     faction_label = "bot style"
     group_columns = ("bot", "seat")
-    #: sweep/tune metrics when none are named: seat fairness first (the tune objective),
+    #: sweep metrics when none are named: seat fairness first (the tune objective),
     #: then the spread over bot styles and the length in rounds
     default_metrics = ("seat_advantage", "faction_spread", "rounds")
+    default_objective = "seat_advantage"
+    #: the rulebook states no game length
+    target_rounds = None
+    games_columns = _GAMES_COLUMNS
+    seats_columns = _SEATS_COLUMNS
+    seat_order = "seat 1 plays first"
+    score_label = "VP"
+    #: what its report sections read (report.py)
+    report_games_columns = (*L.GAME_INT, *L.GAME_FLT, "end", "decided_by")
+    report_seats_columns = ("bot", *[c for c in L.SEAT_INT if c != "bot"], "win", "fair",
+                            "players", "seat", "first")
 
     # ---- prepare ------------------------------------------------------------------------
 
@@ -159,14 +142,8 @@ class AbyssRuleset:
 
         lines = LINES.get(source, {})
         sc = validate(AbyssScenario, scenario, source=source, lines=lines)
-        merged = dict(sc.overrides)
-        sets = []
-        for o in overrides or []:
-            k, v = parse_override(o)
-            merged[k] = v
-            sets.append(k)
-        src = source if not overrides else f"{source} / --set"
-        ov_lines = override_lines(lines, sets)
+        ov = common.merge_overrides(sc.overrides, overrides, source=source, lines=lines)
+        merged, src, ov_lines = ov.merged, ov.src, ov.lines
         lord_source = None
         given = merged
         if sc.lords is not None:
@@ -188,50 +165,35 @@ class AbyssRuleset:
             merged = {**merged, "lords.deck": deck, "lords.placeholder": ph}
             lord_source = shown
         try:
-            data = load_data(merged, source=src, lines=ov_lines)
+            data = DATA.load_merged(dataclasses.replace(ov, merged=merged))
         except InputError as exc:
             if lord_source is not None and ((exc.key or "").startswith(("lords", "court"))
                                             or "lord deck" in exc.message):
                 raise InputError(f"with the lord list {lord_source}: {exc.message}",
                                  file=lord_source, key=exc.key) from None
-            if exc.line is None or src == source:
-                raise
-            raise InputError(exc.message, file=source, key=exc.key, line=exc.line) from None
+            raise
 
-        counts = sc.players if isinstance(sc.players, list) else [sc.players]
-        lo, hi = data.players.min, data.players.max
-        outside = [c for c in counts if not lo <= c <= hi]
-        if outside:
-            raise InputError(f"Abyss plays {lo}-{hi} players with these parameters "
-                             f"(players.min {lo}, players.max {hi}), got "
-                             f"{', '.join(map(str, outside))}", file=source, key="players",
-                             line=lines.get("players"))
+        counts = common.player_counts(sc.players)
+        common.check_players("Abyss", counts, data.players.min, data.players.max,
+                             source=source, lines=lines)
 
         # ---- bots: the named styles, then one profile per seat with knob overrides
         styles = bot_styles()
         names = list(styles)
         specs = botconf.bounds()
-        for i, b in enumerate(sc.bots):
-            if b not in styles:
-                raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
-                                 f"{', '.join(names)}", file=source, key=f"bots.{i}",
-                                 line=lines.get(f"bots.{i}"))
+        common.check_bot_pool(sc.bots, names, source=source, lines=lines)
         profiles = [dict(styles[n]) for n in names]
         labels = list(names)
         seat_bot: list[int] = []
         for i, seat in enumerate(sc.seats):
-            key = f"seats.{i}.bot"
             if seat.bot == "any":
                 if seat.knobs:
-                    raise InputError("knobs need a fixed bot style on the seat (not 'any')",
-                                     file=source, key=f"seats.{i}.knobs",
-                                     line=lines.get(f"seats.{i}.knobs"))
+                    raise common.knobs_need_a_bot("seat", source=source,
+                                                  key=f"seats.{i}.knobs", lines=lines)
                 seat_bot.append(-1)
                 continue
-            if seat.bot not in styles:
-                raise InputError(f"unknown bot '{seat.bot}'{nearest(seat.bot, names)}; "
-                                 f"known: any, {', '.join(names)}", file=source, key=key,
-                                 line=lines.get(key))
+            common.check_bot(seat.bot, names, source=source, key=f"seats.{i}.bot",
+                             lines=lines)
             if not seat.knobs:
                 seat_bot.append(names.index(seat.bot))
                 continue
@@ -280,6 +242,24 @@ class AbyssRuleset:
 
     # ---- playing ------------------------------------------------------------------------
 
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
+
+        ``run_chunk``'s (``play_games`` called for zero games) for the argument types of
+        ``prepared`` (default: the first golden case; every Abyss scenario has the same
+        types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        """
+        from deepsim.rulesets.abyss.kernel import play_games, trace_game
+        if prepared is None:
+            case = self.golden_cases()[0]
+            prepared = self.prepare(dict(case.scenario), source="warm-up",
+                                    overrides=list(case.overrides))
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        play_games(seed, zero, zero, *args)                        # empty tables
+        if trace:
+            trace_game(seed, zero, 1000, *args)
+
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Play games ``start .. start+count-1``; one games row per game, one seats row per
@@ -313,8 +293,7 @@ class AbyssRuleset:
         s_flt = sf[gidx, seat, :]
         seats = {"game": (start + gidx).astype(np.int64), "seat": seat.astype(np.int64),
                  "players": players[gidx].astype(np.int64)}
-        labels = prepared.compiled["bot_labels"]
-        seats["bot"] = pd.Categorical.from_codes(s_int[:, L.S_BOT], categories=list(labels))
+        seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[:, L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):
             if c == "bot":
                 continue
@@ -360,7 +339,29 @@ class AbyssRuleset:
         """Every parameter: dotted path, default, type, bounds and the data file's note
         (the comment beside the key in ruleset.yaml, or beside its parent: the rule id AB-*
         or ambiguity AMB-A* it settles)."""
-        return parameter_table(_model(), DATA_FILE, parameter_paths(), _default_lines())
+        return DATA.parameters()
+
+    def bot_data(self) -> BotData:
+        """The bots' knobs with their bounds and the styles (``baseline`` marked), from
+        bots.yaml (:func:`botconf.bot_data`)."""
+        return botconf.bot_data()
+
+    # ---- report -------------------------------------------------------------------------
+
+    def report_sections(self, ctx) -> list:
+        """The shared sections, then Abyss's (report.py: the digest's balance questions)."""
+        from deepsim.report.sections import standard
+        from deepsim.rulesets.abyss import report
+        return [*standard(ctx), *report.sections(ctx)]
+
+    # ---- bench --------------------------------------------------------------------------
+
+    def bench_players(self) -> tuple[int, ...]:
+        return (2, 3, 4)
+
+    def bench_scenario(self, players: int | None = None) -> dict:
+        """The three purposeful styles drawn per seat (scenarios/abyss.yaml)."""
+        return {"players": players or 3, "bots": ["courtier", "merchant", "hunter"]}
 
 
 RULESET = AbyssRuleset()

@@ -22,6 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from deepsim.botdata import BotData, Knob
+from deepsim.botdata import Style as BotStyle
 from deepsim.errors import InputError
 from deepsim.params import load_yaml, nearest, validate
 from deepsim.rulesets.abyss.layout import KNOBS
@@ -120,3 +122,26 @@ def baseline() -> str:
 def bounds() -> dict[str, KnobSpec]:
     """Each knob's type and bounds."""
     return dict(load().knobs)
+
+
+@lru_cache(maxsize=1)
+def bot_data() -> BotData:
+    """bots.yaml as the contract's :class:`deepsim.botdata.BotData` (the ruleset's
+    ``bot_data()``): knobs in ``layout.KNOBS`` order with their bounds and defaults (the
+    ``random`` switch is not searchable), styles with every knob filled and the baseline
+    marked.
+
+    Raises
+    ------
+    InputError
+        As :func:`load`.
+    """
+    f = load()
+    knobs = {k: Knob(name=k, type=f.knobs[k].type, low=f.knobs[k].low, high=f.knobs[k].high,
+                     default=f.knobs[k].default, search=k != "random", doc=f.knobs[k].help)
+             for k in KNOBS}
+    full = styles()
+    return BotData(file=str(BOTS_FILE), knobs=knobs,
+                   styles={n: BotStyle(name=n, knobs=full[n], baseline=st.baseline,
+                                       doc=st.description)
+                           for n, st in f.styles.items()})

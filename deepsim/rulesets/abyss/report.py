@@ -32,17 +32,22 @@ import pandas as pd
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim.report import metrics as M
+from deepsim.report.fmt import num as _num
+from deepsim.report.fmt import pci as _pci
+from deepsim.report.fmt import pct as _pct
 from deepsim.report.model import Figure, Section, Table
-from deepsim.report.plots import _figure, _png
+from deepsim.report.plots import new_figure, to_png
 from deepsim.rulesets.abyss import layout as L
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "action_mix", "auction_prices", "depends",
-           "end_pace", "report_sections", "seat_turns", "threat_curve"]
-
-#: games and seats columns these sections read (loaded besides the shared report's)
-GAMES_COLUMNS = [c for c in L.GAME_INT] + list(L.GAME_FLT) + ["end", "decided_by"]
-SEATS_COLUMNS = ["bot", *[c for c in L.SEAT_INT if c != "bot"], "win", "fair", "players",
-                 "seat", "first"]
+__all__ = [
+    "action_mix",
+    "auction_prices",
+    "depends",
+    "end_pace",
+    "seat_turns",
+    "sections",
+    "threat_curve",
+]
 
 #: the placeholder data each question's numbers depend on (intersected with the run's)
 DEPENDS = {
@@ -61,22 +66,6 @@ DEPENDS = {
 
 
 # --- formatting -----------------------------------------------------------------------------
-
-def _isnan(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def _pct(x, digits: int = 1) -> str:
-    return "-" if _isnan(x) else f"{100 * x:.{digits}f}%"
-
-
-def _pci(lo, hi, digits: int = 1) -> str:
-    return "-" if _isnan(lo) else f"{100 * lo:.{digits}f} - {100 * hi:.{digits}f}%"
-
-
-def _num(x, spec: str = ".2f") -> str:
-    return "-" if _isnan(x) else format(x, spec)
-
 
 def _mci(m, lo, hi, spec: str = ".2f") -> str:
     return f"{_num(m, spec)} ({_num(lo, spec)} - {_num(hi, spec)})"
@@ -654,9 +643,30 @@ def _sec_e10(ctx) -> Section:
     return s
 
 
-def report_sections(ctx) -> list[Section]:
-    """Abyss's sections of the report of ``ctx``'s runs (the shared report's hook); a
-    section whose columns a run lacks is listed as not available, not fatal."""
+def _sec_runs(ctx) -> Section:
+    runs = Section("abyss-runs", "Abyss sections: the first run only")
+    runs.paragraphs.append(
+        "The Abyss sections above describe the first run given ("
+        f"`{ctx.primary.path}`); the other runs are listed in the header. To compare "
+        "two runs of the same seed game by game, use `deepsim compare RUN_A RUN_B "
+        "--metric SPEC` (paired differences with their interval), or report each run "
+        "on its own.")
+    return runs
+
+
+def _sec_e7(ctx) -> Section:
+    note = Section("abyss-e7", "§E7 Lord pricing (not answered)")
+    note.paragraphs.append(
+        "VP per unit of ally value spent across cost profiles needs the real lord cards "
+        "(digest §E7); with the invented vanilla deck (`lords.deck`) any answer would "
+        "describe the invention. Give the real lords with a scenario's `lords: PATH` and "
+        "read §E5/§E10 and the win shares again.")
+    return note
+
+
+def sections(ctx) -> list:
+    """Abyss's sections of the report of ``ctx``'s runs as ``(key, title, build)`` (after
+    the shared ones; see ``AbyssRuleset.report_sections``)."""
     specs = [("abyss-length", "Game length and how games end", _sec_length),
              ("abyss-margins", "Margins and tie-breaks", _sec_margins),
              ("abyss-e1-seats", "§E1 Seat advantage at 2, 3 and 4 players", _sec_e1),
@@ -668,35 +678,16 @@ def report_sections(ctx) -> list[Section]:
              ("abyss-e8-affiliation", "§E8 Affiliation scoring", _sec_e8),
              ("abyss-e9-pearls", "§E9 The pearl economy", _sec_e9),
              ("abyss-e10-players", "§E10 Player-count scaling", _sec_e10)]
-    out = []
-    for key, title, fn in specs:
-        try:
-            out.append(fn(ctx))
-        except KeyError as exc:
-            out.append(Section(key, title, missing=str(exc).strip("'\"")))
     if len(ctx.runs) > 1:
-        runs = Section("abyss-runs", "Abyss sections: the first run only")
-        runs.paragraphs.append(
-            "The Abyss sections above describe the first run given ("
-            f"`{ctx.primary.path}`); the other runs are listed in the header. To compare "
-            "two runs of the same seed game by game, use `deepsim compare RUN_A RUN_B "
-            "--metric SPEC` (paired differences with their interval), or report each run "
-            "on its own.")
-        out.append(runs)
-    note = Section("abyss-e7", "§E7 Lord pricing (not answered)")
-    note.paragraphs.append(
-        "VP per unit of ally value spent across cost profiles needs the real lord cards "
-        "(digest §E7); with the invented vanilla deck (`lords.deck`) any answer would "
-        "describe the invention. Give the real lords with a scenario's `lords: PATH` and "
-        "read §E5/§E10 and the win shares again.")
-    out.append(note)
-    return out
+        specs.append(("abyss-runs", "Abyss sections: the first run only", _sec_runs))
+    specs.append(("abyss-e7", "§E7 Lord pricing (not answered)", _sec_e7))
+    return [(key, title, lambda c, foot, fn=fn: fn(c)) for key, title, fn in specs]
 
 
 # --- plots ----------------------------------------------------------------------------------
 
 def _rounds_plot(games: pd.DataFrame, footer: str) -> bytes:
-    fig = _figure(figsize=(7.2, 3.6))
+    fig = new_figure(figsize=(7.2, 3.6))
     ax = fig.add_subplot()
     for n, h in games.groupby("players", sort=True):
         r = h["rounds"].to_numpy(dtype=np.int64)
@@ -710,4 +701,4 @@ def _rounds_plot(games: pd.DataFrame, footer: str) -> bytes:
     ax.legend(fontsize=7)
     ax.set_title("Game length (rounds)", fontsize=10)
     ax.grid(alpha=0.3)
-    return _png(fig, footer)
+    return to_png(fig, footer)

@@ -10,11 +10,9 @@ Rule ids (AB-*) and ambiguity ids (AMB-A*) are those of ``../shared/digests/abys
 
 from __future__ import annotations
 
-import types
-import typing
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from deepsim.rulesets.abyss.layout import (
     COLOURS,
@@ -31,6 +29,7 @@ from deepsim.rulesets.abyss.layout import (
     MAX_VALUE,
     RACES,
 )
+from deepsim.rulesets.common import StrictModel
 
 #: Enumerated rule parameters: dotted path -> choices; the rule vector holds the index.
 ENUMS: dict[str, tuple[str, ...]] = {
@@ -42,29 +41,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _is_number_annotation(ann) -> bool:
-    if ann in (int, float):
-        return True
-    args = typing.get_args(ann)
-    return (typing.get_origin(ann) in (typing.Union, types.UnionType)
-            and any(a in (int, float) for a in args))
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, data):
-        # pydantic's lax mode reads true/false as 1/0 for a number: refuse it
-        if isinstance(data, dict):
-            for name, field in cls.model_fields.items():
-                if _is_number_annotation(field.annotation) and isinstance(data.get(name), bool):
-                    raise ValueError(f"{name}: expected a number, got {data[name]!r}")
-        return data
-
-
-class Players(_Strict):
+class Players(StrictModel):
     min: int = Field(2, ge=2, le=MAX_P)
     max: int = Field(4, ge=2, le=MAX_P, description="the engine seats at most 4 players")
 
@@ -75,12 +52,12 @@ class Players(_Strict):
         return self
 
 
-class Setup(_Strict):
+class Setup(StrictModel):
     start_pearls: int = Field(1, ge=0, le=50)                      # AB-S4
     locations_face_up: int = Field(1, ge=0, le=MAX_LOCS)           # AB-S2
 
 
-class Depth(_Strict):
+class Depth(StrictModel):
     """The Depth deck (AB-C1): per race, ``ally_counts[v-1]`` allies of value v; monsters."""
 
     ally_counts: list[int] = Field(min_length=1, max_length=MAX_VALUE,
@@ -107,7 +84,7 @@ class Depth(_Strict):
         return self
 
 
-class Explore(_Strict):
+class Explore(StrictModel):
     row_length: int = Field(5, ge=1, le=MAX_ROW,
                             description="slots of the Depth row (AMB-A7)")
     last_slot_pearls: int = Field(1, ge=0, le=20)                  # AB-E3
@@ -120,7 +97,7 @@ class Explore(_Strict):
     placeholder: bool = Field(True, description="row_length is a guess (AMB-A7)")
 
 
-class ThreatStep(_Strict):
+class ThreatStep(StrictModel):
     """One position of the Threat track: the reward for fighting there (AB-E6)."""
 
     tokens: int = Field(0, ge=0, le=10)
@@ -128,12 +105,12 @@ class ThreatStep(_Strict):
     keys: int = Field(0, ge=0, le=10)
 
 
-class Threat(_Strict):
+class Threat(StrictModel):
     track: list[ThreatStep] = Field(min_length=1, max_length=MAX_THREAT)  # AMB-A5
     placeholder: bool = True
 
 
-class Court(_Strict):
+class Court(StrictModel):
     slots: int = Field(6, ge=1, le=MAX_COURT)                      # AB-C4
     refill_slot: int = Field(4, ge=1, le=MAX_COURT)                # AB-L4
     refill_pearls: int = Field(2, ge=0, le=20)                     # AB-L4
@@ -148,7 +125,7 @@ class Court(_Strict):
         return self
 
 
-class Keys(_Strict):
+class Keys(StrictModel):
     per_location: int = Field(3, ge=1, le=20)                      # AB-K1
     token_supply: int = Field(10, ge=0, le=100)                    # AMB-A16
     spend_policy: Literal[ENUMS["keys.spend_policy"]] = "tokens_first"  # AMB-A10
@@ -157,7 +134,7 @@ class Keys(_Strict):
     placeholder: bool = Field(True, description="token_supply is a guess (AMB-A16)")
 
 
-class Locations(_Strict):
+class Locations(StrictModel):
     """The location tiles: end-game VP each (AB-K4)."""
 
     vp: list[int] = Field(min_length=1, max_length=MAX_LOCS)
@@ -171,7 +148,7 @@ class Locations(_Strict):
         return v
 
 
-class Lord(_Strict):
+class Lord(StrictModel):
     """One lord card (AB-C2): colour, VP, cost (value V, exactly N races, required races)."""
 
     name: str = Field(min_length=1)
@@ -198,12 +175,12 @@ class Lord(_Strict):
         return self
 
 
-class Lords(_Strict):
+class Lords(StrictModel):
     deck: list[Lord] = Field(min_length=1, max_length=MAX_LORDS)
     placeholder: bool = True
 
 
-class End(_Strict):
+class End(StrictModel):
     lords_to_end: int = Field(7, ge=1, le=MAX_OWN)                 # AB-G1
     final_affiliation: Literal[ENUMS["end.final_affiliation"]] = "lowest"  # AMB-A3
     tiebreak_lord_metric: Literal[ENUMS["end.tiebreak_lord_metric"]] = "cost_value"  # AMB-A15
@@ -211,7 +188,7 @@ class End(_Strict):
                            "is stopped as truncated (a safety cap, not a rule)")
 
 
-class AbyssData(_Strict):
+class AbyssData(StrictModel):
     """The whole ruleset file."""
 
     name: str = "abyss"
@@ -256,7 +233,7 @@ class AbyssData(_Strict):
         return self
 
 
-class LordFile(_Strict):
+class LordFile(StrictModel):
     """A designer's lord list (scenario key ``lords: PATH``): replaces ``lords.deck``."""
 
     lords: list[Lord] = Field(min_length=1, max_length=MAX_LORDS)

@@ -9,7 +9,6 @@ outputs into the games and seats tables.
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
@@ -17,21 +16,13 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from deepsim import rotation
 from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
-from deepsim.params import (
-    apply_overrides,
-    leaf_paths,
-    load_yaml,
-    nearest,
-    override_lines,
-    parameter_table,
-    params_hash,
-    parse_override,
-    validate,
-)
+from deepsim.params import nearest, params_hash, validate
+from deepsim.rulesets import common
 from deepsim.rulesets.atlantis import layout as L
-from deepsim.rulesets.base import Prepared
+from deepsim.rulesets.base import Prepared, Ruleset
 from deepsim.safeload import read_text
 from deepsim.scenario import LINES
 
@@ -48,46 +39,17 @@ SKIPPED_RULES: list[str] = []
 _MAP_KEYS = ("map.source", "map.width", "map.height")
 
 
-@lru_cache(maxsize=1)
-def default_data() -> dict:
-    """The shipped ruleset data as read from ruleset.yaml."""
-    data, _ = load_yaml(DATA_FILE)
-    return data
-
-
-@lru_cache(maxsize=1)
-def _default_lines() -> dict:
-    return load_yaml(DATA_FILE)[1]
-
-
 def _model():
     from deepsim.rulesets.atlantis.schema import AtlantisData
     return AtlantisData
 
 
-@lru_cache(maxsize=1)
-def parameter_paths() -> dict:
-    """Every settable dotted path of the ruleset with its default value."""
-    return leaf_paths(_model().model_validate(default_data()).model_dump())
-
-
-def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
-              lines: dict[str, int] | None = None):
-    """Validated ruleset data (``schema.AtlantisData``) after dotted-path overrides.
-
-    Raises
-    ------
-    InputError
-        Unknown path (with the nearest valid ones) or a value out of its bounds.
-    """
-    model = _model()
-    base = copy.deepcopy(model.model_validate(default_data()).model_dump())
-    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
-                           lines=lines)
-    return validate(model, data, source=source if overrides else str(DATA_FILE),
-                    lines=(lines or {}) if overrides else _default_lines())
-
-
+#: the data file read against its model (defaults, dotted paths, overrides)
+DATA = common.DataFile(DATA_FILE, _model)
+default_data = DATA.default_data
+parameter_paths = DATA.parameter_paths
+#: validated ruleset data (``schema.AtlantisData``) after dotted-path overrides
+load_data = DATA.load
 
 
 @lru_cache(maxsize=1)
@@ -100,8 +62,6 @@ def bot_styles() -> dict[str, dict[str, float]]:
     """Bot styles from bots.yaml with every knob filled (a knob a style leaves out takes
     the knob's default)."""
     return bot_data().values()
-
-
 
 
 def terrain_codes(data) -> dict[str, int]:
@@ -118,7 +78,17 @@ def _side_title(side: str) -> str:
     return L.SIDE_TITLES[L.SIDES.index(side)]
 
 
-class AtlantisRuleset:
+_GAMES_COLUMNS = {"game": "int64", "seed": "int64", **{c: "int64" for c in L.GAME_INT},
+                  "truncated": "bool", **{c: "float64" for c in L.GAME_FLT},
+                  **{c: "category" for c in ("winner", "end", "first", "killer")}}
+_SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64",
+                  **{c: "category" for c in ("faction", "bot")},
+                  **{c: "int64" for c in L.SEAT_INT if c not in ("side", "bot")},
+                  **{c: "float64" for c in L.SEAT_FLT}, "fair": "float64",
+                  "outcome": "category", "first": "bool"}
+
+
+class AtlantisRuleset(Ruleset):
     """The Atlantis ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
 
     name = "atlantis"
@@ -126,10 +96,24 @@ class AtlantisRuleset:
     faction_column = "faction"
     faction_label = "faction"
     group_columns = ("faction", "bot", "seat")
-    #: sweep/tune metrics when none are named: side balance, draws (turn cap), first-move
+    #: sweep metrics when none are named: side balance, draws (turn cap), first-move
     #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
-    #: each side's own turns)
+    #: each side's own turns); tune minimises the side balance
     default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
+    default_objective = "faction_spread"
+    #: the rulebook states no game length
+    target_rounds = None
+    games_columns = _GAMES_COLUMNS
+    seats_columns = _SEATS_COLUMNS
+    seat_order = "seat 1 moves first"
+    score_label = None
+    #: what its report sections read (report.py)
+    report_games_columns = (
+        "turns", "rounds", "winner_side", "first_side", "end_cause", "truncated",
+        "killer_type", "killer", "end", "winner", "first", "material_witch", "material_king",
+        "material_margin", "units_left_witch", "units_left_king")
+    report_seats_columns = ("faction", "bot", "side", "win", "fair", "outcome", "first",
+                            "players")
 
     # ---- prepare ------------------------------------------------------------------------
 
@@ -151,15 +135,9 @@ class AtlantisRuleset:
 
         lines = LINES.get(source, {})
         sc = validate(AtlantisScenario, scenario, source=source, lines=lines)
-        merged = dict(sc.overrides)
-        sets = []
-        for o in overrides or []:
-            k, v = parse_override(o)
-            merged[k] = v
-            sets.append(k)
-        src = source if not overrides else f"{source} / --set"
-        ov_lines = override_lines(lines, sets)
-        data = self._load(merged, src, source, ov_lines)
+        ov = common.merge_overrides(sc.overrides, overrides, source=source, lines=lines)
+        merged, src, ov_lines = ov.merged, ov.src, ov.lines
+        data = DATA.load_merged(ov)
 
         # ---- the map: fixed (file or inline grid) or generated
         fixed = None
@@ -204,27 +182,19 @@ class AtlantisRuleset:
         # ---- bots: the named styles, then one profile per side with knob overrides
         styles = bot_styles()
         names = list(styles)
-        for i, b in enumerate(sc.bots):
-            if b not in styles:
-                raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
-                                 f"{', '.join(names)}", file=source, key=f"bots.{i}",
-                                 line=lines.get(f"bots.{i}"))
+        common.check_bot_pool(sc.bots, names, source=source, lines=lines)
         profiles = [dict(styles[n]) for n in names]
         labels = list(names)
         side_bot = [-1, -1]
         for s, side in enumerate(L.SIDES):
             spec = getattr(sc.sides, side)
-            key = f"sides.{side}.bot"
             if spec.bot == "any":
                 if spec.knobs:
-                    raise InputError("knobs need a fixed bot style on the side (not 'any')",
-                                     file=source, key=f"sides.{side}.knobs",
-                                     line=lines.get(f"sides.{side}.knobs"))
+                    raise common.knobs_need_a_bot("side", source=source,
+                                                  key=f"sides.{side}.knobs", lines=lines)
                 continue
-            if spec.bot not in styles:
-                raise InputError(f"unknown bot '{spec.bot}'{nearest(spec.bot, names)}; "
-                                 f"known: any, {', '.join(names)}", file=source, key=key,
-                                 line=lines.get(key))
+            common.check_bot(spec.bot, names, source=source, key=f"sides.{side}.bot",
+                             lines=lines)
             if spec.knobs:
                 prof = dict(styles[spec.bot])
                 prof.update(bot_data().check(spec.knobs, file=source,
@@ -269,16 +239,6 @@ class AtlantisRuleset:
                                   "terrain_codes": [t.code for t in data.terrain.values()],
                                   "spell_titles": [s.title for s in data.spell_list.values()],
                                   "fixed_map": fixed, "rotations": rotations})
-
-    @staticmethod
-    def _load(merged, src, source, ov_lines):
-        try:
-            return load_data(merged, source=src, lines=ov_lines)
-        except InputError as exc:
-            if exc.line is None or src == source:
-                raise
-            # the line is in the scenario's overrides: block, not in a --set
-            raise InputError(exc.message, file=source, key=exc.key, line=exc.line) from None
 
     @staticmethod
     def _unit_title(data, name: str) -> str:
@@ -398,12 +358,8 @@ class AtlantisRuleset:
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
-        rotations = prepared.compiled.get("rotations")
-        if rotations:
-            from deepsim.rotation import rotated_chunk
-            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
-                                 start, count)
-        return self._play(prepared, prepared.compiled["arrays"], start, count)
+        return rotation.play_chunk(prepared, lambda a, s, c: self._play(prepared, a, s, c),
+                                   start, count)
 
     def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.atlantis.kernel import play_games
@@ -411,15 +367,6 @@ class AtlantisRuleset:
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
-
-    @staticmethod
-    def _deal(prepared: Prepared, game_index: int):
-        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
-        rotations = prepared.compiled.get("rotations")
-        if not rotations:
-            return prepared.compiled["arrays"], game_index, ""
-        deal, k = divmod(game_index, len(rotations))
-        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         count = gi.shape[0]
@@ -450,11 +397,7 @@ class AtlantisRuleset:
         s_flt = np.ascontiguousarray(sf.reshape(2 * count, len(L.SEAT_FLT)).T)
         seats["faction"] = pd.Categorical.from_codes(s_int[L.S_SIDE],
                                                      categories=list(L.SIDE_TITLES))
-        labels = prepared.compiled["bot_labels"]
-        bot_names = list(dict.fromkeys(labels))
-        bot_code = np.array([bot_names.index(b) for b in labels], np.int64)
-        seats["bot"] = pd.Categorical.from_codes(bot_code[s_int[L.S_BOT]],
-                                                 categories=bot_names)
+        seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):
             if c in ("side", "bot"):
                 continue
@@ -473,7 +416,7 @@ class AtlantisRuleset:
 
     def _trace_arrays(self, prepared: Prepared, game_index: int):
         from deepsim.rulesets.atlantis.kernel import trace_game
-        a, deal, _ = self._deal(prepared, game_index)
+        a, deal, _ = rotation.deal_of(prepared, game_index)
         seed = int(prepared.scenario["seed"])
         return seed, trace_game(np.int64(seed), np.int64(deal), 200_000, *a.kernel_args())
 
@@ -488,7 +431,7 @@ class AtlantisRuleset:
         labels = prepared.compiled["bot_labels"]
         seat_names = [f"seat {p}: {L.SIDE_TITLES[int(si[0, p, L.S_SIDE])]} "
                       f"({labels[int(si[0, p, L.S_BOT])]})" for p in range(2)]
-        a, deal, where = self._deal(prepared, game_index)
+        a, deal, where = rotation.deal_of(prepared, game_index)
         lines = [(f"Atlantis game {game_index}{where} of seed {seed}: "
                   f"{int(a.rules[L.R_MAP_WIDTH])}x{int(a.rules[L.R_MAP_HEIGHT])} "
                   f"{'fixed' if prepared.compiled['fixed_map'] is not None else 'generated'} "
@@ -542,14 +485,9 @@ class AtlantisRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         seed, (gi, gf, si, sf, _) = self._trace_arrays(prepared, game_index)
-        _, deal, _ = self._deal(prepared, game_index)
+        _, deal, _ = rotation.deal_of(prepared, game_index)
         games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
-        rotations = prepared.compiled.get("rotations")
-        if rotations:
-            from deepsim.rotation import renumber
-            n, k = len(rotations), game_index % len(rotations)
-            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
-        return games, seats
+        return rotation.traced_rows(prepared, game_index, games, seats)
 
     # ---- parameters ---------------------------------------------------------------------
 
@@ -568,7 +506,33 @@ class AtlantisRuleset:
         The note is the comment beside the key in ruleset.yaml (or beside its parent): the
         rule id (AT-*) or ambiguity (AMB-T*) it implements.
         """
-        return parameter_table(_model(), DATA_FILE, parameter_paths(), _default_lines())
+        return DATA.parameters()
+
+    def odds(self):
+        """Exact dice odds (odds.py: ``deepsim odds atlantis QUESTION``)."""
+        from deepsim.rulesets.atlantis.odds import BOOK
+        return BOOK
+
+    # ---- report -------------------------------------------------------------------------
+
+    def report_sections(self, ctx) -> list:
+        """The shared sections, then Atlantis's (report.py: sides, first move, length,
+        endings, material at the turn cap, bot styles per side)."""
+        from deepsim.report.sections import standard
+        from deepsim.rulesets.atlantis import report
+        return [*standard(ctx), *report.sections(ctx)]
+
+    # ---- bench --------------------------------------------------------------------------
+
+    def bench_players(self) -> tuple[int, ...]:
+        return (2,)
+
+    def bench_scenario(self, players: int | None = None) -> dict:
+        """The rules as written on generated maps, both purposeful styles drawn per side
+        (scenarios/atlantis.yaml)."""
+        return {"players": 2, "sides": {"sea_witch": {"bot": "any"},
+                                        "sea_king": {"bot": "any"}},
+                "bots": ["aggressive", "defensive"]}
 
 
 def sc_has_forces(counts, data, side) -> bool:

@@ -16,7 +16,7 @@ share per faction, seat advantage, bot styles, method) and appends these:
 When several run directories are given (``deepsim report RUN_A RUN_B``, e.g. the hit rule
 ``combat.hit_faces`` as ``[1]`` and as ``[5, 6]``) every section puts the runs side by side,
 each labelled by the rule parameters that tell it apart
-(:meth:`deepsim.report.claims.Context.run_labels`).
+(:meth:`deepsim.report.context.Context.run_labels`).
 
 The numbers come from the games table (``winner_side``: -1 draw, 0 Sea Witch, 1 Sea King;
 ``first_side``; ``end_cause``, an index of :data:`layout.END_CAUSES`; ``turns``;
@@ -36,19 +36,15 @@ import pandas as pd
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim.report import metrics as M
+from deepsim.report.fmt import num as _num
+from deepsim.report.fmt import pci as _pci
+from deepsim.report.fmt import pct as _pct
 from deepsim.report.model import Figure, Section, Table
-from deepsim.report.plots import _figure, _png
+from deepsim.report.plots import new_figure, to_png
 from deepsim.rulesets.atlantis.layout import END_CAUSES, KING, SIDE_TITLES, WITCH
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "balance_games", "bot_matchups", "end_causes",
-           "first_move", "game_length",
-           "leader_killers", "material_at_cap", "report_sections", "side_shares"]
-
-#: games and seats columns these sections read (loaded besides the shared report's)
-GAMES_COLUMNS = ["turns", "rounds", "winner_side", "first_side", "end_cause", "truncated",
-                 "killer_type", "killer", "end", "winner", "first", "material_witch",
-                 "material_king", "material_margin", "units_left_witch", "units_left_king"]
-SEATS_COLUMNS = ["faction", "bot", "side", "win", "fair", "outcome", "first", "players"]
+__all__ = ["balance_games", "bot_matchups", "end_causes", "first_move", "game_length",
+           "leader_killers", "material_at_cap", "sections", "side_shares"]
 
 OUTCOMES = (SIDE_TITLES[KING], SIDE_TITLES[WITCH], "draw")
 CAUSE_TITLES = {"attack": "leader killed by an attack", "poison": "leader killed by poison",
@@ -57,22 +53,6 @@ CAUSE_TITLES = {"attack": "leader killed by an attack", "poison": "leader killed
 
 
 # --- formatting -----------------------------------------------------------------------------
-
-def _isnan(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def _pct(x, digits: int = 1) -> str:
-    return "-" if _isnan(x) else f"{100 * x:.{digits}f}%"
-
-
-def _pci(lo, hi, digits: int = 1) -> str:
-    return "-" if _isnan(lo) else f"{100 * lo:.{digits}f} - {100 * hi:.{digits}f}%"
-
-
-def _num(x, spec: str = ".2f") -> str:
-    return "-" if _isnan(x) else format(x, spec)
-
 
 def _footer(ctx) -> str:
     runs = ctx.runs
@@ -593,12 +573,9 @@ def _sec_bots(ctx) -> Section:
     return s
 
 
-def report_sections(ctx) -> list[Section]:
-    """Atlantis's sections of the report of ``ctx``'s runs (the shared report's hook).
-
-    A section whose columns a run lacks is listed as not available, not fatal.
-    """
-    out = []
+def sections(ctx) -> list:
+    """Atlantis's sections of the report of ``ctx``'s runs as ``(key, title, build)`` (after
+    the shared ones; see ``AtlantisRuleset.report_sections``)."""
     specs = [("atlantis-sides", "Side win shares: Sea King, Sea Witch, draw", _sec_sides),
              ("atlantis-first-move", "First-move advantage", _sec_first),
              ("atlantis-length", "Game length in turns and draws", _sec_length),
@@ -606,12 +583,7 @@ def report_sections(ctx) -> list[Section]:
              ("atlantis-material", "Material at the turn cap", _sec_material)]
     if any("bot" in r.seats.columns and r.seats["bot"].nunique() > 1 for r in ctx.runs):
         specs.append(("atlantis-bots", "Bot styles per side", _sec_bots))
-    for key, title, fn in specs:
-        try:
-            out.append(fn(ctx))
-        except KeyError as exc:
-            out.append(Section(key, title, missing=str(exc).strip("'\"")))
-    return out
+    return [(key, title, lambda c, foot, fn=fn: fn(c)) for key, title, fn in specs]
 
 
 # --- plots ----------------------------------------------------------------------------------
@@ -622,7 +594,7 @@ def _bars(rows: list[tuple], labels: list[str], groups, *, title: str, ylabel: s
 
     ``rows``: ``(run label, group, value, low, high)``.
     """
-    fig = _figure(figsize=(7.2, 3.6))
+    fig = new_figure(figsize=(7.2, 3.6))
     ax = fig.add_subplot()
     groups = list(groups)
     k = max(len(labels), 1)
@@ -644,12 +616,12 @@ def _bars(rows: list[tuple], labels: list[str], groups, *, title: str, ylabel: s
         ax.legend(fontsize=7)
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    return _png(fig, footer)
+    return to_png(fig, footer)
 
 
 def _turns_plot(hists: list[tuple[str, np.ndarray, object]], *, footer: str) -> bytes:
     """Share of games by turns played, one step line per run; dashed lines at the caps."""
-    fig = _figure(figsize=(7.2, 3.6))
+    fig = new_figure(figsize=(7.2, 3.6))
     ax = fig.add_subplot()
     hi = max((int(t.max()) for _, t, _ in hists if t.size), default=1)
     bins = np.arange(0, hi + 2) - 0.5
@@ -670,4 +642,4 @@ def _turns_plot(hists: list[tuple[str, np.ndarray, object]], *, footer: str) -> 
         ax.legend(fontsize=7)
     ax.set_title("Game length (player-turns)", fontsize=10)
     ax.grid(alpha=0.3)
-    return _png(fig, footer)
+    return to_png(fig, footer)

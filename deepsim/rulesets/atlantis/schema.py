@@ -12,13 +12,12 @@ Rule ids (AT-*) and ambiguity ids (AMB-T*) are those of the digest
 from __future__ import annotations
 
 import math
-import types
-import typing
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from deepsim.rulesets.atlantis.layout import MAX_UNITS, SIDES, SPELLS, TERRAINS
+from deepsim.rulesets.common import StrictModel
 
 #: Special effects AT-X1..AT-X9 a unit's ``specials`` list may name (layout.UCOLS order)
 SPECIALS = ("poison", "sting", "entangle", "mesmerize", "ranged", "martyr", "siren", "net",
@@ -43,32 +42,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
 CREATED_SLOTS = 8
 
 
-def _is_number_annotation(ann) -> bool:
-    if ann in (int, float):
-        return True
-    args = typing.get_args(ann)
-    return (typing.get_origin(ann) in (typing.Union, types.UnionType)
-            and any(a in (int, float) for a in args))
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, data):
-        # pydantic's lax mode reads true/false as 1/0 for a number; a designer who writes
-        # `ad: true` made a mistake, so say so
-        if isinstance(data, dict):
-            for name, field in cls.model_fields.items():
-                if _is_number_annotation(field.annotation) and isinstance(data.get(name), bool):
-                    raise ValueError(f"{name}: expected a number, got {data[name]!r}")
-        return data
-
-
 # ---- terrain (§1.3) ---------------------------------------------------------------------
 
-class Terrain(_Strict):
+class Terrain(StrictModel):
     """One terrain type of the terrain table (AT-C2, §1.3)."""
 
     title: str = Field(min_length=1)
@@ -98,7 +74,7 @@ class Terrain(_Strict):
 
 # ---- units (§1.9-1.11) ------------------------------------------------------------------
 
-class Unit(_Strict):
+class Unit(StrictModel):
     """One unit type: a row of a force table (§1.9, §1.10) or the neutral table (§1.11)."""
 
     title: str = Field(min_length=1)
@@ -134,7 +110,7 @@ class Unit(_Strict):
         return self
 
 
-class Units(_Strict):
+class Units(StrictModel):
     sea_king: dict[str, Unit]
     sea_witch: dict[str, Unit]
     neutral: dict[str, Unit]
@@ -142,7 +118,7 @@ class Units(_Strict):
 
 # ---- spells (§1.14) ---------------------------------------------------------------------
 
-class Spell(_Strict):
+class Spell(StrictModel):
     """One spell of the spell list (§1.14); see layout.SPCOLS for the columns."""
 
     title: str = Field(min_length=1)
@@ -159,7 +135,7 @@ class Spell(_Strict):
 
 # ---- scalar rules -----------------------------------------------------------------------
 
-class Combat(_Strict):
+class Combat(StrictModel):
     hit_faces: list[int] = Field(min_length=1, max_length=6)
     search_min: int = Field(ge=1, le=7)
     failed_search_consumes_attack: bool
@@ -193,12 +169,12 @@ class Combat(_Strict):
         return self
 
 
-class Hide(_Strict):
+class Hide(StrictModel):
     success_min: int = Field(ge=1, le=12)
     dash_can_hide: bool
 
 
-class Specials(_Strict):
+class Specials(StrictModel):
     entangle_max: int = Field(ge=0, le=6)
     net_max: int = Field(ge=0, le=6)
     mesmerize_max: int = Field(ge=0, le=6)
@@ -216,14 +192,14 @@ class Specials(_Strict):
         ENUMS["specials.siren_counter_on_source_death"]]
 
 
-class End(_Strict):
+class End(StrictModel):
     recovery_max: int = Field(ge=0, le=6)
     terrain_scope: Literal[ENUMS["end.terrain_scope"]]  # type: ignore[valid-type]
     current_blocked: Literal[ENUMS["end.current_blocked"]]  # type: ignore[valid-type]
     max_turns: int = Field(ge=1, le=10_000, description="must be >= 1 or a game never ends")
 
 
-class SpellRules(_Strict):
+class SpellRules(StrictModel):
     per_caster_per_end: int = Field(ge=0, le=8)
     single_use: bool
     murky_depths_friendly_only: bool
@@ -236,7 +212,7 @@ class SpellRules(_Strict):
         ENUMS["spells.luminescence_timing"]]
 
 
-class Setup(_Strict):
+class Setup(StrictModel):
     deploy_rows: int = Field(ge=1, le=10)
     first_side: Literal[ENUMS["setup.first_side"]]  # type: ignore[valid-type]
     neutrals_in_scenario: bool
@@ -244,7 +220,7 @@ class Setup(_Strict):
     island_fish: int = Field(ge=0, le=10)
 
 
-class Generator(_Strict):
+class Generator(StrictModel):
     open_share: float = Field(ge=0, le=1)
     cover_share: float = Field(ge=0, le=1)
     impassable_share: float = Field(ge=0, le=1)
@@ -273,7 +249,7 @@ class Generator(_Strict):
         return self
 
 
-class MapRules(_Strict):
+class MapRules(StrictModel):
     source: Literal[ENUMS["map.source"]]  # type: ignore[valid-type]
     width: int = Field(ge=4, le=64)
     height: int = Field(ge=4, le=64)
@@ -281,12 +257,12 @@ class MapRules(_Strict):
     generator: Generator
 
 
-class Players(_Strict):
+class Players(StrictModel):
     min: Literal[2]
     max: Literal[2]
 
 
-class AtlantisData(_Strict):
+class AtlantisData(StrictModel):
     name: Literal["atlantis"]
     title: str
     rulebook: str

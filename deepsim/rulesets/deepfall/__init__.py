@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
@@ -10,20 +9,12 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from deepsim import rotation
 from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
-from deepsim.params import (
-    apply_overrides,
-    leaf_paths,
-    load_yaml,
-    nearest,
-    override_lines,
-    parameter_table,
-    params_hash,
-    parse_override,
-    validate,
-)
-from deepsim.rulesets.base import Prepared
+from deepsim.params import params_hash, validate
+from deepsim.rulesets import common
+from deepsim.rulesets.base import Prepared, ReportOption, Ruleset
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
@@ -40,6 +31,7 @@ HERE = Path(__file__).parent
 DATA_FILE = HERE / "ruleset.yaml"
 BOTS_FILE = HERE / "bots.yaml"
 
+
 #: Rulebook rules the engine does not implement (also listed in docs/RULES.md).
 SKIPPED_RULES: list[str] = [
     "§2 Denizen rep tracks: listed as a component, but no rule of §3-§9 uses them",
@@ -47,25 +39,12 @@ SKIPPED_RULES: list[str] = [
 ]
 
 
-@lru_cache(maxsize=1)
-def default_data() -> dict:
-    """The shipped ruleset data (a fresh copy is returned by :func:`load_data`)."""
-    data, _ = load_yaml(DATA_FILE)
-    return data
+def _settable_paths(paths: dict) -> dict:
+    """The data's leaf paths with every die of each starting bag (A3).
 
-
-@lru_cache(maxsize=1)
-def _default_lines() -> dict:
-    return load_yaml(DATA_FILE)[1]
-
-
-@lru_cache(maxsize=1)
-def parameter_paths() -> dict:
-    """Every settable dotted path of the ruleset with its default value."""
-    model = DeepfallData.model_validate(default_data())
-    paths = leaf_paths(model.model_dump())
-    # A3: a starting bag may be changed one die at a time; a die the bag does not hold is
-    # there with count 0 (lineages.wisp.start_bag.warrior=2 adds two Warriors)
+    A starting bag may be changed one die at a time; a die the bag does not hold is there
+    with count 0 (lineages.wisp.start_bag.warrior=2 adds two Warriors).
+    """
     out: dict = {}
     for path, value in paths.items():
         bag = path.rpartition(".")[0]
@@ -107,27 +86,25 @@ def _clear_supplied_placeholders(data: dict, paths: list[str]) -> None:
             node[leaf] = False
 
 
-def load_data(overrides: dict | list[str] | None = None, *, source: str = "--set",
-              lines: dict[str, int] | None = None) -> DeepfallData:
-    """Validated ruleset data after dotted-path overrides.
-
-    ``lines`` maps an override path (or a parent of it) to its line in ``source``.
-
-    Raises
-    ------
-    InputError
-        Unknown path (with nearest valid ones) or a value out of its bounds.
-    """
-    base = copy.deepcopy(DeepfallData.model_validate(default_data()).model_dump())
-    data = apply_overrides(base, overrides or {}, valid_paths=parameter_paths(), source=source,
-                           lines=lines)
-    items = overrides or {}
-    _clear_supplied_placeholders(data, [str(k) for k in items] if isinstance(items, dict)
-                                 else [parse_override(o)[0] for o in items])
-    return validate(DeepfallData, data, source=source if overrides else str(DATA_FILE),
-                    lines=(lines or {}) if overrides else _default_lines())
+def _after_overrides(data: dict, paths: list[str]) -> None:
+    """Clear the placeholder flags of supplied data, and drop the dice a starting bag holds
+    0 of (A3: a bag without a die and one with 0 of it are the same bag, so setting a die
+    to its default 0 leaves the parameters, and their hash, unchanged)."""
+    _clear_supplied_placeholders(data, paths)
+    for lineage in (data.get("lineages") or {}).values():
+        bag = lineage.get("start_bag") if isinstance(lineage, dict) else None
+        if isinstance(bag, dict):
+            for die in [k for k, v in bag.items() if type(v) is int and v == 0]:
+                del bag[die]
 
 
+#: the data file read against its model (defaults, dotted paths, overrides)
+DATA = common.DataFile(DATA_FILE, lambda: DeepfallData, paths=_settable_paths,
+                       on_overrides=_after_overrides)
+default_data = DATA.default_data
+parameter_paths = DATA.parameter_paths
+#: validated ruleset data after dotted-path overrides (``DataFile.load``)
+load_data = DATA.load
 
 
 @lru_cache(maxsize=1)
@@ -152,6 +129,36 @@ def _placeholders(d: DeepfallData, lineages: set[str] | None = None) -> list[str
     return out
 
 
+#: what the report's claims read (deepsim report --option KEY=VALUE)
+REPORT_OPTIONS = (
+    ReportOption("claims.rounds_target", "rounds_target", 11.0,
+                 "B1: the rulebook's game length in rounds"),
+    ReportOption("claims.rounds_tolerance", "rounds_tolerance", 1.0,
+                 "B1: '~' means the mean is within this many rounds of the target"),
+    ReportOption("claims.touch_max", "touch_max", 0.20,
+                 "B3, B5: 'a touch / slightly strong' means win share above fair, by at most "
+                 "this fraction (0.2 = +20%)"),
+    ReportOption("claims.almost_never", "almost_never", 0.05,
+                 "B4: 'almost never' means in at most this share of player-games (or of "
+                 "crews)"),
+    ReportOption("claims.substitute_tolerance", "substitute_tolerance", 0.25,
+                 "B5: exits are substitutes when the win-rate ratio of their users is within "
+                 "[1/(1+this), 1+this]"),
+    ReportOption("claims.tight_margin", "tight_margin", 0.10,
+                 "B6: a game is tight when the winner leads the runner-up by at most this "
+                 "fraction of its Glory"),
+    ReportOption("claims.contention_tolerance", "contention_tolerance", 0.25,
+                 "B7: contention is constant when the largest player count's value is at "
+                 "most 1 + this times the smallest"),
+)
+
+
+_GAMES_COLUMNS = {"game": "int64", "seed": "int64", **{c: "int64" for c in L.GAME_INT},
+                  "truncated": "bool", **{c: "float64" for c in L.GAME_FLT}}
+_SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64",
+                  **{c: "category" for c in ("lineage", "calling", "company", "bot")},
+                  **{c: "int64" for c in L.SEAT_INT if c not in ("lineage", "calling", "bot")},
+                  **{c: "float64" for c in L.SEAT_FLT}, "fair": "float64"}
 
 
 def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
@@ -162,7 +169,7 @@ def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
     return {s.lineage for s in seats}
 
 
-class DeepfallRuleset:
+class DeepfallRuleset(Ruleset):
     """The DEEPFALL ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
 
     name = "deepfall"
@@ -172,9 +179,30 @@ class DeepfallRuleset:
     faction_label = "company"
     #: seats columns a win share can be grouped by (gate, sweep, tune, report)
     group_columns = ("company", "lineage", "calling", "bot", "seat")
-    #: sweep/tune metrics when none are given
+    #: sweep metrics when none are given; tune's objective when none is given
     default_metrics = ("company_spread", "lineage_spread", "calling_spread", "seat_advantage",
                        "rounds")
+    default_objective = "company_spread"
+    #: §9: "games last ~11 rounds"
+    target_rounds = 11.0
+    games_columns = _GAMES_COLUMNS
+    seats_columns = _SEATS_COLUMNS
+    seat_order = ("seat 1 plays first in round 1; the first-player marker then passes "
+                  "clockwise")
+    score_label = "Glory"
+    report_options = REPORT_OPTIONS
+    claims_title = "Claims B1-B8"
+    #: what its report sections and claims read (report.py)
+    report_games_columns = (
+        "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
+        "rooms_contested", "contested_markers", "deferred_steps", "warned",
+        "taken_after_warning", "floors_collapsed", "deal", "rotation")
+    report_seats_columns = (
+        "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
+        "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
+        "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
+        "calling_ability", "rotation")
+    report_seats_prefixes = ("claims_",)
 
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
@@ -189,36 +217,14 @@ class DeepfallRuleset:
         """
         lines = LINES.get(source, {})
         sc = validate(DeepfallScenario, scenario, source=source, lines=lines)
-        merged = dict(sc.overrides)
-        sets = []
-        for o in overrides or []:
-            k, v = parse_override(o)
-            merged[k] = v
-            sets.append(k)
-        src = source if not overrides else f"{source} / --set"
-        ov_lines = override_lines(lines, sets)
-        try:
-            data = load_data(merged, source=src, lines=ov_lines)
-        except InputError as exc:
-            if exc.line is None or src == source:
-                raise
-            # the line is in the scenario's overrides: block, not in a --set
-            raise InputError(exc.message, file=source, key=exc.key, line=exc.line) from None
-        counts = sc.players if isinstance(sc.players, list) else [sc.players]
-        lo, hi = data.players.min, data.players.max
-        outside = [c for c in counts if not lo <= c <= hi]
-        if outside:
-            raise InputError(f"DEEPFALL plays {lo}-{hi} players with these parameters "
-                             f"(players.min {lo}, players.max {hi}), got "
-                             f"{', '.join(map(str, outside))}", file=source, key="players",
-                             line=lines.get("players"))
+        ov = common.merge_overrides(sc.overrides, overrides, source=source, lines=lines)
+        data = DATA.load_merged(ov)
+        counts = common.player_counts(sc.players)
+        common.check_players("DEEPFALL", counts, data.players.min, data.players.max,
+                             source=source, lines=lines)
         styles = bot_styles()
         names = list(styles)
-        for i, b in enumerate(sc.bots):
-            if b not in styles:
-                raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
-                                 f"{', '.join(names)}", file=source, key=f"bots.{i}",
-                                 line=lines.get(f"bots.{i}"))
+        common.check_bot_pool(sc.bots, names, source=source, lines=lines)
         # bot profiles: the named styles, then one per seat with knob overrides
         profiles = [dict(styles[n]) for n in names]
         spec = -np.ones((L.MAX_SEATS, 3), np.int64)
@@ -229,10 +235,8 @@ class DeepfallRuleset:
             if seat.calling != "random":
                 spec[i, 1] = CALLINGS.index(seat.calling)
             if seat.bot != "any":
-                if seat.bot not in styles:
-                    raise InputError(f"unknown bot '{seat.bot}'{nearest(seat.bot, names)}; "
-                                     f"known: any, {', '.join(names)}", file=source,
-                                     key=f"seats.{i}.bot", line=lines.get(f"seats.{i}.bot"))
+                common.check_bot(seat.bot, names, source=source, key=f"seats.{i}.bot",
+                                 lines=lines)
                 prof = dict(styles[seat.bot])
                 prof.update(bot_data().check(seat.knobs, file=source,
                                              key=f"seats.{i}.knobs", lines=lines))
@@ -242,8 +246,8 @@ class DeepfallRuleset:
                 else:
                     spec[i, 2] = names.index(seat.bot)
             elif seat.knobs:
-                raise InputError("knobs need a fixed bot style on the seat", file=source,
-                                 key=f"seats.{i}.knobs")
+                raise common.knobs_need_a_bot("seat", source=source, key=f"seats.{i}.knobs",
+                                              lines=lines)
             seat_bots.append(seat.bot)
         if sc.companies.unique:
             for half, label in ((0, "lineage"), (1, "calling")):
@@ -266,9 +270,10 @@ class DeepfallRuleset:
             rotations = self._rotations(arrays, spec, sc, counts, source, lines)
             resolved.update({"games": sc.games * len(rotations), "deals": sc.games,
                              "rotations": len(rotations)})
-        resolved["resolved_overrides"] = merged
+        resolved["resolved_overrides"] = ov.merged
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
-                        params_hash=params_hash(params), placeholders=_placeholders(data, _dealt_lineages(sc, counts)),
+                        params_hash=params_hash(params), placeholders=_placeholders(
+                            data, _dealt_lineages(sc, counts)),
                         skipped_rules=list(SKIPPED_RULES),
                         baseline_bots=list(bot_data().baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": bot_labels,
@@ -333,12 +338,8 @@ class DeepfallRuleset:
 
         The result depends only on (seed, game index): not on chunking or thread count.
         """
-        rotations = prepared.compiled.get("rotations")
-        if rotations:
-            from deepsim.rotation import rotated_chunk
-            return rotated_chunk(lambda a, s, c: self._play(prepared, a, s, c), rotations,
-                                 start, count)
-        return self._play(prepared, prepared.compiled["arrays"], start, count)
+        return rotation.play_chunk(prepared, lambda a, s, c: self._play(prepared, a, s, c),
+                                   start, count)
 
     def _play(self, prepared: Prepared, a, start: int, count: int):
         from deepsim.rulesets.deepfall.kernel import play_games
@@ -346,15 +347,6 @@ class DeepfallRuleset:
         gi, gf, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
                                     *a.kernel_args())
         return self._frames(prepared, seed, start, gi, gf, si, sf)
-
-    @staticmethod
-    def _deal(prepared: Prepared, game_index: int):
-        """(kernel inputs, game index to play, label) of a row of a (rotated) run."""
-        rotations = prepared.compiled.get("rotations")
-        if not rotations:
-            return prepared.compiled["arrays"], game_index, ""
-        deal, k = divmod(game_index, len(rotations))
-        return rotations[k], deal, f" (deal {deal}, seat rotation {k} of {len(rotations)})"
 
     def _frames(self, prepared, seed, start, gi, gf, si, sf):
         from deepsim.rulesets.deepfall.kernel import seat_columns
@@ -385,11 +377,7 @@ class DeepfallRuleset:
         companies = [f"{a} {b}" for a in lin_names for b in cal_names]
         seats["company"] = pd.Categorical.from_codes(lin * len(cal_names) + cal,
                                                      categories=companies)
-        labels = prepared.compiled["bot_labels"]
-        bot_names = list(dict.fromkeys(labels))
-        bot_code = np.array([bot_names.index(b) for b in labels], np.int64)
-        seats["bot"] = pd.Categorical.from_codes(bot_code[s_int[L.S_BOT]],
-                                                 categories=bot_names)
+        seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):
             if c in ("lineage", "calling", "bot"):
                 continue
@@ -404,7 +392,7 @@ class DeepfallRuleset:
         names, where, seed) of that game (row 0 of its tables)."""
         from deepsim.rulesets.deepfall.kernel import trace_game
         from deepsim.rulesets.deepfall.trace import seat_label
-        a, deal, where = self._deal(prepared, game_index)
+        a, deal, where = rotation.deal_of(prepared, game_index)
         seed = int(prepared.scenario["seed"])
         gi, _, si, sf, ev = trace_game(np.int64(seed), np.int64(deal), 200_000,
                                        *a.kernel_args())
@@ -478,17 +466,12 @@ class DeepfallRuleset:
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
         from deepsim.rulesets.deepfall.kernel import trace_game
-        a, deal, _ = self._deal(prepared, game_index)
+        a, deal, _ = rotation.deal_of(prepared, game_index)
         seed = int(prepared.scenario["seed"])
         gi, gf, si, sf, _ = trace_game(np.int64(seed), np.int64(deal), 200_000,
                                        *a.kernel_args())
         games, seats = self._frames(prepared, seed, deal, gi, gf, si, sf)
-        rotations = prepared.compiled.get("rotations")
-        if rotations:
-            from deepsim.rotation import renumber
-            n, k = len(rotations), game_index % len(rotations)
-            games, seats = renumber(games, n, k, True), renumber(seats, n, k, False)
-        return games, seats
+        return rotation.traced_rows(prepared, game_index, games, seats)
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
@@ -505,7 +488,49 @@ class DeepfallRuleset:
         The note is the comment beside the key in ruleset.yaml: the rulebook section (§)
         or gap (A..) it implements.
         """
-        return parameter_table(DeepfallData, DATA_FILE, parameter_paths(), _default_lines())
+        return DATA.parameters()
+
+    def odds(self):
+        """Exact dice odds (odds.py: ``deepsim odds deepfall QUESTION``)."""
+        from deepsim.rulesets.deepfall.odds import BOOK
+        return BOOK
+
+    # ---- report (report.py, claims.py) --------------------------------------------------
+
+    def report_sections(self, ctx) -> list:
+        """DEEPFALL's sections: per company, Lineage and Calling, length, margins, exits,
+        bot styles, swing, contention, the Maw, matchups, rules exercised, variations."""
+        from deepsim.rulesets.deepfall import report
+        return report.sections(ctx)
+
+    def report_claims(self, ctx) -> list:
+        """The rulebook's claims B1-B8 (claims.py)."""
+        from deepsim.rulesets.deepfall.claims import evaluate_claims
+        return evaluate_claims(ctx)
+
+    def report_roles(self, ctx) -> list[str]:
+        """B1/B8 at another maw.steps_per_floor, matchups, one-gap variations."""
+        from deepsim.rulesets.deepfall import report
+        return report.roles(ctx)
+
+    def method_text(self, ctx) -> str:
+        from deepsim.rulesets.deepfall import report
+        return report.METHOD
+
+    def language_rows(self, ctx, shared: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        from deepsim.rulesets.deepfall import report
+        return report.language_rows(shared)
+
+    # ---- bench --------------------------------------------------------------------------
+
+    def bench_players(self) -> tuple[int, ...]:
+        return (2, 4, 6)
+
+    def bench_scenario(self, players: int | None = None) -> dict:
+        """Random companies (each Lineage and Calling at most once) and the five bot styles
+        drawn per seat, as scenarios/deepfall-4p.yaml."""
+        return {"players": players or 4, "companies": {"unique": True},
+                "bots": ["random", "cautious", "balanced", "greedy", "martyr"]}
 
 
 RULESET = DeepfallRuleset()

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from deepsim.rulesets.common import StrictModel
 
 SYMBOLS = ("steel", "cunning", "faith", "greed", "mettle", "dread")
 DICE = ("recruit", "warrior", "scholar", "priest", "rogue", "champion", "relic")
@@ -48,22 +50,7 @@ FLAG_EFFECTS = ("no_faith_cancel", "dread_to_mettle", "setback_immune", "solo_va
                 "free_last_stand")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_bool_for_numbers(cls, data):
-        # pydantic's lax mode reads true/false as 1/0 for a number; a designer who writes
-        # `hand_size=true` made a mistake, so say so (strings like '1e-3' stay accepted)
-        if isinstance(data, dict):
-            for name, field in cls.model_fields.items():
-                if field.annotation in (int, float) and isinstance(data.get(name), bool):
-                    raise ValueError(f"{name}: expected a number, got {data[name]!r}")
-        return data
-
-
-class Players(_Strict):
+class Players(StrictModel):
     min: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
     max: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
 
@@ -75,7 +62,7 @@ class Players(_Strict):
         return self
 
 
-class Floors(_Strict):
+class Floors(StrictModel):
     depth_values: list[int] = Field(min_length=N_FLOORS, max_length=N_FLOORS)
 
     @model_validator(mode="after")
@@ -85,12 +72,12 @@ class Floors(_Strict):
         return self
 
 
-class ScaleRow(_Strict):
+class ScaleRow(StrictModel):
     rooms_per_floor: int = Field(ge=1, le=MAX_ROOMS_PER_FLOOR)
     dread_track_length: int = Field(ge=1, le=99)
 
 
-class Die(_Strict):
+class Die(StrictModel):
     faces: dict[Literal[SYMBOLS], int]  # type: ignore[valid-type]
     setback_rank: int = Field(ge=0, le=99)
 
@@ -105,7 +92,7 @@ class Die(_Strict):
         return self
 
 
-class Room(_Strict):
+class Room(StrictModel):
     value: int = Field(ge=0, le=100)
     threat: int = Field(ge=0, le=30)
     lock: int = Field(ge=0, le=30)
@@ -114,7 +101,7 @@ class Room(_Strict):
     trinity: bool
 
 
-class Dungeon(_Strict):
+class Dungeon(StrictModel):
     placeholder: bool = True
     throne_on_floor_6: bool = True
     vault_on_floor_6: bool = True
@@ -136,7 +123,7 @@ class Dungeon(_Strict):
         return self
 
 
-class Effects(_Strict):
+class Effects(StrictModel):
     """A company half's advantage and cost (§4); neutral defaults."""
 
     hand_size: int = Field(0, ge=-3, le=3)
@@ -178,7 +165,7 @@ class Calling(Effects):
     recruit_die: Literal[DICE]  # type: ignore[valid-type]
 
 
-class Turn(_Strict):
+class Turn(StrictModel):
     hand_size: int = Field(ge=1, le=12)
     free_moves: int = Field(ge=0, le=5)
     move_cost: int = Field(ge=1, le=5)
@@ -193,7 +180,7 @@ class Turn(_Strict):
     muster_bag: Literal["start", "current"]
 
 
-class Claims(_Strict):
+class Claims(StrictModel):
     per_turn: int = Field(ge=0, le=4)
     base_strength: int = Field(ge=1, le=5)
     surplus_adds_strength: bool
@@ -206,18 +193,18 @@ class Claims(_Strict):
     warden_doubles_fallen: bool
 
 
-class Production(_Strict):
+class Production(StrictModel):
     per_room: int = Field(ge=0, le=5)
     counts_for_trinity: bool
 
 
-class Loot(_Strict):
+class Loot(StrictModel):
     per_greed: float = Field(ge=0, le=10)
     best_floor_of_turn: bool
     glory_per_loot: float = Field(ge=0, le=10)
 
 
-class Exits(_Strict):
+class Exits(StrictModel):
     cash_out_dividend: float = Field(ge=0, le=20)
     worthy_end_multiplier: float = Field(ge=0, le=20)
     worthy_end_basis: Literal["floor", "depth_value"]
@@ -228,7 +215,7 @@ class Exits(_Strict):
     taken_loses_markers: bool
 
 
-class Recruit(_Strict):
+class Recruit(StrictModel):
     cost: int = Field(ge=0, le=20)
     min_cost: int = Field(ge=0, le=20)
     pool_per_type: int = Field(ge=0, le=1000)
@@ -241,7 +228,7 @@ class Recruit(_Strict):
         return self
 
 
-class Maw(_Strict):
+class Maw(StrictModel):
     steps_per_floor: int = Field(ge=1, le=10)
     steps_per_round: int = Field(ge=1, le=10, description="must be >= 1 or a game never ends")
     dread_full_steps: int = Field(ge=0, le=10)
@@ -253,12 +240,12 @@ class Maw(_Strict):
     tie_split: Literal["floor"]
 
 
-class End(_Strict):
+class End(StrictModel):
     tie_rule: Literal["share", "none"]
     max_rounds: int = Field(ge=1, le=10_000)
 
 
-class DeepfallData(_Strict):
+class DeepfallData(StrictModel):
     name: Literal["deepfall"]
     title: str
     rulebook: str

@@ -26,10 +26,19 @@ from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, mean, need, parse_counts, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+from deepsim.rulesets.base import OddsBook, OddsOption
 from deepsim.rulesets.deepfall import load_data
 from deepsim.rulesets.deepfall.schema import (
-    CALLINGS, DICE, EFFECTS, FLAG_EFFECTS, LINEAGES, MULTIPLIER_EFFECTS, ROOMS, SYMBOLS,
-    DeepfallData, display_name,
+    CALLINGS,
+    DICE,
+    EFFECTS,
+    FLAG_EFFECTS,
+    LINEAGES,
+    MULTIPLIER_EFFECTS,
+    ROOMS,
+    SYMBOLS,
+    DeepfallData,
+    display_name,
 )
 
 QUESTIONS = {
@@ -233,10 +242,10 @@ def _inputs(s: Setup, **more) -> dict:
 
 
 def _common_notes(s: Setup) -> list[str]:
-    return ["Dice are drawn from the bag without replacement (§6A.1, as kernel.draw_hand); "
-            "a Press On draws the next hand from the dice left (§6A.2).",
-            "Rolled symbols only: no room production (A24), assault progress (A25) or "
-            "unspent symbols carried over (A23)."]
+    return [("Dice are drawn from the bag without replacement (§6A.1, as kernel.draw_hand); "
+             "a Press On draws the next hand from the dice left (§6A.2)."),
+            ("Rolled symbols only: no room production (A24), assault progress (A25) or "
+             "unspent symbols carried over (A23).")]
 
 
 def symbols(s: Setup, presses: int = 0) -> Result:
@@ -266,11 +275,11 @@ def symbols(s: Setup, presses: int = 0) -> Result:
     spend["cunning"] = means["cunning"] + int(eff["cunning_bonus"])   # §4 Sylphid (A26)
     footer = [{"k": "mean rolled", **means},
               {"k": "mean to spend", **spend}]
-    notes = _common_notes(s) + [
-        "'mean to spend': after §6A.3 (Faith penalty, Faith cancels Dread, Hierophant "
-        "cancel; 'dread' = uncanceled Dread), plus Sylphid's +Cunning and Revenant's "
-        "Dread-to-Mettle when the company has them.",
-        "The '>=1' row is P(at least one) of each symbol."]
+    notes = [*_common_notes(s),
+             ("'mean to spend': after §6A.3 (Faith penalty, Faith cancels Dread, Hierophant "
+              "cancel; 'dread' = uncanceled Dread), plus Sylphid's +Cunning and Revenant's "
+              "Dread-to-Mettle when the company has them."),
+             "The '>=1' row is P(at least one) of each symbol."]
     return Result(
         ruleset="deepfall", question="symbols",
         title=f"DEEPFALL symbols: {n} dice drawn (hand {s.hand}, {presses} Press On"
@@ -428,3 +437,27 @@ def answer(question: str, **opts) -> Result:
                        is not None else 3)
     raise InputError(f"unknown DEEPFALL question '{question}'{nearest(question, QUESTIONS)}; "
                      f"known: {', '.join(QUESTIONS)}", key="QUESTION")
+
+
+#: the options of ``deepsim odds deepfall QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("dice", ("--dice", "-d"), help="Bag: TYPE=N,... (recruit, warrior, scholar, "
+               "priest, rogue, champion, relic). Default: the --lineage's starting bag."),
+    OddsOption("hand", ("--hand",), "int", help="Hand size before Lineage/Calling modifiers "
+               "(default: turn.hand_size)."),
+    OddsOption("lineage", ("--lineage", "-l"), help="Apply this Lineage's effects (and its bag "
+               "if no --dice)."),
+    OddsOption("calling", ("--calling", "-c"), help="Apply this Calling's effects."),
+    OddsOption("room", ("--room",), help="claim: the room theme."),
+    OddsOption("steel", ("--steel",), "int", help="claim: threat to meet."),
+    OddsOption("cunning", ("--cunning",), "int", help="claim: lock to meet."),
+    OddsOption("trinity", ("--trinity",), "flag", False,
+               help="claim with --steel/--cunning: the claim also needs the trinity."),
+    OddsOption("press", ("--press",), "int", 0, help="symbols: Press Ons taken."),
+    OddsOption("max_press", ("--max-press",), "int", 3,
+               help="claim/setback: rows for 0..N Press Ons (while the bag lasts)."),
+)
+
+#: ``deepsim odds deepfall`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "DEEPFALL (§5 dice, §6A draw, Press On and Dread, §7.1 claims).")

@@ -1,6 +1,6 @@
 """Exact Rivals: Masters of the Deep dice odds: attack pool vs defence pool.
 
-Face lists per colour come from ``deepsim/odds/data/rivals.yaml`` (PLACEHOLDER faces until
+Face lists per colour come from ``deepsim/rulesets/rivals/rivals.yaml`` (PLACEHOLDER faces until
 a user who owns the game enters the printed ones), with ``--set`` overrides. A roll counts
 hits, shields and Aether; each exploding face adds one Red die to the same roll (RV-D3),
 and with ``explode.recursive`` those extra dice can explode again, up to ``explode.cap``
@@ -13,15 +13,20 @@ shields and the defender's hits do nothing (AMB-05).
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 import icepool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, load_data, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+from deepsim.rulesets.base import OddsBook, OddsOption
+from deepsim.rulesets.common import StrictModel
+
+DATA_FILE = Path(__file__).with_name("rivals.yaml")
 
 QUESTIONS = {
     "attack": "attack pool vs defence pool: distribution of net hits and of each side's "
@@ -35,33 +40,29 @@ FACE_VALUE = {"hit": (1, 0, 0, 0), "exploding_hit": (1, 0, 0, 1), "shield": (0, 
               "aether": (0, 0, 1, 0), "exploding_aether": (0, 0, 1, 1), "blank": (0, 0, 0, 0)}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Colour(_Strict):
+class Colour(StrictModel):
     placeholder: bool = True
     rank: int = Field(ge=0, le=10)
     faces: list[Literal[FACES]] = Field(min_length=1, max_length=20)  # type: ignore[valid-type]
 
 
-class Explode(_Strict):
+class Explode(StrictModel):
     extra_die: str
     recursive: bool
     cap: int = Field(ge=0, le=50)
 
 
-class Modifier(_Strict):
+class Modifier(StrictModel):
     degrade_attack: int = Field(0, ge=0, le=10)
     upgrade_attack: int = Field(0, ge=0, le=10)
     degrade_defence: int = Field(0, ge=0, le=10)
     upgrade_defence: int = Field(0, ge=0, le=10)
     auto_shields: int = Field(0, ge=0, le=10)
-    add_attack: list[str] = []
-    add_defence: list[str] = []
+    add_attack: list[str] = Field(default_factory=list)
+    add_defence: list[str] = Field(default_factory=list)
 
 
-class RivalsData(_Strict):
+class RivalsData(StrictModel):
     name: Literal["rivals"]
     title: str
     colours: dict[str, Colour]
@@ -94,7 +95,7 @@ class RivalsData(_Strict):
 
 def data(sets: list[str] | None = None) -> RivalsData:
     """The Rivals dice data after ``--set`` overrides."""
-    return load_data("rivals", RivalsData, sets)
+    return load_data(DATA_FILE, RivalsData, sets)
 
 
 def placeholders(d: RivalsData, used: set[str] | None = None) -> list[str]:
@@ -258,8 +259,8 @@ def attack(d: RivalsData, *, attack_pool: str | None, defence_pool: str | None,
     notes = [f"Explosions add one {d.explode.extra_die} die each (RV-D3), "
              + ("chained (extra dice explode again)" if recursive else "not chained")
              + f", at most {cap} extra dice per roll (AMB-01).",
-             "Net hits = attacker hits - defender shields (min 0, RV-C6); each net hit is a "
-             "wound (AMB-04). Rows stop where every probability is below 0.00005%."]
+             ("Net hits = attacker hits - defender shields (min 0, RV-C6); each net hit is a "
+              "wound (AMB-04). Rows stop where every probability is below 0.00005%.")]
     if shields:
         notes.append(f"Defender has {shields} automatic shield(s) (rock, AMB-07).")
     return Result(
@@ -320,3 +321,29 @@ def answer(question: str, **o) -> Result:
     if o.get("sets"):
         res.inputs["overrides"] = list(o["sets"])
     return res
+
+
+#: the options of ``deepsim odds rivals QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("attack", ("--attack", "-a"),
+               help="Attack pool: black,red,red or BRR or black=1,red=2."),
+    OddsOption("defence", ("--defence", "--defense", "-d"), help="Defence pool, as --attack."),
+    OddsOption("chain", ("--chain/--no-chain",), "bool", None,
+               help="Extra dice explode again (default: the data file's explode.recursive)."),
+    OddsOption("cap", ("--cap",), "int",
+               help="Extra dice per roll at most (default: explode.cap)."),
+    OddsOption("mods", ("--mod",), "list",
+               help="Situation from the data file: coral, swim, charge, rock, cave; "
+               "repeatable."),
+    OddsOption("upgrade_attack", ("--upgrade-attack",), "int", 0),
+    OddsOption("degrade_attack", ("--degrade-attack",), "int", 0),
+    OddsOption("upgrade_defence", ("--upgrade-defence", "--upgrade-defense"), "int", 0),
+    OddsOption("degrade_defence", ("--degrade-defence", "--degrade-defense"), "int", 0),
+    OddsOption("auto_shields", ("--auto-shields",), "int", 0,
+               help="Automatic defender shields."),
+)
+
+#: ``deepsim odds rivals`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "Rivals: Masters of the Deep (PLACEHOLDER face lists until the printed ones "
+                "are entered).")

@@ -1,6 +1,6 @@
 """Exact Rove odds: ether dice draws, ether-check augments and Drain, the d8 damage die.
 
-Numbers come from ``deepsim/odds/data/rove.yaml`` with ``--set`` overrides. A generated
+Numbers come from ``deepsim/rulesets/rove/rove.yaml`` with ``--set`` overrides. A generated
 (wild) ether die is a d6 with one face per element (RO-X6); an ether check needs its own
 die of the element among those spent (RO-R3: one die per augment), and a Drain returns an
 element die for a Dim die, if any Dim is left. The damage die is a d8 of the six elements
@@ -11,17 +11,29 @@ then defence is subtracted (RO-D3) and Windscreen applies after the clamp (AMB-R
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 import icepool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import (
-    at_least, exact_method, load_data, mean, need, parse_counts, parse_signed, probs,
+    at_least,
+    exact_method,
+    load_data,
+    mean,
+    need,
+    parse_counts,
+    parse_signed,
+    probs,
 )
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
+from deepsim.rulesets.base import OddsBook, OddsOption
+from deepsim.rulesets.common import StrictModel
+
+DATA_FILE = Path(__file__).with_name("rove.yaml")
 
 QUESTIONS = {
     "ether": "among n ether dice, the chance of exactly / at least k of an element",
@@ -31,23 +43,19 @@ QUESTIONS = {
 }
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Damage(_Strict):
+class Damage(StrictModel):
     clamp_at_zero: bool
     windscreen: int = Field(ge=0, le=20)
     aura_adversary: int = Field(ge=-20, le=20)
     miasma_adversary: int = Field(ge=-20, le=20)
 
 
-class Profile(_Strict):
+class Profile(StrictModel):
     placeholder: bool = True
     values: dict[str, int]
 
 
-class RoveData(_Strict):
+class RoveData(StrictModel):
     name: Literal["rove"]
     title: str
     elements: list[str]
@@ -75,7 +83,7 @@ class RoveData(_Strict):
 
 def data(sets: list[str] | None = None) -> RoveData:
     """The Rove dice data after ``--set`` overrides."""
-    return load_data("rove", RoveData, sets)
+    return load_data(DATA_FILE, RoveData, sets)
 
 
 def ether_die(d: RoveData, axes: tuple[str, ...]) -> icepool.Die:
@@ -107,8 +115,8 @@ def ether(d: RoveData, *, n: int, element: str, known: dict[str, int]) -> Result
                   columns=cols, rows=rows, footer=[{"k": "mean", "eq": mean(dist)}],
                   method=exact_method(),
                   inputs={"random dice": n, "element": element, "held dice": held},
-                  notes=["A wild generate rolls an ether die (RO-X6): each element on "
-                         f"{d.ether_die.count(element)} of its {len(d.ether_die)} faces."],
+                  notes=[("A wild generate rolls an ether die (RO-X6): each element on "
+                          f"{d.ether_die.count(element)} of its {len(d.ether_die)} faces.")],
                   plot_x="k", plot_y=["eq", "ge"])
 
 
@@ -135,8 +143,8 @@ def check(d: RoveData, *, max_n: int, needs: dict[str, int], drains: dict[str, i
             p_checks += p * ok_checks
             p_drain += p * ok_drain
             p_all += p * ok_all
-            for a in needs:
-                per[a] += p * (cnt[a] >= needs[a])
+            for a, c in needs.items():
+                per[a] += p * (cnt[a] >= c)
         for a in needs:
             row[f"need_{a}"] = per[a]
         if needs:
@@ -154,8 +162,8 @@ def check(d: RoveData, *, max_n: int, needs: dict[str, int], drains: dict[str, i
                                                             drains.items()) + ")"),
                  Column("all", "P(checks and Drain)")]
     gained = min(total_drain, d.dim_supply)
-    notes = ["Each augment's ether check needs its own die (RO-R3); a die drained is another "
-             "die again, so checks and Drains of one element add up.",
+    notes = [("Each augment's ether check needs its own die (RO-R3); a die drained is "
+              "another die again, so checks and Drains of one element add up."),
              "The n dice are generated at random (RO-X6); you choose which of them to spend."]
     if drains:
         notes.append(f"Drain returns each drained element die and takes a Dim die into the "
@@ -273,3 +281,28 @@ def answer(question: str, **o) -> Result:
     if o.get("sets"):
         res.inputs["overrides"] = list(o["sets"])
     return res
+
+
+#: the options of ``deepsim odds rove QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("dice", ("--dice", "-n"), "int",
+               help="ether: random ether dice; check: rows 1..N dice."),
+    OddsOption("element", ("--element", "-e"), help="ether: element."),
+    OddsOption("pool", ("--pool",),
+               help="Dice already held, e.g. fire=1 (added to the random ones)."),
+    OddsOption("need", ("--need",),
+               help="check: ether checks, one die each, e.g. fire=1,morph=1."),
+    OddsOption("drain", ("--drain",), help="check: element dice to Drain, e.g. water=1."),
+    OddsOption("base", ("--base",), "int", help="damage: printed damage."),
+    OddsOption("affinity", ("--affinity",), help="damage: ether affinity, e.g. fire=2,water=-1."),
+    OddsOption("profile", ("--profile",), help="damage: affinity profile from the data file."),
+    OddsOption("defence", ("--defence", "--defense"), "int", 0, help="damage: defence."),
+    OddsOption("ignore_defence", ("--ignore-defence", "--ignore-defense"), "flag", False),
+    OddsOption("windscreen", ("--windscreen",), "flag", False, help="Target on a Windscreen."),
+    OddsOption("field", ("--field",),
+               help="Attacker on an Aura/Miasma: aura, miasma or a number."),
+)
+
+#: ``deepsim odds rove`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "Rove (ether dice, ether checks and Drain, the d8 damage die with affinity).")

@@ -33,6 +33,7 @@ from deepsim.odds.table import Column, Result
 from deepsim.params import load_yaml, nearest
 from deepsim.rulesets.atlantis import load_data
 from deepsim.rulesets.atlantis.schema import UNIT_GROUPS, AtlantisData
+from deepsim.rulesets.base import OddsBook, OddsOption
 
 QUESTIONS = {
     "damage": "damage distribution of one attack of N AD under each hit rule",
@@ -45,7 +46,7 @@ QUESTIONS = {
 DIE_SIDES = 6
 
 #: shipped scenarios whose ``overrides:`` may give another AMB-T1 reading of the hit faces
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 @dataclass(frozen=True)
@@ -504,3 +505,39 @@ def answer(question: str, **o) -> Result:
     if sets:
         res.inputs["overrides"] = sets
     return res
+
+
+#: the options of ``deepsim odds atlantis QUESTION`` (each passed to :func:`answer` by name)
+OPTIONS = (
+    OddsOption("ad", ("--ad",), "int", help="Attack dice."),
+    OddsOption("attacker", ("--attacker",), help="Attacking unit, a key of the ruleset's units "
+               "(its AD, side, poison, hidden_ad), e.g. sea_knights."),
+    OddsOption("dr", ("--dr",), "int", help="destroy: target's DR."),
+    OddsOption("target", ("--target",), help="destroy: target unit, a ruleset key (its DR), "
+               "e.g. sea_witch."),
+    OddsOption("attacks", ("--attacks", "-k"), "int", 3, help="destroy: rows 1..k attacks."),
+    OddsOption("hit_faces", ("--hit-faces",), help="An extra hit rule beside "
+               "combat.hit_faces, e.g. 4,5,6 (AMB-T1)."),
+    OddsOption("paralyzed", ("--paralyzed",), "flag", False,
+               help="Target paralyzed: + combat.paralyzed_bonus AD."),
+    OddsOption("hidden_attacker", ("--hidden-attacker",), "flag", False,
+               help="Attacker hidden: + combat.hidden_bonus (+ its hidden_ad) AD on its first "
+               "attack."),
+    OddsOption("hidden_target", ("--hidden-target",), "flag", False,
+               help="Target hidden: each attack needs a search roll (combat.search_min)."),
+    OddsOption("temple", ("--temple",), "flag", False,
+               help="Attacker in its Sea Temple / Spawning Bed: + its bonus_ad (AMB-T9 "
+               "combat.temple_bonus_scope)."),
+    OddsOption("upwelling", ("--upwelling",), "flag", False,
+               help="Into/out of Upwelling or Whirl Pool: - attack_penalty AD (floor "
+               "combat.penalty_floor, AMB-T24)."),
+    OddsOption("poison", ("--poison",), "flag", False, help="Any damage destroys."),
+    OddsOption("unit", ("--unit",), help="hide: the unit (its HF)."),
+    OddsOption("hf", ("--hf",), "int", help="hide: Hide Factor."),
+    OddsOption("terrain", ("--terrain",), help="hide: one terrain (or alias) only."),
+)
+
+#: ``deepsim odds atlantis`` (deepsim.rulesets.base.OddsBook)
+BOOK = OddsBook(QUESTIONS, OPTIONS, answer,
+                "Atlantis: Sea King vs Sea Witch (attacks, kills, hiding, special rolls). Reads "
+                "deepsim/rulesets/atlantis/ruleset.yaml (with --set, as deepsim run).")

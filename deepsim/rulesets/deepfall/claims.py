@@ -1,52 +1,39 @@
 """The DEEPFALL rulebook's claims B1-B8: what each says, how deepsim measures it, and the
-rule that turns the measurement into a verdict.
+rule that turns the measurement into a verdict (:mod:`deepsim.report.verdicts`).
 
 This module is the product's own copy of the claims (it reads nothing outside the
-package). A verdict is one of:
-
-- ``holds``: the 95% interval of the measured quantity lies inside the region the claim
-  asserts;
-- ``fails``: the interval lies entirely outside it;
-- ``inconclusive``: the interval straddles the border at this sample size;
-- ``not measured``: the run(s) given cannot measure it; the row says which run is needed.
-
-A claim made of several parts holds when every measured part holds and fails when any
-part fails. The thresholds ("~11 rounds", "a touch", "almost never", "tight", "constant")
-are :class:`~deepsim.report.config.ReportConfig` settings, fixed before looking at the data
-and printed with every report.
+package). The thresholds ("~11 rounds", "a touch", "almost never", "tight", "constant")
+are the ruleset's report options (``claims.*``, :data:`deepsim.rulesets.deepfall.
+REPORT_OPTIONS`), fixed before looking at the data and printed with every report.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from scipy import stats as sps
 
 from deepsim.report import metrics as M
-from deepsim.report.config import ReportConfig
+from deepsim.report.context import Context
 from deepsim.report.load import RunData
+from deepsim.report.verdicts import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    Claim,
+    ClaimPart,
+    ClaimResult,
+    combine,
+    fmt_ci,
+    fmt_num,
+    not_measured,
+    region_verdict,
+)
+from deepsim.rulesets.deepfall import metrics as DM
 
-__all__ = ["CLAIMS", "Claim", "ClaimPart", "ClaimResult", "Context", "combine",
-           "evaluate_claims", "region_verdict"]
-
-HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "fails", "inconclusive", "not measured"
-_IGNORED_PARAMS = ("name", "title", "rulebook")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One rulebook claim: id, where the rulebook makes it, what it says, how it is
-    measured and the rule parameters (gaps) whose reading shapes the measurement."""
-
-    id: str
-    section: str
-    text: str
-    measure: str
-    params: tuple[str, ...]
+__all__ = ["CLAIMS", "evaluate_claims"]
 
 
 CLAIMS: dict[str, Claim] = {c.id: c for c in [
@@ -111,189 +98,6 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 ]}
 
 
-@dataclass
-class ClaimPart:
-    """One measured part of a claim (a row of the claims table)."""
-
-    label: str
-    measured: str
-    interval: str
-    verdict: str
-    run: str = ""
-    note: str = ""
-
-
-@dataclass
-class ClaimResult:
-    """A claim's parts, its overall verdict and the rule reading that produced it."""
-
-    claim: Claim
-    parts: list[ClaimPart] = field(default_factory=list)
-    interpretation: str = ""
-
-    @property
-    def verdict(self) -> str:
-        measured = [p.verdict for p in self.parts if p.verdict != NOT_MEASURED]
-        if not measured:
-            return NOT_MEASURED
-        v = combine(measured)
-        if len(measured) < len(self.parts):
-            v += " (part not measured)"
-        return v
-
-
-def combine(verdicts) -> str:
-    """``fails`` if any part fails, ``holds`` if all hold, else ``inconclusive``."""
-    verdicts = list(verdicts)
-    if any(v == FAILS for v in verdicts):
-        return FAILS
-    if verdicts and all(v == HOLDS for v in verdicts):
-        return HOLDS
-    return INCONCLUSIVE
-
-
-def region_verdict(low: float, high: float, lo: float = -math.inf, hi: float = math.inf,
-                   *, lo_open: bool = False) -> str:
-    """Verdict of an interval ``[low, high]`` against the claimed region ``[lo, hi]``
-    (``(lo, hi]`` when ``lo_open``): inside -> holds, disjoint -> fails, else inconclusive."""
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (low, high)):
-        return INCONCLUSIVE
-    above_lo = low > lo if lo_open else low >= lo
-    if above_lo and high <= hi:
-        return HOLDS
-    below = high <= lo if lo_open else high < lo
-    if below or low > hi:
-        return FAILS
-    return INCONCLUSIVE
-
-
-def _f(x, spec: str = ".3f") -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    return format(x, spec)
-
-
-def _ci(lo, hi, spec: str = ".3f") -> str:
-    return f"[{_f(lo, spec)}, {_f(hi, spec)}]"
-
-
-class Context:
-    """The runs a report was given and a cache of the primary run's metrics."""
-
-    def __init__(self, primary: RunData, others: list[RunData] | None = None,
-                 config: ReportConfig | None = None):
-        self.primary = primary
-        self.others = list(others or [])
-        self.config = config or ReportConfig()
-        self._cache: dict = {}
-
-    @property
-    def runs(self) -> list[RunData]:
-        return [self.primary, *self.others]
-
-    @property
-    def meta(self):
-        """The primary run's ruleset metadata (:class:`~deepsim.report.load.RulesetMeta`)."""
-        return self.primary.meta
-
-    def run_labels(self) -> list[str]:
-        """A short label per run of :attr:`runs` naming the rule parameters that tell the
-        runs apart (``combat.hit_faces=[5, 6]``); runs with the same rules are told apart by
-        seed, then by folder name. Labels are unique."""
-        runs = self.runs
-        paths = sorted(set().union(*(self._diff_paths(r) for r in runs[1:])) if runs[1:]
-                       else set())
-        labels = []
-        for run in runs:
-            bits = [f"{p}={run.param(p)}" for p in paths]
-            labels.append(", ".join(bits))
-        if len(set(labels)) < len(labels) and len({str(r.seed) for r in runs}) == len(runs):
-            labels = [", ".join(filter(None, [lbl, f"seed {r.seed}"]))
-                      for lbl, r in zip(labels, runs, strict=True)]
-        if len(set(labels)) < len(labels):
-            labels = [", ".join(filter(None, [lbl, r.path.name]))
-                      for lbl, r in zip(labels, runs, strict=True)]
-        return [lbl or "primary run" for lbl in labels]
-
-    def cached(self, key, fn: Callable):
-        if key not in self._cache:
-            self._cache[key] = fn()
-        return self._cache[key]
-
-    @property
-    def balance_seats(self) -> pd.DataFrame:
-        """The primary run's seats without the baseline bots' (fair share renormalised):
-        what every balance headline and verdict reads (:meth:`RunData.balance_seats`)."""
-        return self.primary.balance_seats()[0]
-
-    def baseline_note(self, run: RunData | None = None) -> str:
-        """``baseline bots (random, cautious) left out: N seat-games`` ('' when none)."""
-        run = run or self.primary
-        n = run.balance_seats()[1]
-        if not n:
-            return ""
-        return (f"baseline bots ({', '.join(run.baseline_bots)}) left out: {n:,} "
-                f"seat-games")
-
-    def win_shares(self, by: str, balance: bool | None = None) -> pd.DataFrame:
-        """Win share table by ``by`` (:func:`metrics.win_share_table`). ``balance`` (default:
-        every grouping but the bot style) reads :attr:`balance_seats`: baseline bots left
-        out, fair share = the kept seats' mean win at each player count."""
-        c = self.config
-        if balance is None:
-            balance = by != "bot"
-        seats = self.balance_seats if balance else self.primary.seats
-        return self.cached(("ws", by, balance), lambda: M.win_share_table(
-            seats, by, alpha=c.alpha, min_ratio=c.min_ratio, max_rel_width=c.max_rel_width))
-
-    def diff_paths(self, run: RunData) -> set[str]:
-        """Rule parameters whose value in ``run`` differs from the primary run's."""
-        return self._diff_paths(run)
-
-    def one_gap_variations(self) -> list[tuple[RunData, str]]:
-        """The other runs whose rules differ from the primary's in exactly one parameter,
-        with that parameter's path."""
-        out = []
-        for run in self.others:
-            diff = self._diff_paths(run)
-            if len(diff) == 1:
-                out.append((run, next(iter(diff))))
-        return out
-
-    def _diff_paths(self, run: RunData) -> set[str]:
-        a, b = self.primary.params, run.params
-        keys = (set(a) | set(b)) - set(_IGNORED_PARAMS)
-        return {k for k in keys if a.get(k) != b.get(k)}
-
-    def variants(self, path: str) -> dict:
-        """Runs whose rule parameters differ from the primary's at most in ``path``,
-        keyed by their value of ``path`` (the run with the most games per value)."""
-        out: dict = {}
-        for run in self.runs:
-            if run is not self.primary and not self._diff_paths(run) <= {path}:
-                continue
-            value = run.param(path)
-            if value is None and run is not self.primary:
-                continue
-            if value not in out or run.n_games > out[value].n_games:
-                out[value] = run
-        return out
-
-    def interpretation(self, claim: Claim, run: RunData | None = None) -> str:
-        run = run or self.primary
-        bits = []
-        for path in claim.params:
-            if "*" in path or " " in path:
-                bits.append(path)
-            elif path in run.params:
-                bits.append(f"{path}={run.params[path]}")
-        return "; ".join(bits)
-
-
-def _not_measured(label: str, why: str) -> ClaimPart:
-    return ClaimPart(label, "-", "-", NOT_MEASURED, note=why)
-
-
 def _needs(ctx: Context, path: str, value) -> str:
     scen = ctx.primary.info.get("scenario_path") or "SCENARIO"
     return (f"needs a run with {path}={value}: `deepsim run {scen} --set {path}={value}`, "
@@ -313,12 +117,12 @@ def _b1(ctx: Context) -> list[ClaimPart]:
         label = f"maw.steps_per_floor={value}"
         run = variants.get(value)
         if run is None:
-            parts.append(_not_measured(label, _needs(ctx, "maw.steps_per_floor", value)))
+            parts.append(not_measured(label, _needs(ctx, "maw.steps_per_floor", value)))
             continue
         try:
             gl = M.game_length(run.games, alpha=c.alpha)
         except KeyError as exc:
-            parts.append(_not_measured(label, str(exc)))
+            parts.append(not_measured(label, str(exc)))
             continue
         verdicts = [region_verdict(r.mean_low, r.mean_high, lo, hi) for r in gl.itertuples()]
         missing = sorted(set(range(2, 7)) - set(gl["players"]))
@@ -333,7 +137,7 @@ def _b1(ctx: Context) -> list[ClaimPart]:
             label,
             "mean rounds " + ", ".join(f"{int(r.players)}p {r.mean:.2f}"
                                        for r in gl.itertuples()),
-            "; ".join(f"{int(r.players)}p {_ci(r.mean_low, r.mean_high, '.2f')}"
+            "; ".join(f"{int(r.players)}p {fmt_ci(r.mean_low, r.mean_high, '.2f')}"
                       for r in gl.itertuples()),
             verdict, run.label, note))
     return parts
@@ -364,9 +168,11 @@ def _b2(ctx: Context) -> list[ClaimPart]:
     try:
         ws = ctx.win_shares("company")
     except KeyError as exc:
-        return [_not_measured("all companies", str(exc))]
+        return [not_measured("all companies", str(exc))]
     n_exp = _expected_companies(ctx.primary)
     counts = ws["verdict"].value_counts()
+    # B2 asks about dead picks: a too strong company is a live one
+    counts["viable"] = counts.get("viable", 0) + counts.get("too strong", 0)
     worst = ws.sort_values("ratio_high").iloc[0]
     verdict = FAILS if counts.get("not viable", 0) else (
         HOLDS if counts.get("viable", 0) == n_exp else INCONCLUSIVE)
@@ -388,7 +194,7 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         f"{counts.get('viable', 0)} of {n_exp} viable, {counts.get('not viable', 0)} not "
         f"viable, {counts.get('inconclusive', 0)} inconclusive; weakest {worst['company']} "
         f"at {worst['ratio']:.2f} x fair",
-        f"weakest: {_ci(worst['ratio_low'], worst['ratio_high'], '.2f')} x fair",
+        f"weakest: {fmt_ci(worst['ratio_low'], worst['ratio_high'], '.2f')} x fair",
         verdict, ctx.primary.label, note)]
 
 
@@ -399,15 +205,15 @@ def _strong(ctx: Context, by: str, group: str, what: str) -> ClaimPart:
     try:
         ws = ctx.win_shares(by).set_index(by)
     except KeyError as exc:
-        return _not_measured(label, str(exc))
+        return not_measured(label, str(exc))
     if group not in ws.index:
-        return _not_measured(label, f"no {by} {group!r} in the run")
+        return not_measured(label, f"no {by} {group!r} in the run")
     r = ws.loc[group]
     rank = int((ws["ratio"] > r["ratio"]).sum()) + 1
     return ClaimPart(
         label, f"win share {r['win_share']:.3f} vs fair {r['fair_share']:.3f}: "
                f"{r['ratio']:.3f} x fair (rank {rank} of {len(ws)} {by}s)",
-        f"{_ci(r['ratio_low'], r['ratio_high'])} x fair",
+        f"{fmt_ci(r['ratio_low'], r['ratio_high'])} x fair",
         region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + ctx.config.touch_max,
                        lo_open=True),
         ctx.primary.label,
@@ -427,11 +233,11 @@ def _b3(ctx: Context) -> list[ClaimPart]:
     label = "Wardancer a touch swingy"
     try:
         t = ctx.cached(("swing", "calling", "Wardancer"),
-                       lambda: M.swing_test(ctx.balance_seats, "calling", "Wardancer"))
+                       lambda: DM.swing_test(ctx.balance_seats, "calling", "Wardancer"))
     except KeyError as exc:
-        return [*parts, _not_measured(label, str(exc))]
+        return [*parts, not_measured(label, str(exc))]
     if t["n_group"] == 0:
-        return [*parts, _not_measured(label, "no Wardancer in the run")]
+        return [*parts, not_measured(label, "no Wardancer in the run")]
     a = ctx.config.alpha
     verdict = combine([_direction(t["glory_ratio"], t["glory_p"], a),
                        _direction(t["place_ratio"], t["place_p"], a)])
@@ -452,16 +258,16 @@ def _b4(ctx: Context) -> list[ClaimPart]:
     seats = ctx.primary.seats
     labels = ("mid-game", "with the final collapse of Floor 1")
     if "bot" not in seats.columns:
-        return [_not_measured(lbl, "no bot column") for lbl in labels]
+        return [not_measured(lbl, "no bot column") for lbl in labels]
     pop = ctx.balance_seats if ctx.primary.baseline_bots else seats[seats["bot"] != "random"]
     left = ", ".join(ctx.primary.baseline_bots) or "random"
     try:
-        eu = ctx.cached(("exits", "heuristic"), lambda: M.exit_usage(pop, None,
+        eu = ctx.cached(("exits", "heuristic"), lambda: DM.exit_usage(pop, None,
                                                                      ctx.config.alpha))
     except KeyError as exc:
-        return [_not_measured(lbl, str(exc)) for lbl in labels]
+        return [not_measured(lbl, str(exc)) for lbl in labels]
     if eu.empty:
-        return [_not_measured(lbl, "no heuristic bot seats") for lbl in labels]
+        return [not_measured(lbl, "no heuristic bot seats") for lbl in labels]
     r = eu.iloc[0]
     cap = ctx.config.almost_never
     who = (f"{int(r['player_games']):,} heuristic-bot player-games, "
@@ -480,14 +286,14 @@ def _b4(ctx: Context) -> list[ClaimPart]:
         parts.append(ClaimPart(
             f"per player-game, {label}",
             f"{r['fb_pg' + sfx]:.3f} of player-games have a crew Taken without a Last Stand",
-            _ci(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"]),
+            fmt_ci(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"]),
             region_verdict(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"], 0.0, cap),
             ctx.primary.label, note if not parts else ""))
     for label, sfx in zip(labels, ("_mid", ""), strict=True):
         parts.append(ClaimPart(
             f"per crew, {label}",
             f"{r['fb_crew' + sfx]:.3f} of crews are Taken without a Last Stand",
-            _ci(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"]),
+            fmt_ci(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"]),
             region_verdict(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"], 0.0, cap),
             ctx.primary.label))
     return parts
@@ -502,7 +308,7 @@ def _b5(ctx: Context) -> list[ClaimPart]:
     label = "Cash Out and Worthy End substitutes (greedy seats)"
     need = ["bot", "win", "cash_outs", "worthy_ends"]
     if not set(need) <= set(seats.columns) or not (seats["bot"] == "greedy").any():
-        parts.append(_not_measured(label, "needs greedy bot seats with exit columns"))
+        parts.append(not_measured(label, "needs greedy bot seats with exit columns"))
     else:
         g = seats[seats["bot"] == "greedy"]
         co = g[(g["cash_outs"] > 0) & (g["worthy_ends"] == 0)]
@@ -516,25 +322,25 @@ def _b5(ctx: Context) -> list[ClaimPart]:
         parts.append(ClaimPart(
             label,
             f"win rate Cash-Out-only {k1 / max(n1, 1):.3f} (n={n1:,}) vs Worthy-End-only "
-            f"{k2 / max(n2, 1):.3f} (n={n2:,}): ratio {_f(est)}",
-            f"ratio {_ci(lo, hi)}",
+            f"{k2 / max(n2, 1):.3f} (n={n2:,}): ratio {fmt_num(est)}",
+            f"ratio {fmt_ci(lo, hi)}",
             region_verdict(lo, hi, 1.0 / tol, tol) if n1 and n2 else INCONCLUSIVE,
             ctx.primary.label,
             f"claimed region [{1 / tol:.2f}, {tol:.2f}]; per greedy player-game "
             f"{g['cash_outs'].mean():.2f} Cash Outs, {g['worthy_ends'].mean():.2f} Worthy "
-            f"Ends, Spearman correlation {_f(float(rho), '.2f')}"))
+            f"Ends, Spearman correlation {fmt_num(float(rho), '.2f')}"))
     label = "aggression (greedy style) slightly over-wins"
     try:
         ws = ctx.win_shares("bot", balance=True).set_index("bot")
     except KeyError as exc:
-        return [*parts, _not_measured(label, str(exc))]
+        return [*parts, not_measured(label, str(exc))]
     if "greedy" not in ws.index:
-        return [*parts, _not_measured(label, "needs greedy bot seats")]
+        return [*parts, not_measured(label, "needs greedy bot seats")]
     r = ws.loc["greedy"]
     others = ", ".join(f"{b} {ws.loc[b, 'ratio']:.2f}" for b in ws.index if b != "greedy")
     parts.append(ClaimPart(
         label, f"greedy win share {r['win_share']:.3f} = {r['ratio']:.3f} x fair",
-        f"{_ci(r['ratio_low'], r['ratio_high'])} x fair",
+        f"{fmt_ci(r['ratio_low'], r['ratio_high'])} x fair",
         region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + c.touch_max, lo_open=True),
         ctx.primary.label,
         f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}. "
@@ -553,10 +359,10 @@ def _b6(ctx: Context) -> list[ClaimPart]:
     try:
         M.require(games, ["margin", "margin_rel"], "games")
     except KeyError as exc:
-        return [_not_measured(label, str(exc))]
+        return [not_measured(label, str(exc))]
     n = len(games)
     if n == 0:
-        return [_not_measured(label, "no games")]
+        return [not_measured(label, "no games")]
     k = float((games["margin_rel"] <= ctx.config.tight_margin).sum())
     lo, hi = M.wilson(k, n, ctx.config.alpha)
     return [ClaimPart(
@@ -564,7 +370,7 @@ def _b6(ctx: Context) -> list[ClaimPart]:
         f"{k / n:.3f} of games within {ctx.config.tight_margin:g} of the winner's Glory; "
         f"median relative margin {games['margin_rel'].median():.3f}, median margin "
         f"{games['margin'].median():g} Glory",
-        f"{_ci(lo, hi)} of games", region_verdict(lo, hi, 0.5, 1.0, lo_open=True),
+        f"{fmt_ci(lo, hi)} of games", region_verdict(lo, hi, 0.5, 1.0, lo_open=True),
         ctx.primary.label, "holds when more than half the games are that tight")]
 
 
@@ -575,14 +381,14 @@ def _b7(ctx: Context) -> list[ClaimPart]:
     names = (("contested_share", "share of scored rooms with 2+ claimants", ".3f"),
              ("markers_per_contested", "markers per contested room", ".2f"))
     try:
-        ct = ctx.cached("contention", lambda: M.contention(ctx.primary.games, ctx.config.alpha))
+        ct = ctx.cached("contention", lambda: DM.contention(ctx.primary.games, ctx.config.alpha))
     except KeyError as exc:
-        return [_not_measured(label, str(exc)) for _, label, _ in names]
+        return [not_measured(label, str(exc)) for _, label, _ in names]
     parts = []
     for col, label, spec in names:
         d = ct.dropna(subset=[col])
         if len(d) < 2:
-            parts.append(_not_measured(label, "needs games at 2+ player counts "
+            parts.append(not_measured(label, "needs games at 2+ player counts "
                                               "(e.g. scenarios/deepfall-mixed.yaml)"))
             continue
         worst = d[f"{col}_high"].max() / d[f"{col}_low"].min()
@@ -594,7 +400,7 @@ def _b7(ctx: Context) -> list[ClaimPart]:
                       for r in d.itertuples()) +
             f" (largest / smallest x{d[col].max() / d[col].min():.2f})",
             "; ".join(f"{int(r.players)}p "
-                      f"{_ci(getattr(r, col + '_low'), getattr(r, col + '_high'), spec)}"
+                      f"{fmt_ci(getattr(r, col + '_low'), getattr(r, col + '_high'), spec)}"
                       for r in d.itertuples()),
             verdict, ctx.primary.label, f"constant: largest / smallest <= {tol:g}"))
     return parts
@@ -609,17 +415,17 @@ def _b8(ctx: Context) -> list[ClaimPart]:
         label = f"at most one floor a round, maw.steps_per_floor={value}"
         run = variants.get(value)
         if run is None:
-            parts.append(_not_measured(label, _needs(ctx, "maw.steps_per_floor", value)))
+            parts.append(not_measured(label, _needs(ctx, "maw.steps_per_floor", value)))
             continue
         try:
-            d = M.deferral(run.games, ctx.config.alpha)
+            d = DM.deferral(run.games, ctx.config.alpha)
         except KeyError as exc:
-            parts.append(_not_measured(label, str(exc)))
+            parts.append(not_measured(label, str(exc)))
             continue
         cap = run.param("maw.max_collapses_per_round", 1)
         note = ""
         try:
-            w = M.warning_honesty(run.games, run.seats, ctx.config.alpha)
+            w = DM.warning_honesty(run.games, run.seats, ctx.config.alpha)
             k = float((w["taken_if_warned"] * w["warned_pg"] * w["games"]).sum())
             n = float((w["warned_pg"] * w["games"]).sum())
             note = (f"crews on the next floor to fall at the start of a round are Taken that "
@@ -634,7 +440,7 @@ def _b8(ctx: Context) -> list[ClaimPart]:
             label,
             f"cap {cap} collapse(s) a round; it binds (a collapse held back) in "
             f"{d['binds_share']:.4f} of games, {d['deferred_per_game']:.3f} per game",
-            f"{_ci(d['binds_low'], d['binds_high'], '.4f')} of games",
+            f"{fmt_ci(d['binds_low'], d['binds_high'], '.4f')} of games",
             HOLDS if cap == 1 else INCONCLUSIVE, run.label,
             ("enforced by the kernel (§9, A31), so the verdict holds by construction; "
              + note) if cap == 1 else f"the run allows {cap} collapses a round; " + note))

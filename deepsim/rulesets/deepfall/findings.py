@@ -3,7 +3,7 @@
 ``make findings`` plays the runs (a large mixed run, a 2-player run, one run per rule reading
 the claims need) and calls::
 
-    python -m deepsim.report.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
+    python -m deepsim.rulesets.deepfall.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
 
 which writes ``reports/FINDINGS.md``, its plots under ``reports/findings/`` and the full
 report of the primary run into ``PRIMARY_RUN/report/``.
@@ -17,11 +17,12 @@ from pathlib import Path
 
 from deepsim.errors import InputError
 from deepsim.report.build import build_report, write_report
-from deepsim.report.claims import FAILS, HOLDS, NOT_MEASURED
 from deepsim.report.config import ReportConfig
 from deepsim.report.load import load_run
 from deepsim.report.model import Report, Section
 from deepsim.report.render import claim_details, claims_table, compress_paths, md_section
+from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED
+from deepsim.rulesets.deepfall import REPORT_OPTIONS
 
 __all__ = ["findings_markdown", "main", "write_findings"]
 
@@ -144,7 +145,7 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     """
     out = Path(out)
     runs = [load_run(d) for d in run_dirs]
-    report = build_report(runs, ReportConfig().with_options(options))
+    report = build_report(runs, ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(options))
     write_report(report, runs[0].path / "report")
     fig_dir = out / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -159,7 +160,7 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m deepsim.report.findings",
+    ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.findings",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")

@@ -1,0 +1,243 @@
+"""The report sections every ruleset shares: win share per faction, seat advantage, bot
+styles; the tables of the Method section; the provenance footer of the plots.
+
+A ruleset's :meth:`~deepsim.rulesets.base.Ruleset.report_sections` lists its sections as
+``(key, title, build)``; :func:`standard` gives the shared ones, which a ruleset may list
+beside its own (or replace with its own, as a ruleset with more to say per faction does).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from deepsim.report import metrics as M
+from deepsim.report import plots
+from deepsim.report.context import Context
+from deepsim.report.fmt import ci, integer, num, pci, pct
+from deepsim.report.load import RunData
+from deepsim.report.model import Figure, Section, Table
+from deepsim.report.render import compress_paths
+
+__all__ = [
+    "bot_styles",
+    "faction_share",
+    "footer",
+    "headline",
+    "language_table",
+    "method_settings",
+    "seat_advantage",
+    "standard",
+    "ws_display",
+]
+
+
+def footer(run: RunData) -> str:
+    """Short provenance line for plots."""
+    ph = ", ".join(p.split(" (")[0] for p in compress_paths(run.placeholders)) or "none"
+    return (f"{run.scenario_name}: seed {run.seed}, {run.n_games:,} games, params "
+            f"{run.params_hash[:12]}; placeholder data: {ph}")
+
+
+def ws_display(ws: pd.DataFrame, by: str, label: str) -> pd.DataFrame:
+    """A win share table (:func:`deepsim.report.metrics.win_share_table`) for print."""
+    return pd.DataFrame({
+        label: ws[by], "Seat-games": ws["games"].map(integer),
+        "Win share": ws["win_share"].map(pct),
+        "95% CI": [pci(a, b) for a, b in zip(ws["ci_low"], ws["ci_high"], strict=True)],
+        "Fair share": ws["fair_share"].map(pct),
+        "x fair": ws["ratio"].map(lambda v: num(v)),
+        "x fair 95% CI": [ci(a, b) for a, b in zip(ws["ratio_low"], ws["ratio_high"],
+                                                   strict=True)],
+        "Holm test": ws["test"], "Verdict": ws["verdict"]})
+
+
+def method_text(c) -> str:
+    """The viability rule and the Holm test, as the win share sections state them."""
+    return (f"**Verdict** (viability rule): *not viable* when the interval's upper end is "
+            f"below {c.min_ratio:g} x fair share; *too strong* when its lower end is above "
+            f"{c.max_ratio:g} x fair share; otherwise *inconclusive* when the interval "
+            f"is wider than {c.max_rel_width:g} x fair share; otherwise *viable*.")
+
+
+def headline(ctx: Context) -> Section:
+    """The answer first: for the faction column and each other group column of a faction
+    (DEEPFALL: companies, Lineages, Callings) the strongest and weakest group by win/fair,
+    with its 95% Wilson interval on that scale and its verdict (both ends: *too strong*,
+    *not viable*), how many groups sit at either end, and the field of bots the verdicts
+    come from (baseline bots left out and counted)."""
+    from deepsim.summary import headline_groups
+
+    c = ctx.config
+    s = Section("headline", "Headline")
+    seats = ctx.balance_seats
+    rows, answer = [], []
+    for col, noun in headline_groups(ctx.rs):
+        if col not in seats.columns:
+            continue
+        ws = ctx.win_shares(col)
+        if len(ws) < 2:
+            continue
+        ws = ws.sort_values("ratio", ascending=False, kind="stable")
+        counts = ws["verdict"].value_counts()
+        plural = (ctx.rs.factions_label if col == ctx.rs.faction_column
+                  else f"{noun.capitalize()}s")
+        for verdict, order in (("too strong", False), ("not viable", True)):
+            hit = ws[ws["verdict"] == verdict].sort_values("ratio", ascending=order)
+            if len(hit):
+                names = [f"{r[col]} {r['ratio']:.2f}x" for _, r in hit.head(6).iterrows()]
+                more = f" and {len(hit) - 6} more" if len(hit) > 6 else ""
+                answer.append(f"{len(hit)} of {len(ws)} {plural} {verdict} "
+                              f"({', '.join(names)}{more})")
+        for end, r in (("strongest", ws.iloc[0]), ("weakest", ws.iloc[-1])):
+            rows.append({"Groups": f"{noun.capitalize()} ({len(ws)}: "
+                                   f"{counts.get('too strong', 0)} too strong, "
+                                   f"{counts.get('not viable', 0)} not viable)"
+                                   if end == "strongest" else "",
+                         "": end, "Name": str(r[col]), "x fair": num(r["ratio"]),
+                         "95% CI": ci(r["ratio_low"], r["ratio_high"]),
+                         "Verdict": r["verdict"]})
+    if rows:
+        s.tables.append(Table("", pd.DataFrame(rows)))
+    s.paragraphs.append("**" + ("; ".join(answer) if answer else
+                                "No group is too strong or not viable") + ".**")
+    s.paragraphs.append(
+        f"Win share over fair share with its 95% Wilson interval on that scale. *Too strong*: "
+        f"the whole interval above {c.max_ratio:g} x fair (`viability.max_ratio`); *not "
+        f"viable*: all below {c.min_ratio:g} x fair (`viability.min_ratio`); *inconclusive*: "
+        f"wider than {c.max_rel_width:g} x fair; otherwise *viable*.")
+    if "bot" in seats.columns and not seats.empty:
+        share = seats["bot"].astype(str).value_counts(normalize=True)
+        field = ", ".join(f"{b} {100 * v:.0f}%" for b, v in share.items())
+        note = ctx.baseline_note()
+        s.paragraphs.append(f"Field: {field} of the seat-games judged"
+                            + (f"; {note}." if note else "."))
+    return s
+
+
+def faction_share(ctx: Context, foot: str) -> Section:
+    """Win share per faction of any ruleset (its ``faction_column``, named by its noun)."""
+    c = ctx.config
+    rs = ctx.rs
+    by, noun, nouns = rs.faction_column, rs.faction_label, rs.factions_label
+    s = Section("win-share", f"Win share per {noun}")
+    ws = ctx.win_shares(by)
+    s.paragraphs.append(
+        f"Win share = wins (a tie or draw shared by k seats counts 1/k) / seat-games, with its "
+        f"95% Wilson interval. Fair share = the mean of the `fair` column over the {noun}'s "
+        f"seat-games (1/players when every seat may win). **Verdict** (viability rule): *not "
+        f"viable* when the interval's upper end is below {c.min_ratio:g} x fair share; *too "
+        f"strong* when its lower end is above {c.max_ratio:g} x fair share; otherwise *inconclusive* when the interval is wider than {c.max_rel_width:g} x fair "
+        f"share; otherwise *viable*. **Holm test**: one-sided exact binomial tests for over "
+        f"and under fair share, Holm-corrected over all 2 x {len(ws)} tests at {c.alpha:g}."
+        + ctx.baseline_text())
+    counts = ws["verdict"].value_counts()
+    s.paragraphs.append(
+        f"{counts.get('viable', 0)} of {len(ws)} {nouns} viable, "
+        f"{counts.get('too strong', 0)} too strong, {counts.get('not viable', 0)} not viable, {counts.get('inconclusive', 0)} "
+        f"inconclusive; {int((ws['test'] == 'over').sum())} win significantly more than "
+        f"their fair share, {int((ws['test'] == 'under').sum())} significantly less.")
+    s.figures.append(Figure("win_share_factions.png", plots.company_forest(
+        ws, by, min_ratio=c.min_ratio, max_ratio=c.max_ratio, title=f"Win share / fair share per {noun}",
+        footer=foot), f"Each {noun}'s win share over its fair share with the 95% interval; "
+                      "colour = verdict."))
+    s.tables.append(Table(f"{nouns.capitalize()} ({len(ws)})",
+                          ws_display(ws, by, noun.capitalize())))
+    return s
+
+
+def _seat_faction_note(ctx: Context) -> list[str]:
+    """Whether seat and faction coincide (fixed seats) or are separated (rotated seats)."""
+    seats = ctx.primary.seats
+    col, noun = ctx.rs.faction_column, ctx.rs.faction_label
+    if "rotation" in seats.columns:
+        n = int(seats["rotation"].max()) + 1 if len(seats) else 0
+        text = (f"Seats rotate (`rotate_seats`): each deal is played in all {n} rotations of "
+                f"the seat order on the same dungeon and dice stream, so every {noun} sits in "
+                f"every seat equally often and this table measures seat advantage apart from "
+                f"{noun} strength. (Its Wilson intervals count the {n} rotations of a deal as "
+                "independent games; `deepsim check`, `compare` and `sweep` treat the deal as "
+                "the unit.)")
+        return [text]
+    if col not in seats.columns or not len(seats):
+        return []
+    per_seat = seats.groupby(["players", "seat"], observed=True)[col].nunique()
+    if per_seat.max() != 1 or seats[col].nunique() < 2:
+        return []
+    first = seats.drop_duplicates(["players", "seat"]).sort_values(["players", "seat"])
+    top = int(first["players"].max())
+    who = "; ".join(f"seat {int(r.seat) + 1} = {getattr(r, col)}"
+                    for r in first.itertuples() if int(r.players) == top)
+    text = (f"**Seat and {noun} coincide**: every seat plays one fixed {noun} ({who}), so "
+            f"this table is the {noun} table again and cannot tell seat advantage from "
+            f"{noun} strength. Add `rotate_seats: true` to the scenario to play each game in "
+            f"every rotation of the seat order.")
+    return [text]
+
+
+def seat_advantage(ctx: Context, foot: str) -> Section:
+    """Win share by seat per player count (the ruleset's ``seat_order`` says who starts)."""
+    s = Section("seats", "Seat advantage")
+    sa = M.seat_advantage(ctx.balance_seats, ctx.config.alpha)
+    s.paragraphs.append(f"Win share by seat for each player count ({ctx.rs.seat_order}; a tie "
+                        "or draw shared by k seats counts 1/k), with 95% Wilson intervals, "
+                        "against the fair share 1/players." + ctx.baseline_text())
+    s.paragraphs += _seat_faction_note(ctx)
+    s.figures.append(Figure("seat_advantage.png", plots.seat_bars(
+        sa, title="Win share / fair share by seat", footer=foot),
+        "Seat advantage: bars are win share over 1/players with 95% intervals."))
+    s.tables.append(Table("", pd.DataFrame({
+        "Players": sa["players"], "Seat": sa["seat"] + 1, "Games": sa["games"].map(integer),
+        "Win share": sa["win_share"].map(pct),
+        "95% CI": [pci(a, b) for a, b in zip(sa["ci_low"], sa["ci_high"], strict=True)],
+        "Fair": sa["fair_share"].map(pct), "x fair": sa["ratio"].map(num)})))
+    return s
+
+
+def bot_styles(ctx: Context, foot: str) -> Section:
+    """Win share by bot style (not a verdict: styles are knobs, not rules)."""
+    s = Section("bots", "Bot styles")
+    ws = ctx.win_shares("bot")
+    base = ctx.primary.baseline_bots
+    s.paragraphs.append("Win share by bot style (styles are drawn per seat), against the "
+                        "fair share 1/players over the whole field: does aggression "
+                        "over-win? Bot styles are knobs in `bots.yaml`, not rules."
+                        + (f" Baseline styles ({', '.join(base)}: yardsticks, left out of "
+                           f"every other balance table) are shown here for reference."
+                           if base else ""))
+    s.tables.append(Table("", ws_display(ws, "bot", "Bot").drop(columns=["Verdict"])))
+    return s
+
+
+def standard(ctx: Context) -> list:
+    """The shared sections as ``(key, title, build)``: win share per faction, seat
+    advantage, and win share per bot style when players pick their faction apart from their
+    bot (a ruleset whose faction column is the bot style has that table already)."""
+    rs = ctx.rs
+    out: list = [("win-share", f"Win share per {rs.faction_label}", faction_share),
+                 ("seats", "Seat advantage", seat_advantage)]
+    seats = ctx.primary.seats
+    if (rs.faction_column != "bot" and "bot" in seats.columns
+            and seats["bot"].nunique() > 1):
+        out.append(("bots", "Bot styles", bot_styles))
+    return out
+
+
+def method_settings(ctx: Context) -> Table:
+    """Every report setting with its value and meaning."""
+    return Table("", pd.DataFrame(
+        [{"Key": k, "Value": f"{v:g}", "Meaning": m} for k, v, m in ctx.config.rows()]))
+
+
+def language_table(ctx: Context) -> Table:
+    """The report's numbers as `deepsim check` / `compare` / `sweep` / `tune` spell them:
+    the shared sections' rows and the ruleset's own (``Ruleset.language_rows``)."""
+    f = ctx.rs.faction_column
+    shared = [("Win share", f"win_share[{f}], win_ratio[{f}], faction_spread"),
+              ("Seat advantage", ("win_share[seat, players], win_edge[seat=1, players], "
+                                  "seat_advantage")),
+              ("Game length", "rounds[players], truncated, length_error"),
+              ("Bot styles", "win_share[bot], bot_spread")]
+    rows = ctx.rs.language_rows(ctx, shared)
+    return Table("The report's numbers in the metric language (README, \"Metrics\")",
+                 pd.DataFrame([{"Section": a, "check / compare / sweep / tune": b}
+                               for a, b in rows]))

@@ -1,0 +1,292 @@
+"""Plumbing every ruleset folder uses: its data file and overrides, strict schemas, the
+checks of a scenario's player counts and bots, and the seats table's bot column.
+
+A ruleset's ``__init__`` makes one :class:`DataFile` of its ``ruleset.yaml`` and its
+pydantic model and calls :func:`merge_overrides` and :meth:`DataFile.load_merged` in
+``prepare``; its schema classes derive from :class:`StrictModel`. Nothing here knows a
+game (see ``base.py`` for the contract itself).
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from deepsim.errors import InputError
+from deepsim.params import (
+    apply_overrides,
+    leaf_paths,
+    load_yaml,
+    nearest,
+    override_lines,
+    parameter_table,
+    parse_override,
+    validate,
+)
+
+__all__ = ["DataFile", "Overrides", "StrictModel", "bot_column", "check_bot", "check_bot_pool",
+           "check_players", "knobs_need_a_bot", "merge_overrides", "player_counts"]
+
+
+# --- strict schemas ----------------------------------------------------------------------------
+
+def _is_number_annotation(ann: Any) -> bool:
+    """``int``, ``float`` or an optional/union of them (``float | None``)."""
+    if ann in (int, float):
+        return True
+    args = typing.get_args(ann)
+    return (typing.get_origin(ann) in (typing.Union, types.UnionType)
+            and any(a in (int, float) for a in args))
+
+
+class StrictModel(BaseModel):
+    """Base of every ruleset data model: unknown keys are refused, assignments validated,
+    and a boolean is never read as a number (pydantic's lax mode reads ``true`` as 1; a
+    designer who writes ``hand_size: true`` made a mistake), optional numbers included."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, data):
+        if isinstance(data, dict):
+            for name, fld in cls.model_fields.items():
+                if _is_number_annotation(fld.annotation) and isinstance(data.get(name), bool):
+                    raise ValueError(f"{name}: expected a number, got {data[name]!r}")
+        return data
+
+
+# --- the data file -----------------------------------------------------------------------------
+
+class DataFile:
+    """A ruleset's data file (``ruleset.yaml``) read against its pydantic model.
+
+    Parameters
+    ----------
+    path : Path
+        The YAML file (its comments beside the keys name the rulebook sections).
+    model : callable returning a pydantic model class
+        Called on first use (a schema module may be slow to import).
+    paths : callable, optional
+        ``paths(leaf_paths) -> dict``: the settable paths from the defaulted data's leaf
+        paths, for a ruleset whose mappings take keys the defaults leave out (DEEPFALL's
+        starting bags: every die, count 0 when absent). Default: the leaf paths.
+    on_overrides : callable, optional
+        ``on_overrides(data, paths)``: adjusts (in place) the data after the override
+        ``paths`` were applied, before validation (e.g. clears a placeholder flag whose data
+        the designer supplied whole).
+    """
+
+    def __init__(self, path: Path | str, model: Callable[[], type[BaseModel]], *,
+                 paths: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                 on_overrides: Callable[[dict, list[str]], None] | None = None):
+        self.path = Path(path)
+        self._model = model
+        self._paths_of = paths
+        self._on_overrides = on_overrides
+
+    @cached_property
+    def model(self) -> type[BaseModel]:
+        """The data's pydantic model class."""
+        return self._model()
+
+    @cached_property
+    def _read(self) -> tuple[dict, dict[str, int]]:
+        return load_yaml(self.path)
+
+    def default_data(self) -> dict:
+        """The shipped data as read from the file (shared: copy before changing it)."""
+        return self._read[0]
+
+    def default_lines(self) -> dict[str, int]:
+        """``{dotted key: line}`` of the file."""
+        return self._read[1]
+
+    @cached_property
+    def _defaults(self) -> dict:
+        return self.model.model_validate(self.default_data()).model_dump()
+
+    @cached_property
+    def _paths(self) -> dict[str, Any]:
+        leaves = leaf_paths(self._defaults)
+        return self._paths_of(leaves) if self._paths_of else leaves
+
+    def parameter_paths(self) -> dict[str, Any]:
+        """Every settable dotted path of the data with its default value."""
+        return self._paths
+
+    def load(self, overrides: dict | list[str] | None = None, *, source: str = "--set",
+             lines: dict[str, int] | None = None) -> BaseModel:
+        """Validated data after dotted-path overrides (``{path: value}`` or ``path=value``
+        strings); ``lines`` maps an override path (or a parent of it) to its line in
+        ``source``.
+
+        Raises
+        ------
+        InputError
+            Unknown path (with the nearest valid ones) or a value out of its bounds.
+        """
+        base = copy.deepcopy(self._defaults)
+        data = apply_overrides(base, overrides or {}, valid_paths=self._paths, source=source,
+                               lines=lines)
+        if self._on_overrides and overrides:
+            self._on_overrides(data, [str(k) for k in overrides] if isinstance(overrides, dict)
+                               else [parse_override(o)[0] for o in overrides])
+        return validate(self.model, data, source=source if overrides else str(self.path),
+                        lines=(lines or {}) if overrides else self.default_lines())
+
+    def load_merged(self, ov: Overrides) -> BaseModel:
+        """:meth:`load` with a scenario's merged overrides; an error caused by a line of the
+        scenario's ``overrides:`` block names the scenario file, not ``--set``.
+
+        Raises
+        ------
+        InputError
+            As :meth:`load`.
+        """
+        try:
+            return self.load(ov.merged, source=ov.src, lines=ov.lines)
+        except InputError as exc:
+            if exc.line is None or ov.src == ov.source:
+                raise
+            raise InputError(exc.message, file=ov.source, key=exc.key, line=exc.line) from None
+
+    def parameters(self) -> list[dict]:
+        """Rows of ``deepsim params``: path, default, type, bounds and the data file's note
+        (the comment beside the key or its nearest commented parent)."""
+        return parameter_table(self.model, self.path, self._paths, self.default_lines())
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """A scenario's ``overrides:`` merged with ``--set`` (later wins).
+
+    Attributes
+    ----------
+    merged : dict
+        ``{dotted path: value}``.
+    sets : list of str
+        The paths a ``--set`` gave.
+    source : str
+        The scenario's file (or ``<dict>``).
+    src : str
+        ``source``, or ``"source / --set"`` when there were ``--set`` overrides (where an
+        error may come from).
+    lines : dict
+        ``{path: line}`` of the scenario's ``overrides:`` block, without the paths a
+        ``--set`` touches.
+    """
+
+    merged: dict
+    sets: list[str]
+    source: str
+    src: str
+    lines: dict[str, int]
+
+
+def merge_overrides(scenario_overrides: dict, sets: Sequence[str] | None, *, source: str,
+                    lines: dict[str, int]) -> Overrides:
+    """Merge a scenario's ``overrides:`` (first) with ``--set path=value`` strings.
+
+    Raises
+    ------
+    InputError
+        A ``--set`` that is not ``path=value``.
+    """
+    merged = dict(scenario_overrides)
+    keys = []
+    for o in sets or []:
+        k, v = parse_override(o)
+        merged[k] = v
+        keys.append(k)
+    src = source if not sets else f"{source} / --set"
+    return Overrides(merged, keys, source, src, override_lines(lines, keys))
+
+
+# --- scenario checks ---------------------------------------------------------------------------
+
+def player_counts(players: int | list[int]) -> list[int]:
+    """A scenario's ``players`` (a count or a list) as a list."""
+    return list(players) if isinstance(players, list) else [players]
+
+
+def check_players(title: str, counts: Sequence[int], low: int, high: int, *, source: str,
+                  lines: dict[str, int]) -> None:
+    """Refuse player counts outside the data's ``players.min``..``players.max``.
+
+    Raises
+    ------
+    InputError
+        Naming the counts outside and the range.
+    """
+    outside = [c for c in counts if not low <= c <= high]
+    if outside:
+        raise InputError(f"{title} plays {low}-{high} players with these parameters "
+                         f"(players.min {low}, players.max {high}), got "
+                         f"{', '.join(map(str, outside))}", file=source, key="players",
+                         line=lines.get("players"))
+
+
+def check_bot_pool(bots: Sequence[str], names: Sequence[str], *, source: str,
+                   lines: dict[str, int]) -> None:
+    """Refuse a style of the scenario's ``bots:`` pool that the bot data does not define.
+
+    Raises
+    ------
+    InputError
+        Naming ``bots.i``, the nearest styles and every known one.
+    """
+    for i, b in enumerate(bots):
+        if b not in names:
+            raise InputError(f"unknown bot '{b}'{nearest(b, names)}; known: "
+                             f"{', '.join(names)}", file=source, key=f"bots.{i}",
+                             line=lines.get(f"bots.{i}"))
+
+
+def check_bot(bot: str, names: Sequence[str], *, source: str, key: str,
+              lines: dict[str, int]) -> None:
+    """Refuse a seat's bot style that is neither ``any`` nor a known style.
+
+    Raises
+    ------
+    InputError
+        Naming ``key``, the nearest styles and every known one.
+    """
+    if bot != "any" and bot not in names:
+        raise InputError(f"unknown bot '{bot}'{nearest(bot, names)}; known: any, "
+                         f"{', '.join(names)}", file=source, key=key, line=lines.get(key))
+
+
+def knobs_need_a_bot(what: str, *, source: str, key: str, lines: dict[str, int]) -> InputError:
+    """The error of knob overrides on a ``what`` (seat, side) whose bot is ``any``."""
+    return InputError(f"knobs need a fixed bot style on the {what} (not 'any')", file=source,
+                      key=key, line=lines.get(key))
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+def bot_column(labels: Sequence[str], codes: np.ndarray) -> pd.Categorical:
+    """The seats table's ``bot`` column: ``labels[code]`` per row as a categorical whose
+    categories are the distinct labels in first-seen order (two profiles with one label,
+    e.g. two knobbed seats of one style, share a category).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The label of each bot profile (the kernel's profile index).
+    codes : int array, shape (rows,)
+        Each row's profile index.
+    """
+    names = list(dict.fromkeys(labels))
+    remap = np.array([names.index(b) for b in labels], np.int64)
+    return pd.Categorical.from_codes(remap[np.asarray(codes)], categories=names)
