@@ -18,7 +18,8 @@ the ruleset's own bench scenario (``Ruleset.bench_scenario``, at each of its
 - the time split of an end-to-end run (kernel, parquet writing, report);
 - peak resident memory of whole ``deepsim run`` processes at two game counts.
 
-Results are printed and written atomically to ``reports/bench.json``.
+Results are printed; ``--out FILE`` also writes them atomically as JSON (the reference
+figures in ``reports/bench.json`` are refreshed only on purpose, on an idle machine).
 """
 
 from __future__ import annotations
@@ -265,10 +266,11 @@ def peak_rss_mb(ruleset: str, players: int, games: int, workdir: Path) -> float:
     return usage.ru_maxrss / 1024.0
 
 
-def run_bench(ruleset: str, *, quick: bool = False,
-              out: Path | None = Path("reports/bench.json"), log=print) -> dict:
-    """Run every measurement on ``ruleset``'s bench scenario; write ``out`` (JSON)
-    atomically; return the results.
+def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
+              log=print) -> dict:
+    """Run every measurement on ``ruleset``'s bench scenario; return the results, and write
+    them to ``out`` (JSON, atomically) when given (``deepsim bench --out``; nothing is
+    written by default).
 
     ``quick`` shrinks every game count and times the middle player count only (for a smoke
     test): the numbers are then not meaningful, only the shape of the output.

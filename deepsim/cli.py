@@ -421,8 +421,9 @@ def bench(
     ruleset: Annotated[str, typer.Argument(help="Ruleset to time (its bench scenario).")],
     quick: Annotated[bool, typer.Option("--quick",
                                         help="Tiny game counts (smoke test only).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JSON results.")]
-    = Path("reports/bench.json"),
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Also write the results as JSON to this file (e.g. "
+                            "reports/bench.json); by default nothing is written.")] = None,
 ) -> None:
     """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
     Python, RNG floor, memory."""
@@ -436,7 +437,8 @@ def bench(
     res = run_bench(ruleset, quick=quick, out=out,
                     log=lambda m: console.print(f"[dim]{escape(m)}[/dim]"))
     console.print(bench_table(res))
-    console.print(f"Results: {escape(str(out))}")
+    if out is not None:
+        console.print(f"Results: {escape(str(out))}")
 
 
 @app.command()

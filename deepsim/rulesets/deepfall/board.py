@@ -245,8 +245,7 @@ def rival_best(st, dat, fi, s, p):
     for q in range(st.g[GS_N]):
         if q != p:
             v = strength_of(st, dat, fi, s, q)
-            if v > best:
-                best = v
+            best = max(best, v)
     return best
 
 

@@ -280,9 +280,9 @@ def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
         for s in range(slots):
             if gone[fi, s] == 0:
                 ns, nc = _need(st, dat, fi, s, p)
-                if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
-                    n_opt += 1
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
+                claim = steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s])
+                if claim or (allow_assault and rules[R_ASSAULT] > 0.5
+                             and _adds(ns, nc, steel, cun)):
                     n_opt += 1
         pick = rand_below(st, n_opt)
         if pick == 0:
@@ -340,7 +340,7 @@ def choose_floor(st, dat, kn, p, before_roll):
             safe = fl
             break
     t = np.int64(kn[K_TARGET_DEPTH])
-    return t if t < safe else safe
+    return min(safe, t)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

@@ -306,7 +306,7 @@ def muster(st, dat, p):
 def hand_size(st, dat, p):
     """Dice in a hand (§6A.1): ``turn.hand_size`` ± the company's (§4), at least 1."""
     h = np.int64(dat.rules[R_HAND] + st.eff[p, E_HAND])
-    return h if h > 1 else 1
+    return max(1, h)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -351,16 +351,13 @@ def claim_cost(st, dat, fi, s, p):
     th = st.theme[fi, s]
     need_s = rooms[th, RM_THREAT] - np.int64(st.eff[p, E_THREAT_IGNORE])  # §4 Dvergar
     need_c = rooms[th, RM_LOCK]
-    if need_s < 0:
-        need_s = 0
+    need_s = max(need_s, 0)
     if (dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
             and sd[p, SD_PROG_SLOT] == s):
         need_s -= sd[p, SD_PROG_STEEL]     # §7.1 assault progress carries over (A25)
         need_c -= sd[p, SD_PROG_CUNNING]
-    if need_s < 0:
-        need_s = 0
-    if need_c < 0:
-        need_c = 0
+    need_s = max(need_s, 0)
+    need_c = max(need_c, 0)
     return need_s, need_c
 
 
@@ -481,13 +478,10 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
     if ok and sym[STEEL] >= need_s and avail_c >= need_c and not assault:
         cap = np.int64(rules[R_MAX_SURPLUS])
         sur_s = sym[STEEL] - need_s
-        if sur_s > cap:
-            sur_s = cap
+        sur_s = min(sur_s, cap)
         sur_c = avail_c - need_c
-        if sur_c > cap - sur_s:
-            sur_c = cap - sur_s
-        if sur_c < 0:
-            sur_c = 0
+        sur_c = min(sur_c, cap - sur_s)
+        sur_c = max(sur_c, 0)
         if rules[R_MUST_BEAT] > 0.5:                                  # A8 alternative
             strength = rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH]
             if rules[R_SURPLUS_STRENGTH] > 0.5:
@@ -750,8 +744,7 @@ def move(st, dat, kn, p, target_floor):
         sd[p, SD_FLOOR] = cur
         if cur > sd[p, SD_DEEPEST]:
             sd[p, SD_DEEPEST] = cur
-            if cur > st.si[p, S_DEEPEST]:
-                st.si[p, S_DEEPEST] = cur
+            st.si[p, S_DEEPEST] = max(st.si[p, S_DEEPEST], cur)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -785,8 +778,7 @@ def recruit(st, dat, kn, p):
     pool = st.pool
     die = dat.cal_recruit[st.sd[p, SD_CAL]]
     cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
-    if cost < np.int64(rules[R_RECRUIT_MIN]):
-        cost = np.int64(rules[R_RECRUIT_MIN])
+    cost = max(cost, np.int64(rules[R_RECRUIT_MIN]))
     want = bots.recruits(st, dat, kn, p, cost)
     if st.g[GS_TRACE] != 0 and sym[METTLE] >= cost:
         why.recruit(st, dat, kn, p, cost, want)
@@ -822,19 +814,16 @@ def step4_spend(st, dat, p):
     if st.g[GS_TRACE] != 0:
         why.floor(st, dat, kn, p, False, target_floor)
     lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
-    if target_floor > lowest_open:
-        target_floor = lowest_open
-    if target_floor < 1:
-        target_floor = 1
+    target_floor = min(target_floor, lowest_open)
+    target_floor = max(target_floor, 1)
     # claim on the current floor first when the bot prefers it (spending order is free,
     # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
         keep_c = bots.claim_here_first(st, dat, kn, p, target_floor)
         if st.g[GS_TRACE] != 0:
             why.here(st, dat, kn, p, target_floor, keep_c)
-        if keep_c >= 0:
-            if try_claim(st, dat, kn, p, False, keep_c):
-                claims_left -= 1
+        if keep_c >= 0 and try_claim(st, dat, kn, p, False, keep_c):
+            claims_left -= 1
     move(st, dat, kn, p, target_floor)
     while claims_left > 0:
         if not try_claim(st, dat, kn, p, True, 0):
@@ -858,9 +847,9 @@ def last_stand_price(st, dat, p):
         for s in range(st.g[GS_SLOTS]):
             if (fm >> s) & 1 == 0:
                 continue
-            if st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1:
-                if holds(st, dat, fi, s, p):
-                    return 0
+            if (st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1
+                    and holds(st, dat, fi, s, p)):
+                return 0
     return np.int64(dat.rules[R_LS_COST])
 
 
@@ -914,7 +903,7 @@ def step5_exit(st, dat, p):
     if st.g[GS_TRACE] != 0:
         why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
     if choice == 2 and sd[p, SD_STAND] == 0:
-        pay = price if price > 0 else 0
+        pay = max(0, price)
         if sym[METTLE] >= pay:
             sym[METTLE] -= pay
             sd[p, SD_STAND] = 1
@@ -1066,8 +1055,7 @@ def collapse(st, dat, fi):
             if v > 0:
                 claimants += 1
                 markers += act_cnt[fi, s, q] + fallen[fi, s, q]
-            if v > best:
-                best = v
+            best = max(best, v)
         if best <= 0.0:
             # §6B.2 value rises: half (A10 rounded down, A30 with plunder) to the slot above
             gi[G_UNCLAIMED] += 1
@@ -1133,8 +1121,7 @@ def maw_phase(st, dat):
             g[GS_DREAD] = 0
     spf = np.int64(rules[R_STEPS_PER_FLOOR])
     due = g[GS_STEPS] // spf
-    if due > N_FLOORS:
-        due = N_FLOORS
+    due = min(due, N_FLOORS)
     todo = due - g[GS_COLLAPSED]
     cap = np.int64(rules[R_MAX_COLLAPSES])
     if todo > cap:
@@ -1339,8 +1326,7 @@ def end_game(st, dat):
     second = -1.0
     for p in range(n):
         sf[p, SF_GLORY] = glory[p]
-        if glory[p] > top:
-            top = glory[p]
+        top = max(top, glory[p])
     k = 0
     winner = -1
     for p in range(n):
