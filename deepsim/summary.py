@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from deepsim import stats
+from deepsim.report.config import ReportConfig
 
 __all__ = ["balance_verdict", "data_banner", "field_line", "headline_groups", "headline_lines", "render_summary",
            "rounds_table", "win_share_table"]
@@ -50,7 +51,8 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
 
 #: the summary's verdict scale (the report's defaults: viability.min_ratio,
 #: viability.max_ratio, viability.max_rel_width)
-MIN_RATIO, MAX_RATIO, MAX_REL_WIDTH = 0.8, 1.25, 0.10
+MIN_RATIO, MAX_RATIO, MAX_REL_WIDTH = (ReportConfig.min_ratio, ReportConfig.max_ratio,
+                                      ReportConfig.max_rel_width)
 _VERDICT_STYLE = {"too strong": "bold red", "not viable": "bold red", "over": "green",
                   "under": "yellow", "inconclusive": "dim"}
 
@@ -60,25 +62,21 @@ def balance_verdict(ci_low: float, ci_high: float, fair: float, *,
                     max_rel_width: float = MAX_REL_WIDTH) -> str:
     """One group's place on the verdict scale, from its win-share interval (shares, 0-1).
 
-    In order: ``"too strong"`` when the whole interval is above ``max_ratio`` x fair share;
-    ``"not viable"`` when it is all below ``min_ratio`` x fair share (the report's viability
-    rule, deepsim.report.metrics.viability_verdict); ``"inconclusive"`` when it is wider than
-    ``max_rel_width`` x fair share; ``"over"`` / ``"under"`` when it excludes the fair share;
-    else ``"fair"``.
+    The report's rule (:func:`deepsim.report.metrics.viability_verdict`: ``"too strong"``
+    when the whole interval is above ``max_ratio`` x fair share, ``"not viable"`` when it is
+    all below ``min_ratio`` x fair share, ``"inconclusive"`` when it is wider than
+    ``max_rel_width`` x fair share), with its ``"viable"`` told apart as ``"over"`` /
+    ``"under"`` (the interval excludes the fair share) or ``"fair"``.
     """
-    if math.isnan(ci_low) or math.isnan(ci_high) or not fair > 0:
+    from deepsim.report.metrics import viability_verdict
+
+    if not fair > 0:
         return "inconclusive"
-    if ci_low > max_ratio * fair:
-        return "too strong"
-    if ci_high < min_ratio * fair:
-        return "not viable"
-    if ci_high - ci_low > max_rel_width * fair:
-        return "inconclusive"
-    if ci_low > fair:
-        return "over"
-    if ci_high < fair:
-        return "under"
-    return "fair"
+    verdict = viability_verdict([ci_low], [ci_high], [fair], min_ratio=min_ratio,
+                                max_rel_width=max_rel_width, max_ratio=max_ratio)[0]
+    if verdict != "viable":
+        return verdict
+    return "over" if ci_low > fair else "under" if ci_high < fair else "fair"
 
 
 def _styled(verdict: str, color: bool = True) -> str:
