@@ -57,11 +57,35 @@ class _OnPath:
         rulesets.refresh()
 
 
+def _scaffold_folder(request, tmp_path_factory) -> Path:
+    """Where the scaffold is written: a folder of pytest's cache named by the hash of the
+    generator and its template, so the next session finds the same files at the same path
+    and numba's cache of its kernel (keyed by the file's path and time) holds: a cold
+    compile once per template version, not per session. Without pytest's cache: a
+    temporary folder."""
+    import hashlib
+
+    import deepsim.newruleset as gen
+    h = hashlib.sha256()
+    for p in [Path(gen.__file__), *sorted(gen.TEMPLATE.rglob("*.tmpl"))]:
+        h.update(p.as_posix().encode() + p.read_bytes())
+    cache = getattr(request.config, "cache", None)
+    if cache is None:
+        return tmp_path_factory.mktemp("scaffold") / NAME
+    return cache.mkdir(f"scaffold-{h.hexdigest()[:16]}") / NAME
+
+
 @pytest.fixture(scope="module")
-def scaffold(tmp_path_factory):
-    """The scaffold's package written to a temporary folder and installed by path."""
-    root = tmp_path_factory.mktemp("scaffold") / NAME
-    sc = write_ruleset(NAME, root)
+def scaffold(request, tmp_path_factory):
+    """The scaffold's package written by ``write_ruleset`` and installed by path."""
+    from deepsim.newruleset import Scaffold
+    root = _scaffold_folder(request, tmp_path_factory)
+    if (root / "pyproject.toml").exists():          # written by an earlier session
+        files = tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                             if p.is_file() and "__pycache__" not in p.parts))
+        sc = Scaffold(root, NAME, f"deepsim_{NAME}", f"deepsim-{NAME}", files)
+    else:
+        sc = write_ruleset(NAME, root)
     site = tmp_path_factory.mktemp("site")
     fake_install(site, sc.dist, "0.1.0", {NAME: f"{sc.package}:RULESET"})
     on = _OnPath(root / "src", site, modules=(sc.package,))
@@ -139,6 +163,11 @@ def test_a_scenario_names_the_plugin_like_any_ruleset(scaffold, tmp_path):
     res = _cli("run", scen, "--games", "300", "--out", tmp_path / "run", "--quiet",
                "--no-report")
     assert res.exit_code == 0, res.output
+    import json
+    info = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert info["ruleset"] == NAME
+    assert info["ruleset_package"] == {"source": "plugin", "package": scaffold.dist,
+                                       "version": "0.1.0"}
     res = _cli("trace", tmp_path / "run", "--game", "2")
     assert res.exit_code == 0 and "(P2)" in res.output and "result:" in res.output
     res = _cli("params", NAME)
