@@ -170,6 +170,10 @@ def test_a_scenario_names_the_plugin_like_any_ruleset(scaffold, tmp_path):
                                        "version": "0.1.0"}
     res = _cli("trace", tmp_path / "run", "--game", "2")
     assert res.exit_code == 0 and "(P2)" in res.output and "result:" in res.output
+    res = _cli("trace", tmp_path / "run", "--game", "2", "--format", "json")
+    recs = [json.loads(x) for x in res.output.splitlines()]
+    assert res.exit_code == 0 and recs[0]["type"] == "header" and recs[-1]["type"] == "result"
+    assert {r["rule"] for r in recs if r["type"] == "event"} >= {"P1", "P2", "P4"}
     res = _cli("params", NAME)
     assert res.exit_code == 0 and "end.target" in res.output and "P4" in res.output
 
