@@ -33,6 +33,14 @@ def register(app: typer.Typer) -> None:
             Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
                                        "[/red]", highlight=False)
             raise typer.Exit(EXIT_INPUT) from None
+        from deepsim.rulesets import entries
+        taken = [e for e in entries() if e.name == sc.name]
+        if taken:
+            console.print(f"note: '{escape(sc.name)}' is already the name of the ruleset of "
+                          f"{escape(taken[0].origin)}; two installed packages declaring "
+                          "one name are both refused (pip install -e of a package with "
+                          "the same distribution name replaces it)",
+                          highlight=False)
         d = escape(str(sc.root))
         console.print(f"Wrote the ruleset '{escape(sc.name)}' ({len(sc.files)} files) to {d}",
                       highlight=False)
