@@ -264,3 +264,21 @@ def test_new_ruleset_never_writes_into_a_folder_with_files(tmp_path):
     assert res.exit_code == 0, res.output
     assert (empty / "src" / "deepsim_dice" / "kernel.py").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]   # no temp folder
+
+
+def test_a_plugins_digests_are_refreshed_by_the_golden_command(scaffold, tmp_path, capsys):
+    """``python -m deepsim.testing.golden --digests FILE [--update] NAME``: a changed digest
+    is named (exit 1), --update stores the played one, and then nothing differs."""
+    import json
+
+    from deepsim.testing.golden import main
+    digests = tmp_path / "golden.json"
+    doc = json.loads((scaffold.root / "tests" / "golden.json").read_text())
+    doc["cases"][f"{NAME}/seats"]["seats"]["sha256"] = "0" * 64
+    digests.write_text(json.dumps(doc))
+    assert main(["--digests", str(digests), NAME]) == 1
+    out = capsys.readouterr().out
+    assert f"{NAME}/seats: CHANGED" in out and f"{NAME}/mixed: same" in out
+    assert main(["--digests", str(digests), "--update", f"{NAME}/seats"]) == 0
+    assert main(["--digests", str(digests), NAME]) == 0
+    assert main(["--digests", str(digests), "nosuchruleset"]) == 2
