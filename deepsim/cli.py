@@ -566,6 +566,7 @@ def scenarios(
     if bad:
         console.print(f"{len(bad)} of {len(files)} scenario files do not load; "
                       "`deepsim run` would refuse them with the same error", highlight=False)
+        raise typer.Exit(2)     # bad input, as `run` would say: usable as a lint in CI
 
 
 def _check_scenario_file(path: Path) -> dict:
