@@ -376,13 +376,14 @@ def _front_plot(front: pd.DataFrame, scored: list[str], title: str) -> bytes:
     data = front[[f"d_{c}" for c in scored]].astype(float).to_numpy()
     fig, ax = plt.subplots(figsize=(1.2 + 0.7 * len(scored), 1.5 + 0.35 * n), dpi=110)
     shown = np.log10(1 + np.nan_to_num(data, nan=UNMEASURED_PENALTY))
-    im = ax.imshow(shown, aspect="auto", cmap="viridis_r" if False else "magma_r")
+    im = ax.imshow(shown, aspect="auto", cmap="magma_r")
     ax.set_xticks(range(len(scored)), scored)
     ax.set_yticks(range(n), [f"trial {int(t)} ({int(h)} hold)"
                              for t, h in zip(front["trial"], front["holds"], strict=True)])
     for i, j in itertools.product(range(n), range(len(scored))):
         v = data[i, j]
-        ax.text(j, i, "holds" if v == 0 else ("-" if math.isnan(v) else f"{v:.2g}"),
+        held = str(front[f"v_{scored[j]}"].iloc[i]).startswith("holds")
+        ax.text(j, i, "holds" if held else ("-" if math.isnan(v) else f"{v:.2g}"),
                 ha="center", va="center", fontsize=7,
                 color="black" if shown[i, j] < 0.6 else "white")
     fig.colorbar(im, ax=ax, label="log10(1 + distance)")
