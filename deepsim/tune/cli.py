@@ -406,8 +406,8 @@ def _tune_claims(scenario, params, objective, space, trials, games, seed, sample
                     for c in result.claims])
     console.print(t)
     console.print(escape(result.findings), highlight=False, soft_wrap=True)
-    console.print(f"Wrote {escape(str(result.out_dir))}/ (trials.parquet, front.yaml, "
-                  "front.png, confirm.parquet, findings.md, tune.json)", highlight=False)
+    files = ", ".join(["trials.parquet", *result.info.get("files", []), "tune.json"])
+    console.print(f"Wrote {escape(str(result.out_dir))}/ ({files})", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

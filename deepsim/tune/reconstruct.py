@@ -425,6 +425,14 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
              "tolerance (0 = the claim holds). Readings are judged under their own rules: "
              "a claim part that needs a run of another reading is left out. Tuned bags and "
              "floor weights remain placeholder data.", ""]
+    if not scored:  # a metric objective over declared spaces: no claims to tabulate
+        best = ok.sort_values(["value", "changes", "trial"]).iloc[0]
+        ch = _changes(best, dims, base) if base is not None else []
+        lines.append(f"No claim is scored by {objective!r}. Best point: trial "
+                     f"{int(best['trial'])}, value {best['value']:.4g}"
+                     + (f" (defaults {base['value']:.4g})" if base is not None else "")
+                     + f"; changes: {'; '.join(ch) or 'none'}.")
+        return "\n".join(lines) + "\n"
     if base is not None:
         held = [c for c in scored if str(base[f"v_{c}"]).startswith("holds")]
         lines.append(f"At the defaults {len(held)} of {len(scored)} claims hold"
