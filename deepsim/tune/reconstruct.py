@@ -441,7 +441,8 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
     lines += ["| claim | best trial | distance | verdict | changes from the defaults |",
               "|---|---|---|---|---|"]
     for c in scored:
-        d = ok.sort_values([f"d_{c}", "changes", "trial"]).iloc[0]
+        ranked = ok.assign(_held=~ok[f"v_{c}"].astype(str).str.startswith("holds"))
+        d = ranked.sort_values(["_held", f"d_{c}", "changes", "trial"]).iloc[0]
         ch = _changes(d, dims, base) if base is not None else []
         lines.append(f"| {c} | {int(d['trial'])} | {d[f'd_{c}']:.3g} | {d[f'v_{c}']} | "
                      f"{'; '.join(ch) or 'none'} |")
