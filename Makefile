@@ -58,6 +58,9 @@ FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
 DEEPSIM_QUIET := --force --quiet --no-report
+# "Readings under which the claims hold" (issue 22): the claims tune's budget
+RECONSTRUCT_TRIALS ?= 200
+RECONSTRUCT_GAMES ?= 20000
 
 findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
@@ -68,8 +71,12 @@ findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim tune scenarios/deepfall-mixed.yaml --objective claims --space readings \
+		--games $(RECONSTRUCT_GAMES) --trials $(RECONSTRUCT_TRIALS) \
+		--out $(FINDINGS_RUNS)/reconstruct --force --quiet
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
-		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports \
+		--reconstruct $(FINDINGS_RUNS)/reconstruct
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

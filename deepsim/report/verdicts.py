@@ -14,6 +14,18 @@ A claim made of several parts holds when every measured part holds and fails whe
 part fails. The thresholds of a ruleset's claims are its report options
 (:class:`deepsim.rulesets.base.ReportOption`), fixed before looking at the data and printed
 with every report.
+
+Distances (claims as tune objectives, ``deepsim tune --objective claims``): a part may carry
+``distance``, how far its *point estimate* lies outside the region the claim asserts, in
+multiples of the claim's own tolerance (:class:`Region` ``scale``: e.g. the rounds
+tolerance for a length claim, ``touch_max`` for "a touch strong", the "almost never" cap
+for a rare-event share). It is computed by the same :class:`Region` as the verdict and is
+exactly 0 when the part's verdict is ``holds``, at least :data:`MIN_FAIL_DISTANCE` when it
+is ``fails`` (a point on an open border), and the point's distance when ``inconclusive``.
+Within a part judged over groups (player counts, companies) the worst group's distance
+counts, as the worst group decides the verdict. A claim's distance is the sum of its
+measured parts' (:func:`claim_distance`); parts not measured on the run (another run's
+reading) are left out and named.
 """
 
 from __future__ import annotations
@@ -21,8 +33,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "NOT_MEASURED", "Claim", "ClaimPart",
-           "ClaimResult", "combine", "fmt_ci", "fmt_num", "not_measured", "region_verdict"]
+__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "MIN_FAIL_DISTANCE", "NOT_MEASURED", "Claim",
+           "ClaimPart", "ClaimResult", "Region", "claim_distance", "combine", "fmt_ci",
+           "fmt_num", "not_measured", "part_distance", "region_verdict"]
 
 HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "fails", "inconclusive", "not measured"
 
@@ -49,6 +62,9 @@ class ClaimPart:
     verdict: str
     run: str = ""
     note: str = ""
+    #: distance of the point estimate from the holds region, in tolerance multiples
+    #: (:func:`part_distance`); None: the part has no distance (not measured)
+    distance: float | None = None
 
 
 @dataclass
@@ -93,6 +109,63 @@ def region_verdict(low: float, high: float, lo: float = -math.inf, hi: float = m
     if below or low > hi:
         return FAILS
     return INCONCLUSIVE
+
+
+#: The smallest distance of a part that fails (its point on an open border of the region).
+MIN_FAIL_DISTANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Region:
+    """The region a claim part asserts, ``[lo, hi]`` (``(lo, hi]`` when ``lo_open``), and the
+    tolerance ``scale`` its distances are measured in (> 0, in the quantity's unit)."""
+
+    lo: float = -math.inf
+    hi: float = math.inf
+    lo_open: bool = False
+    scale: float = 1.0
+
+    def verdict(self, low: float, high: float) -> str:
+        """:func:`region_verdict` of the interval ``[low, high]``."""
+        return region_verdict(low, high, self.lo, self.hi, lo_open=self.lo_open)
+
+    def raw_distance(self, point: float) -> float:
+        """``max(lo - point, point - hi, 0) / scale`` (NaN point: NaN)."""
+        if point is None or (isinstance(point, float) and math.isnan(point)):
+            return math.nan
+        d = max(self.lo - point, point - self.hi, 0.0)
+        if d == 0.0 and self.lo_open and point <= self.lo:
+            d = MIN_FAIL_DISTANCE * self.scale
+        return float(d / self.scale)
+
+    def part(self, point: float, low: float, high: float) -> tuple[str, float]:
+        """(verdict of ``[low, high]``, :func:`part_distance` of ``point``)."""
+        v = self.verdict(low, high)
+        return v, part_distance(v, self.raw_distance(point))
+
+
+def part_distance(verdict: str, raw: float) -> float:
+    """A part's distance from its verdict and its point's raw distance: 0 when ``holds``;
+    at least :data:`MIN_FAIL_DISTANCE` when ``fails``; else ``raw`` (NaN: 0 when holds, NaN
+    otherwise)."""
+    if verdict == HOLDS:
+        return 0.0
+    if verdict == FAILS:
+        return max(raw, MIN_FAIL_DISTANCE) if not math.isnan(raw) else 1.0
+    return raw
+
+
+def claim_distance(result: ClaimResult) -> tuple[float, list[str]]:
+    """(sum of the measured parts' distances, labels of the parts left out). NaN when no
+    part has a distance."""
+    total, used, left = 0.0, 0, []
+    for p in result.parts:
+        if p.verdict == NOT_MEASURED or p.distance is None or math.isnan(p.distance):
+            left.append(p.label)
+            continue
+        total += p.distance
+        used += 1
+    return (total if used else math.nan), left
 
 
 def fmt_num(x, spec: str = ".3f") -> str:

@@ -347,6 +347,15 @@ class Ruleset(RulesetInfo):
     #: heading of the report's claims table
     claims_title: ClassVar[str] = "Claims"
 
+    def search_spaces(self) -> dict:
+        """The search spaces ``deepsim tune --space NAME`` may use, as declared in the
+        ruleset's data: a mapping with any of ``readings`` (each gap's documented
+        alternatives), ``rounding`` (printed numbers searched within the interval that
+        rounds to them) and ``placeholders`` (data the rulebook lacks), in the format
+        :func:`deepsim.tune.spaces.build_spaces` reads. Default: none (``--space`` is then
+        refused with exit 2)."""
+        return {}
+
     def report_roles(self, ctx) -> list[str] | None:
         """What each run given besides the first is used for (one phrase per run), or None
         for the shared wording (a side-by-side comparison)."""

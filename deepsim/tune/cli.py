@@ -260,16 +260,27 @@ def confirm_verdict(conf: dict) -> str:
 
 def tune(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    params: Annotated[list[str], typer.Option(
+    params: Annotated[list[str] | None, typer.Option(
         "--param", "-p", metavar="PATH=LOW:HIGH",
         help="Parameter and its search range LOW:HIGH[:STEP] (integers for an integer "
-             "parameter), or a list of values a,b,c; repeatable.")],
+             "parameter), or a list of values a,b,c; repeatable.")] = None,
     objective: Annotated[str | None, typer.Option(
         "--objective", help="A single number of the metric language to minimise "
                             "(faction_spread, bot_spread, seat_advantage, draw_share, "
                             "length_error, win_share\\[bot=random], ...), or a "
-                            "weighted sum such as faction_spread+0.5*seat_advantage. "
+                            "weighted sum such as faction_spread+0.5*seat_advantage; "
+                            "claims (the rulebook's claims: each claim's distance from "
+                            "holding, multi-objective), claims\\[B1,B2,B6], or sums such "
+                            "as claims+0.5*seat_advantage. "
                             "Default: the ruleset's default objective.")] = None,
+    space: Annotated[list[str] | None, typer.Option(
+        "--space", help="Search spaces the ruleset declares in its data: readings (the "
+                        "gaps' documented alternatives), rounding (printed numbers within "
+                        "the interval that rounds to them), placeholders (starting bags, "
+                        "floor weights); comma-separated or repeated.")] = None,
+    confirm_points: Annotated[int, typer.Option(
+        "--confirm-points", help="With claims or --space: Pareto points replayed on the "
+                                 "confirmation games (at most).")] = 5,
     trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per trial (default: "
@@ -307,9 +318,18 @@ def tune(
 
     Plays in this process (no --backend dask, unlike run and sweep).
     """
+    from deepsim.tune.claimsobj import uses_claims
     from deepsim.tune.tune import run_tune
 
     console = Console()
+    if uses_claims(objective) or space:
+        _tune_claims(scenario, params, objective, space, trials, games, seed, sampler_seed,
+                     confirm_games, confirm_seed, confirm_points, sets, threads, chunk_size,
+                     target_rounds, out, force, quiet, console)
+        return
+    if not params:
+        raise _fail(InputError("give at least one --param PATH=LOW:HIGH, or --space "
+                               "readings|rounding|placeholders", key="--param"))
     stop_bar, on_progress = _progress(quiet)
     try:
         try:
@@ -342,6 +362,52 @@ def tune(
             console.print(f"Re-run of the {name}: {escape(where)}", highlight=False)
     console.print(f"Wrote {escape(str(result.out_dir))}/ (best.yaml, trials.parquet, "
                   "objective.png, tune.json)", highlight=False)
+
+
+def _tune_claims(scenario, params, objective, space, trials, games, seed, sampler_seed,
+                 confirm_games, confirm_seed, confirm_points, sets, threads, chunk_size,
+                 target_rounds, out, force, quiet, console) -> None:
+    """``tune`` toward the rulebook's claims or over declared spaces
+    (:func:`deepsim.tune.reconstruct.run_claims_tune`)."""
+    from deepsim.tune.reconstruct import run_claims_tune
+    from deepsim.tune.spaces import parse_space_option
+
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            spaces = parse_space_option(space)
+            result = run_claims_tune(
+                scenario, objective=objective or "claims", spaces=spaces,
+                params=list(params or []), trials=trials, games=games, seed=seed,
+                sampler_seed=sampler_seed, sets=list(sets or []), chunk_size=chunk_size,
+                threads=threads, out=out, force=force, target_rounds=target_rounds,
+                confirm_games=confirm_games, confirm_seed=confirm_seed,
+                confirm_points=confirm_points, progress=on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
+                                   "keeps the trials that finished.", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        typer.echo(str(result.out_dir))
+        return
+    t = Table(title=f"Pareto set of {result.info['scenario_name']} ({len(result.front)} "
+                    "points): claim distances (0 = holds)", title_justify="left")
+    t.add_column("trial", justify="right")
+    t.add_column("hold", justify="right")
+    for c in result.claims:
+        t.add_column(c, justify="right")
+    for _, r in result.front.head(12).iterrows():
+        t.add_row(str(int(r["trial"])), str(int(r["holds"])),
+                  *[("0" if r[f"d_{c}"] == 0 else f"{r[f'd_{c}']:.2g}")
+                    for c in result.claims])
+    console.print(t)
+    console.print(escape(result.findings), highlight=False, soft_wrap=True)
+    files = ", ".join(["trials.parquet", *result.info.get("files", []), "tune.json"])
+    console.print(f"Wrote {escape(str(result.out_dir))}/ ({files})", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

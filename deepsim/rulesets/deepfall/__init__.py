@@ -561,6 +561,13 @@ class DeepfallRuleset(Ruleset):
         from deepsim.rulesets.deepfall.claims import evaluate_claims
         return evaluate_claims(ctx)
 
+    def search_spaces(self) -> dict:
+        """``search.yaml``: readings of the gaps, printed numbers, placeholder data."""
+        import yaml
+
+        with open(HERE / "search.yaml", encoding="utf-8") as fh:
+            return yaml.safe_load(fh) or {}
+
     def report_roles(self, ctx) -> list[str]:
         """B1/B8 at another maw.steps_per_floor, matchups, one-gap variations."""
         from deepsim.rulesets.deepfall import report

@@ -25,11 +25,12 @@ from deepsim.report.verdicts import (
     Claim,
     ClaimPart,
     ClaimResult,
+    Region,
     combine,
     fmt_ci,
     fmt_num,
     not_measured,
-    region_verdict,
+    part_distance,
 )
 from deepsim.rulesets.deepfall import metrics as DM
 
@@ -124,7 +125,9 @@ def _b1(ctx: Context) -> list[ClaimPart]:
         except KeyError as exc:
             parts.append(not_measured(label, str(exc)))
             continue
-        verdicts = [region_verdict(r.mean_low, r.mean_high, lo, hi) for r in gl.itertuples()]
+        region = Region(lo, hi, scale=c.rounds_tolerance)
+        scored = [region.part(r.mean, r.mean_low, r.mean_high) for r in gl.itertuples()]
+        verdicts = [v for v, _ in scored]
         missing = sorted(set(range(2, 7)) - set(gl["players"]))
         verdict = combine(verdicts)
         note = (f"median {', '.join(f'{int(r.players)}p {r.median:g}' for r in gl.itertuples())}"
@@ -139,7 +142,8 @@ def _b1(ctx: Context) -> list[ClaimPart]:
                                        for r in gl.itertuples()),
             "; ".join(f"{int(r.players)}p {fmt_ci(r.mean_low, r.mean_high, '.2f')}"
                       for r in gl.itertuples()),
-            verdict, run.label, note))
+            verdict, run.label, note,
+            part_distance(verdict, max((d for _, d in scored), default=0.0))))
     return parts
 
 
@@ -189,13 +193,16 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         note += f"; the scenario's seats allow {n_exp} companies, all judged"
     if ctx.baseline_note():
         note += f"; {ctx.baseline_note()}"
+    min_ratio = ctx.config.min_ratio
+    region = Region(min_ratio, scale=(1 - min_ratio) if 0 < min_ratio < 1 else 0.2)
+    raw = max((region.raw_distance(r) for r in ws["ratio"]), default=0.0)
     return [ClaimPart(
         f"viability (ratio >= {ctx.config.min_ratio:g} x fair within the interval)",
         f"{counts.get('viable', 0)} of {n_exp} viable, {counts.get('not viable', 0)} not "
         f"viable, {counts.get('inconclusive', 0)} inconclusive; weakest {worst['company']} "
         f"at {worst['ratio']:.2f} x fair",
         f"weakest: {fmt_ci(worst['ratio_low'], worst['ratio_high'], '.2f')} x fair",
-        verdict, ctx.primary.label, note)]
+        verdict, ctx.primary.label, note, part_distance(verdict, raw))]
 
 
 # --- B3 -----------------------------------------------------------------------------------
@@ -210,15 +217,16 @@ def _strong(ctx: Context, by: str, group: str, what: str) -> ClaimPart:
         return not_measured(label, f"no {by} {group!r} in the run")
     r = ws.loc[group]
     rank = int((ws["ratio"] > r["ratio"]).sum()) + 1
+    touch = ctx.config.touch_max
+    verdict, dist = Region(1.0, 1.0 + touch, lo_open=True, scale=touch).part(
+        r["ratio"], r["ratio_low"], r["ratio_high"])
     return ClaimPart(
         label, f"win share {r['win_share']:.3f} vs fair {r['fair_share']:.3f}: "
                f"{r['ratio']:.3f} x fair (rank {rank} of {len(ws)} {by}s)",
         f"{fmt_ci(r['ratio_low'], r['ratio_high'])} x fair",
-        region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + ctx.config.touch_max,
-                       lo_open=True),
-        ctx.primary.label,
+        verdict, ctx.primary.label,
         f"claimed region (1, {1 + ctx.config.touch_max:g}]; Holm test: {r['test']}"
-        + (f"; {ctx.baseline_note()}" if ctx.baseline_note() else ""))
+        + (f"; {ctx.baseline_note()}" if ctx.baseline_note() else ""), dist)
 
 
 def _direction(ratio: float, p: float, alpha: float) -> str:
@@ -241,6 +249,9 @@ def _b3(ctx: Context) -> list[ClaimPart]:
     a = ctx.config.alpha
     verdict = combine([_direction(t["glory_ratio"], t["glory_p"], a),
                        _direction(t["place_ratio"], t["place_p"], a)])
+    # the claimed direction as a region on each variance ratio: (1, inf), in touch_max units
+    swing = Region(1.0, lo_open=True, scale=ctx.config.touch_max)
+    raw = max(swing.raw_distance(t["glory_ratio"]), swing.raw_distance(t["place_ratio"]))
     parts.append(ClaimPart(
         label,
         f"variance vs other Callings: Glory x{t['glory_ratio']:.2f}, "
@@ -248,7 +259,8 @@ def _b3(ctx: Context) -> list[ClaimPart]:
         f"Brown-Forsythe p: Glory {t['glory_p']:.2g}, place {t['place_p']:.2g}",
         verdict, ctx.primary.label,
         "holds when both variances are larger at level alpha; Glory variance grows with "
-        "mean Glory, so the place variance is the scale-free one"))
+        "mean Glory, so the place variance is the scale-free one",
+        part_distance(verdict, raw)))
     return parts
 
 
@@ -282,20 +294,23 @@ def _b4(ctx: Context) -> list[ClaimPart]:
                 f"of the Takings without a Last Stand at the final collapse")
     parts = []
     note = f"claimed: at most {cap:g}; {who}"
+    region = Region(0.0, cap, scale=cap if cap > 0 else 0.05)
     for label, sfx in zip(labels, ("_mid", ""), strict=True):
+        verdict, dist = region.part(r["fb_pg" + sfx], r[f"fb_pg{sfx}_low"],
+                                    r[f"fb_pg{sfx}_high"])
         parts.append(ClaimPart(
             f"per player-game, {label}",
             f"{r['fb_pg' + sfx]:.3f} of player-games have a crew Taken without a Last Stand",
             fmt_ci(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"]),
-            region_verdict(r[f"fb_pg{sfx}_low"], r[f"fb_pg{sfx}_high"], 0.0, cap),
-            ctx.primary.label, note if not parts else ""))
+            verdict, ctx.primary.label, note if not parts else "", dist))
     for label, sfx in zip(labels, ("_mid", ""), strict=True):
+        verdict, dist = region.part(r["fb_crew" + sfx], r[f"fb_crew{sfx}_low"],
+                                    r[f"fb_crew{sfx}_high"])
         parts.append(ClaimPart(
             f"per crew, {label}",
             f"{r['fb_crew' + sfx]:.3f} of crews are Taken without a Last Stand",
             fmt_ci(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"]),
-            region_verdict(r[f"fb_crew{sfx}_low"], r[f"fb_crew{sfx}_high"], 0.0, cap),
-            ctx.primary.label))
+            verdict, ctx.primary.label, "", dist))
     return parts
 
 
@@ -319,16 +334,21 @@ def _b5(ctx: Context) -> list[ClaimPart]:
         varied = len(g) > 2 and g["cash_outs"].nunique() > 1 and g["worthy_ends"].nunique() > 1
         rho = sps.spearmanr(g["cash_outs"], g["worthy_ends"]).statistic if varied else np.nan
         tol = 1.0 + c.substitute_tolerance
+        sub = Region(1.0 / tol, tol, scale=c.substitute_tolerance)
+        if n1 and n2:
+            verdict, dist = sub.part(est, lo, hi)
+        else:
+            verdict, dist = INCONCLUSIVE, math.nan
         parts.append(ClaimPart(
             label,
             f"win rate Cash-Out-only {k1 / max(n1, 1):.3f} (n={n1:,}) vs Worthy-End-only "
             f"{k2 / max(n2, 1):.3f} (n={n2:,}): ratio {fmt_num(est)}",
             f"ratio {fmt_ci(lo, hi)}",
-            region_verdict(lo, hi, 1.0 / tol, tol) if n1 and n2 else INCONCLUSIVE,
+            verdict,
             ctx.primary.label,
             f"claimed region [{1 / tol:.2f}, {tol:.2f}]; per greedy player-game "
             f"{g['cash_outs'].mean():.2f} Cash Outs, {g['worthy_ends'].mean():.2f} Worthy "
-            f"Ends, Spearman correlation {fmt_num(float(rho), '.2f')}"))
+            f"Ends, Spearman correlation {fmt_num(float(rho), '.2f')}", dist))
     label = "aggression (greedy style) slightly over-wins"
     try:
         ws = ctx.win_shares("bot", balance=True).set_index("bot")
@@ -338,16 +358,17 @@ def _b5(ctx: Context) -> list[ClaimPart]:
         return [*parts, not_measured(label, "needs greedy bot seats")]
     r = ws.loc["greedy"]
     others = ", ".join(f"{b} {ws.loc[b, 'ratio']:.2f}" for b in ws.index if b != "greedy")
+    verdict, dist = Region(1.0, 1.0 + c.touch_max, lo_open=True, scale=c.touch_max).part(
+        r["ratio"], r["ratio_low"], r["ratio_high"])
     parts.append(ClaimPart(
         label, f"greedy win share {r['win_share']:.3f} = {r['ratio']:.3f} x fair",
         f"{fmt_ci(r['ratio_low'], r['ratio_high'])} x fair",
-        region_verdict(r["ratio_low"], r["ratio_high"], 1.0, 1.0 + c.touch_max, lo_open=True),
-        ctx.primary.label,
+        verdict, ctx.primary.label,
         f"claimed region (1, {1 + c.touch_max:g}]; other styles x fair: {others}. "
         + (f"The fair share is that of the styles kept ({ctx.baseline_note()}: weak "
            f"yardsticks would raise every stronger style's ratio)"
            if ctx.baseline_note() else
-           "The fair share is against the whole field")))
+           "The fair share is against the whole field"), dist))
     return parts
 
 
@@ -365,13 +386,15 @@ def _b6(ctx: Context) -> list[ClaimPart]:
         return [not_measured(label, "no games")]
     k = float((games["margin_rel"] <= ctx.config.tight_margin).sum())
     lo, hi = M.wilson(k, n, ctx.config.alpha)
+    # share of tight games; distances in units of 0.1 (ten percentage points of games)
+    verdict, dist = Region(0.5, 1.0, lo_open=True, scale=0.1).part(k / n, lo, hi)
     return [ClaimPart(
         label,
         f"{k / n:.3f} of games within {ctx.config.tight_margin:g} of the winner's Glory; "
         f"median relative margin {games['margin_rel'].median():.3f}, median margin "
         f"{games['margin'].median():g} Glory",
-        f"{fmt_ci(lo, hi)} of games", region_verdict(lo, hi, 0.5, 1.0, lo_open=True),
-        ctx.primary.label, "holds when more than half the games are that tight")]
+        f"{fmt_ci(lo, hi)} of games", verdict,
+        ctx.primary.label, "holds when more than half the games are that tight", dist)]
 
 
 # --- B7 -----------------------------------------------------------------------------------
@@ -394,6 +417,8 @@ def _b7(ctx: Context) -> list[ClaimPart]:
         worst = d[f"{col}_high"].max() / d[f"{col}_low"].min()
         best = d[f"{col}_low"].max() / d[f"{col}_high"].min()
         verdict = HOLDS if worst <= tol else (FAILS if best > tol else INCONCLUSIVE)
+        region = Region(hi=tol, scale=ctx.config.contention_tolerance or 0.25)
+        dist = part_distance(verdict, region.raw_distance(d[col].max() / d[col].min()))
         parts.append(ClaimPart(
             label,
             ", ".join(f"{int(r.players)}p {format(getattr(r, col), spec)}"
@@ -402,7 +427,7 @@ def _b7(ctx: Context) -> list[ClaimPart]:
             "; ".join(f"{int(r.players)}p "
                       f"{fmt_ci(getattr(r, col + '_low'), getattr(r, col + '_high'), spec)}"
                       for r in d.itertuples()),
-            verdict, ctx.primary.label, f"constant: largest / smallest <= {tol:g}"))
+            verdict, ctx.primary.label, f"constant: largest / smallest <= {tol:g}", dist))
     return parts
 
 
@@ -443,7 +468,11 @@ def _b8(ctx: Context) -> list[ClaimPart]:
             f"{fmt_ci(d['binds_low'], d['binds_high'], '.4f')} of games",
             HOLDS if cap == 1 else INCONCLUSIVE, run.label,
             ("enforced by the kernel (§9, A31), so the verdict holds by construction; "
-             + note) if cap == 1 else f"the run allows {cap} collapses a round; " + note))
+             + note) if cap == 1 else f"the run allows {cap} collapses a round; " + note,
+            # the cap is a rule, not a measurement: 0 when enforced, else the binding share
+            # in units of claims.almost_never
+            part_distance(HOLDS if cap == 1 else INCONCLUSIVE,
+                          d["binds_share"] / (ctx.config.almost_never or 0.05))))
     return parts
 
 

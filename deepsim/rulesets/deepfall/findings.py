@@ -135,8 +135,12 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/") -> s
 
 
 def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
-                   options: list[str] | None = None) -> list[Path]:
+                   options: list[str] | None = None,
+                   reconstruct: str | Path | None = None) -> list[Path]:
     """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report.
+
+    ``reconstruct``: a ``deepsim tune --objective claims`` folder whose ``findings.md``
+    ("Readings under which the claims hold") is appended, with its ``front.png``.
 
     Returns
     -------
@@ -150,7 +154,19 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     fig_dir = out / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)
     written = [out / "FINDINGS.md"]
-    written[0].write_text(findings_markdown(report), encoding="utf-8")
+    text = findings_markdown(report)
+    if reconstruct is not None:
+        rdir = Path(reconstruct)
+        md = rdir / "findings.md"
+        if not md.is_file():
+            raise InputError("not a finished claims tune (no findings.md)", file=str(rdir))
+        text = text.rstrip("\n") + "\n\n" + md.read_text(encoding="utf-8")
+        if (rdir / "front.png").is_file():
+            p = fig_dir / "claims_front.png"
+            p.write_bytes((rdir / "front.png").read_bytes())
+            written.append(p)
+            text += f"\n![Pareto set over the claims' distances]({FIGURE_DIR}/claims_front.png)\n"
+    written[0].write_text(text, encoding="utf-8")
     for f in report.figures:
         if f.name in _FIGURES:
             p = fig_dir / f.name
@@ -165,9 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")
     ap.add_argument("--option", action="append", default=[], help="report setting KEY=VALUE")
+    ap.add_argument("--reconstruct", default=None,
+                    help="a `deepsim tune --objective claims` folder: append its section")
     args = ap.parse_args(argv)
     try:
-        paths = write_findings(args.runs, args.out, args.option)
+        paths = write_findings(args.runs, args.out, args.option, args.reconstruct)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

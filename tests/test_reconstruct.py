@@ -1,0 +1,252 @@
+"""Claims as tune objectives and the declared search spaces (issue 22).
+
+- every claim part's distance is 0 exactly when its verdict holds and > 0 when it fails, on
+  fabricated run data (a small real run whose frames are bent toward and away from each
+  claim) and on random regions and intervals;
+- bag compositions are always valid bags of the fixed size, the defaults are recovered and
+  tuned bags stay flagged placeholder;
+- a planted reading that makes a claim hold is found on a tiny budget;
+- bad ``--objective`` / ``--space`` input exits 2 with one clear line.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from deepsim.cli import app
+from deepsim.errors import InputError
+from deepsim.report.verdicts import FAILS, HOLDS, MIN_FAIL_DISTANCE, Region
+from deepsim.tune.claimsobj import (
+    ClaimScore,
+    claim_scores,
+    parse_claims_objective,
+    uses_claims,
+)
+from deepsim.tune.play import Player
+from deepsim.tune.spaces import (
+    bag_counts,
+    build_spaces,
+    merge_overrides,
+    parse_space_option,
+    rounding_interval,
+)
+
+cli = CliRunner()
+SCENARIO = "scenarios/deepfall-mixed.yaml"
+
+
+# --- distances --------------------------------------------------------------------------
+
+def test_region_distance_is_zero_exactly_when_the_verdict_holds():
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(4000):
+        lo, width = rng.normal(), rng.exponential()
+        reg = Region(lo, lo + width if rng.random() < 0.8 else math.inf,
+                     lo_open=bool(rng.random() < 0.5), scale=float(rng.uniform(0.05, 2)))
+        point = rng.normal() * 2
+        half = rng.exponential() * 0.5
+        low, high = point - half, point + half
+        if rng.random() < 0.05:  # a point exactly on the border
+            point = low = high = reg.lo
+        verdict, dist = reg.part(point, low, high)
+        seen.add(verdict)
+        if verdict == HOLDS:
+            assert dist == 0.0
+        elif verdict == FAILS:
+            assert dist >= MIN_FAIL_DISTANCE
+        assert dist >= 0
+    assert {HOLDS, FAILS} <= seen
+    # scale: one tolerance outside is distance 1
+    assert Region(10.0, 12.0, scale=1.0).raw_distance(13.0) == pytest.approx(1.0)
+    assert Region(1.0, 1.2, lo_open=True, scale=0.2).raw_distance(0.9) == pytest.approx(0.5)
+
+
+@pytest.fixture(scope="module")
+def played():
+    player = Player(SCENARIO, games=300, seed=3)
+    point = player.prepare({})
+    g, s = player.play(point)
+    return player, point, g, s
+
+
+def _check_parts(player, point, g, s) -> dict:
+    from deepsim.tune.claimsobj import trial_context
+
+    ctx = trial_context(player.ruleset, point.prepared, g, s)
+    verdicts = {}
+    for res in player.ruleset.report_claims(ctx):
+        for p in res.parts:
+            if p.verdict == "not measured":
+                assert p.distance is None
+                continue
+            assert p.distance is not None and p.distance >= 0, (res.claim.id, p)
+            if p.verdict == HOLDS:
+                assert p.distance == 0.0, (res.claim.id, p.label)
+            if p.verdict == FAILS:
+                assert p.distance > 0.0, (res.claim.id, p.label)
+            verdicts[(res.claim.id, p.label)] = p.verdict
+    return verdicts
+
+
+def test_every_claim_part_distance_matches_its_verdict_on_fabricated_runs(played):
+    player, point, g, s = played
+    seen = {}
+    rng = np.random.default_rng(0)
+    fabrications = []
+    # bent toward each claim ...
+    g1 = g.copy()
+    g1["rounds"] = 11
+    g1["margin_rel"] = 0.0
+    fabrications.append((g1, s))
+    # ... and away from it
+    g2 = g.copy()
+    g2["rounds"] = 30
+    g2["margin_rel"] = 0.9
+    fabrications.append((g2, s))
+    for _ in range(2):  # wins reshuffled within each game: win shares move
+        s3 = s.copy()
+        s3["win"] = s3.groupby("game")["win"].transform(
+            lambda w: w.sample(frac=1.0, random_state=int(rng.integers(1 << 30))).to_numpy())
+        fabrications.append((g, s3))
+    for gg, ss in fabrications:
+        for key, v in _check_parts(player, point, gg, ss).items():
+            seen.setdefault(key[0], set()).add(v)
+    assert HOLDS in seen["B1"] and FAILS in seen["B1"]
+    assert HOLDS in seen["B6"] and FAILS in seen["B6"]
+    sc = claim_scores(player.ruleset, point.prepared, g1, s)
+    assert sc["B1"].distance == 0.0 and sc["B6"].distance == 0.0
+    sc = claim_scores(player.ruleset, point.prepared, g2, s)
+    # 30 rounds against 11 +- 1: 18 tolerances off; 0.9 margins: share 0 vs > 0.5 -> 5
+    assert sc["B1"].distance == pytest.approx(18.0)
+    assert sc["B6"].distance == pytest.approx(5.0)
+    # the part needing another reading's run is left out and named
+    assert sc["B1"].left_out == ["maw.steps_per_floor=1"]
+
+
+# --- objective and space parsing -------------------------------------------------------
+
+def test_parse_claims_objective():
+    o = parse_claims_objective("claims")
+    assert o.all_weight == 1 and o.selected(["B1", "B2"]) == ["B1", "B2"]
+    o = parse_claims_objective("claims[B1,B2,B6]")
+    assert o.selected(["B1", "B2", "B3", "B6"]) == ["B1", "B2", "B6"]
+    o = parse_claims_objective("2*claims[B1]+claims[B6]+0.5*seat_advantage")
+    assert o.weight("B1") == 2 and o.weight("B6") == 1
+    assert o.metric_text == "0.5*seat_advantage"
+    assert uses_claims("faction_spread+claims[B1]") and not uses_claims("company_spread")
+    for bad in ("claims[]", "claims[B1,B1]", "claims+claims", "claims[B1"):
+        with pytest.raises(InputError):
+            parse_claims_objective(bad)
+    with pytest.raises(InputError, match="B9"):
+        parse_claims_objective("claims[B9]").check(["B1", "B2"])
+    assert parse_space_option(["readings,rounding", "placeholders"]) == [
+        "readings", "rounding", "placeholders"]
+    with pytest.raises(InputError, match="unknown search space 'reading'"):
+        parse_space_option(["reading"])
+
+
+def test_rounding_intervals_and_reading_scaling():
+    assert rounding_interval("2.5") == pytest.approx((2.45, 2.55))
+    assert rounding_interval("1.25") == pytest.approx((1.245, 1.255))
+    assert rounding_interval("3") == pytest.approx((2.5, 3.5))
+    from deepsim.rulesets.deepfall import RULESET
+    from deepsim.tune.grid import parameter_table
+
+    table = parameter_table(RULESET)
+    dims = build_spaces(RULESET.search_spaces(), ["readings", "rounding"], table)
+    vals = {}
+    for d in dims:
+        vals.update(d.default)
+    # defaults: no change at all from the ruleset's own values
+    ov = merge_overrides(dims, vals)
+    assert all(table[k]["default"] == v for k, v in ov.items()), ov
+    # "instead" reading (0.88 = 2.2 / 2.5) scaled by the continuous 2.2
+    vals["A20"] = "Wardancer x2.2 instead of x2.5 (0.88)"
+    vals["callings.wardancer.worthy_end_multiplier"] = 2.22
+    ov = merge_overrides(dims, vals)
+    assert ov["callings.wardancer.worthy_end_multiplier"] == pytest.approx(0.88 * 2.22 / 2.2)
+
+
+# --- bags --------------------------------------------------------------------------------
+
+def test_bag_compositions_are_always_valid_bags():
+    rng = np.random.default_rng(5)
+    dice = ["recruit", "warrior", "scholar", "priest", "rogue"]
+    for _ in range(3000):
+        w = rng.random(5) * (rng.random(5) < 0.7)
+        size = int(rng.integers(1, 15))
+        bag = bag_counts(list(w), dice, size)
+        assert sum(bag.values()) == size and min(bag.values()) >= 0
+    assert bag_counts([0.5, 0.375, 0, 0.125, 0], dice, 8) == {
+        "recruit": 4, "warrior": 3, "scholar": 0, "priest": 1, "rogue": 0}
+    assert sum(bag_counts([0, 0, 0, 0, 0], dice, 8).values()) == 8
+
+
+def test_tuned_bags_are_accepted_and_stay_placeholder():
+    player = Player(SCENARIO, games=10)
+    dims = build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        vals = {}
+        for d in dims:
+            for pn, _, spec in d.params:
+                vals[pn] = float(rng.uniform(spec[0], spec[1]))
+                if spec[2]:
+                    vals[pn] = round(vals[pn] / spec[2]) * spec[2]
+        pp = player.prepare(merge_overrides(dims, vals))
+        ph = set(pp.prepared.placeholders)
+        assert any("start_bag" in p for p in ph) and any("floor_weights" in p for p in ph)
+        for d in dims:
+            if d.kind == "bag":
+                bag = pp.prepared.params["lineages"][d.name.split()[1]]["start_bag"]
+                assert sum(bag.values()) == 8
+
+
+# --- search ------------------------------------------------------------------------------
+
+def test_a_planted_reading_is_found_on_a_tiny_budget(monkeypatch, tmp_path):
+    """B6 is made to hold only under A12's per-turn reading and A20's "instead" reading
+    (distance 1 per reading missed; the real games are played, the claims are planted):
+    the search on 12 trials of 20 games finds it, the findings name it, and the front's
+    overrides carry both."""
+    import deepsim.tune.reconstruct as rec
+
+    def planted(ruleset, prepared, g, s):
+        p = prepared.params
+        miss = (p["turn"]["dread_per_uncanceled"] != 0) + (
+            p["callings"]["wardancer"]["worthy_end_multiplier"] > 1.0)
+        return {"B1": ClaimScore("B1", FAILS, 1.0, []),
+                "B6": ClaimScore("B6", HOLDS if miss == 0 else FAILS, float(miss), [])}
+
+    monkeypatch.setattr(rec, "claim_scores", planted)
+    res = rec.run_claims_tune(SCENARIO, objective="claims[B6]", spaces=["readings"],
+                              trials=12, games=20, sampler_seed=0, confirm_games=0,
+                              make_plots=False, out=tmp_path / "t")
+    t = res.trials
+    hit = t[t["v_B6"] == HOLDS]
+    assert len(hit), t[["trial", "A12", "A20", "d_B6"]]
+    assert (hit["A12"] == "one Dread step per turn with any").all()
+    assert "B6 | " in res.findings and "A12: one Dread step per turn with any" in \
+        res.findings
+    front = (tmp_path / "t" / "front.yaml").read_text()
+    assert "turn.dread_per_uncanceled: 0" in front and "0.88" in front
+    assert (tmp_path / "t" / "trials.parquet").is_file()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--objective", "claims", "--space", "bogus"], "unknown search space 'bogus'"),
+    (["--objective", "claims[B9]", "--space", "readings"], "unknown claim 'B9'"),
+    (["--objective", "claims[]", "--space", "readings"], "names no claim"),
+    (["--objective", "claims"], "nothing to search"),
+])
+def test_bad_objective_or_space_exits_2(args, message, tmp_path):
+    res = cli.invoke(app, ["tune", SCENARIO, "--games", "10", "--trials", "1",
+                           "--out", str(tmp_path / "o"), *args])
+    assert res.exit_code == 2, res.output
+    assert "error:" in res.output and message in res.output
+    assert "Traceback" not in res.output
