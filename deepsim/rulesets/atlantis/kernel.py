@@ -721,11 +721,15 @@ def compute_fields(scr, dat, side):
         w = units[t, U_AD] * ph
         if units[t, U_POISON] == 1:
             w *= 3.0
+        # dist is symmetric: read row cj (contiguous) rather than column cj, and keep the
+        # two passes branch-free so LLVM vectorises them (docs/performance.md, Atlantis)
+        drow = dist[cj]
         for c in range(C):
-            dd = dist[c, cj]
-            near[c] = min(near[c], dd)
-            if free and dd <= reachj:
-                threat[c] += w
+            near[c] = min(near[c], drow[c])
+        if free:
+            for c in range(C):
+                if drow[c] <= reachj:
+                    threat[c] += w
 
 
 # ---------------------------------------------------------------------------------------
