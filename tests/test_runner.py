@@ -174,6 +174,10 @@ def fake(monkeypatch, tmp_path):
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
     monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
+    # `deepsim rulesets` lists the registry's entries: the fake as a registered ruleset
+    monkeypatch.setattr(rulesets, "_REGISTERED", {})
+    rulesets.register("fake", holder["ruleset"], package="tests", version="0")
+    monkeypatch.setattr(rulesets, "_ENTRIES", None)     # undone: discovered again after
     monkeypatch.chdir(tmp_path)
     (tmp_path / "scenarios").mkdir()
     scen = tmp_path / "scenarios" / "fake.yaml"
