@@ -47,8 +47,12 @@ clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# Every playable ruleset's kernel speed on its pinned bench scenario (docs/performance.md);
+# nothing is written (`deepsim bench RULESET --out reports/bench.json` on an idle machine).
 bench: $(STAMP)
 	$(VENV)/bin/deepsim bench deepfall
+	$(VENV)/bin/deepsim bench atlantis
+	$(VENV)/bin/deepsim bench abyss
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
 # players, random companies and bots), a 2-player run (matchups), the literal Maw

@@ -68,22 +68,35 @@ def _prepare(ruleset: str, players: int):
     return rs, rs.prepare(_scenario(ruleset, players), source="<bench>")
 
 
+#: seconds a timed batch of ``kernel_speed`` aims at (its game count is at most ``games``)
+BATCH_S = 2.0
+#: fewest games in a timed batch
+MIN_BATCH = 200
+
+
 def kernel_speed(ruleset: str, players: int, games: int, threads: int, repeats: int = 3
                  ) -> dict:
     """Best-of-``repeats`` wall-clock games/s of ``run_chunk`` after a warm-up.
+
+    Each batch plays ``games`` games, or fewer for a slow kernel: about ``BATCH_S``
+    seconds' worth at the warm-up's speed (at least ``MIN_BATCH``).
 
     Returns
     -------
     dict
         ``games_per_s`` (float, games/s on ``threads`` threads), ``per_core`` (games/s
-        divided by threads) and ``rng_draws_per_game`` (mean random draws per game; None
-        when the kernel does not count them).
+        divided by threads), ``games`` (per batch) and ``rng_draws_per_game`` (mean random
+        draws per game; None when the kernel does not count them).
     """
     rs, prep = _prepare(ruleset, players)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        rs.run_chunk(prep, 0, 256)                       # compile or load, warm caches
+        rs.run_chunk(prep, 0, 16)                        # compile or load
+        t0 = time.perf_counter()
+        rs.run_chunk(prep, 0, 256)                       # warm caches; a first speed
+        rate = 256 / max(time.perf_counter() - t0, 1e-9)
+        games = int(min(games, max(MIN_BATCH, rate * BATCH_S)))
         best = float("inf")
         draws = 0.0
         for r in range(repeats):
@@ -94,7 +107,8 @@ def kernel_speed(ruleset: str, players: int, games: int, threads: int, repeats: 
     finally:
         numba.set_num_threads(old)
     gps = games / best
-    return {"games_per_s": gps, "per_core": gps / threads, "rng_draws_per_game": draws}
+    return {"games_per_s": gps, "per_core": gps / threads, "games": games,
+            "rng_draws_per_game": draws}
 
 
 def _child_env(**extra: str) -> dict:
@@ -103,15 +117,37 @@ def _child_env(**extra: str) -> dict:
     return env
 
 
-def python_reference(ruleset: str, players: int, games: int) -> float:
-    """games/s of the same kernel code run as plain Python (``NUMBA_DISABLE_JIT=1``)."""
-    code = ("import time, json; from deepsim.bench import _prepare; "
-            f"rs, p = _prepare({ruleset!r}, {players}); rs.run_chunk(p, 0, 1); "
-            "t = time.perf_counter(); "
-            f"rs.run_chunk(p, 1, {games}); print(json.dumps(time.perf_counter() - t))")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], check=True,
+_PYREF = """
+import json, sys, time
+from deepsim.bench import _prepare
+rs, p = _prepare(sys.argv[1], int(sys.argv[2]))
+cap, budget = int(sys.argv[3]), float(sys.argv[4])
+rs.run_chunk(p, 0, 1)
+start, n, played, spent = 1, 1, 0, 0.0
+while played < cap and (spent < budget or played < 3):
+    n = min(n, cap - played)
+    t = time.perf_counter()
+    rs.run_chunk(p, start, n)
+    spent += time.perf_counter() - t
+    start += n
+    played += n
+    n *= 2
+print(json.dumps([played, spent]))
+"""
+
+
+def python_reference(ruleset: str, players: int, games: int, budget_s: float = 20.0
+                     ) -> float:
+    """games/s of the same kernel code run as plain Python (``NUMBA_DISABLE_JIT=1``).
+
+    Plays batches of 1, 2, 4, ... games (after one untimed game) until ``games`` games or
+    ``budget_s`` seconds of play (at least 3 games), so a slow kernel is timed on fewer.
+    """
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", _PYREF, ruleset,
+                          str(players), str(games), str(budget_s)], check=True,
                          capture_output=True, text=True, env=_child_env(NUMBA_DISABLE_JIT="1"))
-    return games / float(out.stdout.strip().splitlines()[-1])
+    played, spent = json.loads(out.stdout.strip().splitlines()[-1])
+    return played / spent
 
 
 _START = """
@@ -216,9 +252,11 @@ def end_to_end_split(ruleset: str, players: int, games: int, chunk_size: int, th
                      workdir: Path) -> dict:
     """Seconds in the kernel, in parquet writing and in the report for one whole run.
 
-    The run goes through the real runner (``runner.execute``); the kernel's share is timed
-    inside it, writing is the rest of the run's wall time, and the report is a separate
-    ``deepsim report`` process when that command exists.
+    The run goes through the real runner (``runner.execute``); the kernel's share
+    (``run_chunk``: play and frames) is timed inside it, ``write_s`` is the rest of the
+    run's wall time (the writing not hidden behind the next chunk's play: the runner
+    writes chunk k while chunk k+1 plays), ``total_s`` the whole run, and the report is a
+    separate ``deepsim report`` process when that command exists.
     """
     from deepsim import runner
     rs, prep = _prepare(ruleset, players)
@@ -233,8 +271,9 @@ def end_to_end_split(ruleset: str, players: int, games: int, chunk_size: int, th
     runner.execute(timed, prep, scenario, out_dir=out_dir, source="<bench>", overrides=[],
                    threads=threads)
     total = time.perf_counter() - t0
-    result = {"games": games, "threads": threads, "kernel_s": timed.kernel_s,
-              "write_s": total - timed.kernel_s, "report_s": None}
+    result = {"games": games, "threads": threads, "chunk_size": chunk_size,
+              "kernel_s": timed.kernel_s, "write_s": total - timed.kernel_s,
+              "total_s": total, "report_s": None}
     t0 = time.perf_counter()
     rep = subprocess.run([_cli(), "report", str(out_dir)], capture_output=True, text=True,
                          check=False)
@@ -266,6 +305,10 @@ def peak_rss_mb(ruleset: str, players: int, games: int, workdir: Path) -> float:
     return usage.ru_maxrss / 1024.0
 
 
+#: seconds of 2-thread play the end-to-end run aims at (a slow kernel plays fewer games)
+SPLIT_S = 60.0
+
+
 def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
               log=print) -> dict:
     """Run every measurement on ``ruleset``'s bench scenario; return the results, and write
@@ -273,7 +316,9 @@ def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
     written by default).
 
     ``quick`` shrinks every game count and times the middle player count only (for a smoke
-    test): the numbers are then not meaningful, only the shape of the output.
+    test): the numbers are then not meaningful, only the shape of the output. A slow
+    kernel's end-to-end run and memory runs play fewer games: about ``SPLIT_S`` seconds'
+    worth on 2 threads (at most 1,000,000; memory at a tenth of that and at that).
 
     Raises
     ------
@@ -285,8 +330,6 @@ def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
     mid = players[len(players) // 2]
     n_fast = 2_000 if quick else 40_000
     n_py = 10 if quick else 300
-    n_split = 5_000 if quick else 1_000_000
-    rss_counts = (1_000, 2_000) if quick else (100_000, 1_000_000)
     counts = (mid,) if quick else players
     threads_max = min(2, numba.config.NUMBA_NUM_THREADS)
     res: dict = {"machine": {"python": platform.python_version(), "numba": numba.__version__,
@@ -298,7 +341,7 @@ def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
         one = kernel_speed(ruleset, n, n_fast, 1)
         two = kernel_speed(ruleset, n, n_fast, threads_max)
         log(f"plain-Python reference, {n} players ...")
-        py = python_reference(ruleset, n, n_py)
+        py = python_reference(ruleset, n, n_py, 2.0 if quick else 20.0)
         res["players"][str(n)] = {
             "games_per_s_1_thread": one["games_per_s"],
             "games_per_s_per_core_1_thread": one["per_core"],
@@ -308,6 +351,7 @@ def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
             "python_games_per_s": py,
             "jit_vs_python": one["games_per_s"] / py,
             "rng_draws_per_game": one["rng_draws_per_game"],
+            "games_timed": one["games"],
         }
     log("RNG alone ...")
     ns = rng_ns_per_draw(5_000_000 if quick else 50_000_000)
@@ -320,6 +364,12 @@ def run_bench(ruleset: str, *, quick: bool = False, out: Path | None = None,
                                     if floor else None)
     log("cold compile and cached start ...")
     res.update(start_times(ruleset, mid, cold=not quick))
+    if quick:
+        n_split, rss_counts = 5_000, (1_000, 2_000)
+    else:
+        rate = res["players"][str(mid)]["games_per_s_2_threads"]
+        n_split = int(min(1_000_000, max(10_000, round(rate * SPLIT_S, -4))))
+        rss_counts = (n_split // 10, n_split)
     with tempfile.TemporaryDirectory() as tmp:
         log(f"end-to-end split, {n_split:,} games ...")
         res["split"] = end_to_end_split(ruleset, mid, n_split, min(100_000, n_split),

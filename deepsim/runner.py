@@ -3,7 +3,8 @@
 The runner knows rulesets only through the contract in :mod:`deepsim.rulesets.base`:
 ``prepare``, ``run_chunk`` and ``trace``. Chunks run one after another; each chunk is
 parallel inside the ruleset's kernel (blocks of games on ``threads`` threads,
-:mod:`deepsim.blocks`), once the kernel is compiled or loaded (:mod:`deepsim.jitcache`).
+:mod:`deepsim.blocks`), once the kernel is compiled or loaded (:mod:`deepsim.jitcache`),
+and a chunk's parquet parts are written on a writer thread while the next chunk plays.
 Results depend only on (seed, game index), so chunk size and thread count never change them.
 """
 
@@ -596,14 +597,14 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
             played = backend.play_chunks(ruleset, prepared, writer, info, todo, out_dir=out_dir,
                                          done=done, progress=progress)
         else:
-            for index, start, count in todo:
-                games_df, seats_df = ruleset.run_chunk(prepared, start, count)
-                with deferred_sigint():
-                    writer.write_chunk(index, start, count, games_df, seats_df)
+            def wrote(count: int) -> None:
+                nonlocal done, played
                 done += count
                 played += count
                 if progress is not None:
                     progress(done, games)
+
+            _play_overlapped(ruleset, prepared, writer, todo, wrote)
     except KeyboardInterrupt as exc:
         if isinstance(exc, RunInterrupted):
             raise
@@ -630,6 +631,59 @@ def _play(ruleset: Any, prepared: Any, writer: RunWriter, info: dict, *, out_dir
                           n_chunks=len(plan)) from exc
     return RunResult(out_dir=out_dir, ruleset=ruleset, prepared=prepared, info=info,
                      manifest=writer.manifest)
+
+
+def _play_overlapped(ruleset: Any, prepared: Any, writer: RunWriter,
+                     todo: list[tuple[int, int, int]], wrote: Callable[[int], None]) -> None:
+    """Play the chunks of ``todo`` in order, writing chunk k on a writer thread while chunk
+    k+1 plays (pyarrow's encoding and the kernels' blocks release the GIL, so the two
+    overlap on separate cores; ``docs/performance.md``).
+
+    At most one chunk is being written at a time, and chunks are written and listed in the
+    manifest in order, each by :meth:`RunWriter.write_chunk` (atomic parts, then the
+    manifest), so the run directory is always a valid prefix of the run: a failure or a
+    Ctrl-C while chunk k+1 plays first lets chunk k's write finish (it is kept and listed),
+    then raises. ``wrote(count)`` is called on this thread after each chunk is listed.
+    Peak memory holds two chunks' frames (the one being written and the one playing).
+
+    Raises
+    ------
+    Exception
+        A write's exception (e.g. ``OutputError``), raised before the next chunk's write
+        starts; or the kernel's.
+    KeyboardInterrupt
+        After the pending write has finished.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deepsim-writer")
+    pending: tuple[Any, int] | None = None
+
+    def finish() -> None:
+        nonlocal pending
+        if pending is not None:
+            future, count = pending
+            pending = None
+            future.result()
+            wrote(count)
+
+    try:
+        for index, start, count in todo:
+            games_df, seats_df = ruleset.run_chunk(prepared, start, count)
+            with deferred_sigint():
+                finish()
+            pending = (pool.submit(writer.write_chunk, index, start, count, games_df,
+                                   seats_df), count)
+            del games_df, seats_df
+        with deferred_sigint():
+            finish()
+    finally:
+        if pending is not None:
+            # an exception or Ctrl-C while the next chunk played: let the write in flight
+            # finish so its chunk is kept and listed (a second Ctrl-C waits for it too)
+            with deferred_sigint(), contextlib.suppress(Exception):
+                finish()
+        pool.shutdown(wait=True)
 
 
 def _same_path(a: Path, b: Path) -> bool:

@@ -553,3 +553,12 @@ def test_fixed_map_and_forces_reach_the_kernel():
     assert set(games["winner"].astype(str)) <= {"Sea Witch", "Sea King", "draw"}
     g1, _ = RULESET.trace_result(p, 2)
     assert g1.iloc[0].to_dict() == games.iloc[2].to_dict()
+
+
+@pytest.mark.parametrize("w,h", [(18, 14), (7, 9), (1, 5), (10, 2)])
+def test_distance_table_is_symmetric_and_contiguous(w, h):
+    """The kernel reads dist[cj] as the distances *to* cj (compute_fields, leader_threat:
+    the contiguous row instead of the column), which needs a symmetric table."""
+    d = maps.distance_table(w, h)
+    assert d.shape == (w * h, w * h) and d.flags["C_CONTIGUOUS"]
+    assert (d == d.T).all() and (np.diag(d) == 0).all()

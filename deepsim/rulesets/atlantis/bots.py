@@ -275,8 +275,9 @@ def leader_threat(scr, dat, i):
         if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, U_RANGED] == 1 else 1):
             continue                         # cannot reach any hex slot i could use
         if units[t, U_RANGED] == 1:
+            drow = dist[cj]                  # symmetric: the contiguous row of cj
             for c in range(C):
-                if dist[c, cj] <= mv + rmax:
+                if drow[c] <= mv + rmax:
                     thr[c] += w
             continue
         large = units[t, U_LARGE]

@@ -721,11 +721,15 @@ def compute_fields(scr, dat, side):
         w = units[t, U_AD] * ph
         if units[t, U_POISON] == 1:
             w *= 3.0
+        # dist is symmetric: read row cj (contiguous) rather than column cj, and keep the
+        # two passes branch-free so LLVM vectorises them (docs/performance.md, Atlantis)
+        drow = dist[cj]
         for c in range(C):
-            dd = dist[c, cj]
-            near[c] = min(near[c], dd)
-            if free and dd <= reachj:
-                threat[c] += w
+            near[c] = min(near[c], drow[c])
+        if free:
+            for c in range(C):
+                if drow[c] <= reachj:
+                    threat[c] += w
 
 
 # ---------------------------------------------------------------------------------------
@@ -759,6 +763,35 @@ def legal_targets(scr, dat, i, split_only):
         rmax = np.int64(rules[R_RANGED_MAX])
     force_ranged = ranged and rules[R_MARTYR_RANGED] > 0.5
     n = 0
+    if not ranged:
+        # adjacent targets only: the units on the 6 neighbouring hexes (a living unit is
+        # the one occ names on its cell), in slot order as the scan below would list them
+        nb = dat[D_NB]
+        occ = scr[X_OCC]
+        martyrs = 0
+        for d in range(N_DIRS):
+            c = nb[ci, d]
+            if c < 0:
+                continue
+            j = occ[c]
+            if j < 0 or not is_foe(u, i, j):
+                continue
+            k = n
+            while k > 0 and out[k - 1] > j:
+                out[k] = out[k - 1]
+                k -= 1
+            out[k] = j
+            n += 1
+            martyrs += units[u[j, UC_TYPE], U_MARTYR]
+        if martyrs > 0:
+            m = 0                           # AT-X6: only the adjacent Martyrs
+            for k in range(n):
+                j = out[k]
+                if units[u[j, UC_TYPE], U_MARTYR] == 1:
+                    out[m] = j
+                    m += 1
+            return m, True
+        return n, False
     for j in range(g[GS_NSLOTS]):
         if u[j, UC_ALIVE] == 0 or not is_foe(u, i, j):
             continue
