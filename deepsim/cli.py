@@ -62,6 +62,11 @@ from deepsim.respond.cli import register as _register_respond
 
 _register_respond(app)
 
+# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/ladder/cli.py)
+from deepsim.ladder.cli import register as _register_ladder
+
+_register_ladder(app)
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
