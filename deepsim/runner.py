@@ -31,6 +31,7 @@ from deepsim.errors import InputError, OutputError
 from deepsim.output import (
     DEFAULT_RUNS_ROOT,
     MANIFEST_NAME,
+    MANIFEST_SCHEMA_VERSION,
     RUN_JSON_NAME,
     RunWriter,
     check_out_dir,
@@ -769,7 +770,8 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     Raises
     ------
     InputError
-        Not a run directory, a complete run, ``run.json`` and the manifest disagreeing,
+        Not a run directory, a complete run, a run of an older parquet schema version
+        (``output.MANIFEST_SCHEMA_VERSION``), ``run.json`` and the manifest disagreeing,
         changed parameters or scenario, a finished part that fails its checks, or a
         manifest listing chunks the run's plan does not have.
     RunInterrupted
@@ -790,6 +792,13 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     if manifest["status"] == "complete":
         raise InputError("this run is already complete; nothing to resume", file=mwhere,
                          key="status")
+    if manifest["schema_version"] != MANIFEST_SCHEMA_VERSION:
+        # its finished parts number seats from 0; new parts would number them from 1
+        raise InputError(f"this run was written by an older deepsim (parquet schema "
+                         f"{manifest['schema_version']}, now {MANIFEST_SCHEMA_VERSION}) and "
+                         "cannot be resumed; its finished chunks stay readable: run the "
+                         "scenario again into another folder", file=mwhere,
+                         key="schema_version")
     if manifest["status"] != "running":
         raise InputError(f"unknown run status {manifest['status']!r} (expected 'running')",
                          file=mwhere, key="status")
