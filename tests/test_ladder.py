@@ -111,3 +111,18 @@ def test_a_small_ladder_end_to_end(tmp_path):
     assert len(res.depth) == 2 and res.depth["ratio"].iloc[0] > 1.0
     info = json.loads((tmp_path / "lad" / "ladder.json").read_text())
     assert info["rungs"] == ["random", "greedy", "search-2"]
+
+
+def test_bad_rungs_exit_2_with_one_error_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+
+    res = CliRunner().invoke(app, ["ladder", "scenarios/deepfall-2p.yaml", "--rungs",
+                                   "random,nope", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2
+    assert "error:" in res.output and "unknown rung 'nope'" in res.output
+    assert not (tmp_path / "x").exists()
+    res = CliRunner().invoke(app, ["ladder", "scenarios/atlantis.yaml", "--rungs",
+                                   "random,search-8"])
+    assert res.exit_code == 2 and "no search" in res.output
