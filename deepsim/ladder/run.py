@@ -105,7 +105,7 @@ def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
     return per, score.to_numpy(np.float64)
 
 
-def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: int = 2000,
+def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: int = 20_000,
                depth_games: int | None = None, seed: int | None = None,
                sets: list[str] | None = None, threads: int | None = None,
                out: Path | str | None = None,
