@@ -44,8 +44,8 @@ def ladder(
                         "scenario's faction_bots file][,search-8,search-32].")] = None,
     games: Annotated[int, typer.Option(
         "--games", "-n", help="Games per rung's field (default 20,000: about 23 minutes "
-                              "for scenarios/deepfall-4p.yaml on an idle 2-core machine, "
-                              "docs/performance.md).")] = 20_000,
+                              "for a 4-player scenario with the default rungs on an idle "
+                              "2-core machine, docs/performance.md).")] = 20_000,
     depth_games: Annotated[int | None, typer.Option(
         "--depth-games", help="Deals per head-to-head pass (two passes; default "
                               "--games / 2).")] = None,
