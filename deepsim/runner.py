@@ -148,6 +148,17 @@ def versions() -> dict[str, str]:
     return out
 
 
+def ruleset_package(name: str) -> dict[str, str]:
+    """Where ruleset ``name`` comes from, for ``run.json``: ``source`` (built-in, plugin,
+    registered), ``package`` (its distribution) and ``version``."""
+    from deepsim import rulesets
+
+    e = next((e for e in rulesets.entries() if e.name == name and e.error is None), None)
+    if e is None:
+        return {}
+    return {"source": e.source, "package": e.package, "version": e.version}
+
+
 _MAX_SEED = 2**63 - 1
 #: Most chunks one run may have: bounds the chunk plan and the manifest (~17 MB at most).
 MAX_CHUNKS = 100_000
@@ -522,6 +533,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "chunk_size": chunk_size,
         "threads": threads,
         "versions": versions(),
+        "ruleset_package": ruleset_package(prepared.ruleset),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "command": sys.argv,
         "started_utc": _utc_now(),
@@ -732,6 +744,10 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
     now = versions()
     moved = [f"{k} {recorded[k]} -> {now[k]}" for k in ("deepsim", "numba", "numpy")
              if k in recorded and k in now and recorded[k] != now[k]]
+    pkg, pkg_now = info.get("ruleset_package") or {}, ruleset_package(ruleset.name)
+    if pkg.get("version") and pkg != pkg_now:
+        moved.append(f"ruleset {pkg.get('package')} {pkg.get('version')} -> "
+                     f"{pkg_now.get('package')} {pkg_now.get('version')}")
     if moved:
         warnings.append(f"versions changed since the run was made ({', '.join(moved)}); "
                         "the parameters are the same, but a changed engine may play "

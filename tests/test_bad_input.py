@@ -212,7 +212,7 @@ def test_scenarios_lists_each_file_that_run_would_refuse_with_its_error(tmp_path
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     res = CliRunner().invoke(app, ["scenarios", str(tmp_path)], env={"COLUMNS": "200"})
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 2, res.output        # a lint for CI: bad input is exit 2
     out = res.output
     assert "key 'sed'" in out and "did you mean 'seed'" in out
     assert "seats.0.caling" in out
@@ -233,3 +233,30 @@ def test_a_space_instead_of_equals_after_set_gets_a_hint(monkeypatch, capsys):
         cli.entry()
     assert exc.value.code == 2
     assert "write --set maw.steps_per_floor=1" in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_a_bad_value_in_a_rulesets_own_data_file_names_file_key_and_line(tmp_path):
+    """A designer edits the ruleset's data file (their own game's ruleset.yaml): a bad value
+    is an InputError with the file, key and line, not a pydantic traceback."""
+    from pydantic import Field
+
+    from deepsim.errors import InputError
+    from deepsim.rulesets.common import DataFile, StrictModel
+
+    class End(StrictModel):
+        target: int = Field(ge=1)
+
+    class Data(StrictModel):
+        faces: int = Field(ge=2)
+        end: End
+
+    path = tmp_path / "ruleset.yaml"
+    path.write_text("faces: 6\nend:\n  target: 0\n")
+    with pytest.raises(InputError) as exc:
+        DataFile(path, lambda: Data).load()
+    e = exc.value
+    assert (e.file, e.key, e.line) == (str(path), "end.target", 3)
+    assert "greater than or equal to 1" in str(e) and "(got 0)" in str(e)
+    path.write_text("faces: 6\nend:\n  tarjet: 100\n")
+    with pytest.raises(InputError, match="tarjet"):
+        DataFile(path, lambda: Data).parameter_paths()

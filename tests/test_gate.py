@@ -111,6 +111,11 @@ BAD = [
       "did you mean 'Dvergar Reaver'", "known: Dvergar Reaver, Dvergar Lorekeeper"]),
     ("expect:\n  - {metric: rounds, players: 5, below: 20}\n",
      ["key 'expect.0.players'", "plays 4 players, not 5"]),
+    # written inside the metric's brackets: the error names the key the designer wrote
+    ("expect:\n  - {metric: 'win_ratio[bots]', below: 2}\n",
+     ["key 'expect.0.metric'", "did you mean 'bot'"]),
+    ("expect:\n  - {metric: 'win_ratio[company=Dvergar Reavr]', below: 2}\n",
+     ["key 'expect.0.metric'", "did you mean 'Dvergar Reaver'"]),
     ("expect:\n  - {metric: rounds, within: [9, 8]}\n", ["empty bounds"]),
     ("expect:\n  - {metric: rounds, within: [8, 9], below: 3}\n", ["not both"]),
     ("expect:\n  - {metric: rounds}\n", ["no bound"]),

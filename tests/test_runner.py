@@ -174,6 +174,10 @@ def fake(monkeypatch, tmp_path):
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
     monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
+    # `deepsim rulesets` lists the registry's entries: the fake as a registered ruleset
+    monkeypatch.setattr(rulesets, "_REGISTERED", {})
+    rulesets.register("fake", holder["ruleset"], package="tests", version="0")
+    monkeypatch.setattr(rulesets, "_ENTRIES", None)     # undone: discovered again after
     monkeypatch.chdir(tmp_path)
     (tmp_path / "scenarios").mkdir()
     scen = tmp_path / "scenarios" / "fake.yaml"
@@ -422,7 +426,7 @@ def test_cli_rulesets_and_scenarios(fake, tmp_path):
     assert res.exit_code == 0 and "fake" in res.output and "Fake game" in res.output
     (tmp_path / "scenarios" / "broken.yaml").write_text("games: [\n")
     res = cli.invoke(app, ["scenarios"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 2, res.output     # a file does not load: bad input
     assert "fake-small" in res.output and "2, 4" in res.output and "250" in res.output
     assert "broken.yaml" in res.output and "malformed" in res.output
 

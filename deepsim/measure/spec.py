@@ -537,6 +537,9 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
             if key is not None:
                 return {"file": source, "key": key}
             k = f"{key_prefix}.{_i}.{sub}" if key_prefix else sub
+            if key_prefix and k not in lines and f"{key_prefix}.{_i}.metric" in lines:
+                # the designer wrote it inside the metric's brackets, not as its own key
+                k = f"{key_prefix}.{_i}.metric"
             return {"file": source, "key": k,
                     "line": lines.get(k) or lines.get(f"{key_prefix}.{_i}")}
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from deepsim.errors import InputError
 from deepsim.params import (
@@ -32,6 +32,7 @@ from deepsim.params import (
     parameter_table,
     parse_override,
     validate,
+    validation_error,
 )
 
 __all__ = ["DataFile", "Overrides", "StrictModel", "bot_column", "check_bot", "check_bot_pool",
@@ -114,7 +115,14 @@ class DataFile:
 
     @cached_property
     def _defaults(self) -> dict:
-        return self.model.model_validate(self.default_data()).model_dump()
+        # a designer edits this file: a bad value is an InputError naming the file, key
+        # and line (exit 2), never a pydantic traceback
+        data = self.default_data()
+        try:
+            return self.model.model_validate(data).model_dump()
+        except ValidationError as exc:
+            raise validation_error(exc, data, model=self.model, source=str(self.path),
+                                   lines=self.default_lines()) from None
 
     @cached_property
     def _paths(self) -> dict[str, Any]:
