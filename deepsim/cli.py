@@ -62,6 +62,11 @@ from deepsim.respond.cli import register as _register_respond
 
 _register_respond(app)
 
+# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/ladder/cli.py)
+from deepsim.ladder.cli import register as _register_ladder
+
+_register_ladder(app)
+
 # `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
 from deepsim.newruleset.cli import register as _register_new_ruleset
 

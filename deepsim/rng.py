@@ -62,3 +62,18 @@ def below(key, ctr, n):
 def uniform(key, ctr):
     """Uniform float64 in ``[0, 1)`` with 53 random bits from draw ``ctr``."""
     return np.float64(draw(key, ctr) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+_CHILD_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+
+
+@njit(cache=True, inline="always")
+def child_key(key, index):
+    """Key of the ``index``-th child stream of stream ``key`` (uint64 from uint64, int64).
+
+    A counter-based split: the child keys of one key are SplitMix64 outputs of a salted
+    copy of it, so a child's draws share no counter sequence with its parent's (``draw``
+    mixes ``key + (ctr + 1) * gamma``; a child mixes ``mix64(key ^ salt) + (index + 1) *
+    gamma`` first). Used for a search bot's rollouts, whose streams must not be the game's.
+    """
+    return mix64(mix64(key ^ _CHILD_SALT) + (np.uint64(index) + _ONE) * GOLDEN_GAMMA)

@@ -116,7 +116,7 @@ def test_objective_parsing():
     uni = probe_universe(player.ruleset, player.prepare({}).prepared)
     with pytest.raises(InputError, match="did you mean 'company_spread'"):
         parse_objective("compnay_spread").bind(uni)
-    with pytest.raises(InputError, match="names 5 numbers; an objective term is one number"):
+    with pytest.raises(InputError, match="names 6 numbers; an objective term is one number"):
         parse_objective("win_share[bot]").bind(uni)
     assert [i.spec for i in obj.bind(uni).instances] == [
         "faction_spread", "win_share[bot=greedy+martyr, players=4]"]
@@ -200,7 +200,7 @@ def test_sweep_common_random_numbers_and_rows(tmp_path):
     assert "'mean_rounds' is now called 'rounds'" in text
     assert "played beside the grid" in text
     df = pd.read_parquet(out / "sweep.parquet")
-    bots = ["balanced", "cautious", "greedy", "martyr", "random"]
+    bots = ["balanced", "cautious", "greedy", "martyr", "random", "search"]  # bots.yaml
     assert len(df) == 3 * (1 + len(bots) + 1 + 1)  # one row per point, metric and group
     assert set(df.columns) >= {"point", "baseline", "end.max_rounds", "metric", "group",
                                "label", "unit", "value", "low", "high", "fair", "delta",
@@ -208,11 +208,16 @@ def test_sweep_common_random_numbers_and_rows(tmp_path):
                                "params_hash"}
     assert sorted(df.loc[df["metric"] == "win_share[bot]", "group"].unique()) == bots
     assert set(df["metric"]) == {"company_spread", "win_share[bot]", "worthy_ends", "rounds"}
-    assert (df["low"] <= df["value"] + 1e-12).all() and (df["value"] <= df["high"] + 1e-12).all()
+    # a style of bots.yaml nobody plays here (search) has no number (n 0, value NaN)
+    unplayed = df["value"].isna()
+    assert set(df.loc[unplayed, "group"]) == {"search"} and (df.loc[unplayed, "n"] == 0).all()
+    played = df[~unplayed]
+    assert (played["low"] <= played["value"] + 1e-12).all() and (
+        played["value"] <= played["high"] + 1e-12).all()
     assert (df["games"] == 300).all() and (df["seed"] == 5).all()
     assert df.loc[df["baseline"], "point"].unique().tolist() == [-1]
-    assert (df["delta"] == 0).all() and (df["delta_low"] == 0).all()
-    shares = df[df["metric"] == "win_share[bot]"]
+    assert (played["delta"] == 0).all() and (played["delta_low"] == 0).all()
+    shares = played[played["metric"] == "win_share[bot]"]
     assert (shares["unit"] == "%").all() and (shares["value"] > 1).any()  # percent
     assert (shares["fair"] == 25.0).all()                         # 4 players: 1/4
     a = df[df["point"] == 0].reset_index(drop=True)

@@ -20,8 +20,8 @@ Every function that only reads and writes these arrays (all of the rules and the
 is compiled with ``_nrt=False``: numba then emits no reference counting for its array
 arguments. With it on, each call paid two atomic operations per array argument, and the
 rules pass several arrays to small helpers in inner loops: switching it off measured
-2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_state``,
-``copy_state`` and the entry points in kernel.py) keep numba's runtime. The small helpers
+2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_state``
+and the entry points in kernel.py) keep numba's runtime. The small helpers
 are also inlined in numba IR (``inline="always"``), a further 1.3x.
 """
 
@@ -83,7 +83,8 @@ State = namedtuple("State", (
     "trin",     # int64[N_SYMBOLS] symbols that count for the trinity (§7.1)
     "tmp",      # float64[P] work array (collapse scoring)
     # -- the game's random stream and trace
-    "key",      # uint64[1] stream key (rng.game_key of seed and game)
+    "key",      # uint64[2] stream keys: [0] the game's (rng.game_key of seed and game),
+                # [1] the root of its search rollouts' streams (kernel.rollout_root)
     "ev",       # int64[k, EVENT_WIDTH] trace events (k = 1 when not tracing)
     # -- what the game has counted so far: its row of the output tables
     "gi",       # int64[N_GAME_INT]
@@ -130,13 +131,19 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 
 # Game scalars (State.g, int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
- GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I) = range(14)
-G_N = 14
+ GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
+ GS_FLOOR_MASK, GS_EXIT_MASK) = range(18)
+G_N = 18
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
 # forecast reads the observed rate, dread_rate); GS_TURN_I: turns begun in the current
-# round, -1 before the round begins (where kernel.play_rest resumes).
+# round, -1 before the round begins (where kernel.play_rest resumes). Search bots (issue
+# 21, kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
+# itself; 0 in a rollout, whose seats all play the heuristic); GS_DECISIONS: searched
+# decisions so far (the rollouts' stream key); GS_FLOOR_MASK, GS_EXIT_MASK: bit set of the
+# options the search found best for the next target floor (bit f = floor f) and exit (bit
+# 0 Stay, 1 Cash Out, 2 Last Stand), 0 = no search (the heuristic decides alone).
 
 
 @njit(cache=True)
@@ -171,7 +178,7 @@ def new_state(max_events):
                  np.zeros(N_SYMBOLS, np.int64),
                  np.zeros(N_SYMBOLS, np.int64),
                  np.zeros(MAX_SEATS, np.float64),
-                 np.zeros(1, np.uint64),
+                 np.zeros(2, np.uint64),
                  np.zeros((max_events, EVENT_WIDTH), np.int64),
                  np.zeros(N_GAME_INT, np.int64),
                  np.zeros(N_GAME_FLT, np.float64),
@@ -179,42 +186,65 @@ def new_state(max_events):
                  np.zeros((MAX_SEATS, N_SEAT_FLT), np.float64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def _cp1(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cp2(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cp3(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            for k in range(src.shape[2]):
+                dst[i, j, k] = src[i, j, k]
+
+
+@njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy game state ``src`` into the scratch state ``dst`` (both from :func:`new_state`).
 
     Everything but the trace is copied: ``dst`` then plays on exactly as ``src`` would
     (``kernel.play_rest``; the same random stream, from the same draw), with tracing off
-    and its own event buffer untouched. ``src`` is not changed.
+    and its own event buffer untouched. ``src`` is not changed. Element loops, no slices:
+    it is called from the kernel's functions compiled without numba's runtime
+    (``_nrt=False``; a search bot's rollouts, kernel.rollout_win).
     """
-    dst.theme[:] = src.theme
-    dst.plunder[:] = src.plunder
-    dst.gone[:] = src.gone
-    dst.act_str[:] = src.act_str
-    dst.act_cnt[:] = src.act_cnt
-    dst.fallen[:] = src.fallen
-    dst.sd[:] = src.sd
-    dst.bag[:] = src.bag
-    dst.drawn[:] = src.drawn
-    dst.disc[:] = src.disc
-    dst.eff[:] = src.eff
-    dst.has_lin[:] = src.has_lin
-    dst.has_cal[:] = src.has_cal
-    dst.glory[:] = src.glory
-    dst.loot[:] = src.loot
-    dst.carry[:] = src.carry
-    dst.kept[:] = src.kept
-    dst.g[:] = src.g
-    dst.pool[:] = src.pool
-    dst.sym[:] = src.sym
-    dst.rolled[:] = src.rolled
-    dst.trin[:] = src.trin
-    dst.tmp[:] = src.tmp
-    dst.key[:] = src.key
-    dst.gi[:] = src.gi
-    dst.gf[:] = src.gf
-    dst.si[:] = src.si
-    dst.sf[:] = src.sf
+    _cp2(dst.theme, src.theme)
+    _cp2(dst.plunder, src.plunder)
+    _cp2(dst.gone, src.gone)
+    _cp3(dst.act_str, src.act_str)
+    _cp3(dst.act_cnt, src.act_cnt)
+    _cp3(dst.fallen, src.fallen)
+    _cp2(dst.sd, src.sd)
+    _cp2(dst.bag, src.bag)
+    _cp2(dst.drawn, src.drawn)
+    _cp2(dst.disc, src.disc)
+    _cp2(dst.eff, src.eff)
+    _cp2(dst.has_lin, src.has_lin)
+    _cp2(dst.has_cal, src.has_cal)
+    _cp1(dst.glory, src.glory)
+    _cp1(dst.loot, src.loot)
+    _cp2(dst.carry, src.carry)
+    _cp2(dst.kept, src.kept)
+    _cp1(dst.g, src.g)
+    _cp1(dst.pool, src.pool)
+    _cp1(dst.sym, src.sym)
+    _cp1(dst.rolled, src.rolled)
+    _cp1(dst.trin, src.trin)
+    _cp1(dst.tmp, src.tmp)
+    _cp1(dst.key, src.key)
+    _cp1(dst.gi, src.gi)
+    _cp1(dst.gf, src.gf)
+    _cp2(dst.si, src.si)
+    _cp2(dst.sf, src.sf)
     dst.g[GS_TRACE] = 0
     dst.g[GS_EV] = 0
 

@@ -492,6 +492,19 @@ def claim_here_first(st, dat, kn, p, target_floor):
     return keep if here > there else -1
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def move_reach(st, dat, p):
+    """Floors seat p's crew can still move this turn with its symbols (§6A.4: the free
+    Moves ± company, then one per ``move.cost`` of Mettle or of Cunning); 6 when Moves are
+    free. The target floors a search bot weighs (kernel.search_turn) lie within it."""
+    rules = dat.rules
+    free = max(0, np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES]))
+    cost = np.int64(rules[R_MOVE_COST])
+    if cost <= 0:
+        return np.int64(N_FLOORS)
+    return min(np.int64(N_FLOORS), free + st.sym[METTLE] // cost + st.sym[CUNNING] // cost)
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def mettle_reserve(st, dat, kn, p):
     """Mettle the bot keeps back for a Last Stand (not spent on Moves or recruits)."""

@@ -29,7 +29,7 @@ from numba import njit
 
 from deepsim.blocks import run_blocks
 from deepsim.factionmix import faction_bot
-from deepsim.rng import game_key
+from deepsim.rng import child_key, game_key
 from deepsim.rulesets.deepfall import bots, events, why
 from deepsim.rulesets.deepfall.board import (
     FLOOR_BITS,
@@ -37,12 +37,16 @@ from deepsim.rulesets.deepfall.board import (
     GS_BACKLOG,
     GS_COLLAPSED,
     GS_CTR,
+    GS_DECISIONS,
     GS_DREAD,
     GS_DREAD_ADDED,
     GS_DREAD_LEN,
     GS_EV,
+    GS_EXIT_MASK,
+    GS_FLOOR_MASK,
     GS_N,
     GS_ROUND,
+    GS_SEARCH,
     GS_SLOTS,
     GS_STEPS,
     GS_TRACE,
@@ -63,6 +67,7 @@ from deepsim.rulesets.deepfall.board import (
     SD_WARNED,
     Tables,
     bag_size,
+    copy_state,
     floor_marks,
     holds,
     mark_bit,
@@ -115,6 +120,7 @@ from deepsim.rulesets.deepfall.layout import (
     EV_ROLL,
     EV_ROUND,
     EV_SCORE,
+    EV_SEARCH,
     EV_SETBACK,
     EV_SETUP,
     EV_STAY,
@@ -145,6 +151,7 @@ from deepsim.rulesets.deepfall.layout import (
     GF_MARGIN_REL,
     GF_TOP,
     GREED,
+    K_ROLLOUTS,
     MAX_SEATS,
     MAX_SLOTS,
     METTLE,
@@ -801,6 +808,28 @@ def recruit(st, dat, kn, p):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def first_bit(mask):
+    """Index of the lowest set bit of ``mask`` (> 0)."""
+    i = 0
+    while (mask >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def searched_floor(st, dat, p, heuristic, mask):
+    """The target floor of a search bot's turn (:func:`search_turn`): the heuristic's
+    ``heuristic`` when the floor its Moves reach (within :func:`bots.move_reach` of the
+    crew) is among the best, the bit set ``mask`` (bit f = floor f), else the first best."""
+    cur = st.sd[p, SD_FLOOR]
+    reach = bots.move_reach(st, dat, p)
+    eff_floor = min(max(heuristic, cur - reach), cur + reach)
+    if (mask >> eff_floor) & 1 == 1:
+        return heuristic
+    return first_bit(mask)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def step4_spend(st, dat, p):
     """§6A.4 Spend the symbols, in the order the bot chooses: claim on this floor first when
     the bot prefers (keeping the Cunning its Moves need), Move, claim on arrival (A22:
@@ -816,6 +845,10 @@ def step4_spend(st, dat, p):
     lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
     target_floor = min(target_floor, lowest_open)
     target_floor = max(target_floor, 1)
+    mask = st.g[GS_FLOOR_MASK]
+    if mask != 0:                   # a search bot's floor (search_turn): the heuristic's
+        st.g[GS_FLOOR_MASK] = 0     # when it is among the best, else the first best
+        target_floor = searched_floor(st, dat, p, target_floor, mask)
     # claim on the current floor first when the bot prefers it (spending order is free,
     # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
@@ -902,6 +935,11 @@ def step5_exit(st, dat, p):
     choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p, price)
     if st.g[GS_TRACE] != 0:
         why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
+    mask = st.g[GS_EXIT_MASK]
+    if mask != 0:                   # a search bot's exit (search_turn): the heuristic's
+        st.g[GS_EXIT_MASK] = 0      # when it is among the best, else the first best
+        if (mask >> choice) & 1 == 0:
+            choice = first_bit(mask)
     if choice == 2 and sd[p, SD_STAND] == 0:
         pay = max(0, price)
         if sym[METTLE] >= pay:
@@ -925,14 +963,29 @@ def step5_exit(st, dat, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def turn_part(st, dat, p, first, last):
+    """Play steps ``first`` .. ``last`` of seat p's turn (§6A; step 0 = :func:`turn_start`,
+    then steps 1-5), the steps before ``first`` having been played: the one sequence of a
+    turn's steps, which :func:`play_turn`, :func:`finish_turn` and a search bot's turn
+    (:func:`search_turn`, which stops at its decisions) all play."""
+    if first <= 0 <= last:
+        turn_start(st, dat, p)
+    if first <= 1 <= last:
+        step1_roll(st, dat, p)
+    if first <= 2 <= last:
+        step2_press_on(st, dat, p)
+    if first <= 3 <= last:
+        step3_dread(st, dat, p)
+    if first <= 4 <= last:
+        step4_spend(st, dat, p)
+    if first <= 5 <= last:
+        step5_exit(st, dat, p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_turn(st, dat, p):
     """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
-    turn_start(st, dat, p)
-    step1_roll(st, dat, p)
-    step2_press_on(st, dat, p)
-    step3_dread(st, dat, p)
-    step4_spend(st, dat, p)
-    step5_exit(st, dat, p)
+    turn_part(st, dat, p, 0, 5)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -940,16 +993,7 @@ def finish_turn(st, dat, p, step):
     """Play steps ``step`` .. 5 of seat p's turn (§6A), whose steps before ``step`` were
     played (1 = the turn started, :func:`turn_start`): a search bot that copied the state
     between two steps (board.copy_state) finishes the turn, then :func:`play_rest`."""
-    if step <= 1:
-        step1_roll(st, dat, p)
-    if step <= 2:
-        step2_press_on(st, dat, p)
-    if step <= 3:
-        step3_dread(st, dat, p)
-    if step <= 4:
-        step4_spend(st, dat, p)
-    if step <= 5:
-        step5_exit(st, dat, p)
+    turn_part(st, dat, p, step, 5)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1285,7 +1329,10 @@ def begin_round(st):
 def play_rounds(st, dat, stop_turns):
     """Play rounds (§6: the Delve's turns clockwise, then the Maw) from where the state
     stands until Floor 1 collapses or the round cap (A39), or until ``stop_turns``
-    player-turns have been played in all (-1: no stop). Returns True when the game is over.
+    player-turns have been played in all (-1: no stop), or before the turn of a seat whose
+    bot searches (``rollouts`` > 0) while the state's ``GS_SEARCH`` is on (the game itself,
+    not a rollout: :func:`play_game` plays that turn with :func:`search_turn`). Returns True
+    when the game is over.
     """
     g = st.g
     n = g[GS_N]
@@ -1300,6 +1347,8 @@ def play_rounds(st, dat, stop_turns):
             if g[GS_TURNS] == stop_turns:
                 return False
             p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % n
+            if g[GS_SEARCH] != 0 and knobs_of(st, dat, p)[K_ROLLOUTS] > 0.5:
+                return False        # a search bot's turn: play_game plays it (search_turn)
             g[GS_TURN_I] += 1
             play_turn(st, dat, p)
         maw_phase(st, dat)
@@ -1378,11 +1427,179 @@ def reset(st, seed, game, trace):
     for k in range(G_N):
         g[k] = 0
     g[GS_TRACE] = trace
+    g[GS_SEARCH] = 1
     st.key[0] = game_key(seed, game)
+    st.key[1] = child_key(st.key[0], ROLLOUT_STREAM)
     st.gi[:] = 0
     st.gf[:] = 0.0
     st.si[:, :] = 0
     st.sf[:, :] = 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# the search bot (issue 21): rollouts from a scratch copy of the state
+# ---------------------------------------------------------------------------------------
+
+#: child of the game's stream key (rng.child_key) that roots its rollouts' streams
+ROLLOUT_STREAM = 1
+FLOOR_DECISION = 0      # the kinds of searched decision (the search event's ``decision``)
+EXIT_DECISION = 1
+TIE_EPS = 1e-12         # mean wins closer than this are tied
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rollout_key(root, decision, rollout):
+    """Stream key (uint64) of rollout ``rollout`` of the game's searched decision number
+    ``decision``, from the game's rollout root ``st.key[1]`` (``rng.child_key`` of its own
+    key): a function of (seed, game, decision, rollout) only, never of the game's draws."""
+    return child_key(child_key(root, decision), rollout)
+
+
+@njit(cache=True, _nrt=False)
+def rollout_win(st, scr, dat, p, kind, option, key):
+    """Seat p's win (1, a k-way tie for first 1/k, else 0) in one rollout of ``option``.
+
+    The state ``st`` (stopped at a decision of seat p's turn: before step 4 for the
+    target floor, ``kind`` FLOOR_DECISION, option = floor 1..6; before step 5 for the exit,
+    EXIT_DECISION, option 0 Stay, 1 Cash Out, 2 Last Stand) is copied into ``scr``
+    (board.copy_state); the copy draws from the stream ``key`` (its own: the game's
+    future draws are never read), every seat plays seat p's heuristic (its knobs, no
+    search), seat p takes ``option`` and the copy plays the turn and the game to its end
+    with the rules' own functions (:func:`turn_part`, :func:`play_rest`). ``st`` is not
+    changed.
+    """
+    copy_state(st, scr)
+    g = scr.g
+    g[GS_SEARCH] = 0
+    scr.key[0] = key
+    g[GS_CTR] = 0
+    b = st.sd[p, SD_BOT]
+    for q in range(g[GS_N]):
+        scr.sd[q, SD_BOT] = b
+    if kind == FLOOR_DECISION:
+        g[GS_FLOOR_MASK] = np.int64(1) << option
+        turn_part(scr, dat, p, 4, 5)
+    else:
+        g[GS_EXIT_MASK] = np.int64(1) << option
+        turn_part(scr, dat, p, 5, 5)
+    play_rest(scr, dat)
+    glory = scr.glory
+    top = glory[0]
+    for q in range(1, g[GS_N]):
+        top = max(top, glory[q])
+    if glory[p] < top:
+        return 0.0
+    k = 0
+    for q in range(g[GS_N]):
+        if glory[q] == top:
+            k += 1
+    return 1.0 / k
+
+
+@njit(cache=True, _nrt=False)
+def option_means(st, scr, dat, p, kind, first, count, means):
+    """Mean win of each option over the ``rollouts`` rollouts of seat p's bot (knob;
+    :func:`rollout_win`): option i = ``first + i`` (i < ``count``) into ``means[i]``
+    (float64[>= count]).
+
+    Rollout r of every option uses the same stream (common random numbers: the options
+    are compared on the same dice), keyed by (seed, game, the game's decision number
+    ``GS_DECISIONS``, r) (:func:`rollout_key`). Returns the bit set of the best options
+    (bit = option; ties within TIE_EPS all set).
+    """
+    rollouts = np.int64(knobs_of(st, dat, p)[K_ROLLOUTS])
+    d = st.g[GS_DECISIONS]
+    best = -1.0
+    for i in range(count):
+        tot = 0.0
+        for r in range(rollouts):
+            tot += rollout_win(st, scr, dat, p, kind, first + i,
+                               rollout_key(st.key[1], d, r))
+        means[i] = tot / rollouts
+        best = max(best, means[i])
+    mask = np.int64(0)
+    for i in range(count):
+        if means[i] >= best - TIE_EPS:
+            mask |= np.int64(1) << (first + i)
+    return mask
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pct(kind, first, count, means, slot):
+    """The search event's value of option slot ``slot`` (floors 1..6 at slots 0..5; exits
+    0..2): mean win in percent x100, -1 when it was not an option."""
+    o = slot + 1 if kind == FLOOR_DECISION else slot
+    i = o - first
+    if i < 0 or i >= count:
+        return np.int64(-1)
+    return np.int64(np.round(means[i] * 10000))
+
+
+@njit(cache=True, _nrt=False)
+def search_event(st, scr, dat, p, kind, first, count, means):
+    """Trace a searched decision (layout ``search`` event): the options' mean wins and
+    the heuristic's choice, read on a scratch copy so that the game's stream is untouched
+    (a random heuristic draws)."""
+    copy_state(st, scr)
+    kn = knobs_of(scr, dat, p)
+    if kind == FLOOR_DECISION:
+        h = bots.choose_floor(scr, dat, kn, p, False)
+        h = max(min(h, N_FLOORS - st.g[GS_COLLAPSED]), 1)
+        cur = st.sd[p, SD_FLOOR]
+        reach = bots.move_reach(st, dat, p)
+        h = min(max(h, cur - reach), cur + reach)
+        mask = st.g[GS_FLOOR_MASK]
+    else:
+        h = bots.exit_choice(scr, dat, kn, p, last_stand_price(scr, dat, p))
+        mask = st.g[GS_EXIT_MASK]
+    chosen = h if (mask >> h) & 1 == 1 else first_bit(mask)
+    emit10(st, p, EV_SEARCH, (kind, chosen, h, np.int64(kn[K_ROLLOUTS]),
+                              _pct(kind, first, count, means, 0),
+                              _pct(kind, first, count, means, 1),
+                              _pct(kind, first, count, means, 2),
+                              _pct(kind, first, count, means, 3),
+                              _pct(kind, first, count, means, 4),
+                              _pct(kind, first, count, means, 5)))
+
+
+@njit(cache=True, _nrt=False)
+def search_turn(st, scr, means, dat, p):
+    """Seat p's turn with a search bot (§6A; issue 21): the steps of :func:`turn_part`,
+    stopping at the turn's boundary choices to weigh each legal option by rollouts.
+
+    Before step 4 the target floor: every standing floor within the crew's Moves
+    (:func:`bots.move_reach`); before step 5 the exit (§7.3): Stay, Cash Out unless a
+    Last Stand is declared (A29), a Last Stand when affordable. A decision with more
+    than one option is searched (:func:`option_means`, ``rollouts`` knob of the seat's
+    bot, with ``scr`` as scratch) and counts in ``GS_DECISIONS``; the step then takes the
+    heuristic's choice when it is among the best options, else the first best
+    (:func:`searched_floor`, :func:`step5_exit`). Press On and rooms stay the heuristic's.
+    ``means``: float64[N_FLOORS] work array.
+    """
+    g = st.g
+    sd = st.sd
+    turn_part(st, dat, p, 0, 3)
+    # the target floor (step 4)
+    cur = sd[p, SD_FLOOR]
+    reach = bots.move_reach(st, dat, p)
+    lo = max(1, cur - reach)
+    hi = min(N_FLOORS - g[GS_COLLAPSED], cur + reach)
+    if hi > lo:
+        g[GS_FLOOR_MASK] = option_means(st, scr, dat, p, FLOOR_DECISION, lo, hi - lo + 1,
+                                        means)
+        if g[GS_TRACE] != 0:
+            search_event(st, scr, dat, p, FLOOR_DECISION, lo, hi - lo + 1, means)
+        g[GS_DECISIONS] += 1
+    turn_part(st, dat, p, 4, 4)
+    # the exit (step 5)
+    if sd[p, SD_STAND] == 0:
+        price = last_stand_price(st, dat, p)
+        n_opt = 3 if st.sym[METTLE] >= max(0, price) else 2
+        g[GS_EXIT_MASK] = option_means(st, scr, dat, p, EXIT_DECISION, 0, n_opt, means)
+        if g[GS_TRACE] != 0:
+            search_event(st, scr, dat, p, EXIT_DECISION, 0, n_opt, means)
+        g[GS_DECISIONS] += 1
+    turn_part(st, dat, p, 5, 5)
 
 
 # Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
@@ -1391,15 +1608,22 @@ def reset(st, seed, game, trace):
 # function of its own: inlining it in numba IR into play_block saved ~1 s of compile but
 # measured ~1.5% fewer games/s.
 @njit(cache=True, _nrt=False)
-def play_game(seed, game, st, dat, trace):
+def play_game(seed, game, st, scr, means, dat, trace):
     """Play game number ``game`` of the run ``seed`` in state ``st`` (its counters hold the
-    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev``.
+    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev``. ``scr``
+    is a scratch state (board.new_state) for the search bots' rollouts, ``means`` their
+    float64[N_FLOORS] work array.
 
-    The game depends only on (seed, game): its stream key is ``game_key(seed, game)``.
+    The game depends only on (seed, game): its stream key is ``game_key(seed, game)``, its
+    rollouts' keys come from ``rollout_key(seed, game, decision, rollout)``.
     """
     reset(st, seed, game, trace)
     setup(st, dat)
-    play_rounds(st, dat, -1)
+    g = st.g
+    while not play_rounds(st, dat, -1):
+        p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
+        g[GS_TURN_I] += 1
+        search_turn(st, scr, means, dat, p)
     end_game(st, dat)
 
 
@@ -1435,8 +1659,10 @@ def play_block(seed, games, lo, hi, dat, tab):
     allocated once and reset by each game.
     """
     st = new_state(1)
+    scr = new_state(1)
+    means = np.zeros(N_FLOORS)
     for r in range(lo, hi):
-        play_game(seed, games[r], st, dat, np.int64(0))
+        play_game(seed, games[r], st, scr, means, dat, np.int64(0))
         write_row(st, tab, r)
 
 
@@ -1495,7 +1721,7 @@ def trace_game(seed, game, max_events, dat):
     st = new_state(max_events)
     # trace as an int64 value, not a literal: the batch's play_game (and every rule
     # function under it) is reused, not compiled again for a literal signature
-    play_game(seed, game, st, dat, np.int64(1))
+    play_game(seed, game, st, new_state(1), np.zeros(N_FLOORS), dat, np.int64(1))
     write_row(st, tab, 0)
     k = st.g[GS_EV]
     return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()

@@ -208,6 +208,7 @@ KNOBS = (
     "maw_margin",      # Maw forecast: safety margin, in sds of the Dread still to come
     "assault_reach",   # assault when the rest is within this x the turns' expected yield
     "press_risk",      # press on only while the next hand's Setback chance is at most this
+    "rollouts",        # search bot: rollouts per option (0 = no search, the heuristic alone)
 )
 _K = columns(KNOBS)
 K_RANDOM = _K["random"]
@@ -225,6 +226,7 @@ K_REINFORCE = _K["reinforce"]
 K_MAW_MARGIN = _K["maw_margin"]
 K_ASSAULT_REACH = _K["assault_reach"]
 K_PRESS_RISK = _K["press_risk"]
+K_ROLLOUTS = _K["rollouts"]
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
@@ -365,6 +367,12 @@ EVENT_SPECS = (
     ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep")),
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
+    # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit; the mean
+    # win of each option over its rollouts, in percent x100 (-1 = not an option); options
+    # are floors 1..6 (floor) or Stay, Cash Out, Last Stand (exit)
+    ("search", "bot", ("decision", "chosen", "heuristic", "rollouts", "mean_1/100",
+                       "mean_2/100", "mean_3/100", "mean_4/100", "mean_5/100",
+                       "mean_6/100")),
 )
 EVENTS = tuple(name for name, _, _ in EVENT_SPECS)
 _EV = columns(EVENTS)
@@ -402,6 +410,7 @@ EV_WHY_ROOM = _EV["why_room"]
 EV_WHY_HERE = _EV["why_here"]
 EV_WHY_EXIT = _EV["why_exit"]
 EV_WHY_RECRUIT = _EV["why_recruit"]
+EV_SEARCH = _EV["search"]
 EVENT_PAYLOAD = 10                  # values a..j of an event
 EVENT_WIDTH = 3 + EVENT_PAYLOAD
 assert max(len(f) for _, _, f in EVENT_SPECS) <= EVENT_PAYLOAD

@@ -240,6 +240,8 @@ def _line(e: dict, who, dice: list[str]) -> str | None:
         return "    " + _forecast(e)
     if k.startswith("why_"):
         return "    bot: " + _why(e)
+    if k == "search":
+        return f"  {s} " + _search_line(e)
     return f"  {s} {k} {e}"                                       # a kind added later
 
 
@@ -379,6 +381,26 @@ def _why(e: dict) -> str:
                 f"for a Last Stand) // {e['cost']} each = {max(afford, 0)}, at most "
                 f"recruit_max {e['recruit_max']}")
     return f"{k} {e}"
+
+
+EXITS = ("Stay", "Cash Out", "Last Stand")
+
+
+def _search_line(e: dict) -> str:
+    """A search bot's decision: each option's mean win over its rollouts, the choice."""
+    floor = e["decision"] == 0
+    name = (lambda o: f"Floor {o}") if floor else (lambda o: EXITS[o])
+    opts = []
+    for i in range(6):
+        m = e[f"mean_{i + 1}"]
+        if m >= 0:
+            opts.append(f"{name(i + 1 if floor else i)} {m:.1f}%")
+    what = "target floor" if floor else "exit"
+    chosen, heur = e["chosen"], e["heuristic"]
+    tail = ("the heuristic's choice" if chosen == heur
+            else f"the heuristic's {name(heur)} is not among the best")
+    return (f"searches its {what} ({e['rollouts']} rollouts per option, mean win): "
+            f"{', '.join(opts)} -> {name(chosen)} ({tail})")
 
 
 def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:

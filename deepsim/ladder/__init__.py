@@ -1,0 +1,196 @@
+"""``deepsim ladder``: does each balance verdict survive stronger play? (issue 21)
+
+A *rung* is a field where every seat plays one kind of bot: a style of the ruleset's
+``bots.yaml`` (``random``, ``greedy``...), ``strongest`` (the non-baseline style with the
+highest win share in the scenario's own field, found on a short run), ``meta:PATH`` (a
+``faction_bots`` file, e.g. the one ``deepsim meta`` writes: every faction plays its own
+styles) or ``search-K`` (the ruleset's search bot, knob ``rollouts`` = K, on the strongest
+style's heuristic; only for rulesets whose bots have a ``rollouts`` knob). Every rung plays
+the same game indices (the same deals and dice streams: common random numbers) through
+the scenario's ``faction_bots`` mechanism (:mod:`deepsim.respond.play`), so nothing here
+names a game.
+
+Per rung and faction: win share over fair share with its 95% Wilson interval and the
+report's viability verdict (:func:`deepsim.report.metrics.viability_verdict`); a verdict
+that differs between the two strongest rungs is "not settled by this ladder". Skill depth:
+each rung against the rung below, head to head (:func:`head_to_head`). Luck:
+:func:`luck_share`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from deepsim.errors import InputError
+
+__all__ = ["Rung", "default_rungs", "head_to_head_ratio", "luck_share", "parse_rungs",
+           "settled", "verdict_table"]
+
+NOT_SETTLED = "not settled by this ladder"
+
+
+@dataclass
+class Rung:
+    """One rung: its label and how its seats play.
+
+    ``kind``: ``style`` (``style`` names a style of bots.yaml), ``strongest`` (resolved to
+    a style before play), ``search`` (``rollouts`` on the strongest style's knobs) or
+    ``meta`` (``path``: a faction_bots file).
+    """
+
+    label: str
+    kind: str
+    style: str | None = None
+    rollouts: int = 0
+    path: str | None = None
+    knobs: dict[str, float] = field(default_factory=dict)
+
+
+def parse_rungs(text: str, bot_data: Any, *, base: Path) -> list[Rung]:
+    """Rungs from ``--rungs R1,R2,...`` (weakest first).
+
+    Raises
+    ------
+    InputError
+        An unknown style (naming the known ones), ``search-K`` with K not a whole number
+        >= 1 or on a ruleset without a ``rollouts`` knob, a missing meta file, fewer than
+        two rungs, a rung named twice.
+    """
+    out: list[Rung] = []
+    for raw in [t.strip() for t in text.split(",") if t.strip()]:
+        if raw.startswith("meta:"):
+            p = Path(raw[5:])
+            p = p if p.is_absolute() else (Path.cwd() / p)
+            if not p.is_file():
+                raise InputError(f"rung {raw}: no such meta bot file {p}", key="--rungs")
+            out.append(Rung(raw, "meta", path=str(p.resolve())))
+        elif raw.startswith("search-"):
+            k = raw[7:]
+            if not k.isdigit() or int(k) < 1:
+                raise InputError(f"rung {raw}: search-K needs a whole number K >= 1 of "
+                                 "rollouts", key="--rungs")
+            if "rollouts" not in bot_data.knobs:
+                raise InputError(f"rung {raw}: this ruleset's bots have no search (no "
+                                 "rollouts knob); its top rung is its heuristics or a meta "
+                                 "file", key="--rungs")
+            out.append(Rung(raw, "search", rollouts=int(k)))
+        elif raw == "strongest":
+            out.append(Rung(raw, "strongest"))
+        elif raw in bot_data.styles:
+            out.append(Rung(raw, "style", style=raw))
+        else:
+            known = ", ".join(["strongest", "meta:PATH", "search-K", *bot_data.styles])
+            raise InputError(f"unknown rung {raw!r}; known: {known}", key="--rungs")
+    labels = [r.label for r in out]
+    if len(out) < 2:
+        raise InputError("a ladder needs at least two rungs", key="--rungs")
+    if len(set(labels)) != len(labels):
+        raise InputError(f"a rung is named twice: {', '.join(labels)}", key="--rungs")
+    return out
+
+
+def default_rungs(bot_data: Any, meta_path: str | None) -> str:
+    """The default ladder: random (the first baseline style when there is none called
+    random) < strongest heuristic < meta (when the scenario names a ``faction_bots``
+    file) < search-8 < search-32 (when the ruleset's bots search)."""
+    low = "random" if "random" in bot_data.styles else (
+        bot_data.baseline_styles[0] if bot_data.baseline_styles else None)
+    rungs = [low] if low else []
+    rungs.append("strongest")
+    if meta_path:
+        rungs.append(f"meta:{meta_path}")
+    if "rollouts" in bot_data.knobs:
+        rungs += ["search-8", "search-32"]
+    return ",".join(rungs)
+
+
+def verdict_table(per_rung: dict[str, pd.DataFrame], column: str) -> pd.DataFrame:
+    """One row per (faction, rung) with ratio, interval and verdict, rungs in ladder
+    order; the column ``settled`` is False on every row of a faction whose verdict
+    differs between the two strongest rungs (:func:`settled`)."""
+    rows = []
+    for label, t in per_rung.items():
+        for r in t.itertuples(index=False):
+            rows.append({"faction": str(getattr(r, column)), "rung": label,
+                         "seat_games": int(r.games), "ratio": float(r.ratio),
+                         "ratio_low": float(r.ratio_low), "ratio_high": float(r.ratio_high),
+                         "verdict": str(r.verdict)})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    ok = settled(out, list(per_rung))
+    out["settled"] = out["faction"].map(ok)
+    return out
+
+
+def settled(table: pd.DataFrame, order: list[str]) -> dict[str, bool]:
+    """Per faction: is its verdict the same at the two strongest rungs (the last two of
+    ``order``)? An inconclusive verdict at either is not settled either."""
+    top, second = order[-1], order[-2]
+    out = {}
+    for f, g in table.groupby("faction", sort=False):
+        v = dict(zip(g["rung"], g["verdict"], strict=True))
+        a, b = v.get(top), v.get(second)
+        out[str(f)] = a is not None and a == b and a != "inconclusive"
+    return out
+
+
+def head_to_head_ratio(upper: np.ndarray, fair: np.ndarray, level: float = 0.95
+                       ) -> tuple[float, float, float]:
+    """The upper rung's wins over its fair share, with a ``level`` interval, from
+    per-deal totals (the deal is the unit: both of its plays, the factions' halves
+    swapped, are in one cluster).
+
+    Parameters
+    ----------
+    upper : float64[deals]
+        Wins of the upper rung's seats per deal (1/k for a k-way tie).
+    fair : float64[deals]
+        Fair wins of those seats per deal (sum of 1/players).
+
+    Returns
+    -------
+    (ratio, low, high): the ratio estimator sum(upper) / sum(fair) and its delta-method
+    interval (Cochran, *Sampling Techniques*, 3rd ed., §6.4: variance of the ratio
+    estimator, with the t quantile on deals - 1 degrees of freedom). NaN when fewer than
+    two deals have upper seats.
+    """
+    u = np.asarray(upper, np.float64)
+    f = np.asarray(fair, np.float64)
+    keep = f > 0
+    u, f = u[keep], f[keep]
+    n = u.size
+    if n < 2:
+        return math.nan, math.nan, math.nan
+    r = u.sum() / f.sum()
+    resid = u - r * f
+    se = math.sqrt(resid.var(ddof=1) / n) / f.mean()
+    q = sps.t.ppf(0.5 + level / 2, n - 1)
+    return float(r), float(r - q * se), float(r + q * se)
+
+
+def luck_share(score: np.ndarray) -> float:
+    """How much of a head-to-head's outcome is luck: 1 - mean(s)^2 / mean(s^2).
+
+    ``score`` (float64[plays]): per play, the upper rung's mean win per seat minus its
+    fair share (2 players: win - 1/2, so +1/2 a win, -1/2 a loss). The skill signal is
+    the mean; what a play adds around it is noise. 1 = pure chance (the better rung wins
+    no more than its share: mean 0); 0 = pure skill (every play the same result, the
+    better rung always ahead); in between, the share of the outcome's mean square that is
+    noise around the skill signal (2 players winning with chance p: 1 - (2p - 1)^2).
+    NaN for no plays or all-zero scores (every play tied at the fair share).
+    """
+    s = np.asarray(score, np.float64)
+    if s.size == 0:
+        return math.nan
+    ms = float(np.mean(s * s))
+    if ms == 0:
+        return math.nan
+    return 1.0 - float(np.mean(s)) ** 2 / ms

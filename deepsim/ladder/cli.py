@@ -1,0 +1,104 @@
+"""``deepsim ladder`` (registered on the main typer app by :func:`register`). Bad input
+exits 2 with one red line and no traceback; Ctrl-C exits 130 and writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from deepsim.cli_options import Threads
+from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
+
+__all__ = ["ladder", "register"]
+
+
+def summary_table(result) -> Table:
+    """Per faction: its verdict at each rung (abbreviated), 80 columns wide."""
+    order = [r.label for r in result.rungs]
+    short = {"too strong": "STRONG", "viable": "ok", "not viable": "WEAK",
+             "inconclusive": "?"}
+    t = Table(title="Verdict per rung (STRONG too strong, ok viable, WEAK not viable, ? "
+                    "inconclusive; * not settled by this ladder)", title_justify="left")
+    t.add_column(result.info["faction_label"].capitalize(), overflow="fold")
+    for j, _label in enumerate(order):
+        t.add_column(f"R{j + 1}", justify="center", no_wrap=True)
+    v = result.verdicts
+    for f, g in v.groupby("faction", sort=True):
+        by = dict(zip(g["rung"], g["verdict"], strict=True))
+        mark = "" if bool(g["settled"].iloc[0]) else " *"
+        t.add_row(f + mark, *[short.get(by.get(label, ""), "-") for label in order])
+    return t
+
+
+def ladder(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    rungs: Annotated[str | None, typer.Option(
+        "--rungs", help="Comma-separated rungs, weakest first: style names of the "
+                        "ruleset's bots, 'strongest', meta:PATH (a faction_bots file) or "
+                        "search-K (K rollouts). Default: random,strongest[,meta:the "
+                        "scenario's faction_bots file][,search-8,search-32].")] = None,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help="Games per rung's field (default 20,000: about 23 minutes "
+                              "for a 4-player scenario with the default rungs on an idle "
+                              "2-core machine, docs/performance.md).")] = 20_000,
+    depth_games: Annotated[int | None, typer.Option(
+        "--depth-games", help="Deals per head-to-head pass (two passes; default "
+                              "--games / 2).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed (default: the "
+                                                                  "scenario's).")] = None,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", help="Ruleset override path=value; repeatable.")] = None,
+    threads: Threads = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Output folder (default: a new folder under "
+                            "reports/ladder/).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Print only the output folder.")] = False,
+) -> None:
+    """Does each balance verdict survive stronger play? Play the scenario's factions under
+    fields of rising strength (rungs), give each faction's verdict per rung, flag those
+    the two strongest rungs disagree on, and measure skill depth and luck."""
+    from deepsim.ladder.run import run_ladder
+    from deepsim.respond.cli import _progress
+
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            result = run_ladder(scenario, rungs=rungs, games=games, depth_games=depth_games,
+                                seed=seed, sets=list(sets or []), threads=threads, out=out,
+                                progress=on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
+                                   "[/red]", highlight=False)
+        raise typer.Exit(EXIT_INPUT) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] Nothing "
+                                   "written.", highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if quiet:
+        typer.echo(str(result.out_dir))
+        return
+    console = Console()
+    for j, r in enumerate(result.rungs):
+        console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
+    console.print(summary_table(result))
+    for r in result.depth.itertuples(index=False):
+        console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "
+                      f"({r.ratio_low:.2f}-{r.ratio_high:.2f}), luck {r.luck:.2f}",
+                      highlight=False)
+    info = result.info
+    console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s. Wrote "
+                  f"{escape(str(result.out_dir))}/ (ladder.md, ladder.png, verdicts.csv, "
+                  "depth.csv, ladder.json)", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ladder`` to the ``deepsim`` app."""
+    app.command("ladder")(ladder)

@@ -1,0 +1,252 @@
+"""Play a skill ladder: every rung's field, then each rung against the rung below.
+
+Shared code: it plays a scenario through :class:`deepsim.respond.play.Field` (faction_bots
+variants on listed games) and names no game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from deepsim.atomic import atomic_write_text
+from deepsim.errors import InputError
+from deepsim.ladder import (
+    NOT_SETTLED,
+    Rung,
+    default_rungs,
+    head_to_head_ratio,
+    luck_share,
+    parse_rungs,
+    verdict_table,
+)
+from deepsim.report.config import ReportConfig
+from deepsim.report.metrics import win_share_table
+from deepsim.respond.play import Field, Variant, with_faction_styles
+from deepsim.respond.search import strongest_style
+
+__all__ = ["LadderResult", "run_ladder"]
+
+
+@dataclass
+class LadderResult:
+    """What a ladder found (tables as written to ``out_dir``)."""
+
+    rungs: list[Rung]
+    strongest: str | None
+    verdicts: pd.DataFrame      # verdict_table
+    depth: pd.DataFrame         # one row per rung above the first
+    info: dict
+    out_dir: Path
+
+
+def _meta_path(field: Field) -> str | None:
+    fb = field.scenario.get("faction_bots")
+    if isinstance(fb, str):
+        p = Path(fb)
+        return str(p if p.is_absolute() else (field.path.parent / p).resolve())
+    return None
+
+
+def _spec(rung: Rung) -> tuple[str, dict[str, float]]:
+    return (rung.label if rung.kind == "search" else rung.style), rung.knobs
+
+
+def _variant(field: Field, styles: dict, resolved: dict | None) -> Variant:
+    scenario = with_faction_styles(field.scenario, resolved, field.bot_data, styles)
+    scenario["seed"] = field.seed
+    prepared = field.ruleset.prepare(scenario, source=field.source, overrides=list(field.sets))
+    return Variant(scenario, prepared, field.seed)
+
+
+def _meta_resolved(field: Field, rung: Rung) -> dict:
+    scenario = dict(field.scenario)
+    scenario["faction_bots"] = rung.path
+    prepared = field.ruleset.prepare(scenario, source=field.source, overrides=list(field.sets))
+    return prepared.scenario.get("faction_bots") or {}
+
+
+def _rung_variant(field: Field, rung: Rung) -> Variant:
+    if rung.kind == "meta":
+        return _variant(field, {}, _meta_resolved(field, rung))
+    return _variant(field, {f: _spec(rung) for f in field.factions}, None)
+
+
+def _pair_variant(field: Field, up: Rung, low: Rung, up_f: list[str], low_f: list[str]
+                  ) -> Variant:
+    if up.kind == "meta":
+        return _variant(field, {f: _spec(low) for f in low_f}, _meta_resolved(field, up))
+    if low.kind == "meta":
+        return _variant(field, {f: _spec(up) for f in up_f}, _meta_resolved(field, low))
+    styles = {f: _spec(up) for f in up_f} | {f: _spec(low) for f in low_f}
+    return _variant(field, styles, None)
+
+
+def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
+                  ) -> tuple[pd.DataFrame, np.ndarray]:
+    """Per game: the upper rung's wins, fair wins and seats; per play score (mean win
+    per upper seat minus its fair share; plays with both rungs seated)."""
+    s = seats.assign(up=seats[column].astype(str).isin(up_f))
+    g = s[s["up"]].groupby("game")
+    per = pd.DataFrame({"wins": g["win"].sum(), "fair": g["fair"].sum(), "n": g.size()})
+    per = per.reindex(sorted(s["game"].unique()), fill_value=0)
+    players = s.groupby("game")["players"].first().reindex(per.index)
+    mixed = (per["n"] > 0) & (per["n"] < players)
+    score = ((per["wins"] - per["fair"]) / per["n"].where(per["n"] > 0, 1))[mixed]
+    return per, score.to_numpy(np.float64)
+
+
+def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: int = 20_000,
+               depth_games: int | None = None, seed: int | None = None,
+               sets: list[str] | None = None, threads: int | None = None,
+               out: Path | str | None = None,
+               progress: Callable[[int, int, str], None] | None = None) -> LadderResult:
+    """Play the ladder of ``scenario_path`` and write its report to ``out``.
+
+    Parameters
+    ----------
+    rungs : str, optional
+        ``R1,R2,...`` weakest first (see :mod:`deepsim.ladder`); default
+        :func:`deepsim.ladder.default_rungs`.
+    games : int
+        Games per rung's field (the same game indices at every rung), and of the
+        scenario's own field when ``strongest`` must be found.
+    depth_games : int, optional
+        Games per pass of each head-to-head (two passes, the factions' halves swapped);
+        default ``games // 2``.
+
+    Raises
+    ------
+    InputError
+        Bad scenario, rungs, counts, or an output folder that exists.
+    """
+    t0 = time.perf_counter()
+    if games < 1:
+        raise InputError(f"--games must be >= 1, got {games}", key="--games")
+    depth_games = max(1, games // 2) if depth_games is None else int(depth_games)
+    field = Field(scenario_path, seed=seed, sets=sets, threads=threads)
+    bd = field.bot_data
+    meta = _meta_path(field)
+    text = rungs or default_rungs(bd, meta)
+    ladder = parse_rungs(text, bd, base=field.path.parent)
+    out_dir = Path(out) if out else Path("reports/ladder") / (
+        f"{field.name}-{time.strftime('%Y%m%d-%H%M%S')}")
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise InputError(f"output folder {out_dir} exists and is not empty", key="--out")
+    cfg = ReportConfig()
+    column = field.column
+    ids = np.arange(games, dtype=np.int64)
+    cols = {column, "win", "fair", "bot"}
+    played = 0
+
+    def tick(label: str):
+        def f(n: int) -> None:
+            nonlocal played
+            played += n
+            if progress is not None:
+                progress(played, total, label)
+        return f
+
+    needs_strongest = any(r.kind in ("strongest", "search") for r in ladder)
+    n_pairs = len(ladder) - 1
+    total = games * (len(ladder) + (1 if needs_strongest else 0)) + 2 * depth_games * n_pairs
+    strongest = None
+    style_table = None
+    if needs_strongest:
+        _g, s = field.play(field.variant(), ids, seats_columns=cols, games_columns=set(),
+                           progress=tick("strongest heuristic"))
+        strongest, style_table = strongest_style(field, s, cfg.alpha)
+        for r in ladder:
+            if r.kind == "strongest":
+                r.style = strongest
+                r.label = f"strongest ({strongest})"
+            elif r.kind == "search":
+                r.knobs = dict(bd.styles[strongest].knobs) | {"rollouts": float(r.rollouts)}
+    per_rung: dict[str, pd.DataFrame] = {}
+    speed: dict[str, float] = {}
+    for r in ladder:
+        t = time.perf_counter()
+        _g, s = field.play(_rung_variant(field, r), ids, seats_columns=cols,
+                           games_columns=set(), progress=tick(f"rung {r.label}"))
+        speed[r.label] = games / max(time.perf_counter() - t, 1e-9)
+        per_rung[r.label] = win_share_table(s, column, alpha=cfg.alpha,
+                                            min_ratio=cfg.min_ratio,
+                                            max_rel_width=cfg.max_rel_width,
+                                            max_ratio=cfg.max_ratio)
+    verdicts = verdict_table(per_rung, column)
+    # skill depth: each rung against the rung below, the factions' halves swapped
+    halves = (field.factions[0::2], field.factions[1::2])
+    dids = np.arange(depth_games, dtype=np.int64)
+    rows = []
+    for low, up in itertools.pairwise(ladder):
+        wins = np.zeros(depth_games)
+        fair = np.zeros(depth_games)
+        scores = []
+        for k in range(2):
+            up_f, low_f = (halves[0], halves[1]) if k == 0 else (halves[1], halves[0])
+            _g, s = field.play(_pair_variant(field, up, low, list(up_f), list(low_f)), dids,
+                               seats_columns=cols, games_columns=set(),
+                               progress=tick(f"{up.label} vs {low.label}"))
+            per, sc = _upper_totals(s, column, set(up_f))
+            wins += per["wins"].reindex(dids, fill_value=0).to_numpy()
+            fair += per["fair"].reindex(dids, fill_value=0).to_numpy()
+            scores.append(sc)
+        ratio, lo, hi = head_to_head_ratio(wins, fair)
+        rows.append({"rung": up.label, "below": low.label, "deals": depth_games,
+                     "ratio": ratio, "ratio_low": lo, "ratio_high": hi,
+                     "luck": luck_share(np.concatenate(scores))})
+    depth = pd.DataFrame(rows)
+    info = {"scenario": str(scenario_path), "seed": field.seed, "games": games,
+            "depth_games": depth_games, "rungs": [r.label for r in ladder],
+            "strongest": strongest, "faction_column": column,
+            "faction_label": field.ruleset.faction_label,
+            "games_played": played, "wall_time_s": time.perf_counter() - t0,
+            "games_per_s_by_rung": speed, "threads": field.threads,
+            "min_ratio": cfg.min_ratio, "max_ratio": cfg.max_ratio,
+            "max_rel_width": cfg.max_rel_width}
+    if style_table is not None:
+        info["styles"] = style_table.to_dict(orient="records")
+    result = LadderResult(ladder, strongest, verdicts, depth, info, out_dir)
+    write(result)
+    return result
+
+
+def write(result: LadderResult) -> None:
+    """Write ladder.md, ladder.png, verdicts.csv, depth.csv and ladder.json (each whole
+    or not at all: atomic writes)."""
+    from deepsim.ladder.report import markdown, plot
+
+    d = result.out_dir
+    d.mkdir(parents=True, exist_ok=True)
+    png = plot(result)
+    tmp = d / ".tmp-ladder.png"
+    tmp.write_bytes(png)
+    tmp.replace(d / "ladder.png")
+    atomic_write_text(d / "verdicts.csv", result.verdicts.to_csv(index=False))
+    atomic_write_text(d / "depth.csv", result.depth.to_csv(index=False))
+    atomic_write_text(d / "ladder.json", json.dumps(_jsonable(result.info), indent=2))
+    atomic_write_text(d / "ladder.md", markdown(result))
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (np.floating, float)):
+        return None if math.isnan(float(x)) else float(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+_ = NOT_SETTLED
