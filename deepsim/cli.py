@@ -62,6 +62,11 @@ from deepsim.respond.cli import register as _register_respond
 
 _register_respond(app)
 
+# `deepsim meta`: iterated best response, a field of competent players (deepsim/meta/cli.py)
+from deepsim.meta.cli import register as _register_meta
+
+_register_meta(app)
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
