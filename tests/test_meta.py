@@ -173,3 +173,47 @@ def test_bad_meta_input_exits_2_before_any_game(tmp_path, args, needle):
     assert r.exit_code == 2, out
     assert needle in out and "Traceback" not in out, out
     assert not (tmp_path / "o").exists()
+
+
+# --- verdicts side by side (make findings) -------------------------------------------------
+
+def _claim(cid, verdict):
+    from types import SimpleNamespace
+    return SimpleNamespace(claim=SimpleNamespace(id=cid, text=f"claim {cid}"), verdict=verdict)
+
+
+def test_a_flip_is_two_definite_verdicts_that_differ():
+    from deepsim.meta.sidebyside import claims_frame
+
+    shipped = [_claim("B1", "holds"), _claim("B2", "fails"), _claim("B3", "holds"),
+               _claim("B4", "fails (part not measured)"), _claim("B5", "inconclusive")]
+    meta = [_claim("B1", "fails"), _claim("B2", "fails"), _claim("B3", "inconclusive"),
+            _claim("B4", "holds"), _claim("B5", "holds")]
+    f = claims_frame(shipped, meta).set_index("claim")["flip"]
+    assert f.to_dict() == {"B1": True, "B2": False, "B3": False, "B4": True, "B5": False}
+
+
+def test_factions_side_by_side_on_real_runs(tiny, tmp_path):
+    from deepsim import runner
+    from deepsim.meta.sidebyside import FLIP, factions_frame, markdown
+    from deepsim.report.config import ReportConfig
+    from deepsim.report.load import load_run
+
+    _tmp, path, res = tiny
+    a = load_run(runner.run(str(path), games=400, out=tmp_path / "a").out_dir)
+    b = load_run(runner.run(str(res.out_dir / "scenario.yaml"), games=400,
+                            out=tmp_path / "b").out_dir)
+    cfg = ReportConfig.for_ruleset(a.rs.report_options)
+    fr = factions_frame(a, b, cfg)
+    assert len(fr) == 36 and set(fr["faction"]) >= set(FACTIONS)
+    definite = fr["verdict_shipped"].isin(["too strong", "viable", "not viable"]) & \
+        fr["verdict_meta"].isin(["too strong", "viable", "not viable"])
+    assert (fr["flip"] == (definite & (fr["verdict_shipped"] != fr["verdict_meta"]))).all()
+    text = "\n".join(markdown(claims_frame_empty(), fr, shipped=a, meta=b, label="company"))
+    assert "Wisp Warden" in text and "meta field" in text
+    assert (FLIP in text.split("here.")[1]) == bool(fr["flip"].any())
+
+
+def claims_frame_empty():
+    from deepsim.meta.sidebyside import claims_frame
+    return claims_frame([], [])

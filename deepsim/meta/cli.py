@@ -12,7 +12,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
 from deepsim.meta import DEFAULT_GAMES, DEFAULT_TRIALS
 
 __all__ = ["meta", "register", "spread_table"]
@@ -84,35 +83,23 @@ def meta(
     """A field of competent players: iterated best response (fictitious play). Each round,
     every faction searches its best response (as respond does) to the field of the rounds
     before; writes the meta field as a faction bots file and a scenario that plays it."""
-    from deepsim.distributed import open_backend
     from deepsim.meta import run_meta
     from deepsim.respond import Settings
-    from deepsim.respond.cli import _progress
+    from deepsim.respond.cli import guarded
 
     settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
                         sampler_seed=sampler_seed, min_ratio=min_ratio, max_ratio=max_ratio)
     console = Console()
-    stop_bar, on_progress = _progress(quiet)
-    try:
-        try:
-            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
-                result = run_meta(scenario, rounds=rounds,
-                                  factions=list(factions or []) or None, every=every,
-                                  settings=settings, seed=seed, eval_games=eval_games,
-                                  sets=list(sets or []), threads=threads, out=out,
-                                  force=force, backend=engine, plots=not no_plots,
-                                  progress=on_progress)
-        finally:
-            stop_bar()
-    except InputError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
-                                   "[/red]", highlight=False)
-        raise typer.Exit(EXIT_INPUT) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] The output "
-                                   "folder keeps the rounds finished so far.",
-                                   highlight=False)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def call(engine, on_progress):
+        return run_meta(scenario, rounds=rounds, factions=list(factions or []) or None,
+                        every=every, settings=settings, seed=seed, eval_games=eval_games,
+                        sets=list(sets or []), threads=threads, out=out, force=force,
+                        backend=engine, plots=not no_plots, progress=on_progress)
+
+    result = guarded(call, quiet=quiet, backend=backend, scheduler=scheduler,
+                     workers=workers, interrupted="The output folder keeps the rounds "
+                                                  "finished so far.")
     if quiet:
         typer.echo(str(result.out_dir))
         return

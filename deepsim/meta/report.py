@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
 from deepsim.factionbots import style_block
 from deepsim.meta.rounds import MetaRun, spread_row
-from deepsim.respond.report import DPI, _yaml_key, fmt_gain, fmt_ratio, plural
+from deepsim.respond.report import _yaml_key, fmt_gain, fmt_ratio, plural
+from deepsim.tune.plots import _png
 
 __all__ = ["bots_yaml", "field_labels", "markdown", "rounds_frame", "scenario_yaml",
            "spread_frame", "spread_plot"]
@@ -102,12 +101,7 @@ def spread_plot(run: MetaRun, *, label: str, min_ratio: float, max_ratio: float,
     ax.set_ylabel(f"win share / fair share per {label}", fontsize=8)
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    if footer:
-        fig.text(0.0, -0.01, footer, fontsize=6.5, color="0.35", ha="left", va="top")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.1,
-                metadata={"Software": None})
-    return buf.getvalue()
+    return _png(fig, footer)
 
 
 def _knobs_doc(run: MetaRun, name: str) -> str:
