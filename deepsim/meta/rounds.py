@@ -143,7 +143,8 @@ def evaluate_field(fld: Field, factions: list[str], seed: int, per: int, alpha: 
         One row per faction of ``factions``: ``faction``, ``ratio``, ``low``, ``high`` (95%
         interval, x fair), ``verdict`` (the report's viability rule on the ratio scale:
         :func:`deepsim.report.metrics.viability_verdict` with fair share 1, lines
-        ``min_ratio`` and ``max_ratio``), ``games``.
+        ``min_ratio`` and ``max_ratio``), ``games``; ``attrs["played"]``: the games
+        played.
     """
     p = faction_games(fld, seed, factions, per, keep=True, progress=progress, label=label)
     rows = []
@@ -156,6 +157,7 @@ def evaluate_field(fld: Field, factions: list[str], seed: int, per: int, alpha: 
     out = pd.DataFrame(rows)
     out["verdict"] = viability_verdict(out["low"], out["high"], np.ones(len(out)),
                                        min_ratio=min_ratio, max_ratio=max_ratio)
+    out.attrs["played"] = int(p.played)
     return out
 
 
@@ -214,7 +216,7 @@ def play_rounds(fld0: Field, factions: list[str], settings: Settings, rounds: in
     new: set[str] = set()
     done: list[Round] = []
     fld = fld0
-    stopped = f"after {rounds} round(s), the most asked for (--rounds)"
+    stopped = f"at the most rounds asked for (--rounds {rounds})"
     played = 0
     run = None
     for r in range(rounds):
@@ -246,7 +248,7 @@ def play_rounds(fld0: Field, factions: list[str], settings: Settings, rounds: in
             picked[c.faction] = name
         t = res.table
         converged = bool(((t["gain_low"] <= 0) & (t["gain_high"] >= 0)).all())
-        played += (res.search_pass.played + res.confirm_pass.played
+        played += (ft.attrs.get("played", 0) + res.search_pass.played + res.confirm_pass.played
                    + len(factions) * settings.trials * settings.games
                    + sum(c.games * (1 if c.best_trial == 0 else 2) for c in res.confirmed))
         done.append(Round(r, ft, res, picked, converged, round(time.perf_counter() - t0, 2),
@@ -270,4 +272,5 @@ def play_rounds(fld0: Field, factions: list[str], settings: Settings, rounds: in
                                      max_ratio=settings.max_ratio, progress=progress,
                                      label="measure the final field")
     run.final_eval_seconds = round(time.perf_counter() - t0, 2)
+    run.games_played += run.final_table.attrs.get("played", 0)
     return run
