@@ -43,7 +43,8 @@ def rounds_frame(run: MetaRun) -> pd.DataFrame:
                 "best": t["best"], "best_low": t["best_low"], "best_high": t["best_high"],
                 "change": t["gain"], "change_low": t["gain_low"],
                 "change_high": t["gain_high"], "change_level": t["gain_level"],
-                "p_holm": t["p_holm"], "changed": not (t["gain_low"] <= 0 <= t["gain_high"]),
+                "p_holm": t["p_holm"], "adopted": bool(rd.adopted.get(f, False)),
+                "changed": bool(t["gain_low"] > 0),
                 "verdict": t["verdict"], "confirm_games": int(t["confirm_games"])})
     return pd.DataFrame(rows)
 
@@ -60,9 +61,8 @@ def spread_frame(run: MetaRun) -> pd.DataFrame:
         if k < len(run.rounds):
             rd = run.rounds[k]
             t = rd.search.table
-            row.update({"round_seconds": rd.seconds, "changed": int(
-                (~((t["gain_low"] <= 0) & (t["gain_high"] >= 0))).sum()),
-                "converged": rd.converged})
+            row.update({"round_seconds": rd.seconds, "changed": int((t["gain_low"] > 0).sum()),
+                        "converged": rd.converged})
         else:
             row.update({"round_seconds": run.final_eval_seconds, "changed": 0,
                         "converged": False})
@@ -209,15 +209,18 @@ def markdown(run: MetaRun, info: dict, *, png_name: str = "spread.png") -> str:
               (f"Each round: the {label}'s previous style against its best response to "
                "the round's field, on the same fresh games; change = best - previous (x "
                f"fair), interval at {rf['change_level'].iloc[0]:.4g} (simultaneous over the "
-               f"{len(run.factions)} {plural(label)} of a round). The rounds stop when "
-               "every interval contains 0."), "",
+               f"{len(run.factions)} {plural(label)} of a round). A change below 0 is "
+               "rejected (the style kept, marked *kept*). The rounds stop when no interval "
+               "lies above 0."), "",
               f"| {label} | " + " | ".join(f"round {r.index}" for r in run.rounds) + " |",
               "|---" * (len(run.rounds) + 1) + "|"]
     for f in run.factions:
         cells = []
         for r in run.rounds:
             x = rf[(rf["round"] == r.index) & (rf["faction"] == f)].iloc[0]
-            cells.append(f"{x['style']}: {fmt_gain(x['change'], x['change_low'], x['change_high'])}")
+            kept = "" if x["adopted"] or x["best_trial"] == 0 else " (kept)"
+            cells.append(f"{x['style']}{kept}: "
+                         f"{fmt_gain(x['change'], x['change_low'], x['change_high'])}")
         lines.append(f"| {f} | " + " | ".join(cells) + " |")
     lines += ["", "## Method", "",
               (f"Iterated best response (fictitious play; Brown 1951). Round 0 is `deepsim "

@@ -14,8 +14,10 @@ games.
 Each round is confirmed as ``respond`` confirms: F's previous style and its new best
 response on the same fresh games in the round's field, the paired change with an interval
 at level ``1 - alpha/m`` over the m factions of the round (Bonferroni; Holm's p beside it,
-:mod:`deepsim.respond.verdict`). The rounds stop after ``rounds`` rounds, or earlier when
-every faction's interval contains 0 (no faction found a confirmed improvement): if no
+:mod:`deepsim.respond.verdict`). F adopts the new style when its change is positive; a
+best response that does worse than its start on the fresh games (the search's winner's
+curse) is rejected and F keeps its style. The rounds stop after ``rounds`` rounds, or
+earlier when no faction's interval lies above 0 (no confirmed improvement): if no
 faction can improve (the field is an equilibrium of the searched styles), the m intervals
 all contain 0 together with probability at least ``1 - alpha``, so the rule stops with
 probability at least 95% once there; without the correction, 36 factions at 95% each would
@@ -73,10 +75,11 @@ class Round:
     field_table: pd.DataFrame     # per faction: ratio in the round's field (evaluation games)
     search: SearchResult
     styles: dict[str, str]        # faction -> its style of this round (new or kept)
-    converged: bool               # every change's interval contains 0
+    converged: bool               # no adopted change's interval excludes 0
     seconds: float                # the round's wall time (evaluation, search, confirmation)
     eval_seconds: float
     cpu_seconds: float = 0.0      # the process's CPU time in the round (every thread)
+    adopted: dict[str, bool] = field(default_factory=dict)   # faction -> new style taken
 
 
 @dataclass
@@ -233,34 +236,40 @@ def play_rounds(fld0: Field, factions: list[str], settings: Settings, rounds: in
                          progress=progress, starts=starts, search_seed=seed + 2 * r,
                          confirm_seed=seed + 2 * r + 1,
                          style_name=lambda f, r=r: round_style(f, r))
-        picked = {}
+        picked, adopted = {}, {}
+        gains = res.table.set_index("faction")
         for c in res.confirmed:
-            if c.best_trial == 0:
+            # the search's winner is adopted unless the fresh games say it is worse than
+            # the style it started from (a winner's curse of the search games)
+            take = c.best_trial != 0 and float(gains.loc[c.faction, "gain"]) > 0
+            if take:
+                name = round_style(c.faction, r)
+                styles[name] = dict(c.best_knobs)
+                new.add(name)
+            else:
                 name = c.start
                 styles.setdefault(name, dict(c.start_knobs))
                 if name not in named:
                     new.add(name)
-            else:
-                name = round_style(c.faction, r)
-                styles[name] = dict(c.best_knobs)
-                new.add(name)
             history[c.faction].append(name)
             picked[c.faction] = name
+            adopted[c.faction] = take
         t = res.table
-        converged = bool(((t["gain_low"] <= 0) & (t["gain_high"] >= 0)).all())
+        # a change: adopted, and its interval above 0 (a rejected one changes nothing)
+        converged = not bool((t["gain_low"] > 0).any())
         played += (ft.attrs.get("played", 0) + res.search_pass.played + res.confirm_pass.played
                    + len(factions) * settings.trials * settings.games
                    + sum(c.games * (1 if c.best_trial == 0 else 2) for c in res.confirmed))
         done.append(Round(r, ft, res, picked, converged, round(time.perf_counter() - t0, 2),
-                          round(t_eval, 2), round(time.process_time() - c0, 2)))
+                          round(t_eval, 2), round(time.process_time() - c0, 2), adopted))
         fld = fld0.with_bots(mixture_spec(base, history, styles, named))
         run = MetaRun(factions, done, pd.DataFrame(), history, styles, new,
                       mixture_spec(base, history, styles, named),
                       mixture_spec(base, history, styles, named, last_only=True), stopped,
                       eval_seed, per_eval, played)
         if converged:
-            run.stopped = stopped = (f"after round {r}: every {fld0.ruleset.faction_label}'s "
-                                     "change has an interval containing 0")
+            run.stopped = stopped = (f"after round {r}: no {fld0.ruleset.faction_label}'s "
+                                     "change has an interval above 0")
         if on_round is not None:
             on_round(run)
         if converged:

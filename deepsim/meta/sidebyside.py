@@ -107,7 +107,9 @@ def markdown(claims: pd.DataFrame, factions: pd.DataFrame, *, shipped: RunData,
               f"{plural(label) if n_flip_f != 1 else label} here. Inconclusive or not measured is not a flip (the sample "
               "or the runs given cannot say). Claims that need runs of their own (a rule "
               "variant, 2-player matchups) are measured on the shipped field only; under "
-              "the meta field those parts are not measured."), ""]
+              "the meta field those parts are not measured. A claim about a named bot "
+              "style reads, under the meta field, only the seats that still play that "
+              "style."), ""]
     if not claims.empty:
         lines += ["| claim | shipped heuristics | meta field | |", "|---|---|---|---|"]
         for _, r in claims.iterrows():
