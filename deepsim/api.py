@@ -48,7 +48,7 @@ class Simulation:
     games : DataFrame
         One row per game (``game``, ``seed`` and the ruleset's game columns), sorted by game.
     seats : DataFrame
-        One row per seat per game (``game``, ``seat`` (0-based, 0 plays first), ``win``
+        One row per seat per game (``game``, ``seat`` (from 1: seat 1 plays first), ``win``
         (1, ``1/k`` on a k-way tie for first, else 0), ``fair`` (1/players) and the ruleset's
         seat columns, e.g. DEEPFALL's ``company``), sorted by game then seat.
     ruleset : str
@@ -288,7 +288,7 @@ def win_shares(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
 
 
 def seat_advantage(seats: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Win share by seat position per player count, with Wilson intervals (seat 0 first)."""
+    """Win share by seat position per player count, with Wilson intervals (seat 1 first)."""
     from deepsim.report.metrics import seat_advantage as _seat_advantage
     return _seat_advantage(seats, alpha=alpha)
 

@@ -67,6 +67,11 @@ from deepsim.meta.cli import register as _register_meta
 
 _register_meta(app)
 
+# `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
+from deepsim.newruleset.cli import register as _register_new_ruleset
+
+_register_new_ruleset(app)
+
 
 def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
@@ -360,24 +365,31 @@ def trace(
 
 @app.command()
 def rulesets() -> None:
-    """List the installed rulesets: those deepsim plays, and odds-only ones (no kernel:
-    `deepsim odds` only)."""
+    """List the rulesets: built-in and installed (plugins of the `deepsim.rulesets` entry
+    point group), those deepsim plays and odds-only ones, with version and source. A
+    plugin that cannot be loaded is listed with its error."""
+    from deepsim.rulesets import describe
+
     console = _console()
-    try:
-        names = runner.available_rulesets()
-    except InputError as exc:
-        raise _fail(exc) from None
-    table = Table("Name", "Title", "Kind", title="Rulesets", title_justify="left")
-    for name in names:
-        try:
-            rs = runner.get_ruleset(name)
-        except InputError as exc:
-            table.add_row(escape(name), f"[red]{escape(str(exc))}[/red]", "")
+    table = Table("Name", "Title", "Kind", "Version", "Source", title="Rulesets",
+                  title_justify="left")
+    broken = []
+    for e in describe():
+        source = e.source if e.source != "plugin" else f"plugin {e.package}"
+        if e.error is not None:
+            broken.append(e)
+            table.add_row(escape(e.name), "[red]not usable (below)[/red]", "",
+                          escape(e.version), escape(source))
             continue
+        rs = e.obj
         kind = ("plays games" if rs.plays else "odds only") + (
             ", odds" if rs.plays and rs.odds() is not None else "")
-        table.add_row(escape(name), escape(rs.title), kind)
+        table.add_row(escape(e.name), escape(rs.title), kind, escape(e.version),
+                      escape(source))
     console.print(table)
+    for e in broken:
+        console.print(f"[red]{escape(e.name)}[/red] ({escape(e.origin)}, {escape(e.target)}): "
+                      f"{escape(e.error)}", highlight=False)
 
 
 @app.command()

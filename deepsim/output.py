@@ -14,6 +14,10 @@ A run directory holds::
 categoricals. Each part carries key-value metadata (``deepsim.*``: schema version, scenario
 hash, params hash, seed, chunk index, start, count) so a part from another run is detected.
 
+Seats are numbered from 1 (seat 1 plays first), in the ``seat`` column and in every
+``*_seat`` column of the games table (a negative value: no seat, e.g. a shared win). Runs
+written before schema version 2 numbered them from 0; :func:`read_run` renumbers them.
+
 The manifest (``MANIFEST_SCHEMA_VERSION``) lists every finished chunk with its game range and
 row counts; ``status`` is ``"running"`` until the last chunk is written, then
 ``"complete"``. A part is written before the manifest that lists it, both atomically, so an
@@ -48,6 +52,7 @@ __all__ = [
     "KINDS",
     "MANIFEST_NAME",
     "MANIFEST_SCHEMA_VERSION",
+    "READABLE_SCHEMA_VERSIONS",
     "RUN_JSON_NAME",
     "RunWriter",
     "check_out_dir",
@@ -67,7 +72,10 @@ __all__ = [
     "write_run_json",
 ]
 
-MANIFEST_SCHEMA_VERSION = 1
+#: 2: seats numbered from 1 in the ``seat`` column and every ``*_seat`` column (1: from 0)
+MANIFEST_SCHEMA_VERSION = 2
+#: versions :func:`read_run` reads (a version 1 run is renumbered as it is read)
+READABLE_SCHEMA_VERSIONS = (1, 2)
 KINDS = ("games", "seats")
 MANIFEST_NAME = "manifest.json"
 RUN_JSON_NAME = "run.json"
@@ -692,15 +700,15 @@ def read_manifest(run_dir: Path | str) -> dict:
     Raises
     ------
     InputError
-        Missing, unreadable or of an unknown schema version.
+        Missing, unreadable or of a schema version not in ``READABLE_SCHEMA_VERSIONS``.
     """
     path = Path(run_dir) / MANIFEST_NAME
     manifest = _read_json(path, "manifest")
     version = manifest.get("schema_version")
-    if version != MANIFEST_SCHEMA_VERSION:
+    if version not in READABLE_SCHEMA_VERSIONS:
         raise InputError(f"manifest schema_version {version!r} is not supported "
-                         f"(expected {MANIFEST_SCHEMA_VERSION})", file=str(path),
-                         key="schema_version")
+                         f"(expected one of {', '.join(map(str, READABLE_SCHEMA_VERSIONS))})",
+                         file=str(path), key="schema_version")
     for key in ("scenario_hash", "params_hash", "seed", "games", "chunk_size", "status",
                 "chunks"):
         if key not in manifest:
@@ -908,7 +916,8 @@ def read_run(run_dir: Path | str, *, games_columns: list[str] | None = None,
     games : DataFrame
         One row per game, sorted by ``game``, RangeIndex. String columns are categoricals.
     seats : DataFrame
-        One row per seat per game, sorted by ``game`` then ``seat``.
+        One row per seat per game, sorted by ``game`` then ``seat``. Seats are numbered
+        from 1 whatever the run's schema version (version 1 runs are renumbered).
 
     Raises
     ------
@@ -938,4 +947,15 @@ def read_run(run_dir: Path | str, *, games_columns: list[str] | None = None,
     seats_parts = _check_parts(run_dir, manifest, "seats")
     games = _read_kind(games_parts, "games", games_columns)
     seats = _read_kind(seats_parts, "seats", seats_columns)
+    if manifest["schema_version"] < 2:
+        games, seats = _seats_from_one(games), _seats_from_one(seats)
     return games, seats
+
+
+def _seats_from_one(df: pd.DataFrame) -> pd.DataFrame:
+    """A schema-1 table (seats numbered from 0) with its seat columns numbered from 1."""
+    for c in df.columns:
+        if c == "seat" or str(c).endswith("_seat"):
+            v = df[c].to_numpy()
+            df[c] = (v + (v >= 0)).astype(v.dtype)
+    return df

@@ -5,7 +5,8 @@ A scenario with fixed seats (each seat plays one faction) confounds the two: sea
 share *is* its faction's. With ``rotate_seats: true`` each of the scenario's ``games``
 game indices (a *deal*: its dungeon or map and its dice stream, from the deal's random
 stream) is played ``n`` times, once per rotation of the seat order: in rotation ``k`` the
-seat ``p`` plays what seat ``(p + k) mod n`` plays without rotation (DEEPFALL: its company
+seat ``p`` plays what seat ``p + k`` plays without rotation, counting round the table
+(after seat ``n`` comes seat 1) (DEEPFALL: its company
 and bot; Atlantis: the side that moves first swaps). So ``games: N`` gives ``N x n`` rows.
 
 Row ``g`` of the games table is deal ``g // n`` in rotation ``g % n``: ``game`` stays the

@@ -31,6 +31,7 @@ from deepsim.errors import InputError, OutputError
 from deepsim.output import (
     DEFAULT_RUNS_ROOT,
     MANIFEST_NAME,
+    MANIFEST_SCHEMA_VERSION,
     RUN_JSON_NAME,
     RunWriter,
     check_out_dir,
@@ -145,6 +146,17 @@ def versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:  # pragma: no cover
             out[pkg] = "unknown"
     return out
+
+
+def ruleset_package(name: str) -> dict[str, str]:
+    """Where ruleset ``name`` comes from, for ``run.json``: ``source`` (built-in, plugin,
+    registered), ``package`` (its distribution) and ``version``."""
+    from deepsim import rulesets
+
+    e = next((e for e in rulesets.entries() if e.name == name and e.error is None), None)
+    if e is None:
+        return {}
+    return {"source": e.source, "package": e.package, "version": e.version}
 
 
 _MAX_SEED = 2**63 - 1
@@ -521,6 +533,7 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "chunk_size": chunk_size,
         "threads": threads,
         "versions": versions(),
+        "ruleset_package": ruleset_package(prepared.ruleset),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "command": sys.argv,
         "started_utc": _utc_now(),
@@ -731,6 +744,10 @@ def _reprepare(info: dict, where: str, *, what: str) -> tuple[Any, Any, list[str
     now = versions()
     moved = [f"{k} {recorded[k]} -> {now[k]}" for k in ("deepsim", "numba", "numpy")
              if k in recorded and k in now and recorded[k] != now[k]]
+    pkg, pkg_now = info.get("ruleset_package") or {}, ruleset_package(ruleset.name)
+    if pkg.get("version") and pkg != pkg_now:
+        moved.append(f"ruleset {pkg.get('package')} {pkg.get('version')} -> "
+                     f"{pkg_now.get('package')} {pkg_now.get('version')}")
     if moved:
         warnings.append(f"versions changed since the run was made ({', '.join(moved)}); "
                         "the parameters are the same, but a changed engine may play "
@@ -769,7 +786,8 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     Raises
     ------
     InputError
-        Not a run directory, a complete run, ``run.json`` and the manifest disagreeing,
+        Not a run directory, a complete run, a run of an older parquet schema version
+        (``output.MANIFEST_SCHEMA_VERSION``), ``run.json`` and the manifest disagreeing,
         changed parameters or scenario, a finished part that fails its checks, or a
         manifest listing chunks the run's plan does not have.
     RunInterrupted
@@ -790,6 +808,13 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     if manifest["status"] == "complete":
         raise InputError("this run is already complete; nothing to resume", file=mwhere,
                          key="status")
+    if manifest["schema_version"] != MANIFEST_SCHEMA_VERSION:
+        # its finished parts number seats from 0; new parts would number them from 1
+        raise InputError(f"this run was written by an older deepsim (parquet schema "
+                         f"{manifest['schema_version']}, now {MANIFEST_SCHEMA_VERSION}) and "
+                         "cannot be resumed; its finished chunks stay readable: run the "
+                         "scenario again into another folder", file=mwhere,
+                         key="schema_version")
     if manifest["status"] != "running":
         raise InputError(f"unknown run status {manifest['status']!r} (expected 'running')",
                          file=mwhere, key="status")

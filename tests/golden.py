@@ -20,10 +20,11 @@ REFRESH = "python -m tests.golden --update"
 
 
 def all_cases(selected: list[str] | None = None):
-    """(ruleset object, case) for every ruleset that declares golden cases."""
-    from deepsim.rulesets import available, get
+    """(ruleset object, case) for every built-in ruleset that declares golden cases (a
+    plugin keeps its digests in its own package: ``deepsim.testing.golden.check_case``)."""
+    from deepsim.rulesets import builtin, get
     out = []
-    for name in available():
+    for name in builtin():
         rs = get(name)
         cases = rs.golden_cases() if hasattr(rs, "golden_cases") else []
         for case in cases:

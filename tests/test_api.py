@@ -75,7 +75,7 @@ def test_statistics_are_the_reports():
     t = deepsim.win_shares(s, by="calling")
     assert {"win_share", "ci_low", "ci_high", "ratio", "verdict"} <= set(t.columns)
     assert (t["ci_low"] <= t["win_share"]).all() and (t["win_share"] <= t["ci_high"]).all()
-    assert set(deepsim.seat_advantage(s)["seat"]) == {0, 1, 2}
+    assert set(deepsim.seat_advantage(s)["seat"]) == {1, 2, 3}
 
 
 @pytest.mark.parametrize("bad,match", [

@@ -145,7 +145,7 @@ def test_parts_finished_before_the_first_chunk_get_its_schema(tmp_path):
     def frames(start: int, int_type: str):
         games = pd.DataFrame({"game": range(start, start + 2),
                               "rounds": pd.Series([5, 6], dtype=int_type)})
-        seats = pd.DataFrame({"game": [start, start + 1], "seat": [0, 0],
+        seats = pd.DataFrame({"game": [start, start + 1], "seat": [1, 1],
                               "company": ["a", "b"]})
         return games, seats
 

@@ -205,7 +205,7 @@ def test_estimates_match_the_report(tmp_path):
     e = one("rounds")
     assert (e.value, e.low, e.high) == pytest.approx((gl["mean"], gl["mean_low"],
                                                       gl["mean_high"]))
-    sa = M.seat_advantage(seats).set_index("seat").loc[0]
+    sa = M.seat_advantage(seats).set_index("seat").loc[1]
     e = one("win_edge[seat=1]")
     assert e.value == pytest.approx(100 * (sa["win_share"] - 0.25))
     assert e.low == pytest.approx(100 * (sa["ci_low"] - 0.25))

@@ -242,7 +242,7 @@ def test_measure_on_frames_matches_the_report():
     rng = np.random.default_rng(7)
     n = 500
     seats = pd.DataFrame({
-        "game": np.repeat(np.arange(n), 2), "seat": np.tile([0, 1], n),
+        "game": np.repeat(np.arange(n), 2), "seat": np.tile([1, 2], n),
         "players": 2, "company": pd.Categorical(rng.choice(["A", "B", "C"], 2 * n)),
         "win": np.tile([1.0, 0.0], n), "fair": 0.5})
     games = pd.DataFrame({"game": np.arange(n), "players": 2})

@@ -199,7 +199,7 @@ def _check_games(prepared, sc: dict, games, seats) -> None:
         np.testing.assert_allclose(wins.to_numpy(), solo.loc[wins.index].to_numpy())
     # the seats follow the scenario
     for i, seat in enumerate(sc.get("seats", [])):
-        rows = seats[seats["seat"] == i]
+        rows = seats[seats["seat"] == i + 1]      # seats.i is seat i + 1
         if seat.get("lineage", "random") != "random":
             assert (rows["lineage"] == _title(seat["lineage"])).all()
         if seat.get("calling", "random") != "random":
@@ -207,7 +207,7 @@ def _check_games(prepared, sc: dict, games, seats) -> None:
         if seat.get("bot", "any") != "any":
             label = seat["bot"] + ("*" if seat.get("knobs") else "")
             assert (rows["bot"] == label).all()
-    drawn = ~seats["seat"].isin([i for i, s in enumerate(sc.get("seats", []))
+    drawn = ~seats["seat"].isin([i + 1 for i, s in enumerate(sc.get("seats", []))
                                  if s.get("bot", "any") != "any"])
     assert seats.loc[drawn, "bot"].isin(sc["bots"]).all()
     if sc["companies"]["unique"]:

@@ -78,7 +78,7 @@ def atlantis_frames(n: int, *, seed: int = 0, first_side: int = 0, p_king: float
     win = np.where(w < 0, 0.5, (w == side).astype(float))
     bot_codes = rng.integers(0, len(bots), 2 * n)
     seats = pd.DataFrame({
-        "game": sgame, "seat": seat.astype(np.int64), "players": np.full(2 * n, 2, np.int64),
+        "game": sgame, "seat": seat.astype(np.int64) + 1, "players": np.full(2 * n, 2, np.int64),
         "faction": pd.Categorical(np.array(SIDES, dtype=object)[side], categories=SIDES),
         "bot": pd.Categorical(np.array(bots, dtype=object)[bot_codes], categories=list(bots)),
         "side": side.astype(np.int64), "win": win, "fair": np.full(2 * n, 0.5),

@@ -66,11 +66,12 @@ def test_deepfall_rows_columns_and_seats(deepfall):
     assert (games["deal"] == games["game"] // 3).all()
     assert (games["rotation"] == games["game"] % 3).all()
     assert (seats["rotation"] == seats["game"] % 3).all()
-    # in rotation k, seat p plays what seat (p + k) mod 3 plays without rotation
+    # in rotation k, seat p plays what seat (p + k) mod 3 plays without rotation (seats
+    # numbered from 1: row.seat - 1 is the scenario's seats list index)
     order = ["Wisp Wardancer", "Dvergar Reaver", "Golem-born Warden"]
     bots = ["greedy", "balanced", "martyr"]
     for row in seats.itertuples():
-        src = (row.seat + row.rotation) % 3
+        src = (row.seat - 1 + row.rotation) % 3
         assert row.company == order[src] and row.bot == bots[src]
     # every company sits in every seat once per deal
     assert (seats.groupby(["company", "seat"], observed=True).size() == 60).all()

@@ -93,7 +93,7 @@ class FakeRuleset(Ruleset):
             margin = int(order[0] - order[1])
             grows.append({
                 "game": g, "seed": seed, "players": n, "rounds": rounds, "truncated": False,
-                "n_winners": len(leaders), "winner_seat": int(leaders[0]), "margin": margin,
+                "n_winners": len(leaders), "winner_seat": int(leaders[0]) + 1, "margin": margin,
                 "margin_rel": margin / max(int(top), 1), "maw_steps": rounds,
                 "floors_collapsed": 5, "dread_fills": 1, "deferred_steps": 0, "press_ons": 3,
                 "setbacks": 1, "rooms_scored": 10, "rooms_contested": 2,
@@ -103,7 +103,7 @@ class FakeRuleset(Ruleset):
             for s in range(n):
                 place = 1 + int((glory > glory[s]).sum())
                 srows.append({
-                    "game": g, "seat": s, "players": n, "lineage": companies[s][0],
+                    "game": g, "seat": s + 1, "players": n, "lineage": companies[s][0],
                     "calling": companies[s][1], "company": " ".join(companies[s]),
                     "bot": bots[s], "glory": int(glory[s]), "glory_rooms": int(glory[s]),
                     "glory_cash_out": 0, "glory_worthy_end": 0, "place": place,
@@ -174,6 +174,10 @@ def fake(monkeypatch, tmp_path):
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
     monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
+    # `deepsim rulesets` lists the registry's entries: the fake as a registered ruleset
+    monkeypatch.setattr(rulesets, "_REGISTERED", {})
+    rulesets.register("fake", holder["ruleset"], package="tests", version="0")
+    monkeypatch.setattr(rulesets, "_ENTRIES", None)     # undone: discovered again after
     monkeypatch.chdir(tmp_path)
     (tmp_path / "scenarios").mkdir()
     scen = tmp_path / "scenarios" / "fake.yaml"
@@ -425,3 +429,43 @@ def test_cli_rulesets_and_scenarios(fake, tmp_path):
     assert res.exit_code == 0, res.output
     assert "fake-small" in res.output and "2, 4" in res.output and "250" in res.output
     assert "broken.yaml" in res.output and "malformed" in res.output
+
+
+class SchemaOneRuleset(FakeRuleset):
+    """The fake as deepsim wrote it before parquet schema 2: seats numbered from 0."""
+
+    def run_chunk(self, prepared, start, count):
+        games, seats = super().run_chunk(prepared, start, count)
+        games["winner_seat"] -= 1
+        seats["seat"] -= 1
+        return games, seats
+
+
+def test_a_schema_one_run_reads_with_seats_from_1(fake, tmp_path, monkeypatch):
+    """Issue 26: one seat numbering. A run written with schema 1 (seats from 0) reads back
+    renumbered, equal to the same run written today; resuming it is refused (its new parts
+    would number seats differently from its old ones)."""
+    from deepsim import output
+
+    _run(fake["scenario"], tmp_path / "new")
+    fake["ruleset"] = SchemaOneRuleset()
+    with monkeypatch.context() as m:
+        m.setattr(output, "MANIFEST_SCHEMA_VERSION", 1)
+        _run(fake["scenario"], tmp_path / "old")
+    assert read_manifest(tmp_path / "old")["schema_version"] == 1
+    assert read_manifest(tmp_path / "new")["schema_version"] == output.MANIFEST_SCHEMA_VERSION
+    g_old, s_old = read_run(tmp_path / "old")
+    g_new, s_new = read_run(tmp_path / "new")
+    assert s_new["seat"].min() == 1
+    pd.testing.assert_frame_equal(g_old, g_new)
+    pd.testing.assert_frame_equal(s_old, s_new)
+
+    fake["ruleset"] = SchemaOneRuleset(interrupt_at_chunk=2)
+    with monkeypatch.context() as m:
+        m.setattr(output, "MANIFEST_SCHEMA_VERSION", 1)
+        with pytest.raises(KeyboardInterrupt):
+            _run(fake["scenario"], tmp_path / "cut")
+    fake["ruleset"] = FakeRuleset()
+    with pytest.raises(InputError, match="older deepsim .*cannot be resumed"):
+        runner.resume(tmp_path / "cut", threads=1)
+    assert len(read_manifest(tmp_path / "cut")["chunks"]) == 2     # kept as it was

@@ -47,6 +47,10 @@ def test_traced_game_is_the_batch_row(mixed):
         s = seats[seats["game"] == k].sort_values("seat").reset_index(drop=True)
         assert header["type"] == "header" and result["type"] == "result"
         assert header["players"] == g["players"] == len(header["seats"])
+        # one numbering for users: the JSON trace's seats are the seats table's, from 1
+        assert ([x["seat"] for x in header["seats"]] == list(s["seat"])
+                == list(range(1, len(s) + 1)))
+        assert g["winner_seat"] in set(s.loc[s["place"] == 1, "seat"])
         assert [x["lineage"] for x in header["seats"]] == list(s["lineage"])
         assert [x["bot"] for x in header["seats"]] == list(s["bot"])
         assert result["rounds"] == g["rounds"]
@@ -57,12 +61,12 @@ def test_traced_game_is_the_batch_row(mixed):
         assert len(end) == 1 and end[0]["rounds"] == g["rounds"]
         assert end[0]["glory"] == pytest.approx(g["top_glory"])
         count = Counter((e["event"], e["seat"]) for e in ev)
-        for p in range(int(g["players"])):
-            assert count[("cash_out", p)] == s.loc[p, "cash_outs"]
-            assert count[("worthy_end", p)] == s.loc[p, "worthy_ends"]
-            assert count[("last_stand", p)] == s.loc[p, "last_stands"]
-            assert count[("press", p)] == s.loc[p, "press_ons"]
-            assert count[("bag", p)] == s.loc[p, "turns"]
+        for p in range(int(g["players"])):     # row p of s is seat p + 1
+            assert count[("cash_out", p + 1)] == s.loc[p, "cash_outs"]
+            assert count[("worthy_end", p + 1)] == s.loc[p, "worthy_ends"]
+            assert count[("last_stand", p + 1)] == s.loc[p, "last_stands"]
+            assert count[("press", p + 1)] == s.loc[p, "press_ons"]
+            assert count[("bag", p + 1)] == s.loc[p, "turns"]
         assert sum(e["event"] == "maw" for e in ev) == g["floors_collapsed"]
 
 
@@ -86,7 +90,7 @@ def test_exit_and_scoring_arithmetic_adds_up_to_the_glory(mixed):
                 seen["worthy_end"] += 1
             elif e["event"] == "score":              # §6B.2 (tile + plunder) x depth, split
                 assert (e["tile_value"] + e["plunder"]) * e["depth"] == e["glory"]
-                winners = [q for q in range(L.MAX_SEATS) if e["winners"] >> q & 1]
+                winners = e["winners"]              # seat numbers, from 1
                 assert e["share"] == e["glory"] // len(winners)
                 for q in winners:
                     rooms[q] += e["share"]
@@ -94,10 +98,10 @@ def test_exit_and_scoring_arithmetic_adds_up_to_the_glory(mixed):
             elif e["event"] == "loot":               # §6A.4 Greed x rate x Depth Value
                 assert e["greed"] * e["per_greed"] * e["depth"] == pytest.approx(e["loot"])
         s = seats[seats["game"] == k].sort_values("seat").reset_index(drop=True)
-        for p in range(len(s)):
-            assert cash[p] == pytest.approx(s.loc[p, "glory_cash_out"], abs=0.011)
-            assert worthy[p] == pytest.approx(s.loc[p, "glory_worthy_end"], abs=0.011)
-            assert rooms[p] == pytest.approx(s.loc[p, "glory_rooms"])
+        for p in range(len(s)):                      # row p of s is seat p + 1
+            assert cash[p + 1] == pytest.approx(s.loc[p, "glory_cash_out"], abs=0.011)
+            assert worthy[p + 1] == pytest.approx(s.loc[p, "glory_worthy_end"], abs=0.011)
+            assert rooms[p + 1] == pytest.approx(s.loc[p, "glory_rooms"])
     assert min(seen.values()) > 0 and len(seen) == 3     # every kind was exercised
 
 

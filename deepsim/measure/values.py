@@ -81,7 +81,7 @@ class Codes:
 
     def mask(self, by: str, groups: tuple[str, ...]) -> np.ndarray:
         if by == "seat":
-            seat = self.seats["seat"].to_numpy() + 1
+            seat = self.seats["seat"].to_numpy()
             return np.isin(seat, [int(g) for g in groups])
         codes, index = self.codes(by)
         wanted = [index[g] for g in groups if g in index]
@@ -184,7 +184,7 @@ def _seat_members(inst: Instance, seats: pd.DataFrame, codes: Codes
         seat = seats["seat"].to_numpy(dtype=np.int64)
         key = players * 64 + seat
         uniq, code = np.unique(key, return_inverse=True)
-        names = tuple(f"{int(k) // 64}p seat {int(k) % 64 + 1}" for k in uniq)
+        names = tuple(f"{int(k) // 64}p seat {int(k) % 64}" for k in uniq)
         return code.astype(np.int64), names, 1.0 / players
     c, index = codes.codes(m.spread_by)
     names = [""] * len(index)

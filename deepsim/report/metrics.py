@@ -235,7 +235,7 @@ def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
 
 
 def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """Win share by seat position for each player count (seat 0 plays first in round 1).
+    """Win share by seat position for each player count (seat 1 plays first in round 1).
 
     Returns
     -------

@@ -121,7 +121,7 @@ def seat_bars(seat: pd.DataFrame, *, title: str, footer: str = "") -> bytes:
         ax.bar(xs, r, 0.8, yerr=err, capsize=2, color=[cmap(int(s) % 10) for s in d["seat"]],
                error_kw={"elinewidth": 0.8})
         ticks += list(xs)
-        labels += [str(int(s) + 1) for s in d["seat"]]
+        labels += [str(int(s)) for s in d["seat"]]
         ax.text(xs.mean(), 0.97, f"{p} players", ha="center", va="top", fontsize=8,
                 transform=ax.get_xaxis_transform())
         pos = xs[-1] + 2

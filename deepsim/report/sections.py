@@ -165,7 +165,7 @@ def _seat_faction_note(ctx: Context) -> list[str]:
         return []
     first = seats.drop_duplicates(["players", "seat"]).sort_values(["players", "seat"])
     top = int(first["players"].max())
-    who = "; ".join(f"seat {int(r.seat) + 1} = {getattr(r, col)}"
+    who = "; ".join(f"seat {int(r.seat)} = {getattr(r, col)}"
                     for r in first.itertuples() if int(r.players) == top)
     text = (f"**Seat and {noun} coincide**: every seat plays one fixed {noun} ({who}), so "
             f"this table is the {noun} table again and cannot tell seat advantage from "
@@ -186,7 +186,7 @@ def seat_advantage(ctx: Context, foot: str) -> Section:
         sa, title="Win share / fair share by seat", footer=foot),
         "Seat advantage: bars are win share over 1/players with 95% intervals."))
     s.tables.append(Table("", pd.DataFrame({
-        "Players": sa["players"], "Seat": sa["seat"] + 1, "Games": sa["games"].map(integer),
+        "Players": sa["players"], "Seat": sa["seat"], "Games": sa["games"].map(integer),
         "Win share": sa["win_share"].map(pct),
         "95% CI": [pci(a, b) for a, b in zip(sa["ci_low"], sa["ci_high"], strict=True)],
         "Fair": sa["fair_share"].map(pct), "x fair": sa["ratio"].map(num)})))

@@ -290,3 +290,25 @@ def bot_column(labels: Sequence[str], codes: np.ndarray) -> pd.Categorical:
     names = list(dict.fromkeys(labels))
     remap = np.array([names.index(b) for b in labels], np.int64)
     return pd.Categorical.from_codes(remap[np.asarray(codes)], categories=names)
+
+
+def seat_number(index: np.ndarray) -> np.ndarray:
+    """Kernel seat indices as the seat numbers every table shows.
+
+    Kernels index seats from 0 (seat 0 plays first); the games and seats tables, reports,
+    metrics (``win_edge[seat=1]``), traces and errors number them from 1, one numbering for
+    users (parquet schema version 2; version 1 runs are renumbered when read, see
+    :func:`deepsim.output.read_run`).
+
+    Parameters
+    ----------
+    index : int array, any shape
+        Seat indices from 0; a negative value (no seat: a shared win, the table) is kept.
+
+    Returns
+    -------
+    int64 array, same shape
+        ``index + 1`` where ``index >= 0``, else ``index``.
+    """
+    index = np.asarray(index, dtype=np.int64)
+    return np.where(index >= 0, index + 1, index)

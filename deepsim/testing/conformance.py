@@ -7,7 +7,7 @@ its golden scenarios (the one with the most player counts):
 - ``contract``: the declared metadata is complete and consistent (:func:`check_ruleset`);
 - ``columns``: the games and seats tables carry every declared column with its dtype;
 - ``invariants``: one games row per game (``game`` = its index, ``seed`` the scenario's),
-  one seats row per seat (seats 0..n-1, ``players`` = n), ``win`` in [0, 1] and summing to
+  one seats row per seat (seats 1..n, ``players`` = n), ``win`` in [0, 1] and summing to
   1 over a game's seats, ``fair`` in (0, 1] and summing to 1, no missing faction or bot;
 - ``threads``: one and two threads give the same tables;
 - ``chunks``: any chunking gives the same tables as one chunk;
@@ -227,9 +227,10 @@ class Conformance:
         players = per_game["players"].agg(["min", "max"])
         if not ((players["min"] == players["max"]) & (players["min"] == sizes)).all():
             raise self._fail("seats.players differs from the number of seats rows of a game")
-        seat_ok = per_game["seat"].apply(lambda s: sorted(s.tolist()) == list(range(len(s))))
-        if not seat_ok.all():
-            raise self._fail("a game's seats are not numbered 0..players-1")
+        seat_ok = per_game["seat"].apply(
+            lambda s: sorted(s.tolist()) == list(range(1, len(s) + 1)))
+        if not seat_ok.all():     # one numbering for users (rulesets.common.seat_number)
+            raise self._fail("a game's seats are not numbered 1..players")
         if "players" in games.columns:
             g = games.set_index("game")["players"].sort_index()
             if not (g.to_numpy() == sizes.sort_index().to_numpy()).all():

@@ -309,6 +309,8 @@ class AbyssRuleset(Ruleset):
         for j, c in enumerate(L.GAME_INT):
             games[c] = np.ascontiguousarray(gi[:, j])
         games["truncated"] = games["truncated"].astype(bool)
+        for c in ("winner_seat", "trigger_seat"):
+            games[c] = common.seat_number(games[c])
         for j, c in enumerate(L.GAME_FLT):
             games[c] = np.ascontiguousarray(gf[:, j])
         games["end"] = pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
@@ -322,7 +324,7 @@ class AbyssRuleset(Ruleset):
         gidx, seat = np.nonzero(mask)
         s_int = si[gidx, seat, :]
         s_flt = sf[gidx, seat, :]
-        seats = {"game": index[gidx], "seat": seat.astype(np.int64),
+        seats = {"game": index[gidx], "seat": common.seat_number(seat),
                  "players": players[gidx].astype(np.int64)}
         seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[:, L.S_BOT])
         for j, c in enumerate(L.SEAT_INT):

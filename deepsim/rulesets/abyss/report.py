@@ -284,7 +284,7 @@ def _sec_e1(ctx) -> Section:
     st = seat_turns(run.games, run.seats, a)
     rows = []
     for r in st.itertuples():
-        rows.append({"Players": r.players, "Seat": r.seat + 1, "Seat-games": f"{r.games:,}",
+        rows.append({"Players": r.players, "Seat": r.seat, "Seat-games": f"{r.games:,}",
                      "Win share": f"{_pct(r.win_share)} ({_pci(r.ci_low, r.ci_high)})",
                      "Fair": _pct(1 / r.players), "x fair": _num(r.win_share * r.players),
                      "Turns": _num(r.turns, ".1f"), "Score": _num(r.score, ".1f"),

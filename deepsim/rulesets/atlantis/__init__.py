@@ -426,7 +426,7 @@ class AtlantisRuleset(Ruleset):
 
         gidx = np.repeat(np.arange(count), 2)
         seat = np.tile(np.arange(2), count)
-        seats = {"game": index[gidx], "seat": seat.astype(np.int64),
+        seats = {"game": index[gidx], "seat": common.seat_number(seat),
                  "players": np.full(2 * count, 2, np.int64)}
         s_int = np.ascontiguousarray(si.reshape(2 * count, L.N_SEAT_INT).T)
         s_flt = np.ascontiguousarray(sf.reshape(2 * count, len(L.SEAT_FLT)).T)

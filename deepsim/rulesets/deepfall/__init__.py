@@ -176,6 +176,17 @@ def _dealt_lineages(sc: DeepfallScenario, counts: list[int]) -> set[str] | None:
     return {s.lineage for s in seats}
 
 
+def _numbered(event: dict) -> dict:
+    """A decoded kernel event (seats indexed from 0, a ``score`` event's ``winners`` a bit
+    mask over seat indices) with seats numbered from 1 for tools (``trace --format json``)."""
+    out = dict(event)
+    if out["seat"] >= 0:
+        out["seat"] += 1
+    if out["event"] == "score":     # §6B.2: the winners of a room's claim (bit mask)
+        out["winners"] = [q + 1 for q in range(L.MAX_SEATS) if int(out["winners"]) >> q & 1]
+    return out
+
+
 class DeepfallRuleset(Ruleset):
     """The DEEPFALL ruleset behind the runner contract (deepsim.rulesets.base.Ruleset)."""
 
@@ -398,6 +409,7 @@ class DeepfallRuleset(Ruleset):
         for j, c in enumerate(L.GAME_INT):
             games[c] = g_int[j]
         games["truncated"] = games["truncated"].astype(bool)
+        games["winner_seat"] = common.seat_number(games["winner_seat"])
         for j, c in enumerate(L.GAME_FLT):
             games[c] = g_flt[j]
         # copy=False: each column stays its own block (pandas would otherwise stack the
@@ -407,7 +419,7 @@ class DeepfallRuleset(Ruleset):
         # categoricals built from codes (building them from strings cost a third of a chunk)
         gidx, seat, players, s_int, s_flt = seat_columns(gi, si, sf)
         gidx = index[gidx]
-        seats = {"game": gidx, "seat": seat, "players": players}
+        seats = {"game": gidx, "seat": common.seat_number(seat), "players": players}
         lin = s_int[L.S_LINEAGE]
         cal = s_int[L.S_CALLING]
         lin_names = [display_name(n) for n in LINEAGES]
@@ -476,11 +488,13 @@ class DeepfallRuleset(Ruleset):
         seats with Lineage, Calling and bot), then one ``event`` record per kernel event
         (:func:`deepsim.rulesets.deepfall.trace.decode`: round, seat, event, rule and its
         named values), last a ``result`` record (each seat's Glory by source, place, win).
+        Seats are numbered from 1 as in every table (``seat`` -1 = the table); a room's
+        ``winners`` is the list of their seat numbers.
         """
         from deepsim.rulesets.deepfall.trace import decode
         gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
-        seats = [{"seat": p, "label": names[p],
+        seats = [{"seat": p + 1, "label": names[p],
                   "lineage": display_name(LINEAGES[int(si[0, p, L.S_LINEAGE])]),
                   "calling": display_name(CALLINGS[int(si[0, p, L.S_CALLING])]),
                   "bot": labels[int(si[0, p, L.S_BOT])]} for p in range(len(names))]
@@ -493,14 +507,14 @@ class DeepfallRuleset(Ruleset):
                   "skipped_rules": list(prepared.skipped_rules)}
         result = {"type": "result", "rounds": int(gi[0, L.G_ROUNDS]),
                   "truncated": bool(gi[0, L.G_TRUNCATED]),
-                  "seats": [{"seat": p, "glory": float(sf[0, p, L.SF_GLORY]),
+                  "seats": [{"seat": p + 1, "glory": float(sf[0, p, L.SF_GLORY]),
                              "glory_rooms": float(sf[0, p, L.SF_ROOMS]),
                              "glory_cash_out": float(sf[0, p, L.SF_CASH]),
                              "glory_worthy_end": float(sf[0, p, L.SF_WORTHY]),
                              "place": int(si[0, p, L.S_PLACE]),
                              "win": float(sf[0, p, L.SF_WIN])}
                             for p in range(len(names))]}
-        return [header] + [{"type": "event", **e} for e in decode(ev)] + [result]
+        return [header] + [{"type": "event", **_numbered(e)} for e in decode(ev)] + [result]
 
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
