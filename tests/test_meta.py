@@ -217,3 +217,48 @@ def test_factions_side_by_side_on_real_runs(tiny, tmp_path):
 def claims_frame_empty():
     from deepsim.meta.sidebyside import claims_frame
     return claims_frame([], [])
+
+
+def test_a_best_response_confirmed_worse_is_rejected(tmp_path, monkeypatch):
+    """The adoption and stop rules on a scripted search (no games): a change whose
+    confirmed value is below 0 keeps the start style and changes nothing (the rounds stop);
+    one above 0 is adopted under the round's name."""
+    from types import SimpleNamespace
+
+    from deepsim.meta import rounds as R
+    from deepsim.respond.play import Field
+
+    fld = Field(scenario(tmp_path))
+    knobs = dict(fld.bot_data.styles["greedy"].knobs)
+    gains: list[float] = []
+
+    def fake_eval(*_a, **_k):
+        return pd.DataFrame({"faction": ["Wisp Warden"], "ratio": [1.0], "low": [0.9],
+                             "high": [1.1], "games": [10], "verdict": ["viable"]})
+
+    def fake_search(_field, _factions, _settings, **kw):
+        g = gains.pop(0)
+        start = (kw["starts"] or {}).get("Wisp Warden", ("greedy", knobs))
+        c = SimpleNamespace(faction="Wisp Warden", best_trial=2, start=start[0],
+                            start_knobs=start[1], best_knobs={**knobs, "press_max": 1.0},
+                            games=10)
+        table = pd.DataFrame({"faction": ["Wisp Warden"], "gain": [g],
+                              "gain_low": [g - 0.01], "gain_high": [g + 0.01]})
+        none = SimpleNamespace(played=0)
+        return SimpleNamespace(confirmed=[c], table=table, search_pass=none,
+                               confirm_pass=none)
+
+    monkeypatch.setattr(R, "evaluate_field", fake_eval)
+    monkeypatch.setattr(R, "run_search", fake_search)
+    gains[:] = [-0.05]
+    run = R.play_rounds(fld, ["Wisp Warden"], Settings(trials=2, games=10), 3)
+    assert run.history == {"Wisp Warden": ["greedy"]}           # rejected: start kept
+    assert run.rounds[0].adopted == {"Wisp Warden": False} and run.rounds[0].converged
+    assert len(run.rounds) == 1 and "after round 0" in run.stopped
+    gains[:] = [0.04, 0.0]
+    run = R.play_rounds(fld, ["Wisp Warden"], Settings(trials=2, games=10), 3)
+    assert run.history["Wisp Warden"][0] == "wisp_warden_r0"    # adopted
+    assert not run.rounds[0].converged and run.rounds[1].converged
+    # round 1: a change of 0 is not taken either: the round-0 style plays both rounds
+    assert run.history["Wisp Warden"] == ["wisp_warden_r0", "wisp_warden_r0"]
+    assert run.spec["factions"]["Wisp Warden"] == "wisp_warden_r0"
