@@ -11,7 +11,8 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
 # runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden warmup
+.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden warmup \
+	meta atlantis-skill
 
 venv: $(STAMP)
 
@@ -54,13 +55,33 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
 
+# The meta fields (issue 18): `deepsim meta` at its default budget (3 rounds; README,
+# "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
+# scenarios/deepfall-meta.yaml, deepfall-mixed-meta.yaml and atlantis-meta.yaml). The
+# output folders go to $(META_RUNS) (not in git). META_ARGS adds options (e.g. a budget).
+META_RUNS ?= reports/meta
+META_ROUNDS ?= 3
+META_ARGS ?=
+
+meta: $(STAMP)
+	$(VENV)/bin/deepsim meta scenarios/deepfall-4p.yaml --rounds $(META_ROUNDS) $(META_ARGS) \
+		--out $(META_RUNS)/deepfall-4p --force --quiet
+	cp $(META_RUNS)/deepfall-4p/meta-bots.yaml scenarios/meta/deepfall-4p-bots.yaml
+	$(VENV)/bin/deepsim meta scenarios/atlantis.yaml --rounds $(META_ROUNDS) $(META_ARGS) \
+		--out $(META_RUNS)/atlantis --force --quiet
+	cp $(META_RUNS)/atlantis/meta-bots.yaml scenarios/meta/atlantis-bots.yaml
+
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
-# players, random companies and bots), a 2-player run (matchups), the literal Maw
-# (maw.steps_per_floor=1, B1/B8) and Wardancer's Worthy End read as "instead of" (A20).
+# players, random companies, the shipped heuristics balanced/greedy/martyr: a style-mixed
+# field for B5), a 2-player run (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8),
+# Wardancer's Worthy End read as "instead of" (A20), and the same mixed field played by the
+# meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's verdict
+# under both fields side by side, a flip marked "depends on play skill".
 # Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md and its PNGs are committed.
 FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
+FINDINGS_META_GAMES ?= 1000000
 DEEPSIM_QUIET := --force --quiet --no-report
 # "Readings under which the claims hold" (issue 22): the claims tune's budget
 RECONSTRUCT_TRIALS ?= 200
@@ -75,23 +96,38 @@ findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
+		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim tune scenarios/deepfall-mixed.yaml --objective claims --space readings \
 		--games $(RECONSTRUCT_GAMES) --trials $(RECONSTRUCT_TRIALS) \
 		--out $(FINDINGS_RUNS)/reconstruct --force --quiet
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
-		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --out reports \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --meta $(FINDINGS_RUNS)/mixed-meta \
+		--reconstruct $(FINDINGS_RUNS)/reconstruct --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],
 # [4,5,6], each side moving first, and the same on mirrored (point-symmetric) maps.
-# Runs go to $(ATLANTIS_RUNS) (not in git); the two reports are committed.
+# Then atlantis-skill: the side shares under the shipped bots and under the meta field.
+# Runs go to $(ATLANTIS_RUNS) (not in git); the reports are committed.
 ATLANTIS_RUNS ?= reports/runs/atlantis
 AR := $(ATLANTIS_RUNS)
 KING_FIRST := --set setup.first_side=sea_king
 MIRRORED := --set map.generator.mirrored=true
+ATLANTIS_SKILL_GAMES ?= 100000
 
-atlantis-findings: $(STAMP)
+# reports/atlantis/skill.md: each side's verdict under the shipped bots
+# (scenarios/atlantis.yaml) and under the meta field (scenarios/atlantis-meta.yaml), side by
+# side, on $(ATLANTIS_SKILL_GAMES) games each.
+atlantis-skill: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_SKILL_GAMES) \
+		--out $(AR)/skill-shipped $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-meta.yaml --games $(ATLANTIS_SKILL_GAMES) \
+		--out $(AR)/skill-meta $(DEEPSIM_QUIET)
+	$(VENV)/bin/python -m deepsim.meta.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
+		--out reports/atlantis/skill.md
+
+atlantis-findings: $(STAMP) atlantis-skill
 	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --out $(AR)/hit1 $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --out $(AR)/hit56 $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 --set 'combat.hit_faces=[4,5,6]' \

@@ -67,6 +67,11 @@ from deepsim.ladder.cli import register as _register_ladder
 
 _register_ladder(app)
 
+# `deepsim meta`: iterated best response, a field of competent players (deepsim/meta/cli.py)
+from deepsim.meta.cli import register as _register_meta
+
+_register_meta(app)
+
 # `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
 from deepsim.newruleset.cli import register as _register_new_ruleset
 

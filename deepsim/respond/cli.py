@@ -23,7 +23,7 @@ from rich.table import Table
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
 
-__all__ = ["register", "respond", "result_table"]
+__all__ = ["guarded", "register", "respond", "result_table"]
 
 
 def _progress(quiet: bool):
@@ -50,6 +50,29 @@ def _progress(quiet: bool):
             bar.stop()
 
     return stop, on_progress
+
+
+def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted: str):
+    """``call(engine, on_progress)`` inside the backend (``--backend``) with a progress bar;
+    bad input: one red ``error:`` line, exit 2; Ctrl-C: ``interrupted`` (what was kept),
+    exit 130. Returns what ``call`` returns."""
+    from deepsim.distributed import open_backend
+
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
+                return call(engine, on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
+                                   "[/red]", highlight=False)
+        raise typer.Exit(EXIT_INPUT) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print(f"[bold yellow]Interrupted.[/bold yellow] {interrupted}",
+                                   highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def result_table(table, label: str) -> Table:
@@ -123,32 +146,22 @@ def respond(
     """Is a faction weak, or is its bot? Search each faction's best response (optuna, the
     knobs of one bot style within the bot data's bounds), confirm it on fresh games, and
     give a verdict."""
-    from deepsim.distributed import open_backend
     from deepsim.respond import Settings, run_respond
 
     settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
                         confirm_seed=confirm_seed, sampler_seed=sampler_seed, style=style,
                         min_ratio=min_ratio, max_ratio=max_ratio)
     console = Console()
-    stop_bar, on_progress = _progress(quiet)
-    try:
-        try:
-            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
-                result = run_respond(scenario, factions=list(factions or []) or None,
-                                     every=every, settings=settings, seed=seed,
-                                     sets=list(sets or []), threads=threads, out=out,
-                                     force=force, backend=engine, plots=not no_plots,
-                                     progress=on_progress)
-        finally:
-            stop_bar()
-    except InputError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
-                                   "[/red]", highlight=False)
-        raise typer.Exit(EXIT_INPUT) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
-                                   "keeps the factions searched so far.", highlight=False)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def call(engine, on_progress):
+        return run_respond(scenario, factions=list(factions or []) or None, every=every,
+                           settings=settings, seed=seed, sets=list(sets or []),
+                           threads=threads, out=out, force=force, backend=engine,
+                           plots=not no_plots, progress=on_progress)
+
+    result = guarded(call, quiet=quiet, backend=backend, scheduler=scheduler,
+                     workers=workers, interrupted="trials.parquet keeps the factions "
+                                                  "searched so far.")
     if quiet:
         typer.echo(str(result.out_dir))
         return

@@ -111,6 +111,25 @@ class Field:
         self.baseline = tuple(prepared.baseline_bots)
         self.resolved_bots = prepared.scenario.get("faction_bots")
 
+    def with_bots(self, spec: dict) -> Field:
+        """This field with ``spec`` (``{"styles": {name: {knob: value}}, "factions":
+        {faction: {style: weight}}}``, an inline ``faction_bots`` value) as the scenario's
+        ``faction_bots``: the field every later :meth:`variant` starts from (``deepsim
+        meta``'s field of earlier rounds).
+
+        Raises
+        ------
+        InputError
+            ``spec`` names an unknown faction, style or knob (the scenario key's checks).
+        """
+        new = copy.copy(self)
+        new.scenario = copy.deepcopy(self.scenario)
+        new.scenario["faction_bots"] = copy.deepcopy(spec)
+        new.prepared = self.ruleset.prepare(new.scenario, source=self.source,
+                                            overrides=list(self.sets))
+        new.resolved_bots = new.prepared.scenario.get("faction_bots")
+        return new
+
     def variant(self, styles: dict[str, tuple[str, dict[str, float]]] | None = None, *,
                 seed: int | None = None) -> Variant:
         """The scenario with ``styles`` (``{faction: (name, knobs)}``) played, at ``seed``."""

@@ -41,8 +41,8 @@ from deepsim.measure import METRICS, Instance, Selection, estimate_obs, measure,
 from deepsim.respond.play import Field
 from deepsim.respond.verdict import family_gains, verdict
 
-__all__ = ["PASS_BLOCK", "Confirmed", "Settings", "faction_games", "resolve_factions",
-           "run_search", "slug", "start_style"]
+__all__ = ["PASS_BLOCK", "Confirmed", "Settings", "faction_games", "field_ratio",
+           "resolve_factions", "run_search", "slug", "start_style"]
 
 #: games per block (at most) of the passes that find the games each faction sits in
 PASS_BLOCK = 10_000
@@ -260,8 +260,11 @@ def _knob_params(knobs: dict[str, float], searchable) -> dict:
 
 def search_faction(field: Field, faction: str, games: np.ndarray, start: tuple[str, dict],
                    settings: Settings, *, seed: int, progress: ProgressFn | None = None,
-                   done: int = 0, total: int = 0) -> tuple[list[dict], dict[str, float], int]:
+                   done: int = 0, total: int = 0, name: str | None = None
+                   ) -> tuple[list[dict], dict[str, float], int]:
     """optuna trials for one faction on its search games (common random numbers).
+
+    ``name`` is the new style's name (default ``<faction>_br``).
 
     Returns (one row per trial, the best trial's knobs, its number).
     """
@@ -274,7 +277,7 @@ def search_faction(field: Field, faction: str, games: np.ndarray, start: tuple[s
                                 sampler=optuna.samplers.TPESampler(seed=settings.sampler_seed))
     start_name, start_knobs = start
     study.enqueue_trial(_knob_params(start_knobs, searchable))
-    name = f"{slug(faction)}_br"
+    name = name or f"{slug(faction)}_br"
     rows = []
     for t in range(settings.trials):
         t0 = time.perf_counter()
@@ -312,8 +315,10 @@ def search_faction(field: Field, faction: str, games: np.ndarray, start: tuple[s
 def confirm_faction(field: Field, faction: str, games: np.ndarray, start: tuple[str, dict],
                     best_knobs: dict[str, float], best_trial: int, settings: Settings, *,
                     seed: int, progress: ProgressFn | None = None, done: int = 0,
-                    total: int = 0) -> tuple[tuple, tuple, float, float]:
-    """Play the start style and the best knobs on the same confirmation games.
+                    total: int = 0, name: str | None = None
+                    ) -> tuple[tuple, tuple, float, float]:
+    """Play the start style and the best knobs (as the style ``name``, default
+    ``<faction>_br``) on the same confirmation games.
 
     Returns (shipped (value, low, high), best (value, low, high), gain, its standard error).
     """
@@ -332,7 +337,7 @@ def confirm_faction(field: Field, faction: str, games: np.ndarray, start: tuple[
     if best_trial == 0:  # the start style is the best found: the same games, no gain
         ob = oa
     else:
-        vb = field.variant({faction: (f"{slug(faction)}_br", best_knobs)}, seed=seed)
+        vb = field.variant({faction: (name or f"{slug(faction)}_br", best_knobs)}, seed=seed)
         gb, sb = field.play(vb, games, seats_columns=cols, games_columns=set(),
                             progress=lambda n: tick(n, "best response"))
         ob = _ratio_obs(field, faction, gb, sb)
@@ -390,11 +395,19 @@ class SearchResult:
 
 def run_search(field: Field, factions: list[str], settings: Settings, *,
                progress: ProgressFn | None = None,
-               on_faction: Callable[[pd.DataFrame], None] | None = None) -> SearchResult:
+               on_faction: Callable[[pd.DataFrame], None] | None = None,
+               starts: dict[str, tuple[str, dict[str, float]]] | None = None,
+               search_seed: int | None = None, confirm_seed: int | None = None,
+               style_name: Callable[[str], str] | None = None) -> SearchResult:
     """Search and confirm a best response for each faction (see the module docstring).
 
     ``on_faction(trials)`` is called with every trial so far after each faction's search
-    (to write them as they come).
+    (to write them as they come). ``starts`` (``{faction: (style name, {knob: value})}``)
+    gives factions their start style instead of :func:`start_style` (``deepsim meta``
+    starts each round from the previous round's style); ``search_seed`` (default the
+    field's seed) and ``confirm_seed`` (default ``settings.confirm_seed``, else the search
+    seed + 1) replace the seeds; ``style_name(faction)`` names a best response's new style
+    (default ``<faction>_br``).
 
     Raises
     ------
@@ -405,9 +418,11 @@ def run_search(field: Field, factions: list[str], settings: Settings, *,
     t0 = time.perf_counter()
     per = settings.games
     confirm_per = settings.confirm_games or 10 * per
-    search_seed = field.seed
-    confirm_seed = (settings.confirm_seed if settings.confirm_seed is not None
-                    else search_seed + 1)
+    search_seed = field.seed if search_seed is None else int(search_seed)
+    if confirm_seed is None:
+        confirm_seed = (settings.confirm_seed if settings.confirm_seed is not None
+                        else search_seed + 1)
+    starts = dict(starts or {})
     if confirm_seed == search_seed:
         raise InputError("the confirmation seed must differ from the search seed (fresh "
                          "games)", key="--confirm-seed")
@@ -421,7 +436,8 @@ def run_search(field: Field, factions: list[str], settings: Settings, *,
             strongest, styles_table = strongest_style(field, sp.seats, settings.alpha)
         except InputError:
             if settings.style is None and any(
-                    start_style_needs_strongest(field, f) for f in factions):
+                    start_style_needs_strongest(field, f) for f in factions
+                    if f not in starts):
                 raise
     t_pass = time.perf_counter()
     cp = faction_games(field, confirm_seed, factions, confirm_per, progress=progress,
@@ -432,19 +448,20 @@ def run_search(field: Field, factions: list[str], settings: Settings, *,
     total = len(factions) * (settings.trials * per + 2 * confirm_per)
     done = 0
     for f in factions:
-        start = start_style(field, f, settings, strongest)
+        start = starts[f] if f in starts else start_style(field, f, settings, strongest)
+        name = style_name(f) if style_name is not None else f"{slug(f)}_br"
         rows, best_knobs, best_trial = search_faction(
             field, f, sp.games[f], start, settings, seed=search_seed, progress=progress,
-            done=done, total=total)
+            done=done, total=total, name=name)
         done += settings.trials * per
         all_rows += rows
         if on_faction is not None:
             on_faction(pd.DataFrame(all_rows))
         shipped, best, gain, se = confirm_faction(
             field, f, cp.games[f], start, best_knobs, best_trial, settings,
-            seed=confirm_seed, progress=progress, done=done, total=total)
+            seed=confirm_seed, progress=progress, done=done, total=total, name=name)
         done += 2 * confirm_per
-        ctx = _field_ratio(field, f, sp.seats, settings.alpha)
+        ctx = field_ratio(field, f, sp.seats, settings.alpha)
         confirmed.append(Confirmed(f, start[0], start[1], best_knobs, best_trial,
                                    float(rows[best_trial]["value"]), shipped, best, gain, se,
                                    int(cp.games[f].size), ctx))
@@ -467,7 +484,7 @@ def start_style_needs_strongest(field: Field, faction: str) -> bool:
     return not (faction in bd.styles and not bd.styles[faction].baseline)
 
 
-def _field_ratio(field: Field, faction: str, seats: pd.DataFrame | None, alpha: float
+def field_ratio(field: Field, faction: str, seats: pd.DataFrame | None, alpha: float
                  ) -> tuple[float, float, float]:
     """The faction's ratio in the scenario's field as it is (its seats' own bots; baseline
     bots left out), on the search pass: context, not part of the verdict."""

@@ -6,7 +6,10 @@ the claims need) and calls::
     python -m deepsim.rulesets.deepfall.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
 
 which writes ``reports/FINDINGS.md``, its plots under ``reports/findings/`` and the full
-report of the primary run into ``PRIMARY_RUN/report/``.
+report of the primary run into ``PRIMARY_RUN/report/``. With ``--meta META_RUN`` (a run of
+``scenarios/deepfall-mixed-meta.yaml``: the same field with every company playing its
+``deepsim meta`` styles) it adds the verdicts of every claim and company under both fields
+side by side (:mod:`deepsim.meta.sidebyside`), a flip marked "depends on play skill".
 """
 
 from __future__ import annotations
@@ -82,8 +85,10 @@ def _trim(section: Section) -> Section:
                    section.missing)
 
 
-def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/") -> str:
-    """FINDINGS.md text for ``report`` (built from the primary run plus the others)."""
+def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
+                      skill: list[str] | None = None) -> str:
+    """FINDINGS.md text for ``report`` (built from the primary run plus the others);
+    ``skill``: the side-by-side section (:func:`deepsim.meta.sidebyside.markdown`)."""
     r = report.primary
     holds = [c.claim.id for c in report.claims if c.verdict.startswith(HOLDS)]
     fails = [c.claim.id for c in report.claims if c.verdict.startswith(FAILS)]
@@ -112,6 +117,8 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/") -> s
     for other_run, role in zip(report.others, report.roles, strict=False):
         lines.append(f"- `{other_run.path}`: {other_run.label}. Used for: {role}.")
     lines += ["", "## The claims, plainly", ""] + _plain(report) + [""]
+    if skill:
+        lines += skill
     changes = _changes(report)
     if changes:
         lines += ["## What one rule read another way changes", ""] + changes + [""]
@@ -135,9 +142,10 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/") -> s
 
 
 def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
-                   options: list[str] | None = None,
+                   options: list[str] | None = None, meta: str | Path | None = None,
                    reconstruct: str | Path | None = None) -> list[Path]:
-    """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report.
+    """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report;
+    with ``meta`` (a run of the meta field), the verdicts side by side.
 
     ``reconstruct``: a ``deepsim tune --objective claims`` folder whose ``findings.md``
     ("Readings under which the claims hold") is appended, with its ``front.png``.
@@ -149,12 +157,23 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     """
     out = Path(out)
     runs = [load_run(d) for d in run_dirs]
-    report = build_report(runs, ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(options))
+    config = ReportConfig.for_ruleset(REPORT_OPTIONS).with_options(options)
+    report = build_report(runs, config)
     write_report(report, runs[0].path / "report")
+    skill = None
+    if meta is not None:
+        from deepsim.meta import sidebyside
+
+        meta_run = load_run(meta)
+        rb = build_report([meta_run], config)
+        skill = sidebyside.markdown(
+            sidebyside.claims_frame(report.claims, rb.claims),
+            sidebyside.factions_frame(runs[0], meta_run, config), shipped=runs[0],
+            meta=meta_run, label="company")
     fig_dir = out / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)
     written = [out / "FINDINGS.md"]
-    text = findings_markdown(report)
+    text = findings_markdown(report, skill=skill)
     if reconstruct is not None:
         rdir = Path(reconstruct)
         md = rdir / "findings.md"
@@ -181,11 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")
     ap.add_argument("--option", action="append", default=[], help="report setting KEY=VALUE")
+    ap.add_argument("--meta", default=None, help="a run of the meta field: verdicts side by "
+                                                 "side with the primary run's")
     ap.add_argument("--reconstruct", default=None,
                     help="a `deepsim tune --objective claims` folder: append its section")
     args = ap.parse_args(argv)
     try:
-        paths = write_findings(args.runs, args.out, args.option, args.reconstruct)
+        paths = write_findings(args.runs, args.out, args.option, meta=args.meta,
+                               reconstruct=args.reconstruct)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
