@@ -71,6 +71,23 @@ def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str]
     return stop, on_progress
 
 
+def _played(quiet: bool, kept: str, call: Callable[[Callable[[int, int, str], None]], object]):
+    """``call(progress)`` under a progress bar (none when ``quiet``): an InputError is one
+    ``error:`` line and exit 2, Ctrl-C exit 130 saying what the output keeps (``kept``)."""
+    stop_bar, on_progress = _progress(quiet)
+    try:
+        try:
+            return call(on_progress)
+        finally:
+            stop_bar()
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print(f"[bold yellow]Interrupted.[/bold yellow] {kept}",
+                                   highlight=False)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
 def fmt(v: float, low: float | None = None, high: float | None = None) -> str:
     """``3.12 [2.51, 3.80]``: four significant digits (two decimals from 10 up)."""
     def one(x):
@@ -177,24 +194,15 @@ def sweep(
     from deepsim.tune.sweep import run_sweep
 
     console = Console()
-    stop_bar, on_progress = _progress(quiet)
-    try:
-        try:
-            with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
-                result = run_sweep(scenario, list(params),
-                                   metrics=list(metrics or []) or None, games=games,
-                                   seed=seed, sets=list(sets or []), chunk_size=chunk_size,
-                                   threads=threads, out=out, force=force,
-                                   target_rounds=target_rounds, make_plots=not no_plots,
-                                   progress=on_progress, backend=engine)
-        finally:
-            stop_bar()
-    except InputError as exc:
-        raise _fail(exc) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] sweep.parquet "
-                                   "keeps the points that finished.", highlight=False)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    def call(on_progress):
+        with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
+            return run_sweep(scenario, list(params), metrics=list(metrics or []) or None,
+                             games=games, seed=seed, sets=list(sets or []),
+                             chunk_size=chunk_size, threads=threads, out=out, force=force,
+                             target_rounds=target_rounds, make_plots=not no_plots,
+                             progress=on_progress, backend=engine)
+
+    result = _played(quiet, "sweep.parquet keeps the points that finished.", call)
     if quiet:
         typer.echo(str(result.out_dir))
         return
@@ -330,23 +338,15 @@ def tune(
     if not params:
         raise _fail(InputError("give at least one --param PATH=LOW:HIGH, or --space "
                                "readings|rounding|placeholders", key="--param"))
-    stop_bar, on_progress = _progress(quiet)
-    try:
-        try:
-            result = run_tune(scenario, list(params), objective=objective, trials=trials,
-                              games=games, seed=seed, sampler_seed=sampler_seed,
-                              sets=list(sets or []), chunk_size=chunk_size, threads=threads,
-                              out=out, force=force, target_rounds=target_rounds,
-                              confirm_games=confirm_games, confirm_seed=confirm_seed,
-                              report=make_report, progress=on_progress)
-        finally:
-            stop_bar()
-    except InputError as exc:
-        raise _fail(exc) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
-                                   "keeps the trials that finished.", highlight=False)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    def call(on_progress):
+        return run_tune(scenario, list(params), objective=objective, trials=trials,
+                        games=games, seed=seed, sampler_seed=sampler_seed,
+                        sets=list(sets or []), chunk_size=chunk_size, threads=threads,
+                        out=out, force=force, target_rounds=target_rounds,
+                        confirm_games=confirm_games, confirm_seed=confirm_seed,
+                        report=make_report, progress=on_progress)
+
+    result = _played(quiet, "trials.parquet keeps the trials that finished.", call)
     if quiet:
         typer.echo(str(result.out_dir))
         return
@@ -372,25 +372,16 @@ def _tune_claims(scenario, params, objective, space, trials, games, seed, sample
     from deepsim.tune.reconstruct import run_claims_tune
     from deepsim.tune.spaces import parse_space_option
 
-    stop_bar, on_progress = _progress(quiet)
-    try:
-        try:
-            spaces = parse_space_option(space)
-            result = run_claims_tune(
-                scenario, objective=objective or "claims", spaces=spaces,
-                params=list(params or []), trials=trials, games=games, seed=seed,
-                sampler_seed=sampler_seed, sets=list(sets or []), chunk_size=chunk_size,
-                threads=threads, out=out, force=force, target_rounds=target_rounds,
-                confirm_games=confirm_games, confirm_seed=confirm_seed,
-                confirm_points=confirm_points, progress=on_progress)
-        finally:
-            stop_bar()
-    except InputError as exc:
-        raise _fail(exc) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] trials.parquet "
-                                   "keeps the trials that finished.", highlight=False)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    def call(on_progress):
+        return run_claims_tune(
+            scenario, objective=objective or "claims", spaces=parse_space_option(space),
+            params=list(params or []), trials=trials, games=games, seed=seed,
+            sampler_seed=sampler_seed, sets=list(sets or []), chunk_size=chunk_size,
+            threads=threads, out=out, force=force, target_rounds=target_rounds,
+            confirm_games=confirm_games, confirm_seed=confirm_seed,
+            confirm_points=confirm_points, progress=on_progress)
+
+    result = _played(quiet, "trials.parquet keeps the trials that finished.", call)
     if quiet:
         typer.echo(str(result.out_dir))
         return
