@@ -250,3 +250,102 @@ def test_bad_objective_or_space_exits_2(args, message, tmp_path):
     assert res.exit_code == 2, res.output
     assert "error:" in res.output and message in res.output
     assert "Traceback" not in res.output
+
+
+# --- several tunes in one section; best responses -------------------------------------------
+
+def _fake_tune(folder, spaces, dims, rows, claims=("B1", "B2", "B3")):
+    """A finished claims tune folder with the given trial rows (fabricated)."""
+    import json
+
+    import pandas as pd
+
+    folder.mkdir(parents=True)
+    full = []
+    for i, (vals, held) in enumerate(rows):
+        r = {"trial": i, "state": "COMPLETE", "baseline": i == 0, **vals}
+        for c in claims:
+            r[f"v_{c}"] = HOLDS if c in held else FAILS
+            r[f"d_{c}"] = 0.0 if c in held else 1.0 + i
+        r["holds"] = len(held)
+        r["value"] = sum(r[f"d_{c}"] for c in claims)
+        r["changes"] = sum(vals[k] != rows[0][0][k] for k in vals)
+        full.append(r)
+    pd.DataFrame(full).to_parquet(folder / "trials.parquet")
+    (folder / "findings.md").write_text("## Readings under which the claims hold\n\nbody "
+                                        f"{spaces}\n")
+    info = {"kind": "tune-claims", "status": "complete", "scenario_name": "s",
+            "claims_scored": list(claims), "spaces": spaces, "params": [], "trials": len(rows),
+            "games": 100, "wall_time_s": 60.0, "cpu_time_s": 90.0,
+            "dims": {k: {"space": spaces[0], "default": str(rows[0][0][k])}
+                     for k in rows[0][0]},
+            "integers_kept": [{"path": "a.b", "printed": "5", "section": "§9 track"}]}
+    (folder / "tune.json").write_text(json.dumps(info))
+    return folder
+
+
+def test_summary_over_several_tunes_finds_conflicts_and_continuous_values(tmp_path):
+    """B1 holds only in the readings tune, B2 only in the rounding tune, never together:
+    a conflict; B3 never holds; B1 alone at 1 change is the smallest change; the rounding
+    number's value at the best point and its range are reported."""
+    from deepsim.tune.claimsummary import summary_md
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [
+        ({"A1": "x"}, []), ({"A1": "y"}, ["B1"]), ({"A1": "x"}, [])])
+    b = _fake_tune(tmp_path / "n", ["rounding"], {}, [
+        ({"m": "2.5000 (printed 2.5)"}, []), ({"m": "2.4700 (printed 2.5)"}, ["B2"]),
+        ({"m": "2.5400 (printed 2.5)"}, ["B2"])])
+    md = summary_md([a, b])
+    assert "**Claims that conflict** (each holds at some searched point, never both at " \
+        "one): B1-B2." in md
+    assert "Never held at any searched point: B3." in md
+    assert "at most 1 of 3 claims hold at one point" in md
+    assert "| B1 | readings | 1 | 0 | holds | A1: y |" in md
+    assert "| rounding | m | 2.5000 (printed 2.5) | 2.4700 | 2.4700 - 2.5400 (2 points) |" in md
+    assert "§9 track" in md and "### `--space rounding`" in md and "body ['rounding']" in md
+    # a tune of another scenario is refused
+    import json
+    info = json.loads((b / "tune.json").read_text())
+    info["scenario_name"] = "other"
+    (b / "tune.json").write_text(json.dumps(info))
+    with pytest.raises(InputError, match="the others are of s"):
+        summary_md([a, b])
+    with pytest.raises(InputError, match="not a finished claims tune"):
+        summary_md([tmp_path])
+
+
+def test_read_front_blocks(tmp_path):
+    from deepsim.tune.respondcheck import read_front
+
+    p = tmp_path / "front.yaml"
+    p.write_text("# header\n\n# trial 7: 2 of 8 claims hold\noverrides:\n  a.b: 1\n  c: true\n"
+                 "\n# trial 3: 1 of 8\noverrides: {}\n")
+    assert read_front(p) == [("trial 7", {"a.b": 1, "c": True}), ("trial 3", {})]
+    p.write_text("# trial 1: x\nnot: overrides\n")
+    with pytest.raises(InputError, match="trial 1 has no overrides"):
+        read_front(p)
+
+
+def test_respond_check_replays_the_same_games_with_best_responses():
+    """On a tiny budget: every faction gets a start style and a best response, the claims
+    are judged in three fields on the same confirmation games, and the shipped scores
+    passed in are reused (not replayed)."""
+    from deepsim.tune.respondcheck import RespondBudget, respond_check
+
+    player = Player(SCENARIO, games=40, seed=3)
+    pp = player.prepare({}, games=60, seed=4)
+    g, s = player.play(pp, games=60)
+    shipped = claim_scores(player.ruleset, pp.prepared, g, s)
+    ids = list(shipped)
+    claims, factions = respond_check(
+        player, [("baseline", {})], scored=ids, weight=lambda c: 1.0, penalty=10.0,
+        budget=RespondBudget(trials=2, games=10), confirm_games=60, confirm_seed=4,
+        shipped={"baseline": shipped})
+    row = claims.iloc[0]
+    assert row["holds_shipped"] == sum(v.verdict.startswith("holds") for v in shipped.values())
+    assert all(row[f"v_{c}"] == shipped[c].verdict for c in ids)
+    assert 0 <= row["holds_br"] <= len(ids) and 0 <= row["holds_start"] <= len(ids)
+    assert len(factions) == 36 and (factions["games"] == 10).all()
+    assert set(factions["best_trial"]) <= {0, 1}
+    with pytest.raises(InputError, match="--respond-trials"):
+        RespondBudget(trials=0).check()

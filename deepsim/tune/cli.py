@@ -289,6 +289,15 @@ def tune(
     confirm_points: Annotated[int, typer.Option(
         "--confirm-points", help="With claims or --space: Pareto points replayed on the "
                                  "confirmation games (at most).")] = 5,
+    respond_trials: Annotated[int, typer.Option(
+        "--respond-trials", help="With claims: check the baseline and each confirmed point "
+                                 "with a best response (deepsim respond's search, this many "
+                                 "trials per faction under the point's rules), then its "
+                                 "claims on the confirmation games with every faction "
+                                 "playing it; 0: no check.")] = 0,
+    respond_games: Annotated[int, typer.Option(
+        "--respond-games", help="Games per best-response trial (games the faction sits "
+                                "in).")] = 1000,
     trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
     games: Annotated[int | None, typer.Option("--games", "-n",
                                               help="Games per trial (default: "
@@ -333,8 +342,11 @@ def tune(
     if uses_claims(objective) or space:
         _tune_claims(scenario, params, objective, space, trials, games, seed, sampler_seed,
                      confirm_games, confirm_seed, confirm_points, sets, threads, chunk_size,
-                     target_rounds, out, force, quiet, console)
+                     target_rounds, out, force, quiet, console, respond_trials, respond_games)
         return
+    if respond_trials:
+        raise _fail(InputError("--respond-trials checks the points of a claims tune; give "
+                               "--objective claims or --space", key="--respond-trials"))
     if not params:
         raise _fail(InputError("give at least one --param PATH=LOW:HIGH, or --space "
                                "readings|rounding|placeholders", key="--param"))
@@ -366,11 +378,20 @@ def tune(
 
 def _tune_claims(scenario, params, objective, space, trials, games, seed, sampler_seed,
                  confirm_games, confirm_seed, confirm_points, sets, threads, chunk_size,
-                 target_rounds, out, force, quiet, console) -> None:
+                 target_rounds, out, force, quiet, console, respond_trials=0,
+                 respond_games=1000) -> None:
     """``tune`` toward the rulebook's claims or over declared spaces
     (:func:`deepsim.tune.reconstruct.run_claims_tune`)."""
     from deepsim.tune.reconstruct import run_claims_tune
+    from deepsim.tune.respondcheck import RespondBudget
     from deepsim.tune.spaces import parse_space_option
+
+    budget = RespondBudget(respond_trials, respond_games) if respond_trials else None
+    if budget is not None:
+        try:
+            budget.check()
+        except InputError as exc:
+            raise _fail(exc) from None
 
     def call(on_progress):
         return run_claims_tune(
@@ -379,7 +400,7 @@ def _tune_claims(scenario, params, objective, space, trials, games, seed, sample
             sampler_seed=sampler_seed, sets=list(sets or []), chunk_size=chunk_size,
             threads=threads, out=out, force=force, target_rounds=target_rounds,
             confirm_games=confirm_games, confirm_seed=confirm_seed,
-            confirm_points=confirm_points, progress=on_progress)
+            confirm_points=confirm_points, respond=budget, progress=on_progress)
 
     result = _played(quiet, "trials.parquet keeps the trials that finished.", call)
     if quiet:

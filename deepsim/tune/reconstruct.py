@@ -19,6 +19,9 @@ Files in the output folder:
 - ``confirm.parquet``: the baseline and at most ``confirm_points`` Pareto points replayed
   on ``confirm_games`` fresh games (seed ``confirm_seed``, the same games for every point:
   paired), each claim's verdict and distance, and the paired change of the total;
+- ``respond_claims.parquet``, ``respond_factions.parquet`` (``--respond-trials``): the
+  baseline and the confirmed points with every faction's best response under the point's
+  rules, the claims on the same confirmation games (:mod:`deepsim.tune.respondcheck`);
 - ``findings.md``: "Readings under which the claims hold" (see :func:`findings_md`);
 - ``tune.json``: what was run, the best point, the notes.
 """
@@ -55,12 +58,13 @@ from deepsim.tune.files import (
 from deepsim.tune.grid import format_value, parse_search
 from deepsim.tune.objectives import parse_objective, probe_universe
 from deepsim.tune.play import Player
+from deepsim.tune.respondcheck import RespondBudget, respond_check, respond_md
 from deepsim.tune.spaces import Dim, build_spaces, merge_overrides, param_dim
 
 __all__ = ["ReconstructResult", "findings_md", "run_claims_tune"]
 
 FILES = ("trials.parquet", "front.yaml", "front.png", "confirm.parquet", "findings.md",
-         "tune.json")
+         "tune.json", "respond_claims.parquet", "respond_factions.parquet")
 #: distance given to a claim no part of which could be measured on a trial
 UNMEASURED_PENALTY = 10.0
 #: games of the probe that lists the ruleset's claims before any trial
@@ -100,9 +104,12 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                     target_rounds: float | None = None, confirm_games: int | None = None,
                     confirm_seed: int | None = None, confirm_points: int = 5,
                     make_plots: bool = True, root: Path | str = DEFAULT_TUNES_ROOT,
+                    respond: RespondBudget | None = None,
                     progress=None) -> ReconstructResult:
     """Search readings, rounded numbers and placeholder data toward the claims; see the
-    module docstring.
+    module docstring. ``respond``: check the baseline and the confirmed points with
+    every faction's best response (:mod:`deepsim.tune.respondcheck`; needs claims and
+    confirmation games).
 
     Raises
     ------
@@ -144,6 +151,12 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                 player.prepare(merge_overrides([d], vals))
     if confirm_games is None:
         confirm_games = 5 * player.games
+    if respond is not None:
+        respond.check()
+        if not scored or confirm_games <= 0 or confirm_points <= 0:
+            raise InputError("--respond-trials checks the confirmed points' claims: it "
+                             "needs a claims objective and --confirm-games above 0",
+                             key="--respond-trials")
     confirm_seed = player.seed + 1 if confirm_seed is None else confirm_seed
 
     out_dir = make_out(out, name=f"{player.name}-claims", force=force, root=root, owned=FILES)
@@ -164,6 +177,8 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                           "tolerance (deepsim.report.verdicts); a claim's distance sums its "
                           "measured parts; 0 = holds",
         "placeholders_note": "tuned bags and floor weights stay flagged placeholder",
+        "integers_kept": (list(player.ruleset.search_spaces().get("integers") or [])
+                          if "rounding" in spaces else []),
         "sets": sets, "versions": runner.versions(), **machine(),
         "started_utc": utc_now(), "status": "running",
     }
@@ -172,7 +187,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
         atomic_write_json(json_path, info)
     history: list[dict] = []
     notes: list[str] = []
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     total_games = trials * player.games
     done = 0
 
@@ -288,6 +303,8 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
         atomic_write_bytes(out_dir / "front.png", png)
         files_written.append("front.png")
     confirm = None
+    confirmed_points: list[tuple[str, dict]] = []
+    confirmed_scores: dict[str, dict] = {}
     if confirm_games > 0 and confirm_points > 0:
         pick = front.head(confirm_points)
         rows = []
@@ -303,6 +320,8 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                                                    f"games, seed {confirm_seed}")
             g, s = player.play(pp, games=confirm_games)
             sc = claim_scores(player.ruleset, pp.prepared, g, s)
+            confirmed_points.append((name, merge_overrides(dims, vals)))
+            confirmed_scores[name] = sc
             tot = sum(cobj.weight(c) * _pen(sc[c].distance) for c in scored)
             if base_sc is None:
                 base_sc, base_total = sc, tot
@@ -317,8 +336,33 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
         with deferred_sigint():
             write_parquet(out_dir / "confirm.parquet", confirm, meta)
         files_written.append("confirm.parquet")
+    respond_block = ""
+    if respond is not None and confirmed_points:
+        t_r = time.perf_counter()
+
+        def rprog(i, n, what):
+            if progress is not None:
+                progress(total_games, total_games, what)
+
+        rclaims, rfactions = respond_check(
+            player, confirmed_points, scored=scored, weight=cobj.weight,
+            penalty=UNMEASURED_PENALTY, budget=respond, confirm_games=confirm_games,
+            confirm_seed=confirm_seed, shipped=confirmed_scores, progress=rprog)
+        with deferred_sigint():
+            write_parquet(out_dir / "respond_claims.parquet", rclaims, meta)
+            write_parquet(out_dir / "respond_factions.parquet", rfactions, meta)
+        files_written += ["respond_claims.parquet", "respond_factions.parquet"]
+        respond_block = respond_md(rclaims, rfactions, scored, respond)
+        info["respond"] = {"trials": respond.trials, "games": respond.games,
+                           "wall_time_s": round(time.perf_counter() - t_r, 3),
+                           "points": rclaims[["point", "holds_shipped", "holds_start",
+                                              "holds_br", "changed"]]
+                           .to_dict(orient="records")}
     md = findings_md(frame, dims, scored, player=player.name, games=player.games,
-                     seed=player.seed, trials=trials, objective=objective, confirm=confirm)
+                     seed=player.seed, trials=trials, objective=objective, confirm=confirm,
+                     integers=info["integers_kept"])
+    if respond_block:
+        md = md.rstrip("\n") + "\n\n" + respond_block
     with deferred_sigint():
         atomic_write_text(out_dir / "findings.md", md)
     files_written.append("findings.md")
@@ -329,6 +373,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                  "point": {d.name: best[d.name] for d in dims}},
         "pareto_trials": [int(t) for t in front["trial"]], "notes": notes,
         "finished_utc": utc_now(), "wall_time_s": round(time.perf_counter() - t0, 3),
+        "cpu_time_s": round(time.process_time() - c0, 3),
         "status": "complete", "files": files_written,
     })
     with deferred_sigint():
@@ -410,7 +455,7 @@ def _changes(row: pd.Series, dims: list[Dim], base: pd.Series) -> list[str]:
 
 def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, player: str,
                 games: int, seed: int, trials: int, objective: str,
-                confirm: pd.DataFrame | None = None) -> str:
+                confirm: pd.DataFrame | None = None, integers: list | None = None) -> str:
     """The "Readings under which the claims hold" section (markdown): the best point for
     each claim alone, for all jointly, the claims that conflict (no trial holds both;
     evidence from the trials searched, not a proof), the fewest changes from the defaults
@@ -474,6 +519,12 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
         lines.append("**Continuous values** behind the printed numbers at the joint best "
                      "point: " + "; ".join(f"{d.name} = {joint[d.name]}" for d in rounding)
                      + ".")
+    if integers:
+        lines.append("**Printed integers kept** (the interval that rounds to an integer the "
+                     "kernel counts with holds no other playable integer; neighbours only "
+                     "through --param): " + "; ".join(
+                         f"{i.get('section', i['path'])} ({i['path']}: {i.get('printed', '')})"
+                         for i in integers) + ".")
     if confirm is not None and len(confirm):
         lines += ["", (f"Confirmed on {int(confirm['games'].iloc[0]):,} fresh games (seed "
                        f"{int(confirm['seed'].iloc[0])}, the same games for every point: "

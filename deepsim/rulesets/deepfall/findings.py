@@ -143,12 +143,14 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
 
 def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
                    options: list[str] | None = None, meta: str | Path | None = None,
-                   reconstruct: str | Path | None = None) -> list[Path]:
+                   reconstruct: str | Path | list | None = None) -> list[Path]:
     """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report;
     with ``meta`` (a run of the meta field), the verdicts side by side.
 
-    ``reconstruct``: a ``deepsim tune --objective claims`` folder whose ``findings.md``
-    ("Readings under which the claims hold") is appended, with its ``front.png``.
+    ``reconstruct``: one or more ``deepsim tune --objective claims`` folders (one per
+    search space); the section "Readings under which the claims hold" over all of them
+    (:func:`deepsim.tune.claimsummary.summary_md`) is appended, with the first folder's
+    ``front.png``.
 
     Returns
     -------
@@ -174,12 +176,12 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     fig_dir.mkdir(parents=True, exist_ok=True)
     written = [out / "FINDINGS.md"]
     text = findings_markdown(report, skill=skill)
-    if reconstruct is not None:
-        rdir = Path(reconstruct)
-        md = rdir / "findings.md"
-        if not md.is_file():
-            raise InputError("not a finished claims tune (no findings.md)", file=str(rdir))
-        text = text.rstrip("\n") + "\n\n" + md.read_text(encoding="utf-8")
+    if reconstruct:
+        from deepsim.tune.claimsummary import summary_md
+
+        folders = [reconstruct] if isinstance(reconstruct, (str, Path)) else list(reconstruct)
+        rdir = Path(folders[0])
+        text = text.rstrip("\n") + "\n\n" + summary_md(folders)
         if (rdir / "front.png").is_file():
             p = fig_dir / "claims_front.png"
             p.write_bytes((rdir / "front.png").read_bytes())
@@ -202,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option", action="append", default=[], help="report setting KEY=VALUE")
     ap.add_argument("--meta", default=None, help="a run of the meta field: verdicts side by "
                                                  "side with the primary run's")
-    ap.add_argument("--reconstruct", default=None,
-                    help="a `deepsim tune --objective claims` folder: append its section")
+    ap.add_argument("--reconstruct", action="append", default=[],
+                    help="a `deepsim tune --objective claims` folder (repeatable, one per "
+                         "space): append the section over all of them")
     args = ap.parse_args(argv)
     try:
         paths = write_findings(args.runs, args.out, args.option, meta=args.meta,

@@ -1,0 +1,228 @@
+"""One "Readings under which the claims hold" section over several claims tunes.
+
+A claims tune (:mod:`deepsim.tune.reconstruct`) searches one or more spaces; a designer
+asks across all of them: the best point for each claim alone, the most claims at one point,
+the claims no searched point holds together, the fewest changes from the literal rulebook
+for the most claims, and the continuous values behind the rounded numbers.
+:func:`summary_md` answers from the ``trials.parquet``, ``confirm.parquet``,
+``respond_claims.parquet`` and ``tune.json`` of each folder, then appends each folder's own
+``findings.md`` as a subsection. Conflicts are evidence from the points searched (no
+searched point holds both), not a proof that no point does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from deepsim.errors import InputError
+
+__all__ = ["load_tune", "summary_md"]
+
+
+def load_tune(folder: str | Path) -> dict:
+    """A finished claims tune: ``{"path", "info", "trials", "confirm", "respond",
+    "findings"}`` (``confirm``/``respond``: None when absent).
+
+    Raises
+    ------
+    InputError
+        The folder lacks ``tune.json``, ``trials.parquet`` or ``findings.md``, or the tune
+        did not finish.
+    """
+    d = Path(folder)
+    need = [d / "tune.json", d / "trials.parquet", d / "findings.md"]
+    for p in need:
+        if not p.is_file():
+            raise InputError(f"not a finished claims tune (no {p.name})", file=str(d))
+    info = json.loads((d / "tune.json").read_text(encoding="utf-8"))
+    if info.get("status") != "complete" or info.get("kind") != "tune-claims":
+        raise InputError("not a finished claims tune (tune.json status "
+                         f"{info.get('status')!r})", file=str(d / "tune.json"))
+
+    def opt(name):
+        p = d / name
+        return pd.read_parquet(p) if p.is_file() else None
+
+    return {"path": d, "info": info, "trials": pd.read_parquet(d / "trials.parquet"),
+            "confirm": opt("confirm.parquet"), "respond": opt("respond_claims.parquet"),
+            "findings": (d / "findings.md").read_text(encoding="utf-8")}
+
+
+def _label(t: dict) -> str:
+    sp = t["info"].get("spaces") or []
+    pr = t["info"].get("params") or []
+    return ",".join(sp) + (" + " if sp and pr else "") + " ".join(f"--param {p}" for p in pr)
+
+
+def _held(row: pd.Series, claims: list[str]) -> list[str]:
+    return [c for c in claims if str(row.get(f"v_{c}", "")).startswith("holds")]
+
+
+def _changes(row: pd.Series, base: pd.Series | None, dims: dict) -> list[str]:
+    if base is None:
+        return []
+    out, ph = [], []
+    for name, d in dims.items():
+        if name in row and row[name] != base[name]:
+            (ph if d.get("space") == "placeholders" else out).append(
+                name if d.get("space") == "placeholders" else f"{name}: {row[name]}")
+    if ph:
+        out.append(f"{len(ph)} placeholder table(s) changed ({', '.join(ph)})")
+    return out
+
+
+def _minutes(s) -> str:
+    return "?" if s is None or (isinstance(s, float) and math.isnan(s)) else f"{s / 60:.1f}"
+
+
+def summary_md(folders: list[str | Path], *, title: str = "Readings under which the "
+               "claims hold") -> str:
+    """The combined section (markdown) over the claims tunes in ``folders`` (see the module
+    docstring); each tune's ``findings.md`` follows as a subsection.
+
+    Raises
+    ------
+    InputError
+        A folder that is not a finished claims tune, or tunes of different scenarios or
+        claims.
+    """
+    tunes = [load_tune(f) for f in folders]
+    if not tunes:
+        raise InputError("no claims tune given", key="--reconstruct")
+    claims = list(tunes[0]["info"].get("claims_scored") or [])
+    scen = tunes[0]["info"].get("scenario_name")
+    for t in tunes[1:]:
+        if t["info"].get("scenario_name") != scen or \
+                list(t["info"].get("claims_scored") or []) != claims:
+            raise InputError(f"a tune of {t['info'].get('scenario_name')} scoring "
+                             f"{t['info'].get('claims_scored')}; the others are of {scen} "
+                             f"scoring {claims}", file=str(t["path"]))
+    rows = []
+    for k, t in enumerate(tunes):
+        tr = t["trials"]
+        ok = tr[tr["state"] == "COMPLETE"].copy()
+        ok["_run"] = k
+        ok["_held"] = ok.apply(lambda r: _held(r, claims), axis=1)
+        rows.append(ok)
+    allp = pd.concat(rows, ignore_index=True)
+    lines = [f"## {title}", "",
+             (f"`deepsim tune {scen} --objective claims` over the spaces the ruleset declares "
+             "(`search.yaml`: each gap's documented readings, each printed number within the "
+             "interval that rounds to it, the placeholder bags and floor weights). Every "
+             "trial plays the same games of its seed (common random numbers); distances are "
+             "in multiples of each claim's tolerance (0 = holds), each claim judged under "
+             "the trial's own rules. Conflicts are evidence from the points searched, not "
+             "a proof. Tuned bags and floor weights remain placeholder data."), "",
+             ("| space | trials x games | wall / CPU min | hold at defaults | best point: "
+             "hold (search) | confirmed (fresh games) | with best responses |"),
+             "|---|---|---|---|---|---|---|"]
+    for k, t in enumerate(tunes):
+        info, ok = t["info"], allp[allp["_run"] == k]
+        base = ok[ok["baseline"]]
+        b = len(base.iloc[0]["_held"]) if len(base) else math.nan
+        best = ok.sort_values(["holds", "value", "changes", "trial"],
+                              ascending=[False, True, True, True]).iloc[0]
+        conf = "-"
+        if t["confirm"] is not None and len(t["confirm"]):
+            c = t["confirm"]
+            hit = c[c["point"] == f"trial {int(best['trial'])}"]
+            conf = (f"{int(hit['holds'].iloc[0])} of {len(claims)} "
+                    f"({int(c['games'].iloc[0]):,} games)" if len(hit) else "-")
+        resp = "-"
+        if t["respond"] is not None and len(t["respond"]):
+            r = t["respond"]
+            hit = r[r["point"] == f"trial {int(best['trial'])}"]
+            if len(hit):
+                resp = (f"{int(hit['holds_br'].iloc[0])} (shipped "
+                        f"{int(hit['holds_shipped'].iloc[0])}); changed: "
+                        f"{hit['changed'].iloc[0]}")
+        lines.append(f"| {_label(t)} | {info.get('trials')} x {int(info.get('games', 0)):,} | "
+                     f"{_minutes(info.get('wall_time_s'))} / "
+                     f"{_minutes(info.get('cpu_time_s'))} | {b} | "
+                     f"{int(best['holds'])} (trial {int(best['trial'])}: "
+                     f"{', '.join(best['_held']) or 'none'}) | {conf} | {resp} |")
+    lines += ["", "**Each claim alone** (its best point over every space searched):", "",
+              "| claim | space | trial | distance | verdict | changes from the defaults |",
+              "|---|---|---|---|---|---|"]
+    for c in claims:
+        rk = allp.assign(_no=~allp[f"v_{c}"].astype(str).str.startswith("holds"))
+        d = rk.sort_values(["_no", f"d_{c}", "changes", "trial"]).iloc[0]
+        t = tunes[int(d["_run"])]
+        ok = allp[allp["_run"] == d["_run"]]
+        base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
+        ch = _changes(d, base, t["info"].get("dims") or {})
+        dist = d[f"d_{c}"]
+        lines.append(f"| {c} | {_label(t)} | {int(d['trial'])} | "
+                     f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
+                     f"{'; '.join(ch) or 'none'} |")
+    most = int(allp["holds"].max())
+    top = allp[allp["holds"] == most].sort_values(["changes", "value", "trial"])
+    small = top.iloc[0]
+    t = tunes[int(small["_run"])]
+    ok = allp[allp["_run"] == small["_run"]]
+    base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
+    sets = sorted({", ".join(h) for h in top["_held"]})
+    lines += ["", (f"**Jointly**: at most {most} of {len(claims)} claims hold at one point "
+              f"({len(top)} point(s) across the spaces; claim sets: {'; '.join(sets)})."),
+              (f"**Smallest change from the literal rulebook** for {most} claims: "
+              f"{int(small['changes'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
+              f"{'; '.join(_changes(small, base, t['info'].get('dims') or {})) or 'none'}.")]
+    conflicts, never = [], []
+    for c in claims:
+        if not allp["_held"].apply(lambda h, c=c: c in h).any():
+            never.append(c)
+    for a, b in itertools.combinations(claims, 2):
+        ha = allp["_held"].apply(lambda h, a=a: a in h)
+        hb = allp["_held"].apply(lambda h, b=b: b in h)
+        if ha.any() and hb.any() and not (ha & hb).any():
+            conflicts.append(f"{a}-{b}")
+    lines.append(f"**Claims that conflict** (each holds at some searched point, never both "
+                 f"at one): {', '.join(conflicts) or 'none found'}. "
+                 + (f"Never held at any searched point: {', '.join(never)}." if never else ""))
+    # continuous values behind the printed numbers
+    cont = []
+    for k, t in enumerate(tunes):
+        dims = t["info"].get("dims") or {}
+        rnd = [n for n, d in dims.items() if d.get("space") == "rounding"]
+        if not rnd:
+            continue
+        ok = allp[allp["_run"] == k]
+        mx = int(ok["holds"].max())
+        best = ok.sort_values(["holds", "value", "changes", "trial"],
+                              ascending=[False, True, True, True]).iloc[0]
+        at = ok[ok["holds"] == mx]
+        for n in rnd:
+            vals = at[n].astype(str).str.split(" ").str[0].astype(float)
+            cont.append(f"| {_label(t)} | {n} | {dims[n].get('default', '')} | "
+                        f"{str(best[n]).split(' ')[0]} | {vals.min():.4f} - {vals.max():.4f} "
+                        f"({len(at)} points) |")
+        ints = t["info"].get("integers_kept") or []
+        if ints and not any("integers" in x for x in cont):
+            cont.append("integers " + "; ".join(f"{i.get('section', i['path'])}"
+                                                for i in ints))
+    if cont:
+        ints = [x for x in cont if x.startswith("integers ")]
+        cont = [x for x in cont if not x.startswith("integers ")]
+        lines += ["", ("**Continuous values behind the printed numbers** (at the best point "
+                  "of each run with the rounding space, and their range over the points "
+                  "holding that run's most claims: a wide range means the claims do not pin "
+                  "the number):"), "",
+                  ("| space | number | printed | at the best point | range where the most "
+                  "claims hold |"), "|---|---|---|---|---|", *cont]
+        if ints:
+            lines.append("")
+            lines.append("Printed integers the kernel counts with are kept as printed (the "
+                         "interval that rounds to them holds no other playable integer): "
+                         + ints[0].removeprefix("integers ") + ".")
+    lines.append("")
+    for t in tunes:
+        body = t["findings"].split("\n", 1)[1] if t["findings"].startswith("## ") \
+            else t["findings"]
+        body = body.replace("\n### ", "\n#### ")
+        lines += [f"### `--space {_label(t)}`", body.strip(), ""]
+    return "\n".join(lines)
