@@ -83,9 +83,19 @@ FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
 DEEPSIM_QUIET := --force --quiet --no-report
-# "Readings under which the claims hold" (issue 22): the claims tune's budget
+# "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
+# tune checks its baseline and 3 confirmed points with every company's best response
+# (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
+# placeholders and readings+rounding run at the smaller space budget.
 RECONSTRUCT_TRIALS ?= 200
 RECONSTRUCT_GAMES ?= 20000
+RECONSTRUCT_SPACE_TRIALS ?= 100
+RECONSTRUCT_SPACE_GAMES ?= 10000
+RECONSTRUCT_CONFIRM_GAMES ?= 20000
+RECONSTRUCT_RESPOND_TRIALS ?= 6
+RECONSTRUCT_RESPOND_GAMES ?= 1000
+RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
+	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
 
 findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
@@ -98,12 +108,22 @@ findings: $(STAMP)
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim tune scenarios/deepfall-mixed.yaml --objective claims --space readings \
+	$(VENV)/bin/deepsim tune $(RC) --space readings \
 		--games $(RECONSTRUCT_GAMES) --trials $(RECONSTRUCT_TRIALS) \
-		--out $(FINDINGS_RUNS)/reconstruct --force --quiet
+		--respond-trials $(RECONSTRUCT_RESPOND_TRIALS) --respond-games $(RECONSTRUCT_RESPOND_GAMES) \
+		--out $(FINDINGS_RUNS)/reconstruct
+	$(VENV)/bin/deepsim tune $(RC) --space rounding --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-rounding
+	$(VENV)/bin/deepsim tune $(RC) --space placeholders --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
+	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --meta $(FINDINGS_RUNS)/mixed-meta \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct --out reports
+		--reconstruct $(FINDINGS_RUNS)/reconstruct \
+		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
+		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \
+		--reconstruct $(FINDINGS_RUNS)/reconstruct-joint --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

@@ -243,6 +243,10 @@ def test_a_planted_reading_is_found_on_a_tiny_budget(monkeypatch, tmp_path):
     (["--objective", "claims[B9]", "--space", "readings"], "unknown claim 'B9'"),
     (["--objective", "claims[]", "--space", "readings"], "names no claim"),
     (["--objective", "claims"], "nothing to search"),
+    (["--objective", "claims", "--space", "readings", "--respond-trials", "-1"],
+     "expected a whole number >= 1"),
+    (["--param", "maw.rise_fraction=0.4:0.6", "--respond-trials", "2"],
+     "checks the points"),
 ])
 def test_bad_objective_or_space_exits_2(args, message, tmp_path):
     res = cli.invoke(app, ["tune", SCENARIO, "--games", "10", "--trials", "1",

@@ -226,3 +226,46 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         body = body.replace("\n### ", "\n#### ")
         lines += [f"### `--space {_label(t)}`", body.strip(), ""]
     return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m deepsim.tune.claimsummary DIR... [--replace FINDINGS.md]``: print the
+    section, or put it in place of the last section of that title in an existing
+    FINDINGS.md (everything from its heading on), with the first folder's front plot
+    copied beside it (``findings/claims_front.png``)."""
+    import argparse
+    import sys
+
+    from deepsim.atomic import atomic_write_bytes, atomic_write_text
+
+    ap = argparse.ArgumentParser(prog="python -m deepsim.tune.claimsummary")
+    ap.add_argument("folders", nargs="+", help="finished claims tune folders")
+    ap.add_argument("--replace", default=None, help="a FINDINGS.md whose section to replace")
+    a = ap.parse_args(argv)
+    try:
+        md = summary_md(a.folders)
+        if a.replace is None:
+            print(md)
+            return 0
+        path = Path(a.replace)
+        if not path.is_file():
+            raise InputError("no such file", file=str(path))
+        text = path.read_text(encoding="utf-8")
+        head = "## Readings under which the claims hold"
+        at = text.rfind("\n" + head)
+        if at < 0:
+            raise InputError(f"no section {head!r} to replace", file=str(path))
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    front = Path(a.folders[0]) / "front.png"
+    if front.is_file():
+        atomic_write_bytes(path.parent / "findings" / "claims_front.png", front.read_bytes())
+        md += ("\n![Pareto set over the claims' distances](findings/claims_front.png)\n")
+    atomic_write_text(path, text[:at + 1] + md)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
