@@ -229,8 +229,8 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m deepsim.tune.claimsummary DIR... [--replace FINDINGS.md]``: print the
-    section, or put it in place of the last section of that title in an existing
+    """``python -m deepsim.tune.claimsummary DIR... [--append MD] [--replace
+    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in place of the last section of that title in an existing
     FINDINGS.md (everything from its heading on), with the first folder's front plot
     copied beside it (``findings/claims_front.png``)."""
     import argparse
@@ -241,9 +241,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m deepsim.tune.claimsummary")
     ap.add_argument("folders", nargs="+", help="finished claims tune folders")
     ap.add_argument("--replace", default=None, help="a FINDINGS.md whose section to replace")
+    ap.add_argument("--append", action="append", default=[],
+                    help="a markdown file appended to the section (e.g. the respond.md of "
+                         "python -m deepsim.tune.respondcheck); repeatable")
     a = ap.parse_args(argv)
     try:
         md = summary_md(a.folders)
+        for extra in a.append:
+            if not Path(extra).is_file():
+                raise InputError("no such file", file=str(extra), key="--append")
+            md = md.rstrip("\n") + "\n\n" + Path(extra).read_text(encoding="utf-8")
         if a.replace is None:
             print(md)
             return 0
