@@ -323,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     write_parquet(out / "respond_claims.parquet", claims, meta)
     write_parquet(out / "respond_factions.parquet", factions, meta)
     md = respond_md(claims, factions, scored, budget)
+    md = md.replace("\n\n", f"\n\nPoints: the defaults and the first {a.points} of `{a.front}` "
+                    f"(scenario {player.name}, search seed {player.seed}).\n\n", 1)
     md += (f"\nWall {time.perf_counter() - t0:.0f} s, CPU {time.process_time() - c0:.0f} s "
            f"(this process).\n")
     atomic_write_text(out / "respond.md", md)
