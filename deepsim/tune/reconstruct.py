@@ -306,7 +306,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
     confirmed_points: list[tuple[str, dict]] = []
     confirmed_scores: dict[str, dict] = {}
     if confirm_games > 0 and confirm_points > 0:
-        pick = front.head(confirm_points)
+        pick = front[~front["baseline"].astype(bool)].head(confirm_points)  # baseline: once
         rows = []
         base_sc = None
         base_total = math.nan
