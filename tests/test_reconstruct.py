@@ -305,7 +305,7 @@ def test_summary_over_several_tunes_finds_conflicts_and_continuous_values(tmp_pa
     assert "Never held at any searched point: B3." in md
     assert "at most 1 of 3 claims hold at one point" in md
     assert "| B1 | readings | 1 | 0 | holds | A1: y |" in md
-    assert "| rounding | m | 2.5000 (printed 2.5) | 2.4700 | 2.4700 - 2.5400 (2 points) |" in md
+    assert "| rounding | m | 2.5 | 2.4700 | 2.4700 - 2.5400 (2 points) |" in md
     assert "§9 track" in md and "### `--space rounding`" in md and "body ['rounding']" in md
     # a tune of another scenario is refused
     import json

@@ -56,7 +56,9 @@ def load_tune(folder: str | Path) -> dict:
 def _label(t: dict) -> str:
     sp = t["info"].get("spaces") or []
     pr = t["info"].get("params") or []
-    return ",".join(sp) + (" + " if sp and pr else "") + " ".join(f"--param {p}" for p in pr)
+    st = t["info"].get("sets") or []
+    return (",".join(sp) + (" + " if sp and pr else "") + " ".join(f"--param {p}" for p in pr)
+            + (f" at {len(st)} --set" if st else ""))
 
 
 def _held(row: pd.Series, claims: list[str]) -> list[str]:
@@ -64,10 +66,14 @@ def _held(row: pd.Series, claims: list[str]) -> list[str]:
 
 
 def _changes(row: pd.Series, base: pd.Series | None, dims: dict) -> list[str]:
+    """Changes from the literal rulebook: readings, placeholder tables and --param values
+    off their defaults (a rounding value still rounds to the printed number: not one)."""
     if base is None:
         return []
     out, ph = [], []
     for name, d in dims.items():
+        if d.get("space") == "rounding":
+            continue
         if name in row and row[name] != base[name]:
             (ph if d.get("space") == "placeholders" else out).append(
                 name if d.get("space") == "placeholders" else f"{name}: {row[name]}")
@@ -108,6 +114,9 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         ok = tr[tr["state"] == "COMPLETE"].copy()
         ok["_run"] = k
         ok["_held"] = ok.apply(lambda r: _held(r, claims), axis=1)
+        base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
+        dims = t["info"].get("dims") or {}
+        ok["_nchg"] = ok.apply(lambda r, b=base, d=dims: len(_changes(r, b, d)), axis=1)
         rows.append(ok)
     allp = pd.concat(rows, ignore_index=True)
     lines = [f"## {title}", "",
@@ -151,7 +160,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
               "|---|---|---|---|---|---|"]
     for c in claims:
         rk = allp.assign(_no=~allp[f"v_{c}"].astype(str).str.startswith("holds"))
-        d = rk.sort_values(["_no", f"d_{c}", "changes", "trial"]).iloc[0]
+        d = rk.sort_values(["_no", f"d_{c}", "_nchg", "_run", "trial"]).iloc[0]
         t = tunes[int(d["_run"])]
         ok = allp[allp["_run"] == d["_run"]]
         base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
@@ -161,7 +170,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
                      f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
                      f"{'; '.join(ch) or 'none'} |")
     most = int(allp["holds"].max())
-    top = allp[allp["holds"] == most].sort_values(["changes", "value", "trial"])
+    top = allp[allp["holds"] == most].sort_values(["_nchg", "value", "_run", "trial"])
     small = top.iloc[0]
     t = tunes[int(small["_run"])]
     ok = allp[allp["_run"] == small["_run"]]
@@ -169,8 +178,8 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
     sets = sorted({", ".join(h) for h in top["_held"]})
     lines += ["", (f"**Jointly**: at most {most} of {len(claims)} claims hold at one point "
               f"({len(top)} point(s) across the spaces; claim sets: {'; '.join(sets)})."),
-              (f"**Smallest change from the literal rulebook** for {most} claims: "
-              f"{int(small['changes'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
+              (f"**Smallest change from the literal rulebook** for {most} claims (a rounded number's continuous value is not a change): "
+              f"{int(small['_nchg'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
               f"{'; '.join(_changes(small, base, t['info'].get('dims') or {})) or 'none'}.")]
     conflicts, never = [], []
     for c in claims:
@@ -198,7 +207,8 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         at = ok[ok["holds"] == mx]
         for n in rnd:
             vals = at[n].astype(str).str.split(" ").str[0].astype(float)
-            cont.append(f"| {_label(t)} | {n} | {dims[n].get('default', '')} | "
+            printed = str(dims[n].get("default", "")).rsplit("(printed ", 1)[-1].rstrip(")")
+            cont.append(f"| {_label(t)} | {n} | {printed} | "
                         f"{str(best[n]).split(' ')[0]} | {vals.min():.4f} - {vals.max():.4f} "
                         f"({len(at)} points) |")
         ints = t["info"].get("integers_kept") or []

@@ -360,7 +360,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
                            .to_dict(orient="records")}
     md = findings_md(frame, dims, scored, player=player.name, games=player.games,
                      seed=player.seed, trials=trials, objective=objective, confirm=confirm,
-                     integers=info["integers_kept"])
+                     integers=info["integers_kept"], sets=sets)
     if respond_block:
         md = md.rstrip("\n") + "\n\n" + respond_block
     with deferred_sigint():
@@ -455,7 +455,8 @@ def _changes(row: pd.Series, dims: list[Dim], base: pd.Series) -> list[str]:
 
 def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, player: str,
                 games: int, seed: int, trials: int, objective: str,
-                confirm: pd.DataFrame | None = None, integers: list | None = None) -> str:
+                confirm: pd.DataFrame | None = None, integers: list | None = None,
+                sets: list[str] | None = None) -> str:
     """The "Readings under which the claims hold" section (markdown): the best point for
     each claim alone, for all jointly, the claims that conflict (no trial holds both;
     evidence from the trials searched, not a proof), the fewest changes from the defaults
@@ -466,7 +467,8 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
              f"`deepsim tune {player} --objective {objective}`: {trials} trials of "
              f"{games:,} games (seed {seed}, the same games every trial); searched: "
              + ", ".join(f"{d.name} ({d.space}{', ' + d.section if d.section else ''})"
-                         for d in dims) + ". Distances are in multiples of each claim's "
+                         for d in dims) + (f"; on top of --set {', '.join(sets)}" if sets else "")
+             + ". Distances are in multiples of each claim's "
              "tolerance (0 = the claim holds). Readings are judged under their own rules: "
              "a claim part that needs a run of another reading is left out. Tuned bags and "
              "floor weights remain placeholder data.", ""]
