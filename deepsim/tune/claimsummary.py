@@ -65,12 +65,14 @@ def _held(row: pd.Series, claims: list[str]) -> list[str]:
     return [c for c in claims if str(row.get(f"v_{c}", "")).startswith("holds")]
 
 
-def _changes(row: pd.Series, base: pd.Series | None, dims: dict) -> list[str]:
-    """Changes from the literal rulebook: readings, placeholder tables and --param values
-    off their defaults (a rounding value still rounds to the printed number: not one)."""
+def _changes(row: pd.Series, base: pd.Series | None, dims: dict,
+             sets: list[str] | None = None) -> list[str]:
+    """Changes from the literal rulebook: the tune's ``--set`` overrides, then readings,
+    placeholder tables and --param values off their defaults (a rounding value still
+    rounds to the printed number: not one)."""
     if base is None:
         return []
-    out, ph = [], []
+    out, ph = [f"--set {x}" for x in sets or []], []
     for name, d in dims.items():
         if d.get("space") == "rounding":
             continue
@@ -80,6 +82,11 @@ def _changes(row: pd.Series, base: pd.Series | None, dims: dict) -> list[str]:
     if ph:
         out.append(f"{len(ph)} placeholder table(s) changed ({', '.join(ph)})")
     return out
+
+
+def _point(row: pd.Series) -> str:
+    """A trial's name in confirm.parquet and respond_claims.parquet."""
+    return "baseline" if bool(row["baseline"]) else f"trial {int(row['trial'])}"
 
 
 def _minutes(s) -> str:
@@ -116,7 +123,9 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         ok["_held"] = ok.apply(lambda r: _held(r, claims), axis=1)
         base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
         dims = t["info"].get("dims") or {}
-        ok["_nchg"] = ok.apply(lambda r, b=base, d=dims: len(_changes(r, b, d)), axis=1)
+        st = list(t["info"].get("sets") or [])
+        ok["_nchg"] = ok.apply(lambda r, b=base, d=dims, st=st: len(_changes(r, b, d, st)),
+                               axis=1)
         rows.append(ok)
     allp = pd.concat(rows, ignore_index=True)
     lines = [f"## {title}", "",
@@ -139,13 +148,13 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         conf = "-"
         if t["confirm"] is not None and len(t["confirm"]):
             c = t["confirm"]
-            hit = c[c["point"] == f"trial {int(best['trial'])}"]
+            hit = c[c["point"] == _point(best)]
             conf = (f"{int(hit['holds'].iloc[0])} of {len(claims)} "
                     f"({int(c['games'].iloc[0]):,} games)" if len(hit) else "-")
         resp = "-"
         if t["respond"] is not None and len(t["respond"]):
             r = t["respond"]
-            hit = r[r["point"] == f"trial {int(best['trial'])}"]
+            hit = r[r["point"] == _point(best)]
             if len(hit):
                 resp = (f"{int(hit['holds_br'].iloc[0])} (shipped "
                         f"{int(hit['holds_shipped'].iloc[0])}); changed: "
@@ -164,7 +173,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         t = tunes[int(d["_run"])]
         ok = allp[allp["_run"] == d["_run"]]
         base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
-        ch = _changes(d, base, t["info"].get("dims") or {})
+        ch = _changes(d, base, t["info"].get("dims") or {}, t["info"].get("sets"))
         dist = d[f"d_{c}"]
         lines.append(f"| {c} | {_label(t)} | {int(d['trial'])} | "
                      f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
@@ -180,7 +189,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
               f"({len(top)} point(s) across the spaces; claim sets: {'; '.join(sets)})."),
               (f"**Smallest change from the literal rulebook** for {most} claims (a rounded number's continuous value is not a change): "
               f"{int(small['_nchg'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
-              f"{'; '.join(_changes(small, base, t['info'].get('dims') or {})) or 'none'}.")]
+              f"{'; '.join(_changes(small, base, t['info'].get('dims') or {}, t['info'].get('sets'))) or 'none'}.")]
     conflicts, never = [], []
     for c in claims:
         if not allp["_held"].apply(lambda h, c=c: c in h).any():
