@@ -172,7 +172,7 @@ def respond_check(player, points: list[tuple[str, dict]], *, scored: list[str],
         if progress is not None:
             progress(k, len(points), f"respond {name}: best responses")
         fld, starts, styles, table = best_responses(player.scenario_path, sets, player.seed,
-                                                    budget)
+                                                    budget, threads=player.threads)
         tables.append(table.assign(point=name))
         if name not in shipped:
             pp = player.prepare(overrides, games=confirm_games, seed=confirm_seed)
