@@ -287,7 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     front = Path(a.folders[0]) / "front.png"
     if front.is_file():
         atomic_write_bytes(path.parent / "findings" / "claims_front.png", front.read_bytes())
-        md += ("\n![Pareto set over the claims' distances](findings/claims_front.png)\n")
+        label = _label(load_tune(a.folders[0]))
+        md += (f"\n![Pareto set over the claims' distances, --space {label}]"
+               "(findings/claims_front.png)\n")
     atomic_write_text(path, text[:at + 1] + md)
     print(path)
     return 0
