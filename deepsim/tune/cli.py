@@ -282,11 +282,9 @@ def tune(
         "--confirm-points", help="With claims or --space: Pareto points replayed on the "
                                  "confirmation games (at most).")] = 5,
     respond_trials: Annotated[int, typer.Option(
-        "--respond-trials", help="With claims: check the baseline and each confirmed point "
-                                 "with a best response (deepsim respond's search, this many "
-                                 "trials per faction under the point's rules), then its "
-                                 "claims on the confirmation games with every faction "
-                                 "playing it; 0: no check.")] = 0,
+        "--respond-trials", help="With claims: best-response trials per faction at the "
+                                 "defaults and each confirmed point, then its claims with "
+                                 "every faction playing it (0: none; use 20+).")] = 0,
     respond_games: Annotated[int, typer.Option(
         "--respond-games", help="Games per best-response trial (games the faction sits "
                                 "in).")] = 1000,
