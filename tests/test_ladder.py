@@ -237,3 +237,18 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
     with pytest.raises(InputError, match="runs folder"):
         run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "c", runs=tmp_path / "r",
                    **kw)
+    # FINDINGS.md gets the claims per rung in place (make findings-ladder), once
+    from deepsim.rulesets.deepfall.findings import LADDER_HEADING, main
+
+    (tmp_path / "f").mkdir()
+    md = tmp_path / "f" / "FINDINGS.md"
+    md.write_text("# F\n\n## Shipped\n\nx\n\n## Claims table\n\n| a |\n")
+    for _ in range(2):
+        assert main(["--ladder", str(tmp_path / "b"), "--ladder-only", "--out",
+                     str(tmp_path / "f")]) == 0
+    text = md.read_text()
+    assert text.count(LADDER_HEADING) == 1 and text.index("## Shipped") < text.index(
+        LADDER_HEADING) < text.index("## Claims table")
+    assert "| B2 |" in text and (tmp_path / "f" / "findings" / "ladder.png").is_file()
+    assert main(["--ladder", str(tmp_path / "a"), "--ladder-only", "--out",
+                 str(tmp_path / "f")]) == 2  # a ladder without kept runs

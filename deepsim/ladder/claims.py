@@ -62,8 +62,8 @@ def claims_by_rung(result) -> dict[str, list]:
     InputError
         A rung's run directory missing or unreadable.
     """
-    from deepsim.report.build import build_report
     from deepsim.report.config import ReportConfig
+    from deepsim.report.context import Context
     from deepsim.report.load import load_run
 
     base = Path(result.info["runs_dir"])
@@ -73,7 +73,8 @@ def claims_by_rung(result) -> dict[str, list]:
     for rung, name in zip(result.rungs, result.info["rung_runs"], strict=True):
         run = load_run(base / name)
         config = ReportConfig.for_ruleset(run.rs.report_options)
-        out[rung.label] = list(build_report([run], config).claims)
+        ctx = Context(run, [], config)
+        out[rung.label] = list(run.rs.report_claims(ctx))
     return out
 
 
