@@ -32,6 +32,7 @@ def test_rungs_parse_and_refuse(bots, tmp_path):
     meta.write_text("styles: {}\nfactions: {}\n")
     r = parse_rungs(f"random,strongest,meta:{meta},search-8", bots, base=tmp_path)
     assert [x.kind for x in r] == ["style", "strongest", "meta", "search"]
+    assert r[2].label == f"meta:{meta}"  # outside the working folder: as given
     assert r[3].rollouts == 8
     for bad, msg in [("random", "at least two"), ("random,nope", "unknown rung 'nope'"),
                      ("random,search-0", "K >= 1"), ("random,random", "named twice"),

@@ -22,8 +22,7 @@ def summary_table(result) -> Table:
     from deepsim.ladder.report import verdict_codes
 
     codes = verdict_codes(result)
-    t = Table(title="Verdict per rung (STRONG too strong, ok viable, WEAK not viable, ? "
-                    "inconclusive; * not settled by this ladder)", title_justify="left")
+    t = Table(title="Verdict per rung", title_justify="left")
     t.add_column(str(codes.columns[0]).capitalize(), overflow="fold")
     for c in codes.columns[1:-1]:
         t.add_column(str(c), justify="center", no_wrap=True)
@@ -37,6 +36,8 @@ def print_summary(result, console: Console) -> None:
     """The rungs, the verdict table and skill depth and luck per rung (80 columns)."""
     for j, r in enumerate(result.rungs):
         console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
+    console.print("STRONG too strong, ok viable, WEAK not viable, ? inconclusive; * not "
+                  "settled by this ladder", highlight=False)
     console.print(summary_table(result))
     for r in result.depth.itertuples(index=False):
         console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "

@@ -164,10 +164,12 @@ def _method_section(result) -> Section:
         f"is marked *{NOT_SETTLED}*. Skill depth: {info['depth_games']:,} deals x 2 per "
         "head-to-head (ratio estimator, delta-method interval over deals).")
     if result.strongest:
+        searched = any(str(lab).startswith("search-") for lab in _labels(result))
         s.paragraphs.append(
             f"Strongest heuristic: **{result.strongest}** (highest win share over fair share "
-            "of the non-baseline styles in the scenario's own field); the search rungs "
-            "search on its heuristic and play it in their rollouts.")
+            "of the non-baseline styles in the scenario's own field)"
+            + ("; the search rungs search on its heuristic and play it in their rollouts."
+               if searched else "."))
     styles = info.get("styles")
     if styles:
         s.tables.append(Table("Styles in the scenario's own field", pd.DataFrame(
