@@ -53,7 +53,7 @@ def ladder(
                         "search-K (K rollouts). Default: random,strongest[,meta:the "
                         "scenario's faction_bots file][,search-8,search-32].")] = None,
     games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per rung's field (default 20,000: about 23 minutes "
+        "--games", "-n", help="Games per rung's field (default 20,000: about 20 minutes "
                               "for a 4-player scenario with the default rungs on an idle "
                               "2-core machine, docs/performance.md).")] = 20_000,
     depth_games: Annotated[int | None, typer.Option(
