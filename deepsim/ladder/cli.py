@@ -93,8 +93,11 @@ def ladder(
                                    "[/red]", highlight=False)
         raise typer.Exit(EXIT_INPUT) from None
     except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] Nothing "
-                                   "written.", highlight=False)
+        Console(stderr=True).print(
+            "[bold yellow]Interrupted.[/bold yellow] The ladder's folder was not written"
+            + (f"; the rung runs under {escape(str(runs))} stay (a partial one resumes "
+               "with deepsim run --resume)." if runs is not None else "."),
+            highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if quiet:
         typer.echo(str(result.out_dir))
