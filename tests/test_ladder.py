@@ -253,3 +253,12 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
     assert "| B2 |" in text and (tmp_path / "f" / "findings" / "ladder.png").is_file()
     assert main(["--ladder", str(tmp_path / "a"), "--ladder-only", "--out",
                  str(tmp_path / "f")]) == 2  # a ladder without kept runs
+    # the rung runs removed: the report renders again, the claims section says why not
+    import shutil
+
+    from deepsim.ladder.report import report_ladder
+
+    shutil.rmtree(tmp_path / "r")
+    report_ladder(tmp_path / "b")
+    md = (tmp_path / "b" / "ladder.md").read_text()
+    assert "## Claims per rung" in md and "are gone" in md

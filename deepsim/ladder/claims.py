@@ -26,7 +26,7 @@ from deepsim.ladder import NOT_SETTLED
 from deepsim.report.model import Section, Table
 from deepsim.report.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_MEASURED
 
-__all__ = ["FLIP", "claims_by_rung", "claims_frame", "claims_sections", "flags"]
+__all__ = ["FLIP", "claims_by_rung", "claims_frame", "claims_sections", "flags", "runs_base"]
 
 FLIP = "depends on play skill"
 _SHORT = {HOLDS: "holds", FAILS: "fails", INCONCLUSIVE: "?", NOT_MEASURED: "-"}
@@ -54,6 +54,15 @@ def flags(verdicts: list[str]) -> list[str]:
     return out
 
 
+def runs_base(result) -> Path:
+    """The folder of a ladder's rung runs (``runs_dir`` of ladder.json; a relative one
+    from the working folder, else from the ladder's folder)."""
+    base = Path(result.info["runs_dir"])
+    if not base.is_absolute() and not base.exists():
+        base = result.out_dir / base
+    return base
+
+
 def claims_by_rung(result) -> dict[str, list]:
     """``{rung label: [ClaimResult, ...]}``: each rung's run reported alone.
 
@@ -66,9 +75,7 @@ def claims_by_rung(result) -> dict[str, list]:
     from deepsim.report.context import Context
     from deepsim.report.load import load_run
 
-    base = Path(result.info["runs_dir"])
-    if not base.is_absolute() and not base.exists():
-        base = result.out_dir / base
+    base = runs_base(result)
     out = {}
     for rung, name in zip(result.rungs, result.info["rung_runs"], strict=True):
         run = load_run(base / name)

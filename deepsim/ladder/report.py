@@ -289,9 +289,14 @@ def report_ladder(path: Path | str, *, out_dir: Path | str | None = None,
     """
     result = load_result(path)
     extra = []
-    if result.info.get("runs_dir"):
-        from deepsim.ladder.claims import claims_sections
-        extra += claims_sections(result)
+    runs_dir = result.info.get("runs_dir")
+    if runs_dir:
+        from deepsim.ladder.claims import claims_sections, runs_base
+        if runs_base(result).is_dir():
+            extra += claims_sections(result)
+        else:  # the rung runs were removed: the rest of the report stands
+            extra.append(Section("ladder-claims", "Claims per rung",
+                                 missing=f"the rung runs under {runs_dir} are gone"))
     rep = build(result, extra)
     target = Path(out_dir) if out_dir is not None else Path(path)
     return rep, write_report(rep, target, formats)
