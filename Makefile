@@ -11,8 +11,8 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
 # runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test test-slow clean venv bench findings atlantis-findings abyss-findings golden warmup \
-	meta atlantis-skill
+.PHONY: run test test-slow clean venv bench findings findings-ladder findings-ladder-runs \
+	atlantis-findings abyss-findings golden warmup meta atlantis-skill
 
 venv: $(STAMP)
 
@@ -83,6 +83,11 @@ FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
 DEEPSIM_QUIET := --force --quiet --no-report
+# Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
+# mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
+# kept as a run; $(FINDINGS_LADDER_GAMES) games per rung (the search rungs cost about
+# 60 ms of CPU per game at 32 rollouts: docs/performance.md)
+FINDINGS_LADDER_GAMES ?= 4000
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
 # (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
@@ -97,7 +102,17 @@ RECONSTRUCT_RESPOND_GAMES ?= 1000
 RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
 	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
 
-findings: $(STAMP)
+findings-ladder-runs: $(STAMP)
+	rm -rf $(FINDINGS_RUNS)/ladder $(FINDINGS_RUNS)/ladder-rungs
+	$(VENV)/bin/deepsim ladder scenarios/deepfall-mixed.yaml --games $(FINDINGS_LADDER_GAMES) \
+		--depth-games 0 --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
+
+# only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
+findings-ladder: findings-ladder-runs
+	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
+		--ladder-only --out reports
+
+findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/deepfall-2p.yaml --out $(FINDINGS_RUNS)/2p $(DEEPSIM_QUIET)
@@ -123,7 +138,7 @@ findings: $(STAMP)
 		--reconstruct $(FINDINGS_RUNS)/reconstruct \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct-joint --out reports
+		--reconstruct $(FINDINGS_RUNS)/reconstruct-joint --ladder $(FINDINGS_RUNS)/ladder --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

@@ -669,12 +669,19 @@ def report(
                          "repeatable (keys in the report's Method section).")] = None,
 ) -> None:
     """Balance report of finished runs: win shares per faction, seats, the ruleset's own
-    sections and its rulebook's claims."""
+    sections and its rulebook's claims. Given a `deepsim ladder` folder: the ladder's
+    report ("Does it depend on skill?") again, as ladder.md / ladder.html."""
+    from deepsim.ladder.report import is_ladder_dir, report_ladder
     from deepsim.output import check_writable, os_reason
     from deepsim.report import parse_formats, report_runs
 
     console = _console()
+    ladder = bool(run_dirs) and is_ladder_dir(run_dirs[0])
     try:
+        if ladder and (len(run_dirs) > 1 or options):
+            raise InputError("a skill ladder's folder is reported alone: its verdicts were "
+                             "fixed when it was played (no other folders, no --option)",
+                             file=str(run_dirs[0]))
         if out is not None:  # a folder that cannot be made or written: exit 2, before
             try:
                 out.mkdir(parents=True, exist_ok=True)
@@ -683,14 +690,24 @@ def report(
                                  file=str(out), key="--out") from None
             check_writable(out)
         try:
-            rep, paths = report_runs(run_dirs, out_dir=out, formats=parse_formats(formats),
-                                     options=list(options or []))
+            if ladder:
+                rep, paths = report_ladder(run_dirs[0], out_dir=out,
+                                           formats=parse_formats(formats))
+            else:
+                rep, paths = report_runs(run_dirs, out_dir=out,
+                                         formats=parse_formats(formats),
+                                         options=list(options or []))
         except OSError as exc:
             where = exc.filename or out or "the report folder"
             raise OutputError(f"{where}: cannot write the report: {os_reason(exc)}") from None
     except (InputError, OutputError) as exc:
         raise _fail(exc) from None
-    if rep.claims:
+    if ladder:
+        from deepsim.ladder.cli import print_summary
+        from deepsim.ladder.report import load_result
+
+        print_summary(load_result(run_dirs[0]), console)
+    elif rep.claims:
         table = Table("Claim", "Verdict", "Rulebook says", title=escape(rep.title),
                       title_justify="left")
         styles = {"holds": "green", "fails": "red", "inconclusive": "yellow"}
@@ -704,9 +721,10 @@ def report(
         for sec in rep.sections:
             table.add_row(escape(sec.title), "-" if sec.missing else str(len(sec.tables)),
                           "-" if sec.missing else str(len(sec.figures)))
-    console.print(table)
+    if not ladder:
+        console.print(table)
     for p in paths:
         if p.suffix in (".md", ".html"):
             console.print(f"Wrote {escape(str(p))}", highlight=False)
-    console.print(f"Plots and report.json in {escape(str(paths[0].parent))}; "
-                  f"{rep.elapsed_s:.1f} s", highlight=False)
+    console.print(f"Plots{'' if ladder else ' and report.json'} in "
+                  f"{escape(str(paths[0].parent))}; {rep.elapsed_s:.1f} s", highlight=False)

@@ -32,6 +32,7 @@ def test_rungs_parse_and_refuse(bots, tmp_path):
     meta.write_text("styles: {}\nfactions: {}\n")
     r = parse_rungs(f"random,strongest,meta:{meta},search-8", bots, base=tmp_path)
     assert [x.kind for x in r] == ["style", "strongest", "meta", "search"]
+    assert r[2].label == f"meta:{meta}"  # outside the working folder: as given
     assert r[3].rollouts == 8
     for bad, msg in [("random", "at least two"), ("random,nope", "unknown rung 'nope'"),
                      ("random,search-0", "K >= 1"), ("random,random", "named twice"),
@@ -126,3 +127,138 @@ def test_bad_rungs_exit_2_with_one_error_line(tmp_path):
     res = CliRunner().invoke(app, ["ladder", "scenarios/atlantis.yaml", "--rungs",
                                    "random,search-8"])
     assert res.exit_code == 2 and "no search" in res.output
+
+
+def _synthetic_result(tmp_path):
+    """A 3-rung ladder result with made-up verdicts (no games played)."""
+    from deepsim.ladder import Rung, verdict_table
+    from deepsim.ladder.run import LadderResult
+
+    def tab(rows):
+        return pd.DataFrame([{"company": f, "games": 100, "ratio": r, "ratio_low": r - .1,
+                              "ratio_high": r + .1, "verdict": v} for f, r, v in rows])
+    per = {"random": tab([("Aa Bb", 1.0, "viable"), ("Cc Dd", 0.5, "not viable")]),
+           "greedy": tab([("Aa Bb", 1.6, "too strong"), ("Cc Dd", 0.9, "inconclusive")]),
+           "search-8": tab([("Aa Bb", 1.7, "too strong"), ("Cc Dd", 0.6, "not viable")])}
+    info = {"scenario": "x.yaml", "seed": 1, "games": 100, "depth_games": 50,
+            "rungs": list(per), "strongest": "greedy", "faction_column": "company",
+            "faction_label": "company", "games_played": 400, "wall_time_s": 3.0,
+            "cpu_time_s": 2.0, "threads": 1, "min_ratio": 0.8, "max_ratio": 1.25,
+            "max_rel_width": 0.1, "games_per_s_by_rung": {k: 10.0 for k in per}}
+    depth = pd.DataFrame([{"rung": "greedy", "below": "random", "deals": 50, "ratio": 1.5,
+                           "ratio_low": 1.2, "ratio_high": 1.8, "luck": 0.7},
+                          {"rung": "search-8", "below": "greedy", "deals": 50,
+                           "ratio": 1.1, "ratio_low": 0.9, "ratio_high": 1.3, "luck": 0.99}])
+    rungs = [Rung(k, "style") for k in per]
+    return LadderResult(rungs, "greedy", verdict_table(per, "company"), depth, info,
+                        tmp_path / "lad")
+
+
+def test_the_ladders_report_through_the_shared_renderers(tmp_path):
+    from deepsim.ladder.report import verdict_codes
+    from deepsim.ladder.run import write
+
+    res = _synthetic_result(tmp_path)
+    write(res)
+    d = tmp_path / "lad"
+    md = (d / "ladder.md").read_text()
+    html = (d / "ladder.html").read_text()
+    # one flip between definite verdicts (Aa Bb viable -> too strong); Cc Dd is
+    # inconclusive at the second strongest rung: no flip, but not settled
+    assert "## Does it depend on skill?" in md
+    assert "1 of 2 company verdicts change between definite verdicts" in md
+    assert "(Aa Bb)" in md and "*not settled by this ladder* (Cc Dd)" in md
+    assert "![Each company's verdict along the ladder" in md and (d / "ladder.png").is_file()
+    assert '<section id="skill">' in html and "data:image/png;base64," in html
+    codes = verdict_codes(res)
+    assert codes.to_dict("records")[0] == {"company": "Aa Bb", "R1": "ok", "R2": "STRONG",
+                                           "R3": "STRONG", "settled": "yes"}
+    # the section's verdict table stays inside 80 columns
+    skill = md.split("## Does it depend on skill?")[1].split("\n## ")[0]
+    lines = [x for x in skill.splitlines() if x.startswith(("| Aa Bb |", "| Cc Dd |"))]
+    assert lines and max(len(x) for x in lines) <= 80
+
+
+def test_deepsim_report_renders_a_ladders_folder_again(tmp_path):
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+    from deepsim.ladder.run import write
+
+    write(_synthetic_result(tmp_path))
+    d = tmp_path / "lad"
+    (d / "ladder.md").unlink()
+    (d / "ladder.html").unlink()
+    res = CliRunner().invoke(app, ["report", str(d)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert max(len(x) for x in res.output.splitlines()) <= 80
+    assert "Aa Bb" in res.output and "Cc Dd *" in res.output
+    assert "## Does it depend on skill?" in (d / "ladder.md").read_text()
+    assert (d / "ladder.html").is_file()
+    # a ladder's folder is reported alone, and a broken one is an input error
+    res = CliRunner().invoke(app, ["report", str(d), "--option", "viability.min_ratio=0.9"])
+    assert res.exit_code == 2 and "error:" in res.output
+    (d / "verdicts.csv").unlink()
+    res = CliRunner().invoke(app, ["report", str(d)])
+    assert res.exit_code == 2 and "error:" in res.output
+
+
+def test_claim_flags_along_the_ladder():
+    from deepsim.ladder import NOT_SETTLED
+    from deepsim.ladder.claims import FLIP, flags
+
+    assert flags(["fails", "fails", "fails"]) == []
+    assert flags(["holds", "fails", "fails"]) == [FLIP]
+    assert flags(["fails", "fails", "holds (part not measured)"]) == [FLIP, NOT_SETTLED]
+    assert flags(["fails", "fails", "inconclusive"]) == [NOT_SETTLED]
+    # a rung that cannot measure the claim is left out, not a disagreement
+    assert flags(["not measured", "not measured", "fails"]) == []
+    assert flags(["not measured", "inconclusive", "not measured"]) == [NOT_SETTLED]
+    assert flags(["holds", "not measured", "not measured"]) == []
+    # inconclusive along the way is no flip
+    assert flags(["holds", "inconclusive", "holds", "holds"]) == []
+
+
+def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_path):
+    from deepsim.ladder.run import run_ladder
+    from deepsim.report.load import load_run
+
+    kw = {"rungs": "random,greedy", "games": 40, "depth_games": 0, "threads": 1}
+    a = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "a", **kw)
+    b = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "b", runs=tmp_path / "r",
+                   **kw)
+    # the same games: the kept runs give the verdicts the listed games gave
+    pd.testing.assert_frame_equal(a.verdicts, b.verdicts)
+    assert b.depth.empty
+    run = load_run(tmp_path / "r" / "R2-greedy")
+    assert run.n_games == 40 and set(run.seats["bot"].astype(str)) == {"greedy"}
+    md = (tmp_path / "b" / "ladder.md").read_text()
+    assert "## Claims per rung" in md and "| B2 |" in md
+    assert "## Claims per rung" not in (tmp_path / "a" / "ladder.md").read_text()
+    with pytest.raises(InputError, match="runs folder"):
+        run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "c", runs=tmp_path / "r",
+                   **kw)
+    # FINDINGS.md gets the claims per rung in place (make findings-ladder), once
+    from deepsim.rulesets.deepfall.findings import LADDER_HEADING, main
+
+    (tmp_path / "f").mkdir()
+    md = tmp_path / "f" / "FINDINGS.md"
+    md.write_text("# F\n\n## Shipped\n\nx\n\n## Claims table\n\n| a |\n")
+    for _ in range(2):
+        assert main(["--ladder", str(tmp_path / "b"), "--ladder-only", "--out",
+                     str(tmp_path / "f")]) == 0
+    text = md.read_text()
+    assert text.count(LADDER_HEADING) == 1 and text.index("## Shipped") < text.index(
+        LADDER_HEADING) < text.index("## Claims table")
+    assert "| B2 |" in text and (tmp_path / "f" / "findings" / "ladder.png").is_file()
+    assert main(["--ladder", str(tmp_path / "a"), "--ladder-only", "--out",
+                 str(tmp_path / "f")]) == 2  # a ladder without kept runs
+    # the rung runs removed: the report renders again, the claims section says why not
+    import shutil
+
+    from deepsim.ladder.report import report_ladder
+
+    shutil.rmtree(tmp_path / "r")
+    report_ladder(tmp_path / "b")
+    md = (tmp_path / "b" / "ladder.md").read_text()
+    assert "## Claims per rung" in md and "are gone" in md

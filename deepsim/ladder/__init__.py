@@ -53,6 +53,15 @@ class Rung:
     knobs: dict[str, float] = field(default_factory=dict)
 
 
+def _short_path(p: Path) -> str:
+    """A meta file as a rung's label names it: relative to the working folder when it is
+    below it (``scenarios/meta/atlantis-bots.yaml``), else as given."""
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
 def parse_rungs(text: str, bot_data: Any, *, base: Path) -> list[Rung]:
     """Rungs from ``--rungs R1,R2,...`` (weakest first).
 
@@ -70,7 +79,7 @@ def parse_rungs(text: str, bot_data: Any, *, base: Path) -> list[Rung]:
             p = p if p.is_absolute() else (Path.cwd() / p)
             if not p.is_file():
                 raise InputError(f"rung {raw}: no such meta bot file {p}", key="--rungs")
-            out.append(Rung(raw, "meta", path=str(p.resolve())))
+            out.append(Rung(f"meta:{_short_path(p)}", "meta", path=str(p.resolve())))
         elif raw.startswith("search-"):
             k = raw[7:]
             if not k.isdigit() or int(k) < 1:

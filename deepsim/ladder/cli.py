@@ -14,25 +14,35 @@ from rich.table import Table
 from deepsim.cli_options import Threads
 from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
 
-__all__ = ["ladder", "register"]
+__all__ = ["ladder", "print_summary", "register", "summary_table"]
 
 
 def summary_table(result) -> Table:
     """Per faction: its verdict at each rung (abbreviated), 80 columns wide."""
-    order = [r.label for r in result.rungs]
-    short = {"too strong": "STRONG", "viable": "ok", "not viable": "WEAK",
-             "inconclusive": "?"}
-    t = Table(title="Verdict per rung (STRONG too strong, ok viable, WEAK not viable, ? "
-                    "inconclusive; * not settled by this ladder)", title_justify="left")
-    t.add_column(result.info["faction_label"].capitalize(), overflow="fold")
-    for j, _label in enumerate(order):
-        t.add_column(f"R{j + 1}", justify="center", no_wrap=True)
-    v = result.verdicts
-    for f, g in v.groupby("faction", sort=True):
-        by = dict(zip(g["rung"], g["verdict"], strict=True))
-        mark = "" if bool(g["settled"].iloc[0]) else " *"
-        t.add_row(f + mark, *[short.get(by.get(label, ""), "-") for label in order])
+    from deepsim.ladder.report import verdict_codes
+
+    codes = verdict_codes(result)
+    t = Table(title="Verdict per rung", title_justify="left")
+    t.add_column(str(codes.columns[0]).capitalize(), overflow="fold")
+    for c in codes.columns[1:-1]:
+        t.add_column(str(c), justify="center", no_wrap=True)
+    for row in codes.itertuples(index=False):
+        mark = "" if row[-1] == "yes" else " *"
+        t.add_row(escape(str(row[0])) + mark, *[str(x) for x in row[1:-1]])
     return t
+
+
+def print_summary(result, console: Console) -> None:
+    """The rungs, the verdict table and skill depth and luck per rung (80 columns)."""
+    for j, r in enumerate(result.rungs):
+        console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
+    console.print("STRONG too strong, ok viable, WEAK not viable, ? inconclusive; * not "
+                  "settled by this ladder", highlight=False)
+    console.print(summary_table(result))
+    for r in result.depth.itertuples(index=False):
+        console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "
+                      f"({r.ratio_low:.2f}-{r.ratio_high:.2f}), luck {r.luck:.2f}",
+                      highlight=False)
 
 
 def ladder(
@@ -43,12 +53,12 @@ def ladder(
                         "search-K (K rollouts). Default: random,strongest[,meta:the "
                         "scenario's faction_bots file][,search-8,search-32].")] = None,
     games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per rung's field (default 20,000: about 23 minutes "
+        "--games", "-n", help="Games per rung's field (default 20,000: about 20 minutes "
                               "for a 4-player scenario with the default rungs on an idle "
                               "2-core machine, docs/performance.md).")] = 20_000,
     depth_games: Annotated[int | None, typer.Option(
         "--depth-games", help="Deals per head-to-head pass (two passes; default "
-                              "--games / 2).")] = None,
+                              "--games / 2; 0: no head-to-heads).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed (default: the "
                                                                   "scenario's).")] = None,
     sets: Annotated[list[str] | None, typer.Option(
@@ -57,6 +67,10 @@ def ladder(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Output folder (default: a new folder under "
                             "reports/ladder/).")] = None,
+    runs: Annotated[Path | None, typer.Option(
+        "--runs", help="Keep each rung's field as a run directory under this folder "
+                       "(R1-..., R2-...: every column, for `deepsim report` and the "
+                       "ruleset's claims per rung in the ladder's report).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Print only the output folder.")] = False,
 ) -> None:
@@ -71,7 +85,7 @@ def ladder(
         try:
             result = run_ladder(scenario, rungs=rungs, games=games, depth_games=depth_games,
                                 seed=seed, sets=list(sets or []), threads=threads, out=out,
-                                progress=on_progress)
+                                runs=runs, progress=on_progress)
         finally:
             stop_bar()
     except InputError as exc:
@@ -79,24 +93,21 @@ def ladder(
                                    "[/red]", highlight=False)
         raise typer.Exit(EXIT_INPUT) from None
     except KeyboardInterrupt:
-        Console(stderr=True).print("[bold yellow]Interrupted.[/bold yellow] Nothing "
-                                   "written.", highlight=False)
+        Console(stderr=True).print(
+            "[bold yellow]Interrupted.[/bold yellow] The ladder's folder was not written"
+            + (f"; the rung runs under {escape(str(runs))} stay (a partial one resumes "
+               "with deepsim run --resume)." if runs is not None else "."),
+            highlight=False)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if quiet:
         typer.echo(str(result.out_dir))
         return
     console = Console()
-    for j, r in enumerate(result.rungs):
-        console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
-    console.print(summary_table(result))
-    for r in result.depth.itertuples(index=False):
-        console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "
-                      f"({r.ratio_low:.2f}-{r.ratio_high:.2f}), luck {r.luck:.2f}",
-                      highlight=False)
+    print_summary(result, console)
     info = result.info
     console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s. Wrote "
-                  f"{escape(str(result.out_dir))}/ (ladder.md, ladder.png, verdicts.csv, "
-                  "depth.csv, ladder.json)", highlight=False)
+                  f"{escape(str(result.out_dir))}/ (ladder.md, ladder.html, ladder.png, "
+                  "verdicts.csv, depth.csv, ladder.json)", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

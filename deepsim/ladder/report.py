@@ -1,100 +1,305 @@
-"""The ladder's report: ladder.md (with its "Does it depend on skill?" section) and the
-plot of each faction's verdict along the ladder (ladder.png)."""
+"""The ladder's report, built through the shared report model and renderers
+(:mod:`deepsim.report.model`, :mod:`deepsim.report.render`): ``ladder.md`` /
+``ladder.html`` with the section "Does it depend on skill?" and the plot of each
+faction's verdict along the ladder (``ladder.png``, embedded in the HTML).
+
+``deepsim report LADDER_DIR`` renders it again from a ladder's folder
+(:func:`load_result`, :func:`report_ladder`). Shared code: it names no game.
+"""
 
 from __future__ import annotations
 
 import io
+import json
 import math
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pandas as pd
 
-from deepsim.ladder import NOT_SETTLED
+from deepsim.errors import InputError
+from deepsim.ladder import NOT_SETTLED, Rung
+from deepsim.report.model import Figure, Report, Section, Table
 
-__all__ = ["markdown", "plot", "skill_section"]
+__all__ = ["SHORT", "build", "is_ladder_dir", "load_result", "markdown", "plot",
+           "report_ladder", "skill_section", "verdict_codes", "write_report"]
 
 COLOURS = {"too strong": "#c0392b", "viable": "#27ae60", "not viable": "#2c3e50",
            "inconclusive": "#bdc3c7"}
+#: verdicts abbreviated for the 80-column tables
+SHORT = {"too strong": "STRONG", "viable": "ok", "not viable": "WEAK", "inconclusive": "?"}
+#: the files a ladder folder holds (``ladder.json`` marks one)
+FILES = ("ladder.json", "verdicts.csv", "depth.csv")
 
 
 def _r(v: float) -> str:
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f}"
 
 
-def skill_section(result) -> list[str]:
-    """The "Does it depend on skill?" section: verdict flips along the ladder, the
-    factions not settled by it, skill depth and luck per rung."""
+def _labels(result) -> list[str]:
+    return [r.label for r in result.rungs]
+
+
+def verdict_codes(result) -> pd.DataFrame:
+    """One row per faction: its verdict at each rung abbreviated (:data:`SHORT`; columns
+    ``R1..Rn``, weakest first) and ``settled`` (``yes`` or :data:`NOT_SETTLED`): a table
+    that stays inside 80 columns for any number of factions."""
     v = result.verdicts
-    order = [r.label for r in result.rungs]
-    lines = ["## Does it depend on skill?", ""]
+    order = _labels(result)
+    label = str(result.info["faction_label"])
+    cols = [label, *[f"R{j + 1}" for j in range(len(order))], "settled"]
+    rows = []
     if v.empty:
-        return lines + ["No games were played.", ""]
+        return pd.DataFrame(rows, columns=cols)
+    for f, g in v.groupby("faction", sort=True):
+        by = dict(zip(g["rung"], g["verdict"], strict=True))
+        ok = bool(g["settled"].iloc[0])
+        rows.append([f, *[SHORT.get(by.get(r, ""), "-") for r in order],
+                     "yes" if ok else NOT_SETTLED])
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _counts(result) -> pd.DataFrame:
+    v = result.verdicts
+    rows = []
+    for j, label in enumerate(_labels(result)):
+        c = v.loc[v["rung"] == label, "verdict"].value_counts() if not v.empty else {}
+        rows.append([f"R{j + 1}", label, *[int(c.get(k, 0)) for k in COLOURS]])
+    return pd.DataFrame(rows, columns=["", "rung", *COLOURS])
+
+
+def _depth(result) -> pd.DataFrame:
+    rows = [[r.rung, r.below, f"{int(r.deals):,}", _r(r.ratio),
+             f"{_r(r.ratio_low)}-{_r(r.ratio_high)}", _r(r.luck)]
+            for r in result.depth.itertuples(index=False)]
+    return pd.DataFrame(rows, columns=["rung", "vs", "deals", "win/fair", "95% interval",
+                                       "luck"])
+
+
+def skill_summary(result) -> str:
+    """The section's first paragraph: how many verdicts change along the ladder and how
+    many the two strongest rungs leave unsettled."""
+    v = result.verdicts
+    order = _labels(result)
+    label = result.info["faction_label"]
+    if v.empty:
+        return "No games were played."
     piv = v.pivot(index="faction", columns="rung", values="verdict")[order]
-    flips = piv[piv.nunique(axis=1) > 1]
-    unsettled = sorted(v.loc[~v["settled"], "faction"].unique())
+    definite = piv.where(piv != "inconclusive")
+    flips = piv[definite.nunique(axis=1) > 1]
+    unsettled = sorted(v.loc[~v["settled"].astype(bool), "faction"].unique())
     top, second = order[-1], order[-2]
-    lines.append(f"{len(flips)} of {len(piv)} {result.info['faction_label']} verdicts change "
-                 f"somewhere along the ladder; {len(unsettled)} differ between the two "
-                 f"strongest rungs ({second} and {top}) or are inconclusive at one of them: "
-                 f"*{NOT_SETTLED}*.")
-    lines.append("")
-    for label in order:
-        sub = v[v["rung"] == label]
-        counts = sub["verdict"].value_counts()
-        parts = [f"{counts.get(k, 0)} {k}" for k in ("too strong", "viable", "not viable",
-                                                     "inconclusive")]
-        lines.append(f"- {label}: " + ", ".join(parts))
-    lines.append("")
-    d = result.depth
-    if not d.empty:
-        lines += [("Skill depth (each rung against the rung below, head to head, the "
-                   f"{result.info['faction_label']} halves swapped; win share over fair "
-                   "share of the upper rung, 95% interval over deals) and luck (1 - mean^2 "
-                   "/ mean square of the upper rung's per-game result: 1 = pure chance, "
-                   "0 = pure skill):"), "",
-                  "| rung | vs | win/fair | 95% interval | luck |", "|---|---|---|---|---|"]
-        for r in d.itertuples(index=False):
-            lines.append(f"| {r.rung} | {r.below} | {_r(r.ratio)} | "
-                         f"{_r(r.ratio_low)}-{_r(r.ratio_high)} | {_r(r.luck)} |")
-        lines.append("")
+    text = (f"{len(flips)} of {len(piv)} {label} verdicts change between definite "
+            f"verdicts (too strong / viable / not viable) somewhere along the ladder"
+            + (f" ({', '.join(sorted(flips.index))})" if 0 < len(flips) <= 12 else "")
+            + f"; {len(unsettled)} differ between the two strongest rungs ({second} and "
+            f"{top}) or are inconclusive at one of them: *{NOT_SETTLED}*"
+            + (f" ({', '.join(unsettled)})" if 0 < len(unsettled) <= 12 else "") + ".")
+    return text
+
+
+def skill_section(result) -> Section:
+    """The section "Does it depend on skill?": the verdict flips along the ladder, the
+    factions not settled by it, the verdict per rung (abbreviated, 80 columns), the plot,
+    and skill depth and luck per rung."""
+    order = _labels(result)
+    label = result.info["faction_label"]
+    s = Section("skill", "Does it depend on skill?")
+    s.paragraphs.append(skill_summary(result))
+    s.paragraphs.append("Rungs, weakest first: " + "; ".join(
+        f"R{j + 1} {r}" for j, r in enumerate(order)) + ". Verdicts: STRONG too strong, "
+        "ok viable, WEAK not viable, ? inconclusive.")
+    if result.verdicts.empty:
+        return s
+    s.figures.append(Figure("ladder.png", plot(result),
+                            f"Each {label}'s verdict along the ladder (cell: win share / "
+                            "fair share)"))
+    s.tables.append(Table("Verdicts per rung", _counts(result)))
+    if not result.depth.empty:
+        s.tables.append(Table(
+            "Skill depth and luck", _depth(result),
+            note=(f"Each rung against the rung below, head to head: the {label} halves "
+                  "swapped on the same deals; win/fair: the upper rung's wins over its "
+                  "fair share, 95% interval over deals. Luck: 1 - mean^2 / mean square of "
+                  "the upper rung's per-game result (1 = pure chance, 0 = pure skill).")))
+    s.tables.append(Table(f"Verdict per {label} and rung", verdict_codes(result)))
+    return s
+
+
+def _shares_section(result) -> Section:
+    label = result.info["faction_label"]
+    order = _labels(result)
+    s = Section("shares", f"Win share over fair share per {label} and rung")
+    s.paragraphs.append(f"Per {label} and rung: win share / fair share (95% Wilson "
+                        "interval) and the verdict.")
+    rows = []
+    v = result.verdicts
+    if not v.empty:
+        for f, g in v.groupby("faction", sort=True):
+            by = {r.rung: r for r in g.itertuples(index=False)}
+            cells = []
+            for lab in order:
+                r = by.get(lab)
+                cells.append("-" if r is None else
+                             f"{r.verdict} ({_r(r.ratio)}, {_r(r.ratio_low)}-"
+                             f"{_r(r.ratio_high)})")
+            rows.append([f, *cells])
+    s.tables.append(Table("", pd.DataFrame(rows, columns=[label, *order])))
+    return s
+
+
+def _method_section(result) -> Section:
+    info = result.info
+    label = info["faction_label"]
+    s = Section("method", "Method")
+    s.paragraphs.append(
+        f"Every rung plays the same {info['games']:,} game indices (the same deals and dice "
+        "streams: common random numbers), every seat with the rung's bots. Verdicts: the "
+        f"report's viability rule (too strong: interval above {info['max_ratio']} x fair; "
+        f"not viable: below {info['min_ratio']} x fair; inconclusive: wider than "
+        f"{info['max_rel_width']:.0%} of fair; 95% Wilson intervals). A {label} whose "
+        f"verdict differs between the two strongest rungs, or is inconclusive at either, "
+        f"is marked *{NOT_SETTLED}*. Skill depth: {info['depth_games']:,} deals x 2 per "
+        "head-to-head (ratio estimator, delta-method interval over deals).")
+    if result.strongest:
+        searched = any(str(lab).startswith("search-") for lab in _labels(result))
+        s.paragraphs.append(
+            f"Strongest heuristic: **{result.strongest}** (highest win share over fair share "
+            "of the non-baseline styles in the scenario's own field)"
+            + ("; the search rungs search on its heuristic and play it in their rollouts."
+               if searched else "."))
+    styles = info.get("styles")
+    if styles:
+        s.tables.append(Table("Styles in the scenario's own field", pd.DataFrame(
+            [[x["style"], f"{int(x['seat_games']):,}", _r(x["ratio"])] for x in styles],
+            columns=["style", "seat-games", "win/fair"])))
+    speed = info.get("games_per_s_by_rung") or {}
+    if speed:
+        s.tables.append(Table("Speed per rung (wall clock)", pd.DataFrame(
+            [[k, f"{v:,.1f}"] for k, v in speed.items()], columns=["rung", "games/s"])))
+    return s
+
+
+def _header(result) -> list[str]:
+    info = result.info
+    lines = [(f"Scenario `{info['scenario']}`, seed **{info['seed']}**, "
+              f"**{info['games']:,}** games per rung, {info['depth_games']:,} deals x 2 per "
+              "head-to-head"),
+             (f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s wall on "
+              f"{info['threads']} thread(s)"
+              + (f", {info['cpu_time_s']:.0f} s CPU" if info.get("cpu_time_s") else ""))]
+    if info.get("runs_dir"):
+        lines.append(f"Each rung's field kept as a run directory under `{info['runs_dir']}`")
     return lines
 
 
+def build(result, extra: Sequence[Section] = ()) -> Report:
+    """The ladder's :class:`~deepsim.report.model.Report`: "Does it depend on skill?",
+    ``extra`` sections (e.g. the claims per rung, :mod:`deepsim.ladder.claims`), the win
+    shares per faction and rung, the method."""
+    t0 = time.perf_counter()
+    sections = [skill_section(result), *extra, _shares_section(result),
+                _method_section(result)]
+    rep = Report(title=f"Skill ladder: {result.info['scenario']}", primary=None, others=[],
+                 config=None, sections=sections, claims=[],
+                 created_utc=datetime.now(UTC).isoformat(timespec="seconds")
+                 .replace("+00:00", "Z"), header=_header(result))
+    rep.elapsed_s = time.perf_counter() - t0
+    return rep
+
+
 def markdown(result) -> str:
-    """ladder.md: the settings, per faction its verdict at each rung, the skill section."""
-    info = result.info
-    order = [r.label for r in result.rungs]
-    lines = [f"# Skill ladder: {info['scenario']}", "",
-             (f"Rungs (weakest first): {', '.join(order)}. {info['games']:,} games per rung "
-              f"(the same game indices at every rung: common random numbers), "
-              f"{info['depth_games']:,} deals x 2 per head-to-head; seed {info['seed']}; "
-              f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s on "
-              f"{info['threads']} thread(s)."), ""]
-    if result.strongest:
-        lines += [(f"Strongest heuristic: **{result.strongest}** (highest win share over "
-                   "fair share of the non-baseline styles in the scenario's own field); the "
-                   "search rungs search on its heuristic and play it in their rollouts."),
-                  ""]
-    lines += [(f"Verdicts: the report's viability rule (too strong: interval above "
-               f"{info['max_ratio']} x fair; not viable: below {info['min_ratio']} x fair; "
-               f"inconclusive: wider than {info['max_rel_width']:.0%} of fair). A "
-               f"{info['faction_label']} whose verdict differs between the two strongest "
-               f"rungs is marked *{NOT_SETTLED}*."), ""]
-    lines += skill_section(result)
-    lines += [f"## Win share over fair share per {info['faction_label']} and rung", "",
-              "| " + info["faction_label"] + " | " + " | ".join(order) + " | settled |",
-              "|---" * (len(order) + 2) + "|"]
-    v = result.verdicts
-    for f, g in v.groupby("faction", sort=True):
-        cells = []
-        by = {r.rung: r for r in g.itertuples(index=False)}
-        for label in order:
-            r = by.get(label)
-            cells.append("-" if r is None else
-                         f"{_r(r.ratio)} ({_r(r.ratio_low)}-{_r(r.ratio_high)}) {r.verdict}")
-        ok = bool(g["settled"].iloc[0])
-        lines.append(f"| {f} | " + " | ".join(cells) + f" | {'yes' if ok else NOT_SETTLED} |")
-    lines += ["", "![verdict along the ladder](ladder.png)", ""]
-    return "\n".join(lines)
+    """ladder.md (the report of :func:`build` as markdown)."""
+    from deepsim.report.render import to_markdown
+
+    return to_markdown(build(result))
+
+
+def write_report(report: Report, out_dir: Path, formats: Sequence[str] = ("md", "html"),
+                 stem: str = "ladder") -> list[Path]:
+    """Write ``<stem>.md`` / ``<stem>.html`` and the PNGs into ``out_dir`` (each file whole
+    or not at all: atomic writes). Returns the files written, reports first."""
+    from deepsim.atomic import atomic_write_text
+    from deepsim.report.render import to_html, to_markdown
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    if "md" in formats:
+        atomic_write_text(out_dir / f"{stem}.md", to_markdown(report))
+        written.append(out_dir / f"{stem}.md")
+    if "html" in formats:
+        atomic_write_text(out_dir / f"{stem}.html", to_html(report))
+        written.append(out_dir / f"{stem}.html")
+    for f in report.figures:
+        tmp = out_dir / f".tmp-{f.name}"
+        tmp.write_bytes(f.png)
+        tmp.replace(out_dir / f.name)
+        written.append(out_dir / f.name)
+    return written
+
+
+def is_ladder_dir(path: Path | str) -> bool:
+    """Does ``path`` hold a ladder's output (``ladder.json``)?"""
+    return (Path(path) / "ladder.json").is_file()
+
+
+def load_result(path: Path | str):
+    """A :class:`~deepsim.ladder.run.LadderResult` from a ladder's folder.
+
+    Raises
+    ------
+    InputError
+        A file of :data:`FILES` missing or unreadable (file and what was expected).
+    """
+    from deepsim.ladder.run import LadderResult
+
+    d = Path(path)
+    for name in FILES:
+        if not (d / name).is_file():
+            raise InputError(f"not a ladder's folder: no {name}", file=str(d))
+    try:
+        info = json.loads((d / "ladder.json").read_text(encoding="utf-8"))
+        verdicts = pd.read_csv(d / "verdicts.csv")
+        depth = pd.read_csv(d / "depth.csv")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the ladder: {exc}", file=str(d)) from None
+    need = {"rungs", "scenario", "seed", "games", "depth_games", "faction_label",
+            "games_played", "wall_time_s", "threads", "min_ratio", "max_ratio",
+            "max_rel_width"}
+    missing = sorted(need - set(info))
+    if missing:
+        raise InputError(f"ladder.json lacks {', '.join(missing)}", file=str(d / "ladder.json"))
+    if not verdicts.empty:
+        verdicts["settled"] = verdicts["settled"].astype(str).str.lower() == "true"
+    rungs = [Rung(label, "played") for label in info["rungs"]]
+    return LadderResult(rungs, info.get("strongest"), verdicts, depth, info, d)
+
+
+def report_ladder(path: Path | str, *, out_dir: Path | str | None = None,
+                  formats: Sequence[str] = ("md", "html")) -> tuple[Report, list[Path]]:
+    """``deepsim report LADDER_DIR``: the ladder's report rendered again (default into the
+    ladder's own folder), with the claims per rung when it kept its rungs' runs.
+
+    Raises
+    ------
+    InputError
+        Not a ladder's folder (see :func:`load_result`).
+    """
+    result = load_result(path)
+    extra = []
+    runs_dir = result.info.get("runs_dir")
+    if runs_dir:
+        from deepsim.ladder.claims import claims_sections, runs_base
+        if runs_base(result).is_dir():
+            extra += claims_sections(result)
+        else:  # the rung runs were removed: the rest of the report stands
+            extra.append(Section("ladder-claims", "Claims per rung",
+                                 missing=f"the rung runs under {runs_dir} are gone"))
+    rep = build(result, extra)
+    target = Path(out_dir) if out_dir is not None else Path(path)
+    return rep, write_report(rep, target, formats)
 
 
 def plot(result) -> bytes:
@@ -105,7 +310,7 @@ def plot(result) -> bytes:
     import matplotlib.pyplot as plt
 
     v = result.verdicts
-    order = [r.label for r in result.rungs]
+    order = _labels(result)
     factions = sorted(v["faction"].unique()) if not v.empty else []
     fig_h = max(2.5, 0.28 * len(factions) + 1.5)
     fig, ax = plt.subplots(figsize=(1.6 * len(order) + 3, fig_h))
@@ -131,6 +336,3 @@ def plot(result) -> bytes:
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
     return buf.getvalue()
-
-
-_ = pd

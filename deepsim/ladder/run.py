@@ -21,7 +21,6 @@ import pandas as pd
 from deepsim.atomic import atomic_write_text
 from deepsim.errors import InputError
 from deepsim.ladder import (
-    NOT_SETTLED,
     Rung,
     default_rungs,
     head_to_head_ratio,
@@ -108,7 +107,7 @@ def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
 def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: int = 20_000,
                depth_games: int | None = None, seed: int | None = None,
                sets: list[str] | None = None, threads: int | None = None,
-               out: Path | str | None = None,
+               out: Path | str | None = None, runs: Path | str | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> LadderResult:
     """Play the ladder of ``scenario_path`` and write its report to ``out``.
 
@@ -122,17 +121,25 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         scenario's own field when ``strongest`` must be found.
     depth_games : int, optional
         Games per pass of each head-to-head (two passes, the factions' halves swapped);
-        default ``games // 2``.
+        default ``games // 2``; 0 skips the head-to-heads.
+    runs : Path or str, optional
+        Keep each rung's field as a run directory ``runs/R<j>-<rung>/`` (every column, the
+        same games: :func:`deepsim.runner.execute`), e.g. for the ruleset's claims per rung
+        (:mod:`deepsim.ladder.claims`); its verdicts are read from those runs.
 
     Raises
     ------
     InputError
-        Bad scenario, rungs, counts, or an output folder that exists.
+        Bad scenario, rungs, counts, or an output or runs folder that exists.
     """
     t0 = time.perf_counter()
+    c0 = time.process_time()
     if games < 1:
         raise InputError(f"--games must be >= 1, got {games}", key="--games")
     depth_games = max(1, games // 2) if depth_games is None else int(depth_games)
+    if depth_games < 0:
+        raise InputError(f"--depth-games must be >= 0, got {depth_games}",
+                         key="--depth-games")
     field = Field(scenario_path, seed=seed, sets=sets, threads=threads)
     bd = field.bot_data
     meta = _meta_path(field)
@@ -142,6 +149,9 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         f"{field.name}-{time.strftime('%Y%m%d-%H%M%S')}")
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"output folder {out_dir} exists and is not empty", key="--out")
+    runs_dir = Path(runs) if runs is not None else None
+    if runs_dir is not None and runs_dir.exists() and any(runs_dir.iterdir()):
+        raise InputError(f"runs folder {runs_dir} exists and is not empty", key="--runs")
     cfg = ReportConfig()
     column = field.column
     ids = np.arange(games, dtype=np.int64)
@@ -173,10 +183,14 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
                 r.knobs = dict(bd.styles[strongest].knobs) | {"rollouts": float(r.rollouts)}
     per_rung: dict[str, pd.DataFrame] = {}
     speed: dict[str, float] = {}
-    for r in ladder:
+    for j, r in enumerate(ladder):
         t = time.perf_counter()
-        _g, s = field.play(_rung_variant(field, r), ids, seats_columns=cols,
-                           games_columns=set(), progress=tick(f"rung {r.label}"))
+        if runs_dir is None:
+            _g, s = field.play(_rung_variant(field, r), ids, seats_columns=cols,
+                               games_columns=set(), progress=tick(f"rung {r.label}"))
+        else:
+            s = _kept_run(field, _rung_variant(field, r), runs_dir / _run_name(j, r), games,
+                          cols, tick(f"rung {r.label}"))
         speed[r.label] = games / max(time.perf_counter() - t, 1e-9)
         per_rung[r.label] = win_share_table(s, column, alpha=cfg.alpha,
                                             min_ratio=cfg.min_ratio,
@@ -187,7 +201,7 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     halves = (field.factions[0::2], field.factions[1::2])
     dids = np.arange(depth_games, dtype=np.int64)
     rows = []
-    for low, up in itertools.pairwise(ladder):
+    for low, up in (itertools.pairwise(ladder) if depth_games > 0 else []):
         wins = np.zeros(depth_games)
         fair = np.zeros(depth_games)
         scores = []
@@ -204,12 +218,17 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         rows.append({"rung": up.label, "below": low.label, "deals": depth_games,
                      "ratio": ratio, "ratio_low": lo, "ratio_high": hi,
                      "luck": luck_share(np.concatenate(scores))})
-    depth = pd.DataFrame(rows)
+    depth = pd.DataFrame(rows, columns=["rung", "below", "deals", "ratio", "ratio_low",
+                                        "ratio_high", "luck"])
     info = {"scenario": str(scenario_path), "seed": field.seed, "games": games,
             "depth_games": depth_games, "rungs": [r.label for r in ladder],
             "strongest": strongest, "faction_column": column,
             "faction_label": field.ruleset.faction_label,
             "games_played": played, "wall_time_s": time.perf_counter() - t0,
+            "cpu_time_s": time.process_time() - c0,
+            "runs_dir": str(runs_dir) if runs_dir is not None else None,
+            "rung_runs": ([_run_name(j, r) for j, r in enumerate(ladder)]
+                          if runs_dir is not None else None),
             "games_per_s_by_rung": speed, "threads": field.threads,
             "min_ratio": cfg.min_ratio, "max_ratio": cfg.max_ratio,
             "max_rel_width": cfg.max_rel_width}
@@ -220,21 +239,60 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     return result
 
 
+def _run_name(j: int, rung: Rung) -> str:
+    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in rung.label).strip("-")
+    return f"R{j + 1}-{slug[:40]}"
+
+
+def _kept_run(field: Field, variant: Variant, out_dir: Path, games: int, cols: set[str],
+              tick: Callable[[int], None]) -> pd.DataFrame:
+    """Play ``variant`` on games 0..games-1 into the run directory ``out_dir`` and return
+    its seats (``cols``): the same games :meth:`Field.play` plays."""
+    from deepsim import runner
+    from deepsim.output import prepare_out_dir, read_run
+
+    scenario = dict(variant.scenario)
+    scenario["games"] = games
+    scenario["chunk_size"] = min(int(scenario.get("chunk_size") or games), games)
+    scenario["name"] = f"{field.name}-{out_dir.name}"
+    ruleset, scenario, prepared = runner.resolve_mapping(scenario, source=field.source,
+                                                         overrides=list(field.sets))
+    d = prepare_out_dir(out_dir, scenario_name=scenario["name"])
+    done = 0
+
+    def progress(n: int, _total: int) -> None:
+        nonlocal done
+        if n > done:
+            tick(n - done)
+            done = n
+
+    # every seat plays the rung: there are no yardstick seats to leave out of the
+    # balance verdicts (a rung of a baseline style is the field), so the report of this
+    # run judges the seats the ladder judged
+    runner.execute(ruleset, prepared, scenario, out_dir=d, source=field.source,
+                   overrides=list(field.sets), threads=field.threads, progress=progress,
+                   extra_info={"baseline_bots": [], "ladder_rung": out_dir.name})
+    _g, s = read_run(d, games_columns=[], seats_columns=sorted(cols | {"players"}),
+                     require_complete=True)
+    return s
+
+
 def write(result: LadderResult) -> None:
-    """Write ladder.md, ladder.png, verdicts.csv, depth.csv and ladder.json (each whole
-    or not at all: atomic writes)."""
-    from deepsim.ladder.report import markdown, plot
+    """Write ladder.md, ladder.html, ladder.png, verdicts.csv, depth.csv and ladder.json
+    (each whole or not at all: atomic writes); with kept rung runs, the claims per rung
+    (:mod:`deepsim.ladder.claims`) join the report."""
+    from deepsim.ladder.report import build, write_report
 
     d = result.out_dir
     d.mkdir(parents=True, exist_ok=True)
-    png = plot(result)
-    tmp = d / ".tmp-ladder.png"
-    tmp.write_bytes(png)
-    tmp.replace(d / "ladder.png")
     atomic_write_text(d / "verdicts.csv", result.verdicts.to_csv(index=False))
     atomic_write_text(d / "depth.csv", result.depth.to_csv(index=False))
     atomic_write_text(d / "ladder.json", json.dumps(_jsonable(result.info), indent=2))
-    atomic_write_text(d / "ladder.md", markdown(result))
+    extra = []
+    if result.info.get("runs_dir"):
+        from deepsim.ladder.claims import claims_sections
+        extra += claims_sections(result)
+    write_report(build(result, extra), d)
 
 
 def _jsonable(x: Any) -> Any:
@@ -248,5 +306,3 @@ def _jsonable(x: Any) -> Any:
         return int(x)
     return x
 
-
-_ = NOT_SETTLED

@@ -48,10 +48,15 @@ class Section:
 
 @dataclass
 class Report:
-    """A whole report: the runs it read, its sections and the claims' results."""
+    """A whole report: the runs it read, its sections and the claims' results.
+
+    ``header``: the bullet lines under the title when the report is not about one run
+    directory (e.g. a skill ladder's report, :mod:`deepsim.ladder.report`); ``None``: the
+    runs' lines (:func:`deepsim.report.render.run_lines`), and ``primary`` is required.
+    """
 
     title: str
-    primary: RunData
+    primary: RunData | None
     others: list[RunData]
     config: ReportConfig
     sections: list[Section]
@@ -59,6 +64,7 @@ class Report:
     roles: list[str] = field(default_factory=list)  # what each of ``others`` was used for
     created_utc: str = ""
     elapsed_s: float = 0.0
+    header: list[str] | None = None
 
     @property
     def figures(self) -> list[Figure]:

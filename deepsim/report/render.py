@@ -47,7 +47,10 @@ def compress_paths(paths: list[str]) -> list[str]:
 
 
 def run_lines(report: Report) -> list[str]:
-    """Bullet lines naming every run: seed, games, rules hash, placeholders, skipped rules."""
+    """Bullet lines naming every run: seed, games, rules hash, placeholders, skipped rules
+    (``report.header`` instead when it is set)."""
+    if report.header is not None:
+        return list(report.header)
     r = report.primary
     lines = [
         f"Run: `{r.path}`: scenario **{r.scenario_name}** ({r.manifest.get('ruleset', '?')}),"

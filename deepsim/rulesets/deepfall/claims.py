@@ -173,6 +173,9 @@ def _b2(ctx: Context) -> list[ClaimPart]:
         ws = ctx.win_shares("company")
     except KeyError as exc:
         return [not_measured("all companies", str(exc))]
+    if ws.empty:  # every seat played a baseline style: no seat is left to judge
+        return [not_measured("all companies", "every seat plays a baseline style (left out "
+                             "of balance verdicts)")]
     n_exp = _expected_companies(ctx.primary)
     counts = ws["verdict"].value_counts()
     # B2 asks about dead picks: a too strong company is a live one

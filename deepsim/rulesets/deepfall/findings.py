@@ -10,6 +10,9 @@ report of the primary run into ``PRIMARY_RUN/report/``. With ``--meta META_RUN``
 ``scenarios/deepfall-mixed-meta.yaml``: the same field with every company playing its
 ``deepsim meta`` styles) it adds the verdicts of every claim and company under both fields
 side by side (:mod:`deepsim.meta.sidebyside`), a flip marked "depends on play skill".
+With ``--ladder LADDER_DIR`` (a ``deepsim ladder --runs`` folder, ``make findings-ladder``)
+it adds each claim's verdict per rung of the skill ladder (:mod:`deepsim.ladder.claims`);
+``--ladder-only`` puts that section into the existing FINDINGS.md without the other runs.
 """
 
 from __future__ import annotations
@@ -85,8 +88,71 @@ def _trim(section: Section) -> Section:
                    section.missing)
 
 
+LADDER_HEADING = "## Claims along the skill ladder"
+LADDER_FIGURE = "ladder.png"
+
+
+def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
+                    ) -> tuple[list[str], bytes]:
+    """The section "Claims along the skill ladder" of a ``deepsim ladder --runs`` folder
+    (markdown lines) and its plot (PNG bytes, written as ``findings/ladder.png``).
+
+    Raises
+    ------
+    InputError
+        Not a ladder's folder, or one that kept no rung runs.
+    """
+    from deepsim.ladder.claims import claims_sections
+    from deepsim.ladder.report import load_result, skill_section
+
+    result = load_result(ladder_dir)
+    if not result.info.get("runs_dir"):
+        raise InputError("the ladder kept no rung runs: play it with `deepsim ladder --runs "
+                         "DIR`", file=str(ladder_dir))
+    info = result.info
+    rungs = "; ".join(f"R{j + 1} {r.label}" for j, r in enumerate(result.rungs))
+    lines = [LADDER_HEADING, "",
+             (f"The claims and the companies' verdicts under fields of rising play strength "
+              f"(`deepsim ladder {info['scenario']} --games {info['games']} --runs ...`, "
+              f"`make findings-ladder`; the report: `{Path(ladder_dir)}/ladder.md`): every "
+              f"seat of a rung plays the rung's bots, {info['games']:,} games per rung on "
+              f"the same deals (seed {info['seed']}); rungs, weakest first: {rungs}"
+              + (f" (strongest heuristic of the scenario's own field: "
+                 f"**{result.strongest}**; the search rungs search on it)"
+                 if result.strongest else "")
+              + f". A smaller budget than the runs above ({info['wall_time_s'] / 60:.0f} "
+              f"min wall, {info.get('cpu_time_s', float('nan')) / 60:.0f} min CPU): many "
+              "company verdicts are inconclusive at this size, the claims less so."), ""]
+    for sec in claims_sections(result):
+        lines += md_section(sec, image_prefix, level=3)
+    skill = skill_section(result)
+    skill.title = "Company verdicts along the ladder"
+    png = skill.figures[0].png if skill.figures else b""
+    for f in skill.figures:
+        f.name = LADDER_FIGURE
+    lines += md_section(skill, image_prefix, level=3)
+    return lines, png
+
+
+def splice_ladder(text: str, lines: list[str]) -> str:
+    """``text`` (FINDINGS.md) with its "Claims along the skill ladder" section replaced by
+    ``lines``, or inserted before "What one rule read another way changes" (else before
+    the claims table)."""
+    block = "\n".join(lines).rstrip("\n") + "\n\n"
+    if LADDER_HEADING in text:
+        start = text.index(LADDER_HEADING)
+        nxt = text.find("\n## ", start + len(LADDER_HEADING))
+        return text[:start] + block + (text[nxt + 1:] if nxt >= 0 else "")
+    for anchor in ("## What one rule read another way changes", "## Claims table"):
+        if anchor in text:
+            i = text.index(anchor)
+            return text[:i] + block + text[i:]
+    return text.rstrip("\n") + "\n\n" + block
+
+
 def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
-                      skill: list[str] | None = None) -> str:
+                      skill: list[str] | None = None,
+                      ladder: list[str] | None = None) -> str:
     """FINDINGS.md text for ``report`` (built from the primary run plus the others);
     ``skill``: the side-by-side section (:func:`deepsim.meta.sidebyside.markdown`)."""
     r = report.primary
@@ -119,6 +185,8 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
     lines += ["", "## The claims, plainly", ""] + _plain(report) + [""]
     if skill:
         lines += skill
+    if ladder:
+        lines += ladder
     changes = _changes(report)
     if changes:
         lines += ["## What one rule read another way changes", ""] + changes + [""]
@@ -143,7 +211,8 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
 
 def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
                    options: list[str] | None = None, meta: str | Path | None = None,
-                   reconstruct: str | Path | list | None = None) -> list[Path]:
+                   reconstruct: str | Path | list | None = None,
+                   ladder: str | Path | None = None) -> list[Path]:
     """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report;
     with ``meta`` (a run of the meta field), the verdicts side by side.
 
@@ -151,6 +220,8 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     search space); the section "Readings under which the claims hold" over all of them
     (:func:`deepsim.tune.claimsummary.summary_md`) is appended, with the first folder's
     ``front.png``.
+    ``ladder``: a ``deepsim ladder --runs`` folder: the claims per rung
+    (:func:`ladder_markdown`).
 
     Returns
     -------
@@ -175,7 +246,12 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     fig_dir = out / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)
     written = [out / "FINDINGS.md"]
-    text = findings_markdown(report, skill=skill)
+    ladder_lines = None
+    if ladder is not None:
+        ladder_lines, png = ladder_markdown(ladder)
+        (fig_dir / LADDER_FIGURE).write_bytes(png)
+        written.append(fig_dir / LADDER_FIGURE)
+    text = findings_markdown(report, skill=skill, ladder=ladder_lines)
     if reconstruct:
         from deepsim.tune.claimsummary import summary_md
 
@@ -196,10 +272,34 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     return written
 
 
+def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[Path]:
+    """Put the ladder's section (:func:`ladder_markdown`) into ``out/FINDINGS.md`` (written
+    by an earlier ``make findings``), replacing an earlier one; the rest is unchanged.
+
+    Raises
+    ------
+    InputError
+        No FINDINGS.md in ``out``; a bad ladder folder.
+    """
+    out = Path(out)
+    md = out / "FINDINGS.md"
+    if not md.is_file():
+        raise InputError("no FINDINGS.md to add the ladder to (run make findings)",
+                         file=str(md))
+    lines, png = ladder_markdown(ladder)
+    from deepsim.atomic import atomic_write_text
+
+    fig = out / FIGURE_DIR / LADDER_FIGURE
+    fig.parent.mkdir(parents=True, exist_ok=True)
+    fig.write_bytes(png)
+    atomic_write_text(md, splice_ladder(md.read_text(encoding="utf-8"), lines))
+    return [md, fig]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.findings",
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("runs", nargs="+", help="run directories, the primary (mixed) run first")
+    ap.add_argument("runs", nargs="*", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")
     ap.add_argument("--option", action="append", default=[], help="report setting KEY=VALUE")
     ap.add_argument("--meta", default=None, help="a run of the meta field: verdicts side by "
@@ -207,10 +307,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reconstruct", action="append", default=[],
                     help="a `deepsim tune --objective claims` folder (repeatable, one per "
                          "space): append the section over all of them")
+    ap.add_argument("--ladder", default=None,
+                    help="a `deepsim ladder --runs` folder: each claim's verdict per rung")
+    ap.add_argument("--ladder-only", action="store_true",
+                    help="only put the --ladder section into the existing OUT/FINDINGS.md")
     args = ap.parse_args(argv)
     try:
-        paths = write_findings(args.runs, args.out, args.option, meta=args.meta,
-                               reconstruct=args.reconstruct)
+        if args.ladder_only:
+            if not args.ladder or args.runs:
+                raise InputError("--ladder-only takes --ladder LADDER_DIR and no runs",
+                                 key="--ladder-only")
+            paths = write_ladder_only(args.ladder, args.out)
+        elif not args.runs:
+            raise InputError("no run directory given")
+        else:
+            paths = write_findings(args.runs, args.out, args.option, meta=args.meta,
+                                   reconstruct=args.reconstruct, ladder=args.ladder)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
