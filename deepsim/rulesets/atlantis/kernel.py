@@ -508,6 +508,11 @@ def reach(scr, dat, i, budget):
     one entering fewer Whirl Pool / Vent hexes is kept. Fills ``plist[0:n]`` (the unit's
     own cell first) and ``pkey[c] = cost * 8 + hazard entries``, ``pprev`` for the path.
 
+    Each step settles the open cell of least key, the first found among equals; the open
+    cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
+    that array only after the search), so a step scans the frontier rather than every
+    cell reached (docs/performance.md, Atlantis).
+
     Returns
     -------
     n : int
@@ -519,6 +524,7 @@ def reach(scr, dat, i, budget):
     prev = scr[X_PPREV]
     lst = scr[X_PLIST]
     done = scr[X_PDONE]
+    opn = scr[X_PATH]
     ter = scr[X_TER]
     occ = scr[X_OCC]
     terrain = dat[D_TERRAIN]
@@ -532,16 +538,21 @@ def reach(scr, dat, i, budget):
     done[start] = 0
     lst[0] = start
     n = 1
-    while True:
-        best = -1
-        bk = INF
-        for k in range(n):
-            c = lst[k]
-            if done[c] == 0 and pk[c] < bk:
+    opn[0] = start
+    m = 1
+    while m > 0:
+        q = 0
+        best = opn[0]
+        bk = pk[best]
+        for k in range(1, m):
+            c = opn[k]
+            if pk[c] < bk:
                 bk = pk[c]
                 best = c
-        if best < 0:
-            break
+                q = k
+        for k in range(q, m - 1):
+            opn[k] = opn[k + 1]
+        m -= 1
         done[best] = 1
         if best != start and terrain[ter[best], T_ENTRY_DEATH] == 1:
             continue                        # AT-M7: a unit entering is destroyed there
@@ -562,6 +573,8 @@ def reach(scr, dat, i, budget):
             if pk[c] == INF:
                 lst[n] = c
                 n += 1
+                opn[m] = c
+                m += 1
                 pk[c] = key
                 prev[c] = best
                 done[c] = 0
