@@ -578,7 +578,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_move(scr, dat, kn, i, n, phase):
     """Destination of slot i among the ``n`` reachable cells of ``plist`` (AT-M1)."""
     lst = scr[X_PLIST]
@@ -600,7 +600,7 @@ def choose_move(scr, dat, kn, i, n, phase):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
     """AT-A1: (0 nothing | 1 attack | 2 hide, target) for slot i; targets in ``itmp``."""
     u = scr[X_U]

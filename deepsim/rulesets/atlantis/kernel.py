@@ -609,9 +609,14 @@ def enter_effects(scr, dat, i, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def step_to(scr, dat, i, c):
-    """Move slot i one hex into cell c (already checked enterable). True if it survives."""
+    """Move slot i one hex into cell c (already checked enterable). True if it survives.
+
+    Inlined where it is called (docs/performance.md, Atlantis: a call passes every array
+    of the game state); it calls out only for Entangle counters to release and for a hex
+    with an entry effect.
+    """
     u = scr[X_U]
     occ = scr[X_OCC]
     occ[u[i, UC_CELL]] = -1
@@ -619,8 +624,13 @@ def step_to(scr, dat, i, c):
     u[i, UC_CELL] = c
     u[i, UC_MOVED] = 1
     u[i, UC_HIDDEN] = 0                     # AT-M6 / AT-A8: moving discards the Hide marker
-    release_entangle(scr, dat, i)           # AT-X3 / AMB-T21
-    return enter_effects(scr, dat, i, c)
+    if u[i, UC_ENT_OUT] > 0:
+        release_entangle(scr, dat, i)       # AT-X3 / AMB-T21
+    terrain = dat[D_TERRAIN]
+    t = scr[X_TER][c]
+    if terrain[t, T_ENTRY_DEATH] == 1 or terrain[t, T_ENTRY_ATTACK] > 0:
+        return enter_effects(scr, dat, i, c)     # AT-M7
+    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -749,7 +759,7 @@ def compute_fields(scr, dat, side):
 # attack phase (AT-A1..A8, AT-X1..X9)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_targets(scr, dat, i, split_only):
     """Targets slot i may attack (AT-A1, AT-X5, AT-X6; AMB-T4, T5, T20) into ``itmp``.
 
