@@ -13,7 +13,9 @@ Scores are in rough "units of expected enemy value"; a target's worth is
 
 Compile time (docs/performance.md): ``target_value`` and ``_best_from`` are
 ``forceinline=True`` (numba compiles each once, LLVM inlines it) rather than IR-inlined,
-which typed ``target_value`` four times inside ``cell_score`` alone.
+which typed ``target_value`` four times inside ``cell_score`` alone. ``choose_move`` and
+``attack_plan`` are ``forceinline=True`` for speed: a call between compiled functions
+passes every array of the game state one by one, and each has one call site.
 """
 
 from __future__ import annotations
@@ -288,6 +290,7 @@ def leader_threat(scr, dat, i):
         while k < n:
             c = q[k]
             k += 1
+            hc = hop[c]                      # read once: the loop writes only other hexes
             for d in range(N_DIRS):
                 nc = nb[c, d]
                 if nc < 0:
@@ -295,7 +298,7 @@ def leader_threat(scr, dat, i):
                 if mark[nc] != j:            # j could stand on c and attack nc
                     mark[nc] = j
                     thr[nc] += w
-                if hop[c] >= mv or hop[nc] >= 0:
+                if hc >= mv or hop[nc] >= 0:
                     continue
                 tn = ter[nc]
                 if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
@@ -304,7 +307,7 @@ def leader_threat(scr, dat, i):
                     continue
                 if occ[nc] >= 0 and occ[nc] != i:
                     continue
-                hop[nc] = hop[c] + 1
+                hop[nc] = hc + 1
                 q[n] = nc
                 n += 1
         for k in range(n):

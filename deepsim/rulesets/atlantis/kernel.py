@@ -53,6 +53,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_LEADER_K,
     GS_LEADER_W,
     GS_MAT0_K,
+    GS_MIN_COST,
     GS_MAT0_W,
     GS_NSLOTS,
     GS_OVER,
@@ -511,7 +512,8 @@ def reach(scr, dat, i, budget):
     Each step settles the open cell of least key, the first found among equals; the open
     cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
     that array only after the search), so a step scans the frontier rather than every
-    cell reached (docs/performance.md, Atlantis).
+    cell reached; a cell from which even the cheapest terrain (``GS_MIN_COST``) is over
+    budget is settled without looking at its neighbours (docs/performance.md, Atlantis).
 
     Returns
     -------
@@ -533,6 +535,7 @@ def reach(scr, dat, i, budget):
         pk[lst[k]] = INF
     start = u[i, UC_CELL]
     large = dat[D_UNITS][u[i, UC_TYPE], U_LARGE]
+    min_cost = g[GS_MIN_COST]
     pk[start] = 0
     prev[start] = -1
     done[start] = 0
@@ -557,6 +560,8 @@ def reach(scr, dat, i, budget):
         if best != start and terrain[ter[best], T_ENTRY_DEATH] == 1:
             continue                        # AT-M7: a unit entering is destroyed there
         cost_b = bk >> 3
+        if cost_b + min_cost > budget:
+            continue                        # no hex is cheap enough to enter from here
         haz_b = bk & 7
         for d in range(N_DIRS):
             c = nb[best, d]
@@ -769,6 +774,7 @@ def legal_targets(scr, dat, i, split_only):
     ``split_only``: only adjacent targets (the sub-attacks of Split, AT-A6).
 
     Returns (n, forced): the count in ``itmp[0:n]`` and whether a Martyr forced it.
+    Inlined at its call sites, like :func:`step_to` (once per unit per Attack phase).
     """
     g = scr[X_G]
     u = scr[X_U]
@@ -1780,6 +1786,11 @@ def setup(scr, dat):
     g[GS_W] = W
     g[GS_H] = H
     g[GS_C] = C
+    terrain = dat[D_TERRAIN]
+    min_cost = terrain[0, T_COST]
+    for r in range(terrain.shape[0]):
+        min_cost = min(min_cost, terrain[r, T_COST])
+    g[GS_MIN_COST] = min_cost                 # reach's bound (AT-M1 move costs)
     ter = scr[X_TER]
     cur = scr[X_CUR]
     if rules[R_MAP_SOURCE] > 0.5:
