@@ -14,6 +14,7 @@ statistics are the report's own functions.
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,11 +215,13 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     Parameters
     ----------
     scenario : str, Path or mapping
-        As for :func:`simulate`.
+        As for :func:`simulate`, or a run directory (``deepsim run --out`` or
+        :func:`simulate`'s ``out``): its game is replayed with the scenario, seed and
+        overrides its ``run.json`` recorded (a warning if the ruleset data changed since).
     game : int
         Game index (>= 0): the same game as row ``game`` of :func:`simulate`'s tables.
     seed : int, optional
-        Replace the scenario's seed.
+        Replace the scenario's seed (scenarios only).
     overrides : mapping or list of str, optional
         As for :func:`simulate`.
     records : bool, default False
@@ -239,9 +242,22 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         record trace (DEEPFALL has one).
     """
     from deepsim import runner
-    mapping, source = _scenario_mapping(scenario)
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"game must be a game index >= 0, got {game!r}")
+    if isinstance(scenario, (str, Path)) and Path(scenario).is_dir():
+        # a run folder: replay with the scenario, seed and overrides its run.json recorded
+        if seed is not None or overrides:
+            raise InputError("seed and overrides apply to a scenario; a run directory "
+                             "replays its own", file=str(scenario))
+        lines, notes = runner.trace_run(Path(scenario), game,
+                                        fmt="json" if records else "text")
+        for note in notes:
+            warnings.warn(note, stacklevel=2)
+        if records:
+            import json
+            return [json.loads(line) for line in lines]
+        return list(lines)
+    mapping, source = _scenario_mapping(scenario)
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
     if records:

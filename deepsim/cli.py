@@ -17,15 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -33,6 +25,7 @@ from deepsim import __version__, runner
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OUTPUT, InputError, OutputError
 from deepsim.output import read_run
+from deepsim.progressbar import games_progress
 
 app = typer.Typer(
     name="deepsim",
@@ -147,7 +140,45 @@ def entry() -> None:
     if hint is not None:
         _console(stderr=True).print(f"[red]error:[/red] {escape(hint)}", highlight=False)
         raise SystemExit(2)
-    app()
+    try:
+        app()
+    except (SyntaxError, ImportError) as exc:
+        where = _outside_import_failure(exc)
+        if where is None:
+            raise
+        _console(stderr=True).print(
+            f"[red]error:[/red] {escape(where)}: cannot import it: {type(exc).__name__}: "
+            f"{escape(str(exc))} (a module of a ruleset plugin? fix it, or `pip uninstall` "
+            "the plugin; `deepsim rulesets` lists what is installed)", highlight=False)
+        raise SystemExit(2) from None
+
+
+def _outside_import_failure(exc: BaseException) -> str | None:
+    """``file:line`` where an import outside deepsim's own package failed, else None.
+
+    A ruleset plugin imports its schema, kernel or bots modules lazily (on ``prepare`` or
+    a run), after the registry listed it as loadable; a syntax or import error there would
+    otherwise surface as a traceback from deep inside the runner.
+    """
+    import sysconfig
+    import traceback
+    from pathlib import Path as _Path
+    if isinstance(exc, SyntaxError) and exc.filename:
+        file, line = exc.filename, exc.lineno
+    else:
+        # the innermost frame that is neither importlib's machinery nor the standard library
+        stdlib = sysconfig.get_paths()["stdlib"]
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if not f.filename.startswith(("<", stdlib))]
+        if not frames:
+            return None
+        file, line = frames[-1].filename, frames[-1].lineno
+    own = _Path(__file__).resolve().parent
+    try:
+        _Path(file).resolve().relative_to(own)
+        return None     # our own bug: keep the traceback
+    except ValueError:
+        return f"{file}:{line}"
 
 
 def _version_callback(value: bool) -> None:
@@ -231,11 +262,8 @@ def run(
 ) -> None:
     """Play a scenario's games and write parquet results, then print a summary."""
     console, err_console = _console(), _console(stderr=True)
-    progress_bar = Progress(
-        TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), _SpeedColumn(),
-        TextColumn("ETA"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
-        console=err_console, disable=quiet, transient=False,
-    )
+    progress_bar = games_progress(err_console, quiet=quiet, description="",
+                                  extra=(_SpeedColumn(),))
     task_id = None
     compiling = _CompileStatus(err_console, quiet=quiet)
 

@@ -70,6 +70,21 @@ def test_trace_records_are_the_json_trace_and_end_with_the_batch_row():
         deepsim.trace({"ruleset": "abyss", "players": 3, "games": 1}, 0, records=True)
 
 
+def test_trace_of_a_run_folder_replays_its_recorded_overrides(tmp_path):
+    sim = deepsim.simulate(SCENARIO, games=5, out=tmp_path / "run",
+                           overrides={"maw.steps_per_floor": 1})
+    assert deepsim.trace(tmp_path / "run", 3) == deepsim.trace(
+        SCENARIO, 3, overrides={"maw.steps_per_floor": 1})
+    assert deepsim.trace(tmp_path / "run", 3) != deepsim.trace(SCENARIO, 3)
+    recs = deepsim.trace(str(tmp_path / "run"), 4, records=True)
+    glory = sim.seats.loc[sim.seats["game"] == 4, "glory"].tolist()
+    assert [s["glory"] for s in recs[-1]["seats"]] == pytest.approx(glory)
+    with pytest.raises(InputError, match="not in this run"):
+        deepsim.trace(tmp_path / "run", 5)
+    with pytest.raises(InputError, match="run directory replays its own"):
+        deepsim.trace(tmp_path / "run", 0, seed=3)
+
+
 def test_statistics_are_the_reports():
     _, s = deepsim.simulate(SCENARIO)
     t = deepsim.win_shares(s, by="calling")

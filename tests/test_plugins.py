@@ -282,3 +282,33 @@ def test_a_plugins_digests_are_refreshed_by_the_golden_command(scaffold, tmp_pat
     assert main(["--digests", str(digests), "--update", f"{NAME}/seats"]) == 0
     assert main(["--digests", str(digests), NAME]) == 0
     assert main(["--digests", str(digests), "nosuchruleset"]) == 2
+
+
+# --- a plugin module imported lazily -----------------------------------------------------------
+
+def test_a_lazily_imported_plugin_module_that_fails_is_an_error_line(tmp_path, monkeypatch,
+                                                                      capsys):
+    """A plugin's schema or kernel module is imported on first use (a run), after the
+    registry listed the plugin as loadable: its syntax or import error is one ``error:``
+    line naming file and line, exit 2; the same failure inside deepsim keeps its
+    traceback (our bug)."""
+    import importlib
+
+    import deepsim.cli as cli_mod
+    (tmp_path / "lazy_syntax.py").write_text("x = 1\ndef broken(:\n")
+    (tmp_path / "lazy_import.py").write_text("\nimport no_such_module_anywhere\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["deepsim", "run", "x.yaml"])
+    for mod, where, kind in (("lazy_syntax", "lazy_syntax.py:2", "SyntaxError"),
+                             ("lazy_import", "lazy_import.py:2", "ModuleNotFoundError")):
+        monkeypatch.setattr(cli_mod, "app", lambda m=mod: importlib.import_module(m))
+        with pytest.raises(SystemExit) as e:
+            cli_mod.entry()
+        assert e.value.code == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert err.startswith("error:") and where in err and kind in err, err
+
+    monkeypatch.setattr(cli_mod, "app",
+                        lambda: rulesets._import_target("no_such_module_of_ours:RULESET"))
+    with pytest.raises(ImportError, match="no_such_module_of_ours"):
+        cli_mod.entry()

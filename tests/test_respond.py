@@ -10,6 +10,7 @@ excludes 0, the same on one thread and two.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -181,6 +182,23 @@ def test_bad_respond_input_exits_2_before_any_game(tmp_path):
         assert res.exit_code == 2, (args, text)
         assert needle in text, (args, text)
         assert not out.exists()
+
+
+def test_a_faction_the_field_never_seats_is_refused_early(tmp_path):
+    """Two fixed companies; asking for a third is refused once its absence shows (here
+    1,200 games of 200-game blocks, the 95% rule-of-three bound), not after the 80,000
+    games of the cap."""
+    seats = [{"lineage": "wisp", "calling": "warden", "bot": "greedy"},
+             {"lineage": "gnoll", "calling": "reaver", "bot": "greedy"}]
+    path = deepfall(tmp_path, players=2, seats=seats)
+    out = tmp_path / "o"
+    res = cli.invoke(app, ["respond", path, "--faction", "dvergar reaver", "--games", "200",
+                           "--trials", "2", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2, text
+    assert "never seated in the first 1,200 games" in text
+    info = json.loads((out / "respond.json").read_text())
+    assert info["status"] == "failed" and "never seated" in info["error"]
 
 
 # --- statistics --------------------------------------------------------------------------------

@@ -15,11 +15,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_PASS
+from deepsim.progressbar import games_progress
 
 __all__ = ["check", "compare", "register", "render_check", "render_compare"]
 
@@ -43,9 +44,7 @@ def _num(x: float, unit: str = "") -> str:
 
 
 def _progress(quiet: bool) -> tuple[Progress, callable]:
-    bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("elapsed"), TimeElapsedColumn(),
-                   console=Console(stderr=True), disable=quiet, transient=True)
+    bar = games_progress(Console(stderr=True), quiet=quiet, transient=True, description="")
     task = {"id": None}
 
     def on_progress(done: int, total: int) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 import pandas as pd
 
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
+from deepsim.errors import InputError
 from deepsim.respond.play import Field
 from deepsim.respond.search import (
     SearchResult,
@@ -126,7 +127,14 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
         with deferred_sigint():
             write_parquet(trials_path, trials, meta)
 
-    result = run_search(fld, names, settings, progress=progress, on_faction=on_faction)
+    try:
+        result = run_search(fld, names, settings, progress=progress, on_faction=on_faction)
+    except InputError as exc:
+        # found only by playing (a faction the field never seats): the folder says so
+        with deferred_sigint():
+            atomic_write_json(json_path, {**info, "status": "failed", "error": str(exc),
+                                          "finished_utc": utc_now()})
+        raise
     files = [json_path, trials_path]
     with deferred_sigint():
         write_parquet(trials_path, result.trials, meta)

@@ -10,30 +10,23 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
+from deepsim.progressbar import games_progress, label_room, short_label
 
 __all__ = ["guarded", "register", "respond", "result_table"]
 
 
 def _progress(quiet: bool):
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games"), TimeRemainingColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), disable=quiet, transient=False)
+    console = Console(stderr=True)
+    bar = games_progress(console, quiet=quiet)
+    room = label_room(console) + 16     # respond's labels name a faction and a phase
     state: dict = {}
 
     def on_progress(done: int, total: int, label: str) -> None:
-        label = label if len(label) <= 48 else label[:45] + "..."
+        label = short_label(label, room)
         if state.get("phase") != label.split(":")[0] or "task" not in state:
             if "task" in state:
                 bar.update(state["task"], completed=state["total"])

@@ -145,7 +145,9 @@ def faction_games(field: Field, seed: int, factions: list[str], per: int, *,
     ------
     InputError
         A faction asked for still short after ``PASS_CAP x per`` games (it does not sit
-        in this scenario's field, or too rarely).
+        in this scenario's field, or too rarely), or absent from every game played so far
+        when its 95% upper bound share (exact, zero successes) times the cap is below
+        ``per``.
     """
     variant = field.variant(seed=seed)
     col = field.column
@@ -176,6 +178,17 @@ def faction_games(field: Field, seed: int, factions: list[str], per: int, *,
                      f"{label}: fewest {min(have, per):,}/{per:,}")
         if not short:
             break
+        # A faction absent from every game so far: with 95% confidence it sits in a share
+        # of games below 1 - 0.05**(1/start) (the exact one-sided bound for zero successes;
+        # "rule of three"); when even that share would not give it `per` games within the
+        # cap, say so now instead of playing the cap out.
+        absent = [f for f in factions if counts.get(f, 0) == 0]
+        if absent and (1.0 - 0.05 ** (1.0 / start)) * cap < per:
+            shown = ", ".join(absent[:5])
+            raise InputError(f"{shown}: never seated in the first {start:,} games of seed "
+                             f"{seed} (so, with 95% confidence, in too few games to reach "
+                             f"{per:,} within {cap:,}); a faction the scenario's field never "
+                             f"or rarely seats cannot be searched here", key="--faction")
         if start >= cap:
             missing = [f for f in factions if counts.get(f, 0) < per]
             if not missing:

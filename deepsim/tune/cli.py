@@ -12,18 +12,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers
 from deepsim.errors import InputError
+from deepsim.progressbar import games_progress, label_room, short_label
 
 __all__ = ["register", "sweep", "tune"]
 
@@ -44,16 +37,15 @@ def _short_point(text: str) -> str:
 
 
 def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str], None]]:
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games"), TextColumn("ETA"), TimeRemainingColumn(),
-                   TextColumn("elapsed"), TimeElapsedColumn(),
-                   console=Console(stderr=True), disable=quiet, transient=False)
+    console = Console(stderr=True)
+    bar = games_progress(console, quiet=quiet)
+    room = label_room(console)
     state: dict = {}
 
     def on_progress(done: int, total: int, label: str) -> None:
         # a point's dotted paths shortened to their last key (the table names them whole)
         label = " ".join(_short_point(part) for part in label.split(" "))
-        label = label if len(label) <= 32 else label[:29] + "..."
+        label = short_label(label, room)
         if state.get("total") != total:  # a new phase (trials, then confirmation runs)
             if "task" in state:
                 bar.update(state["task"], completed=state["total"])
@@ -276,10 +268,10 @@ def tune(
         "--objective", help="A single number of the metric language to minimise "
                             "(faction_spread, bot_spread, seat_advantage, draw_share, "
                             "length_error, win_share\\[bot=random], ...), or a "
-                            "weighted sum such as faction_spread+0.5*seat_advantage; "
+                            "weighted sum such as faction_spread + 0.5*seat_advantage; "
                             "claims (the rulebook's claims: each claim's distance from "
                             "holding, multi-objective), claims\\[B1,B2,B6], or sums such "
-                            "as claims+0.5*seat_advantage. "
+                            "as claims + 0.5*seat_advantage. "
                             "Default: the ruleset's default objective.")] = None,
     space: Annotated[list[str] | None, typer.Option(
         "--space", help="Search spaces the ruleset declares in its data: readings (the "

@@ -1,0 +1,69 @@
+"""The games progress bar every command shows, laid out for the console's width.
+
+rich cuts a column it cannot fit with an ellipsis, so the layout of a 120-column terminal
+(a 40-cell bar, "ETA" and "elapsed" with their clocks) loses its counters in an 80-column
+CI log. Under :data:`WIDE` columns the bar is 10 cells and only the time remaining is
+shown; the labels a caller puts in the description are cut to :func:`label_room`.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+#: consoles at least this wide get the full layout
+WIDE = 100
+
+__all__ = ["WIDE", "games_progress", "label_room", "short_label"]
+
+
+def label_room(console: Console) -> int:
+    """Characters of description that fit beside the counters (32 wide, 22 narrow)."""
+    return 32 if console.width >= WIDE else 22
+
+
+def short_label(label: str, room: int) -> str:
+    """``label`` cut to ``room`` characters, ending in ``...`` when cut."""
+    return label if len(label) <= room else label[:room - 3] + "..."
+
+
+def games_progress(console: Console, *, quiet: bool = False, transient: bool = False,
+                   description: str = "[bold]{task.description}",
+                   extra: tuple[ProgressColumn, ...] = (), elapsed: bool = True) -> Progress:
+    """A rich ``Progress`` counting games: description, bar, ``done/total games``,
+    ``extra`` columns (e.g. games/s), time remaining and (wide, when ``elapsed``) elapsed.
+
+    Parameters
+    ----------
+    console : rich Console
+        Where the bar is drawn (its width picks the layout).
+    quiet : bool
+        Disable the bar.
+    transient : bool
+        Remove the bar when it stops.
+    description : str
+        The first column's template.
+    extra : tuple of ProgressColumn
+        Columns after the games counter.
+    elapsed : bool
+        Show the elapsed time on a wide console.
+    """
+    wide = console.width >= WIDE
+    columns: list[ProgressColumn | str] = [
+        TextColumn(description), BarColumn(bar_width=40 if wide else 10),
+        MofNCompleteColumn(), TextColumn("games"), *extra]
+    if wide:
+        columns += [TextColumn("ETA"), TimeRemainingColumn()]
+        if elapsed:
+            columns += [TextColumn("elapsed"), TimeElapsedColumn()]
+    else:
+        columns.append(TimeRemainingColumn())
+    return Progress(*columns, console=console, disable=quiet, transient=transient)
