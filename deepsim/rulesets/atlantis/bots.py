@@ -13,7 +13,9 @@ Scores are in rough "units of expected enemy value"; a target's worth is
 
 Compile time (docs/performance.md): ``target_value`` and ``_best_from`` are
 ``forceinline=True`` (numba compiles each once, LLVM inlines it) rather than IR-inlined,
-which typed ``target_value`` four times inside ``cell_score`` alone.
+which typed ``target_value`` four times inside ``cell_score`` alone. ``choose_move`` and
+``attack_plan`` are ``forceinline=True`` for speed: a call between compiled functions
+passes every array of the game state one by one, and each has one call site.
 """
 
 from __future__ import annotations
@@ -288,6 +290,7 @@ def leader_threat(scr, dat, i):
         while k < n:
             c = q[k]
             k += 1
+            hc = hop[c]                      # read once: the loop writes only other hexes
             for d in range(N_DIRS):
                 nc = nb[c, d]
                 if nc < 0:
@@ -295,7 +298,7 @@ def leader_threat(scr, dat, i):
                 if mark[nc] != j:            # j could stand on c and attack nc
                     mark[nc] = j
                     thr[nc] += w
-                if hop[c] >= mv or hop[nc] >= 0:
+                if hc >= mv or hop[nc] >= 0:
                     continue
                 tn = ter[nc]
                 if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
@@ -304,7 +307,7 @@ def leader_threat(scr, dat, i):
                     continue
                 if occ[nc] >= 0 and occ[nc] != i:
                     continue
-                hop[nc] = hop[c] + 1
+                hop[nc] = hc + 1
                 q[n] = nc
                 n += 1
         for k in range(n):
@@ -578,7 +581,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_move(scr, dat, kn, i, n, phase):
     """Destination of slot i among the ``n`` reachable cells of ``plist`` (AT-M1)."""
     lst = scr[X_PLIST]
@@ -600,7 +603,7 @@ def choose_move(scr, dat, kn, i, n, phase):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
     """AT-A1: (0 nothing | 1 attack | 2 hide, target) for slot i; targets in ``itmp``."""
     u = scr[X_U]

@@ -53,6 +53,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_LEADER_K,
     GS_LEADER_W,
     GS_MAT0_K,
+    GS_MIN_COST,
     GS_MAT0_W,
     GS_NSLOTS,
     GS_OVER,
@@ -508,6 +509,12 @@ def reach(scr, dat, i, budget):
     one entering fewer Whirl Pool / Vent hexes is kept. Fills ``plist[0:n]`` (the unit's
     own cell first) and ``pkey[c] = cost * 8 + hazard entries``, ``pprev`` for the path.
 
+    Each step settles the open cell of least key, the first found among equals; the open
+    cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
+    that array only after the search), so a step scans the frontier rather than every
+    cell reached; a cell from which even the cheapest terrain (``GS_MIN_COST``) is over
+    budget is settled without looking at its neighbours (docs/performance.md, Atlantis).
+
     Returns
     -------
     n : int
@@ -519,6 +526,7 @@ def reach(scr, dat, i, budget):
     prev = scr[X_PPREV]
     lst = scr[X_PLIST]
     done = scr[X_PDONE]
+    opn = scr[X_PATH]
     ter = scr[X_TER]
     occ = scr[X_OCC]
     terrain = dat[D_TERRAIN]
@@ -527,25 +535,33 @@ def reach(scr, dat, i, budget):
         pk[lst[k]] = INF
     start = u[i, UC_CELL]
     large = dat[D_UNITS][u[i, UC_TYPE], U_LARGE]
+    min_cost = g[GS_MIN_COST]
     pk[start] = 0
     prev[start] = -1
     done[start] = 0
     lst[0] = start
     n = 1
-    while True:
-        best = -1
-        bk = INF
-        for k in range(n):
-            c = lst[k]
-            if done[c] == 0 and pk[c] < bk:
+    opn[0] = start
+    m = 1
+    while m > 0:
+        q = 0
+        best = opn[0]
+        bk = pk[best]
+        for k in range(1, m):
+            c = opn[k]
+            if pk[c] < bk:
                 bk = pk[c]
                 best = c
-        if best < 0:
-            break
+                q = k
+        for k in range(q, m - 1):
+            opn[k] = opn[k + 1]
+        m -= 1
         done[best] = 1
         if best != start and terrain[ter[best], T_ENTRY_DEATH] == 1:
             continue                        # AT-M7: a unit entering is destroyed there
         cost_b = bk >> 3
+        if cost_b + min_cost > budget:
+            continue                        # no hex is cheap enough to enter from here
         haz_b = bk & 7
         for d in range(N_DIRS):
             c = nb[best, d]
@@ -562,6 +578,8 @@ def reach(scr, dat, i, budget):
             if pk[c] == INF:
                 lst[n] = c
                 n += 1
+                opn[m] = c
+                m += 1
                 pk[c] = key
                 prev[c] = best
                 done[c] = 0
@@ -596,9 +614,14 @@ def enter_effects(scr, dat, i, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def step_to(scr, dat, i, c):
-    """Move slot i one hex into cell c (already checked enterable). True if it survives."""
+    """Move slot i one hex into cell c (already checked enterable). True if it survives.
+
+    Inlined where it is called (docs/performance.md, Atlantis: a call passes every array
+    of the game state); it calls out only for Entangle counters to release and for a hex
+    with an entry effect.
+    """
     u = scr[X_U]
     occ = scr[X_OCC]
     occ[u[i, UC_CELL]] = -1
@@ -606,8 +629,13 @@ def step_to(scr, dat, i, c):
     u[i, UC_CELL] = c
     u[i, UC_MOVED] = 1
     u[i, UC_HIDDEN] = 0                     # AT-M6 / AT-A8: moving discards the Hide marker
-    release_entangle(scr, dat, i)           # AT-X3 / AMB-T21
-    return enter_effects(scr, dat, i, c)
+    if u[i, UC_ENT_OUT] > 0:
+        release_entangle(scr, dat, i)       # AT-X3 / AMB-T21
+    terrain = dat[D_TERRAIN]
+    t = scr[X_TER][c]
+    if terrain[t, T_ENTRY_DEATH] == 1 or terrain[t, T_ENTRY_ATTACK] > 0:
+        return enter_effects(scr, dat, i, c)     # AT-M7
+    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -736,7 +764,7 @@ def compute_fields(scr, dat, side):
 # attack phase (AT-A1..A8, AT-X1..X9)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_targets(scr, dat, i, split_only):
     """Targets slot i may attack (AT-A1, AT-X5, AT-X6; AMB-T4, T5, T20) into ``itmp``.
 
@@ -746,6 +774,7 @@ def legal_targets(scr, dat, i, split_only):
     ``split_only``: only adjacent targets (the sub-attacks of Split, AT-A6).
 
     Returns (n, forced): the count in ``itmp[0:n]`` and whether a Martyr forced it.
+    Inlined at its call sites, like :func:`step_to` (once per unit per Attack phase).
     """
     g = scr[X_G]
     u = scr[X_U]
@@ -1757,6 +1786,11 @@ def setup(scr, dat):
     g[GS_W] = W
     g[GS_H] = H
     g[GS_C] = C
+    terrain = dat[D_TERRAIN]
+    min_cost = terrain[0, T_COST]
+    for r in range(terrain.shape[0]):
+        min_cost = min(min_cost, terrain[r, T_COST])
+    g[GS_MIN_COST] = min_cost                 # reach's bound (AT-M1 move costs)
     ter = scr[X_TER]
     cur = scr[X_CUR]
     if rules[R_MAP_SOURCE] > 0.5:
