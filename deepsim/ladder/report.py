@@ -241,8 +241,12 @@ def write_report(report: Report, out_dir: Path, formats: Sequence[str] = ("md", 
 
 
 def is_ladder_dir(path: Path | str) -> bool:
-    """Does ``path`` hold a ladder's output (``ladder.json``)?"""
-    return (Path(path) / "ladder.json").is_file()
+    """Does ``path`` hold a ladder's output (``ladder.json``)? False for a path the system
+    cannot even look at (too long, a symlink loop): the run-folder checks then say why."""
+    try:
+        return (Path(path) / "ladder.json").is_file()
+    except OSError:
+        return False
 
 
 def load_result(path: Path | str):
