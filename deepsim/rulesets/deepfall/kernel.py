@@ -968,6 +968,10 @@ def turn_part(st, dat, p, first, last):
     then steps 1-5), the steps before ``first`` having been played: the one sequence of a
     turn's steps, which :func:`play_turn`, :func:`finish_turn` and a search bot's turn
     (:func:`search_turn`, which stops at its decisions) all play."""
+    # Callers pass np.int64 step numbers, never literals: numba compiles a function once per
+    # argument type and a literal 4 is its own type, so literal calls compiled (and LLVM
+    # optimised) the whole turn once per (first, last) pair; LLVM still folds the constants
+    # after inlining. The search bot's decision kinds are passed the same way.
     if first <= 0 <= last:
         turn_start(st, dat, p)
     if first <= 1 <= last:
@@ -985,7 +989,7 @@ def turn_part(st, dat, p, first, last):
 @njit(cache=True, _nrt=False, forceinline=True)
 def play_turn(st, dat, p):
     """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
-    turn_part(st, dat, p, 0, 5)
+    turn_part(st, dat, p, np.int64(0), np.int64(5))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -993,7 +997,7 @@ def finish_turn(st, dat, p, step):
     """Play steps ``step`` .. 5 of seat p's turn (§6A), whose steps before ``step`` were
     played (1 = the turn started, :func:`turn_start`): a search bot that copied the state
     between two steps (board.copy_state) finishes the turn, then :func:`play_rest`."""
-    turn_part(st, dat, p, step, 5)
+    turn_part(st, dat, p, step, np.int64(5))
 
 
 # ---------------------------------------------------------------------------------------
@@ -1478,10 +1482,10 @@ def rollout_win(st, scr, dat, p, kind, option, key):
         scr.sd[q, SD_BOT] = b
     if kind == FLOOR_DECISION:
         g[GS_FLOOR_MASK] = np.int64(1) << option
-        turn_part(scr, dat, p, 4, 5)
+        turn_part(scr, dat, p, np.int64(4), np.int64(5))
     else:
         g[GS_EXIT_MASK] = np.int64(1) << option
-        turn_part(scr, dat, p, 5, 5)
+        turn_part(scr, dat, p, np.int64(5), np.int64(5))
     play_rest(scr, dat)
     glory = scr.glory
     top = glory[0]
@@ -1578,28 +1582,30 @@ def search_turn(st, scr, means, dat, p):
     """
     g = st.g
     sd = st.sd
-    turn_part(st, dat, p, 0, 3)
+    turn_part(st, dat, p, np.int64(0), np.int64(3))
     # the target floor (step 4)
     cur = sd[p, SD_FLOOR]
     reach = bots.move_reach(st, dat, p)
     lo = max(1, cur - reach)
     hi = min(N_FLOORS - g[GS_COLLAPSED], cur + reach)
     if hi > lo:
-        g[GS_FLOOR_MASK] = option_means(st, scr, dat, p, FLOOR_DECISION, lo, hi - lo + 1,
+        g[GS_FLOOR_MASK] = option_means(st, scr, dat, p, np.int64(FLOOR_DECISION), lo, hi - lo + 1,
                                         means)
         if g[GS_TRACE] != 0:
-            search_event(st, scr, dat, p, FLOOR_DECISION, lo, hi - lo + 1, means)
+            search_event(st, scr, dat, p, np.int64(FLOOR_DECISION), lo, hi - lo + 1, means)
         g[GS_DECISIONS] += 1
-    turn_part(st, dat, p, 4, 4)
+    turn_part(st, dat, p, np.int64(4), np.int64(4))
     # the exit (step 5)
     if sd[p, SD_STAND] == 0:
         price = last_stand_price(st, dat, p)
         n_opt = 3 if st.sym[METTLE] >= max(0, price) else 2
-        g[GS_EXIT_MASK] = option_means(st, scr, dat, p, EXIT_DECISION, 0, n_opt, means)
+        g[GS_EXIT_MASK] = option_means(st, scr, dat, p, np.int64(EXIT_DECISION), np.int64(0),
+                                       n_opt, means)
         if g[GS_TRACE] != 0:
-            search_event(st, scr, dat, p, EXIT_DECISION, 0, n_opt, means)
+            search_event(st, scr, dat, p, np.int64(EXIT_DECISION), np.int64(0), n_opt,
+                         means)
         g[GS_DECISIONS] += 1
-    turn_part(st, dat, p, 5, 5)
+    turn_part(st, dat, p, np.int64(5), np.int64(5))
 
 
 # Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
