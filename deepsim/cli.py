@@ -22,8 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from deepsim import __version__, runner
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OUTPUT, InputError, OutputError
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
 from deepsim.output import read_run
 from deepsim.progressbar import games_progress
 
@@ -75,11 +75,7 @@ def _console(stderr: bool = False) -> Console:
     # Made per command, so the terminal width (or COLUMNS) is read when the command runs.
     return Console(stderr=stderr)
 
-def _fail(exc: InputError | OutputError) -> typer.Exit:
-    """Print ``error: ...`` (no traceback); exit 2 for bad input, 4 for a failed write."""
-    _console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
-                      highlight=False)
-    return typer.Exit(EXIT_OUTPUT if isinstance(exc, OutputError) else EXIT_INPUT)
+_fail = fail     # error: line, exit 2 (bad input) or 4 (a failed write)
 
 
 class _SpeedColumn(ProgressColumn):

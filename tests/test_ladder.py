@@ -127,6 +127,14 @@ def test_bad_rungs_exit_2_with_one_error_line(tmp_path):
     res = CliRunner().invoke(app, ["ladder", "scenarios/atlantis.yaml", "--rungs",
                                    "random,search-8"])
     assert res.exit_code == 2 and "no search" in res.output
+    res = CliRunner().invoke(app, ["ladder", "scenarios/deepfall-2p.yaml", "--rungs", "",
+                                   "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "--rungs is empty" in res.output
+    (tmp_path / "f").write_text("a file")
+    for opt in ("--out", "--runs"):
+        res = CliRunner().invoke(app, ["ladder", "scenarios/deepfall-2p.yaml", "--rungs",
+                                       "random,greedy", opt, str(tmp_path / "f")])
+        assert res.exit_code == 2 and "not a directory" in res.output, res.output
 
 
 def _synthetic_result(tmp_path):
@@ -198,6 +206,9 @@ def test_deepsim_report_renders_a_ladders_folder_again(tmp_path):
     # a ladder's folder is reported alone, and a broken one is an input error
     res = CliRunner().invoke(app, ["report", str(d), "--option", "viability.min_ratio=0.9"])
     assert res.exit_code == 2 and "error:" in res.output
+    (d / "depth.csv").write_text("rung,below\nx,y\n")     # damaged: columns missing
+    res = CliRunner().invoke(app, ["report", str(d)])
+    assert res.exit_code == 2 and "lacks the column(s) deals" in " ".join(res.output.split())
     (d / "verdicts.csv").unlink()
     res = CliRunner().invoke(app, ["report", str(d)])
     assert res.exit_code == 2 and "error:" in res.output

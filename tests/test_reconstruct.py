@@ -330,6 +330,23 @@ def test_read_front_blocks(tmp_path):
         read_front(p)
 
 
+def test_respondcheck_refuses_bad_input_before_playing(tmp_path, capsys):
+    from deepsim.tune.respondcheck import main
+
+    front = tmp_path / "front.yaml"
+    front.write_text("# trial 1: 2 of 8 claims hold\noverrides: {}\n")
+    args = ["scenarios/deepfall-mixed.yaml"]
+    (tmp_path / "done").mkdir()
+    for extra, message in (([str(tmp_path / "nope.yaml")], "no such front file"),
+                           ([str(tmp_path)], "inside this folder"),
+                           ([str(front), "--points", "0"], "--points must be >= 1"),
+                           ([str(front)], "already exists")):
+        out = tmp_path / "done" if message == "already exists" else tmp_path / "o"
+        assert main([*args, *extra, "--out", str(out)]) == 2
+        assert message in capsys.readouterr().out
+        assert not (tmp_path / "o").exists()
+
+
 def test_respond_check_replays_the_same_games_with_best_responses():
     """On a tiny budget: every faction gets a start style and a best response, the claims
     are judged in three fields on the same confirmation games, and the shipped scores

@@ -18,8 +18,9 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
+from deepsim.cli_options import fail
 from deepsim.errors import InputError
-from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_PASS
+from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
 from deepsim.progressbar import games_progress
 
 __all__ = ["check", "compare", "register", "render_check", "render_compare"]
@@ -30,10 +31,7 @@ EXIT_TEXT = {EXIT_PASS: "exit 0: every expectation passes",
              EXIT_INCONCLUSIVE: "exit 3: inconclusive within the game budget"}
 
 
-def _fail(exc: InputError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
-                               highlight=False)
-    return typer.Exit(EXIT_INPUT)
+_fail = fail     # error: line, exit 2
 
 
 def _num(x: float, unit: str = "") -> str:

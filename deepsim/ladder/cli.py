@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Threads
-from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
+from deepsim.cli_options import Threads, fail
+from deepsim.errors import EXIT_INTERRUPTED, InputError
 
 __all__ = ["ladder", "print_summary", "register", "summary_table"]
 
@@ -89,9 +89,7 @@ def ladder(
         finally:
             stop_bar()
     except InputError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
-                                   "[/red]", highlight=False)
-        raise typer.Exit(EXIT_INPUT) from None
+        raise fail(exc) from None
     except KeyboardInterrupt:
         Console(stderr=True).print(
             "[bold yellow]Interrupted.[/bold yellow] The ladder's folder was not written"

@@ -275,6 +275,16 @@ def load_result(path: Path | str):
     missing = sorted(need - set(info))
     if missing:
         raise InputError(f"ladder.json lacks {', '.join(missing)}", file=str(d / "ladder.json"))
+    for name, frame, cols in (
+            ("verdicts.csv", verdicts, ("faction", "rung", "seat_games", "ratio", "ratio_low",
+                                        "ratio_high", "verdict", "settled")),
+            ("depth.csv", depth, ("rung", "below", "deals", "ratio", "ratio_low",
+                                  "ratio_high", "luck"))):
+        gone = [c for c in cols if c not in frame.columns]
+        if gone and not (frame.empty and len(frame.columns) == 0):
+            raise InputError(f"lacks the column(s) {', '.join(gone)}; expected the columns "
+                             f"{', '.join(cols)} as deepsim ladder writes them",
+                             file=str(d / name))
     if not verdicts.empty:
         verdicts["settled"] = verdicts["settled"].astype(str).str.lower() == "true"
     rungs = [Rung(label, "played") for label in info["rungs"]]

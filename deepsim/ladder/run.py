@@ -143,10 +143,17 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     field = Field(scenario_path, seed=seed, sets=sets, threads=threads)
     bd = field.bot_data
     meta = _meta_path(field)
+    if rungs is not None and not rungs.strip(" ,"):
+        raise InputError("--rungs is empty; give R1,R2,... or leave the option out for the "
+                         "default ladder", key="--rungs")
     text = rungs or default_rungs(bd, meta)
     ladder = parse_rungs(text, bd, base=field.path.parent)
     out_dir = Path(out) if out else Path("reports/ladder") / (
         f"{field.name}-{time.strftime('%Y%m%d-%H%M%S')}")
+    for key, folder in (("--out", out_dir), ("--runs", Path(runs) if runs else None)):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise InputError("exists and is not a directory; choose another folder",
+                             file=str(folder), key=key)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise InputError(f"output folder {out_dir} exists and is not empty", key="--out")
     runs_dir = Path(runs) if runs is not None else None

@@ -23,16 +23,15 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.markup import escape
 
-        from deepsim.errors import EXIT_INPUT, InputError
+        from deepsim.cli_options import fail
+        from deepsim.errors import InputError
         from deepsim.newruleset import write_ruleset
 
         console = Console()
         try:
             sc = write_ruleset(name, directory)
         except InputError as exc:
-            Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
-                                       "[/red]", highlight=False)
-            raise typer.Exit(EXIT_INPUT) from None
+            raise fail(exc) from None
         from deepsim.rulesets import entries
         taken = [e for e in entries() if e.name == sc.name]
         if taken:

@@ -17,16 +17,14 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from deepsim.cli_options import fail
 from deepsim.errors import InputError
 from deepsim.odds.table import FORMATS, render_rich, to_csv, to_json, to_markdown, write_plot
 
 EXIT_INPUT = 2
 
 
-def _fail(exc: InputError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
-                               highlight=False)
-    return typer.Exit(EXIT_INPUT)
+_fail = fail     # error: line, exit 2
 
 
 def _emit(res_fn, fmt: str, plot: Path | None) -> None:

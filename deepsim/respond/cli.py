@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers
-from deepsim.errors import EXIT_INPUT, EXIT_INTERRUPTED, InputError
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim.errors import EXIT_INTERRUPTED, InputError
 from deepsim.progressbar import games_progress, label_room, short_label
 
 __all__ = ["guarded", "register", "respond", "result_table"]
@@ -59,9 +59,7 @@ def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted:
         finally:
             stop_bar()
     except InputError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}"
-                                   "[/red]", highlight=False)
-        raise typer.Exit(EXIT_INPUT) from None
+        raise fail(exc) from None
     except KeyboardInterrupt:
         Console(stderr=True).print(f"[bold yellow]Interrupted.[/bold yellow] {interrupted}",
                                    highlight=False)

@@ -286,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     front = Path(a.folders[0]) / "front.png"
     if front.is_file():
+        (path.parent / "findings").mkdir(exist_ok=True)
         atomic_write_bytes(path.parent / "findings" / "claims_front.png", front.read_bytes())
         label = _label(load_tune(a.folders[0]))
         md += (f"\n![Pareto set over the claims' distances, --space {label}]"

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers
+from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import InputError
 from deepsim.progressbar import games_progress, label_room, short_label
 
@@ -24,10 +24,7 @@ EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 
-def _fail(exc: InputError) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/bold red] [red]{escape(str(exc))}[/red]",
-                               highlight=False)
-    return typer.Exit(EXIT_INPUT)
+_fail = fail     # error: line, exit 2
 
 
 def _short_point(text: str) -> str:
@@ -376,6 +373,9 @@ def _tune_claims(scenario, params, objective, space, trials, games, seed, sample
     from deepsim.tune.respondcheck import RespondBudget
     from deepsim.tune.spaces import parse_space_option
 
+    if confirm_points < 0:
+        raise _fail(InputError(f"--confirm-points must be >= 0 (0: no points confirmed), got "
+                               f"{confirm_points}", key="--confirm-points")) from None
     budget = RespondBudget(respond_trials, respond_games) if respond_trials else None
     if budget is not None:
         try:

@@ -257,7 +257,11 @@ def read_front(path: Path | str) -> list[tuple[str, dict]]:
     InputError
         No ``# trial N:`` block, or a block that is not an ``overrides:`` mapping.
     """
-    text = Path(path).read_text()
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("no such front file (give the front.yaml a claims tune wrote"
+                         + (", inside this folder)" if path.is_dir() else ")"), file=str(path))
+    text = path.read_text()
     heads = list(_HEAD.finditer(text))
     if not heads:
         raise InputError("no '# trial N:' block; expected a front.yaml of "
@@ -289,17 +293,28 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m deepsim.tune.respondcheck")
     ap.add_argument("scenario")
     ap.add_argument("front")
-    ap.add_argument("--points", type=int, default=3)
-    ap.add_argument("--trials", type=int, default=8)
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--points", type=int, default=3,
+                    help="the front's first N points are checked, with the defaults (>= 1)")
+    ap.add_argument("--trials", type=int, default=8,
+                    help="optuna trials of each faction's best-response search")
+    ap.add_argument("--games", type=int, default=1000,
+                    help="games per trial in which the faction sits")
     ap.add_argument("--seed", type=int, default=None, help="search seed (the tune's)")
-    ap.add_argument("--confirm-games", type=int, default=20_000)
-    ap.add_argument("--confirm-seed", type=int, default=None)
-    ap.add_argument("--objective", default="claims")
-    ap.add_argument("--set", action="append", default=[])
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--confirm-games", type=int, default=20_000,
+                    help="confirmation games every point is replayed on")
+    ap.add_argument("--confirm-seed", type=int, default=None,
+                    help="their seed (default: the search seed + 1)")
+    ap.add_argument("--objective", default="claims", help="claims or claims[B1,B2,...]")
+    ap.add_argument("--set", action="append", default=[],
+                    help="PATH=VALUE applied to every point (the tune's --set)")
+    ap.add_argument("--out", required=True, help="output folder (new, or with --force)")
+    ap.add_argument("--force", action="store_true", help="overwrite an existing --out")
     a = ap.parse_args(argv)
     try:
+        from deepsim.tune.files import check_out
+        check_out(a.out, a.force)
+        if a.points < 1:
+            raise InputError(f"--points must be >= 1, got {a.points}", key="--points")
         player = Player(a.scenario, seed=a.seed, sets=a.set)
         points = [("baseline", {})] + read_front(a.front)[:a.points]
         cobj = parse_claims_objective(a.objective)
