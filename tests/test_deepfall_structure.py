@@ -32,7 +32,8 @@ def test_turn_steps_are_functions_named_by_their_rulebook_step():
     """§6A 1-5: play_turn is turn_part's whole sequence (the one sequence of a turn's steps,
     also played in pieces by a search bot's turn): turn_start then one function per step,
     in order."""
-    assert "turn_part(st, dat, p, 0, 5)" in inspect.getsource(kernel.play_turn.py_func)
+    assert "turn_part(st, dat, p, np.int64(0), np.int64(5))" in inspect.getsource(
+        kernel.play_turn.py_func)
     body = inspect.getsource(kernel.turn_part.py_func)
     steps = ["turn_start", "step1_roll", "step2_press_on", "step3_dread", "step4_spend",
              "step5_exit"]
