@@ -22,7 +22,7 @@ from rich.progress import (
 #: consoles at least this wide get the full layout
 WIDE = 100
 
-__all__ = ["WIDE", "games_progress", "label_room", "short_label"]
+__all__ = ["WIDE", "games_progress", "label_room", "phased_progress", "short_label"]
 
 
 def label_room(console: Console) -> int:
@@ -67,3 +67,36 @@ def games_progress(console: Console, *, quiet: bool = False, transient: bool = F
     else:
         columns.append(TimeRemainingColumn())
     return Progress(*columns, console=console, disable=quiet, transient=transient)
+
+
+def phased_progress(quiet: bool, *, extra_room: int = 0, phase=None, shorten=None):
+    """``(stop, on_progress)`` for a command whose work comes in phases (trials, then
+    confirmation runs; one faction after another): ``on_progress(done, total, label)``
+    starts a new bar row whenever ``phase(label, total)`` changes (default: the total),
+    finishing the previous row; ``shorten(label)`` runs before the label is cut to
+    :func:`label_room` + ``extra_room`` characters. ``stop()`` ends the bar if it started.
+    """
+    console = Console(stderr=True)
+    bar = games_progress(console, quiet=quiet)
+    room = label_room(console) + extra_room
+    phase = phase or (lambda label, total: total)
+    state: dict = {}
+
+    def on_progress(done: int, total: int, label: str) -> None:
+        label = short_label(shorten(label) if shorten else label, room)
+        key = phase(label, total)
+        if "task" not in state or state["phase"] != key:
+            if "task" in state:
+                bar.update(state["task"], completed=state["total"])
+            else:
+                bar.start()
+            state["task"] = bar.add_task(label, total=total)
+            state["phase"] = key
+        state["total"] = total
+        bar.update(state["task"], completed=min(done, total), total=total, description=label)
+
+    def stop() -> None:
+        if "task" in state:
+            bar.stop()
+
+    return stop, on_progress

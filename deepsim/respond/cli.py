@@ -14,35 +14,15 @@ from rich.table import Table
 
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError
-from deepsim.progressbar import games_progress, label_room, short_label
+from deepsim.progressbar import phased_progress
 
 __all__ = ["guarded", "register", "respond", "result_table"]
 
 
 def _progress(quiet: bool):
-    console = Console(stderr=True)
-    bar = games_progress(console, quiet=quiet)
-    room = label_room(console) + 16     # respond's labels name a faction and a phase
-    state: dict = {}
-
-    def on_progress(done: int, total: int, label: str) -> None:
-        label = short_label(label, room)
-        if state.get("phase") != label.split(":")[0] or "task" not in state:
-            if "task" in state:
-                bar.update(state["task"], completed=state["total"])
-            else:
-                bar.start()
-                state["started"] = True
-            state["task"] = bar.add_task(label, total=total)
-            state["phase"] = label.split(":")[0]
-        state["total"] = total
-        bar.update(state["task"], completed=min(done, total), total=total, description=label)
-
-    def stop() -> None:
-        if state.get("started"):
-            bar.stop()
-
-    return stop, on_progress
+    # respond's labels name a faction and a phase ("Wisp Warden: trial 3/20"): a new row
+    # per phase
+    return phased_progress(quiet, extra_room=16, phase=lambda label, total: label.split(":")[0])
 
 
 def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted: str):

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import InputError
-from deepsim.progressbar import games_progress, label_room, short_label
+from deepsim.progressbar import phased_progress
 
 __all__ = ["register", "sweep", "tune"]
 
@@ -34,30 +34,10 @@ def _short_point(text: str) -> str:
 
 
 def _progress(quiet: bool) -> tuple[Callable[[], None], Callable[[int, int, str], None]]:
-    console = Console(stderr=True)
-    bar = games_progress(console, quiet=quiet)
-    room = label_room(console)
-    state: dict = {}
-
-    def on_progress(done: int, total: int, label: str) -> None:
-        # a point's dotted paths shortened to their last key (the table names them whole)
-        label = " ".join(_short_point(part) for part in label.split(" "))
-        label = short_label(label, room)
-        if state.get("total") != total:  # a new phase (trials, then confirmation runs)
-            if "task" in state:
-                bar.update(state["task"], completed=state["total"])
-            else:
-                bar.start()
-                state["started"] = True
-            state["task"] = bar.add_task(label, total=total)
-            state["total"] = total
-        bar.update(state["task"], completed=done, description=label)
-
-    def stop() -> None:
-        if state.get("started"):
-            bar.stop()
-
-    return stop, on_progress
+    # a new row per phase (trials, then confirmation runs: their totals differ); a point's
+    # dotted paths shortened to their last key (the table names them whole)
+    return phased_progress(
+        quiet, shorten=lambda label: " ".join(_short_point(p) for p in label.split(" ")))
 
 
 def _played(quiet: bool, kept: str, call: Callable[[Callable[[int, int, str], None]], object]):
