@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from atlantis_state import STILL, State
+from atlantis_state import STILL, TERRAIN, State
 
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import bots
@@ -49,6 +49,36 @@ def test_move_costs_and_impassable_hexes():
     assert (3, 1) not in r                               # the wall of closed hexes
     r2 = s.reach(i, 1)
     assert (1, 1) not in r2                              # 2-cost hex needs 2 moves
+
+
+def test_entry_keys_follow_the_terrain_table():
+    """AT-M1, M5, M7, M8 as ``reach`` reads them: each terrain's entry key for a small and
+    a Large unit is -1 where it may not enter, else its cost with the entry effects."""
+    s = State(7, 3)
+    terrain = s.dat[B.D_TERRAIN]
+    for name, t in TERRAIN.items():
+        for large in (0, 1):
+            e = B.entry_key(terrain, t, large)
+            closed = (terrain[t, L.T_PASSABLE] == 0
+                      or (large == 1 and terrain[t, L.T_LARGE_OK] == 0))
+            assert (e < 0) == closed, name
+            if not closed:
+                assert e >> B.E_SHIFT == terrain[t, L.T_COST], name
+                assert bool(e & B.E_DEATH) == (terrain[t, L.T_ENTRY_DEATH] == 1), name
+                assert bool(e & B.E_ATTACK) == (terrain[t, L.T_ENTRY_ATTACK] > 0), name
+    assert B.entry_key(terrain, TERRAIN["kelp_forest"], 1) == -1        # AT-M5
+    assert B.entry_key(terrain, TERRAIN["lava_flow"], 0) & B.E_DEATH        # AT-M7
+    s.terrain((3, 1), "kelp_forest")
+    assert entry_is_fresh(s)
+    assert s.scr[B.X_ENTRY][0, s.cell((3, 1))] >> B.E_SHIFT == 2
+    assert s.scr[B.X_ENTRY][1, s.cell((3, 1))] == -1
+
+
+def entry_is_fresh(s: State) -> bool:
+    """Does ``X_ENTRY`` equal a rebuild from ``X_TER`` (what every writer must keep)?"""
+    kept = s.scr[B.X_ENTRY].copy()
+    B.rebuild_entry(s.scr, s.dat)
+    return bool(np.array_equal(kept, s.scr[B.X_ENTRY]))
 
 
 def test_unused_moves_are_saved_for_the_second_swim():
@@ -703,8 +733,13 @@ def test_terrain_spells_change_hexes():
     s.terrain((2, 2), "open_ocean")
     assert cast(s, c, "vortex", (2, 2))
     assert s.scr[B.X_TER][s.cell((2, 2))] == L.TR_VORTEX
+    assert entry_is_fresh(s)
+    assert entry_is_fresh(s)                              # reach reads X_ENTRY
+    lava = s.scr[B.X_ENTRY][0, s.cell((2, 1))]
+    assert lava >= 0 and lava & B.E_DEATH                 # AT-M7: entering destroys
     assert cast(s, c, "freeze", (3, 1))
     assert s.scr[B.X_TER][s.cell((3, 1))] == L.TR_PACK_ICE and s.paralysis(t) == 2
+    assert entry_is_fresh(s)
 
 
 def test_tangle_kelp_gives_two_counters():

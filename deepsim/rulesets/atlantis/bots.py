@@ -29,6 +29,7 @@ from deepsim.rulesets.atlantis.board import (
     D_RULES,
     D_SPELLS,
     D_TERRAIN,
+    E_DEATH,
     D_UNITS,
     GS_BREAKING,
     GS_C,
@@ -58,6 +59,7 @@ from deepsim.rulesets.atlantis.board import (
     X_ITMP,
     X_LEAD,
     X_LEAD_L,
+    X_ENTRY,
     X_LH,
     X_LM,
     X_LQ,
@@ -217,12 +219,12 @@ def leader_paths(scr, dat, side):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _crossable(scr, dat, c, large):
-    """May a unit (``large``: a Large one, AT-M5) swim into hex c, units aside? (AT-M7, M8)"""
-    terrain = dat[D_TERRAIN]
-    tn = scr[X_TER][c]
-    if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
-        return False
-    return large == 0 or terrain[tn, T_LARGE_OK] == 1
+    """May a unit (``large``: a Large one, AT-M5) swim into hex c, units aside? (AT-M7, M8)
+
+    Read from the cell's ``X_ENTRY`` key (board.entry_key) for that kind of unit.
+    """
+    e = scr[X_ENTRY][large, c]
+    return e >= 0 and (e & E_DEATH) == 0
 
 
 @njit(cache=True, _nrt=False)
@@ -245,13 +247,11 @@ def leader_threat(scr, dat, i):
     g = scr[X_G]
     u = scr[X_U]
     occ = scr[X_OCC]
-    ter = scr[X_TER]
     thr = scr[X_LTHR]
     q = scr[X_LQ]
     hop = scr[X_LM]
     mark = scr[X_LH]
     units = dat[D_UNITS]
-    terrain = dat[D_TERRAIN]
     nb = dat[D_NB]
     dist = dat[D_DIST]
     rules = dat[D_RULES]
@@ -282,7 +282,7 @@ def leader_threat(scr, dat, i):
                 if drow[c] <= mv + rmax:
                     thr[c] += w
             continue
-        large = units[t, U_LARGE]
+        ent = scr[X_ENTRY][units[t, U_LARGE]]
         q[0] = cj
         hop[cj] = 0
         n = 1
@@ -300,10 +300,8 @@ def leader_threat(scr, dat, i):
                     thr[nc] += w
                 if hc >= mv or hop[nc] >= 0:
                     continue
-                tn = ter[nc]
-                if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
-                    continue
-                if large == 1 and terrain[tn, T_LARGE_OK] == 0:
+                e = ent[nc]                  # AT-M8, AT-M5; AT-M7 never passed
+                if e < 0 or (e & E_DEATH) != 0:
                     continue
                 if occ[nc] >= 0 and occ[nc] != i:
                     continue
