@@ -544,7 +544,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             # the pull of its units, its own danger (above) still counted in full
             s -= BREAK_ADVANCE * (lead[ec] if lead[ec] >= 0 else LEAD_FAR)
         elif foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
-            s -= 0.2 * kn[K_ADVANCE] * dist[c, u[foe_l, UC_CELL]]
+            s -= 0.2 * kn[K_ADVANCE] * dist[u[foe_l, UC_CELL], c]
         return s
     lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
     breaker = scr[X_G][GS_BREAKING] == 1 and foe_l >= 0 and lead[start] >= 0
@@ -561,13 +561,13 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         lh = min(kn[K_LEADER_HUNT], 1.0)
         dg = near
         if foe_l >= 0:
-            dg = dist[c, u[foe_l, UC_CELL]]
+            dg = dist[u[foe_l, UC_CELL], c]     # symmetric: the leader's row
         s -= kn[K_ADVANCE] * (0.6 * lh * dg + (1.0 - 0.6 * lh) * near)
     if phase == 1 and can_attack(scr, dat, i):
         s += _best_from(scr, dat, kn, i, c)
     if not breaker and kn[K_SCREEN] > 0.0 and own_l >= 0 and (units[t, U_MARTYR] == 1
                                                               or units[t, U_DR] >= 3):
-        dl = dist[c, u[own_l, UC_CELL]]
+        dl = dist[u[own_l, UC_CELL], c]
         w = kn[K_SCREEN] * (3.0 if units[t, U_MARTYR] == 1 else 1.0)
         if dl == 1:
             s += 2.0 * w
