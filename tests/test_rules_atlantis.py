@@ -72,6 +72,22 @@ def test_entry_keys_follow_the_terrain_table():
     assert entry_is_fresh(s)
     assert s.scr[B.X_ENTRY][0, s.cell((3, 1))] >> B.E_SHIFT == 2
     assert s.scr[B.X_ENTRY][1, s.cell((3, 1))] == -1
+    # AT-E1 hazards next door, as the bots score a hex: each neighbour of a Lava hex has
+    # the attack bit of its direction towards it, of a Vortex the death-face bit
+    adj = s.scr[B.X_ENTRY][B.ER_ADJ]
+    assert (adj == 0).all()
+    s.terrain((3, 1), "lava_flow")
+    s.terrain((5, 1), "vortex")
+    assert entry_is_fresh(s)
+    for pos, bit in (((3, 1), 1), ((5, 1), 0)):
+        for d in range(6):
+            n = s.neighbor(pos, d)
+            back = [e for e in range(6) if s.neighbor(n, e) == pos]
+            assert len(back) == 1
+            assert (adj[s.cell(n)] >> (2 * back[0] + bit)) & 1, (pos, d)
+    assert adj[s.cell((0, 1))] == 0 and adj[s.cell((3, 1))] == 0
+    s.terrain((3, 1), "open_ocean")
+    assert entry_is_fresh(s) and adj[s.cell((2, 1))] == 0
 
 
 def entry_is_fresh(s: State) -> bool:

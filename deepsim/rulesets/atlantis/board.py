@@ -37,6 +37,8 @@ from deepsim.rulesets.atlantis.layout import (
     SPC_NEEDS_EMPTY,
     SPC_RANGE,
     SPC_TARGET_TERRAIN,
+    T_ADJ_ATTACK,
+    T_ADJ_DEATH_FACES,
     T_DEEP,
     T_COST,
     T_ENTRY_ATTACK,
@@ -90,9 +92,12 @@ INF = 1 << 40
 # from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks;
 # X_LEAD / X_LEAD_L: the standoff breaker's steps from each cell to the enemy leader for
 # units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
-# X_ENTRY: int64[2, C], per cell the entry key of its terrain (:func:`entry_key`) for a
-# unit that is not Large (row 0) and for a Large one (row 1); kept with X_TER by
-# :func:`set_terrain` and :func:`rebuild_entry` (docs/performance.md, Atlantis third pass)
+# X_ENTRY: int64[3, C], per cell the entry key of its terrain (:func:`entry_key`) for a
+# unit that is not Large (row 0) and for a Large one (row 1), and (row ER_ADJ) the mask of
+# its neighbours with an End-phase effect on adjacent units (:func:`adj_mask`); kept with
+# X_TER by :func:`set_terrain` and :func:`rebuild_entry` (docs/performance.md, Atlantis
+# third pass)
+ER_ADJ = 2
 
 #: X_ENTRY bits: move cost << E_SHIFT | E_DEATH (destroys on entry, AT-M7) | E_ATTACK
 #: (attacks on entry, AT-M7); -1 where the unit may not enter (AT-M8; AT-M5 for Large)
@@ -148,7 +153,7 @@ def new_scratch(n_cells, max_events):
             np.full(n_cells, -1, np.int64),                 # bots: attacker mark per cell
             np.full(n_cells, -1, np.int64),                 # bots: steps to the enemy leader
             np.full(n_cells, -1, np.int64),                 # ... for Large units (AT-M5)
-            np.full((2, n_cells), -1, np.int64))            # entry key per cell, small/Large
+            np.full((3, n_cells), -1, np.int64))            # entry keys, adjacent hazards
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -247,9 +252,25 @@ def entry_key(terrain, t, large):
     return k
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def adj_mask(ter, terrain, nb, c):
+    """Neighbours of cell c whose terrain acts on adjacent units in the End phase (AT-E1),
+    int64: bit 2d set when the neighbour in direction d has death faces (Vortex), bit
+    2d + 1 when it attacks (Lava); 0 for most cells."""
+    m = np.int64(0)
+    for d in range(nb.shape[1]):
+        nc = nb[c, d]
+        if nc >= 0:
+            if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
+                m |= np.int64(1) << (2 * d)
+            if terrain[ter[nc], T_ADJ_ATTACK] > 0:
+                m |= np.int64(1) << (2 * d + 1)
+    return m
+
+
 @njit(cache=True, _nrt=False)
 def rebuild_entry(scr, dat):
-    """Recompute ``X_ENTRY`` (int64[2, C]) from ``X_TER`` for every cell.
+    """Recompute ``X_ENTRY`` (int64[3, C]) from ``X_TER`` for every cell.
 
     Called once the map is laid (``kernel.setup``) and by anything that writes ``X_TER``
     directly instead of through :func:`set_terrain` (the tests' hand-built states).
@@ -257,19 +278,28 @@ def rebuild_entry(scr, dat):
     ter = scr[X_TER]
     ent = scr[X_ENTRY]
     terrain = dat[D_TERRAIN]
+    nb = dat[D_NB]
     for c in range(ter.shape[0]):
         ent[0, c] = entry_key(terrain, ter[c], 0)
         ent[1, c] = entry_key(terrain, ter[c], 1)
+        ent[ER_ADJ, c] = adj_mask(ter, terrain, nb, c)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def set_terrain(scr, dat, c, t):
-    """Make cell c terrain row t, keeping its ``X_ENTRY`` keys with it (spells, AT-SP0)."""
-    scr[X_TER][c] = t
+    """Make cell c terrain row t, keeping ``X_ENTRY`` with it (spells, AT-SP0): the keys
+    of c and the adjacent-hazard masks of its neighbours."""
+    ter = scr[X_TER]
+    ter[c] = t
     terrain = dat[D_TERRAIN]
+    nb = dat[D_NB]
     ent = scr[X_ENTRY]
     ent[0, c] = entry_key(terrain, t, 0)
     ent[1, c] = entry_key(terrain, t, 1)
+    for d in range(nb.shape[1]):
+        nc = nb[c, d]
+        if nc >= 0:
+            ent[ER_ADJ, nc] = adj_mask(ter, terrain, nb, nc)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -30,6 +30,7 @@ from deepsim.rulesets.atlantis.board import (
     D_SPELLS,
     D_TERRAIN,
     E_DEATH,
+    ER_ADJ,
     D_UNITS,
     GS_BREAKING,
     GS_C,
@@ -112,7 +113,6 @@ from deepsim.rulesets.atlantis.layout import (
     SPC_CREATES,
     SPC_RANGE,
     SPC_SETS_TERRAIN,
-    T_ADJ_ATTACK,
     T_ADJ_DEATH_FACES,
     T_CURRENT,
     T_ENTRY_ATTACK,
@@ -503,13 +503,14 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             if terrain[ter[pc], T_ENTRY_ATTACK] > 0:
                 s -= 3.0 * p * terrain[ter[pc], T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
             ec = pc
-    # End-phase hazards next door (AT-E1; the active side's units always exposed)
-    for d in range(N_DIRS):
-        nc = nb[ec, d]
-        if nc >= 0:
-            if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
+    # End-phase hazards next door (AT-E1; the active side's units always exposed), from
+    # the cell's mask of such neighbours (board.adj_mask; 0 for most cells)
+    adj = scr[X_ENTRY][ER_ADJ, ec]
+    if adj != 0:
+        for d in range(N_DIRS):
+            if (adj >> (2 * d)) & 1:
                 s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
-            if terrain[ter[nc], T_ADJ_ATTACK] > 0:
+            if (adj >> (2 * d + 1)) & 1:
                 s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
     hid = 0.0
     if can_hide(scr, dat, i):
