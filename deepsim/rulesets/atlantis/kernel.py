@@ -646,7 +646,7 @@ def step_to(scr, dat, i, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_along(scr, dat, i, dest):
     """Walk slot i along the path found by :func:`reach` to ``dest``; stops if it dies."""
     prev = scr[X_PPREV]
@@ -912,7 +912,7 @@ def special_targets(scr, dat, i, rng, T):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def do_specials(scr, dat, kn, i, T):
     """AT-A2: Entangle, Net, Mesmerize and Siren's Call, rolled before the regular attack."""
     u = scr[X_U]
@@ -977,7 +977,7 @@ def do_specials(scr, dat, kn, i, T):
         emit(scr, EV_SPECIAL, i, t, j, kind, r, 1 if ok else 0, u[j, UC_TYPE])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_dice(scr, dat, i, j, alloc):
     """AT-A4: dice of one (sub-)attack of slot i on slot j with ``alloc`` dice of its pool.
 
@@ -1015,7 +1015,7 @@ def attack_dice(scr, dat, i, j, alloc):
     return max(n, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_pool(scr, dat, i):
     """AT-A4 attacker-side dice: AD, +hidden bonus (+Assassin's), temple/bed (AMB-T9)."""
     u = scr[X_U]
@@ -1033,7 +1033,7 @@ def attack_pool(scr, dat, i):
     return pool
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def resolve_attack(scr, dat, i, j, n):
     """AT-A5 roll n dice of slot i at slot j; AT-X1 poison, AT-X2 sting (AMB-T18)."""
     u = scr[X_U]
@@ -1076,7 +1076,7 @@ def search(scr, dat, i, j):
     return ok
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def do_attack(scr, dat, kn, i, T):
     """The regular attack of slot i on target T (AT-A3..A6), Split dice per AMB-T19."""
     u = scr[X_U]
