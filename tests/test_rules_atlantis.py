@@ -1032,3 +1032,84 @@ def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
     assert not bots.breaking(s.scr, s.dat, s.kn, L.WITCH)
     s.g[B.GS_MAT0_K] = 130 * 100                             # the King began further ahead
     assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)
+
+
+def _full_leader_threat(s: State, i: int) -> np.ndarray:
+    """``bots.leader_threat``'s field by its definition, searching every enemy's whole
+    reach (plain Python): AD x hit chance (x 3 Poison) once per hex an enemy free to act
+    could attack after up to MV steps over passable, empty hexes (slot i's own counts as
+    empty, Vortex/Lava never passed; AT-M2, M5, M7, M8); Ranged ones within MV + range."""
+    u, dat = s.u, s.dat
+    units, nb, dist = dat[B.D_UNITS], dat[B.D_NB], dat[B.D_DIST]
+    terrain, ter, occ = dat[B.D_TERRAIN], s.scr[B.X_TER], s.scr[B.X_OCC]
+    mask = int(dat[B.D_RULES][L.R_HIT_MASK])
+    p = sum((mask >> f) & 1 for f in range(1, 7)) / 6.0
+    rmax = int(dat[B.D_RULES][L.R_RANGED_MAX])
+    ci = u[i, B.UC_CELL]
+    lmv = units[u[i, B.UC_TYPE], L.U_MV]
+    thr = np.zeros(len(ter))
+    for j in range(s.g[B.GS_NSLOTS]):
+        t = u[j, B.UC_TYPE]
+        if (not u[j, B.UC_ALIVE] or u[j, B.UC_SIDE] in (u[i, B.UC_SIDE], L.NEUTRAL)
+                or s.paralysis(j) or u[j, B.UC_SIREN] or units[t, L.U_AD] <= 0):
+            continue
+        w = units[t, L.U_AD] * p * (3.0 if units[t, L.U_POISON] else 1.0)
+        cj, mv = u[j, B.UC_CELL], units[t, L.U_MV]
+        if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, L.U_RANGED] else 1):
+            continue
+        if units[t, L.U_RANGED]:
+            thr[dist[cj] <= mv + rmax] += w
+            continue
+        hops, frontier, hit = {cj: 0}, [cj], set()
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for d in range(6):
+                    nc = nb[c, d]
+                    if nc < 0:
+                        continue
+                    hit.add(nc)
+                    tr = ter[nc]
+                    if (hops[c] >= mv or nc in hops or not terrain[tr, L.T_PASSABLE]
+                            or terrain[tr, L.T_ENTRY_DEATH]
+                            or (units[t, L.U_LARGE] and not terrain[tr, L.T_LARGE_OK])
+                            or occ[nc] not in (-1, i)):
+                        continue
+                    hops[nc] = hops[c] + 1
+                    nxt.append(nc)
+            frontier = nxt
+        for c in sorted(hit):
+            thr[c] += w
+    return thr
+
+
+def test_leader_danger_field_is_exact_within_the_leaders_reach():
+    """Bots (not a rule): ``leader_threat`` stops an enemy's search where nothing it could
+    reach or strike lies within the leader's MV + 1 (docs/performance.md, Atlantis third
+    pass); there the field equals the whole search's, term for term, with near and far
+    enemies, a Ranged and a Poison one, a paralyzed one, a wall, a shallow hex closed to
+    Large units and the leader's own units in the way."""
+    s = State(15, 11)
+    for row in range(2, 9):
+        s.terrain((9, row), "mountain_peaks")              # AT-M8 wall east of the leader
+    for col in (4, 5, 6):
+        s.terrain((col, 2), "kelp_forest")                 # AT-M5 shallow: no Large units
+    s.terrain((3, 7), "vortex")                             # AT-M7 never passed
+    leader = s.add("sea_witch", "witch", (6, 5))            # MV 3: read within 4 hexes
+    s.add("giant_crab", "witch", (5, 4))
+    s.add("hammerhead_sharks", "witch", (7, 6))
+    for name, pos in (("sword_fish", (11, 5)), ("dolphin_riders", (1, 1)),
+                      ("sea_dragon", (5, 0)), ("sperm_whale", (13, 9)),
+                      ("mer_crossbowmen", (2, 8)), ("giant_lion_fish", (6, 8)),
+                      ("sea_knights", (0, 5)), ("hippocampus_riders", (14, 0)),
+                      ("mermen", (3, 6)), ("narwhale", (10, 1))):
+        s.add(name, "king", pos)
+    stuck = s.add("sea_knights", "king", (8, 3))
+    s.u[stuck, B.UC_PARA] = 1                               # AT-X10: no attack next turn
+    bots.leader_threat(s.scr, s.dat, leader)
+    got = s.scr[B.X_LTHR]
+    want = _full_leader_threat(s, leader)
+    near = s.dat[B.D_DIST][s.u[leader, B.UC_CELL]] <= 3 + 1
+    assert near.sum() > 40 and (want[near] > 0).sum() > 10
+    assert (got[near] == want[near]).all()                  # the same sums, bit for bit
+    assert (got[~near] != want[~near]).any()                # the far part was cut short

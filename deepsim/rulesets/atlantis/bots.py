@@ -239,7 +239,10 @@ def leader_threat(scr, dat, i):
     (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
     of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
     Units too far to reach any hex within slot i's MV + 1 (a Current's push) are skipped,
-    so the field is exact only there (where choose_move and attack_plan read it).
+    and a unit's search does not go on from a hex beyond that reach (hex distance to slot
+    i's cell over its MV + 1 plus the unit's steps left + 1): the field is exact only
+    within MV + 1 of slot i (where choose_move and attack_plan read it), and every hex
+    there gets the same terms in the same order (docs/performance.md, Atlantis).
 
     Uses ``X_LQ`` (queue), ``X_LM`` (steps, -1 = unseen, restored after each unit) and
     ``X_LH`` (last unit that counted a hex).
@@ -260,6 +263,7 @@ def leader_threat(scr, dat, i):
     rmax = np.int64(rules[R_RANGED_MAX])
     ci = u[i, UC_CELL]
     lmv = units[u[i, UC_TYPE], U_MV]       # the field is read within MV (+1 push) of ci
+    dci = dist[ci]                         # symmetric: hex distances to ci
     for c in range(C):
         thr[c] = 0.0
         mark[c] = -1
@@ -283,6 +287,7 @@ def leader_threat(scr, dat, i):
                     thr[c] += w
             continue
         ent = scr[X_ENTRY][units[t, U_LARGE]]
+        far = mv + lmv + 2                   # hop h at hex c reads: dci[c] + h <= far
         q[0] = cj
         hop[cj] = 0
         n = 1
@@ -291,6 +296,8 @@ def leader_threat(scr, dat, i):
             c = q[k]
             k += 1
             hc = hop[c]                      # read once: the loop writes only other hexes
+            if dci[c] + hc > far:
+                continue                     # all it reaches or threatens is beyond MV + 1
             for d in range(N_DIRS):
                 nc = nb[c, d]
                 if nc < 0:
