@@ -60,7 +60,8 @@ def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
     whole, st, cp = new_state(1), new_state(1), new_state(1)
     checked = 0
     for game in range(12):
-        play_game(seed, np.int64(game), whole, new_state(1), np.zeros(6), dat, np.int64(0))
+        play_game(seed, np.int64(game), whole, new_state(1), np.zeros(K.SEARCH_WORK), dat,
+                  np.int64(0))
         want = _row(whole)
         turns = int(whole.g[K.GS_TURNS])
         for k in (0, 1, turns // 3, turns - 1):
@@ -97,7 +98,8 @@ def test_invariants_on_every_game_of_a_batch():
     n = 300
     tab = new_tables(n)
     for r in range(n):
-        play_game(np.int64(5), np.int64(r), st, new_state(1), np.zeros(6), dat, np.int64(0))
+        play_game(np.int64(5), np.int64(r), st, new_state(1), np.zeros(K.SEARCH_WORK), dat,
+                  np.int64(0))
         write_row(st, tab, np.int64(r))
         for x in (st.bag, st.drawn, st.disc, st.act_cnt, st.fallen):
             assert (x >= 0).all()

@@ -30,18 +30,21 @@ def test_no_kernel_function_takes_more_than_8_parameters():
 
 def test_turn_steps_are_functions_named_by_their_rulebook_step():
     """§6A 1-5: play_turn is turn_part's whole sequence (the one sequence of a turn's steps,
-    also played in pieces by a search bot's turn): turn_start then one function per step,
-    in order."""
-    assert "turn_part(st, dat, p, np.int64(0), np.int64(5))" in inspect.getsource(
-        kernel.play_turn.py_func)
+    also played in pieces by a search bot's turn): turn_start then the functions of each
+    step (§6A.2 and §6A.4 in two parts each), in order, numbered in order."""
+    assert "turn_part(st, dat, p, np.int64(STEP_START), np.int64(STEP_EXIT))" in \
+        inspect.getsource(kernel.play_turn.py_func)
     body = inspect.getsource(kernel.turn_part.py_func)
-    steps = ["turn_start", "step1_roll", "step2_press_on", "step3_dread", "step4_spend",
-             "step5_exit"]
-    at = [body.index(f"{s}(st, dat, p)") for s in steps]
+    steps = ["turn_start", "step1_roll", "step2_plan", "step2_press_on", "step3_dread",
+             "step4_move", "step4_claim", "step5_exit"]
+    at = [body.index(f"{s}(st, dat, p") for s in steps]
     assert at == sorted(at)
     for s in steps[1:]:
         doc = getattr(kernel, s).py_func.__doc__
         assert doc.startswith(f"§6A.{s[4]}"), s
+    parts = [kernel.STEP_START, kernel.STEP_ROLL, kernel.STEP_PRESS_PLAN, kernel.STEP_PRESS,
+             kernel.STEP_DREAD, kernel.STEP_MOVE, kernel.STEP_CLAIM, kernel.STEP_EXIT]
+    assert parts == list(range(len(steps)))
 
 
 def test_data_bundle_fields_match_the_compiled_arrays():

@@ -132,8 +132,9 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 # Game scalars (State.g, int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
- GS_FLOOR_MASK, GS_EXIT_MASK) = range(18)
-G_N = 18
+ GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
+ GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR) = range(25)
+G_N = 25
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
@@ -141,9 +142,16 @@ G_N = 18
 # round, -1 before the round begins (where kernel.play_rest resumes). Search bots (issue
 # 21, kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
 # itself; 0 in a rollout, whose seats all play the heuristic); GS_DECISIONS: searched
-# decisions so far (the rollouts' stream key); GS_FLOOR_MASK, GS_EXIT_MASK: bit set of the
-# options the search found best for the next target floor (bit f = floor f) and exit (bit
-# 0 Stay, 1 Cash Out, 2 Last Stand), 0 = no search (the heuristic decides alone).
+# decisions so far (the rollouts' stream key); GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK,
+# GS_PRESS_MASK (in the order of the decision kinds, kernel.FLOOR_DECISION ..): bit set of
+# the options the search found best for the next target floor (bit f = floor f), exit
+# (bit 0 Stay, 1 Cash Out, 2 Last Stand), room on arrival (bit 0 no claim, bit s + 1 slot
+# s) and Press On (bit 0 stop, 1 press), 0 = no search (the heuristic decides alone).
+# Where a turn stands between two of its parts (kernel.turn_part), so that a copy of the
+# state can be played on from there: GS_PRESSES Press Ons so far this turn, GS_PRESS_TARGET
+# the floor the crew presses on for, GS_PRESS_OVER 1 once step 2 is over (§6A.2);
+# GS_CLAIMS_LEFT claims the turn may still make (A22), GS_START_FLOOR the floor the turn's
+# step 4 began on (A52).
 
 
 @njit(cache=True)

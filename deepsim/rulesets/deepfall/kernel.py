@@ -42,9 +42,16 @@ from deepsim.rulesets.deepfall.board import (
     GS_DREAD_ADDED,
     GS_DREAD_LEN,
     GS_EV,
+    GS_CLAIMS_LEFT,
     GS_EXIT_MASK,
     GS_FLOOR_MASK,
     GS_N,
+    GS_PRESS_MASK,
+    GS_PRESS_OVER,
+    GS_PRESS_TARGET,
+    GS_PRESSES,
+    GS_ROOM_MASK,
+    GS_START_FLOOR,
     GS_ROUND,
     GS_SEARCH,
     GS_SLOTS,
@@ -121,6 +128,7 @@ from deepsim.rulesets.deepfall.layout import (
     EV_ROUND,
     EV_SCORE,
     EV_SEARCH,
+    EV_SEARCH_ROOM,
     EV_SETBACK,
     EV_SETUP,
     EV_STAY,
@@ -152,6 +160,9 @@ from deepsim.rulesets.deepfall.layout import (
     GF_TOP,
     GREED,
     K_ROLLOUTS,
+    K_SEARCH_MARGIN,
+    K_SEARCH_PRESS,
+    K_SEARCH_ROOM,
     MAX_SEATS,
     MAX_SLOTS,
     METTLE,
@@ -460,25 +471,28 @@ def pour_assault(st, p, fi, s, need_s, need_c, avail_c):
     return ps + pc
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
-def try_claim(st, dat, kn, p, allow_assault, keep_c):
-    """§7.1: ask the bot for a room on the crew's current floor and claim it or carry
-    progress. Returns True when a marker was placed. ``keep_c`` Cunning is kept back for
-    Moves."""
+NO_ACTION = 0           # what claim_action lets the crew do at a room
+CLAIM = 1
+POUR = 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def claim_action(st, dat, p, fi, s, assault, allow_assault, keep_c):
+    """What §7.1 lets seat p's crew do at room ``s`` of floor index ``fi`` with the symbols
+    it holds, ``keep_c`` Cunning kept back for Moves.
+
+    Returns (action, need_s, need_c, avail_c, surplus_s, surplus_c, solo): action CLAIM (a
+    marker: the room's cost in Steel and Cunning and the trinity paid, unless ``assault``
+    asks to pour instead), POUR (assault progress, A25: the claim is out of reach or
+    ``assault``, with ``allow_assault`` and ``claims.assault`` on; it may pour nothing), or
+    NO_ACTION (A34: the crew already has markers there and may not reinforce; A8's
+    alternative: the new marker would not beat the leader). The surplus (Steel, then
+    Cunning, at most ``claims.max_surplus``) adds strength to a claim (§7.1).
+    """
     rules = dat.rules
-    sd = st.sd
     sym = st.sym
-    eff = st.eff
-    fi = sd[p, SD_FLOOR] - 1
-    s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
-    if st.g[GS_TRACE] != 0:
-        why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
-    if s < 0:
-        return False
-    if st.g[GS_TRACE] != 0:
-        events.room(st, dat, p, fi, s)
     if rules[R_REINFORCE] < 0.5 and st.act_cnt[fi, s, p] > 0:         # A34
-        return False
+        return NO_ACTION, 0, 0, 0, 0, 0, False
     need_s, need_c = claim_cost(st, dat, fi, s, p)
     ok, solo = trinity_ok(st, dat, p, st.theme[fi, s])
     avail_c = sym[CUNNING] - keep_c
@@ -490,17 +504,67 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
         sur_c = min(sur_c, cap - sur_s)
         sur_c = max(sur_c, 0)
         if rules[R_MUST_BEAT] > 0.5:                                  # A8 alternative
-            strength = rules[R_BASE_STRENGTH] + eff[p, E_MARKER_STRENGTH]
+            strength = rules[R_BASE_STRENGTH] + st.eff[p, E_MARKER_STRENGTH]
             if rules[R_SURPLUS_STRENGTH] > 0.5:
                 strength += sur_s + sur_c
             mine = strength_of(st, dat, fi, s, p)
-            if mine + strength * eff[p, E_MARKER_WEIGHT] <= rival_best(st, dat, fi, s, p):
-                return False
+            if mine + strength * st.eff[p, E_MARKER_WEIGHT] <= rival_best(st, dat, fi, s, p):
+                return NO_ACTION, need_s, need_c, avail_c, sur_s, sur_c, solo
+        return CLAIM, need_s, need_c, avail_c, sur_s, sur_c, solo
+    if allow_assault and rules[R_ASSAULT] > 0.5:
+        return POUR, need_s, need_c, avail_c, 0, 0, solo
+    return NO_ACTION, need_s, need_c, avail_c, 0, 0, solo
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def try_claim(st, dat, kn, p, allow_assault, keep_c):
+    """§7.1: ask the bot for a room on the crew's current floor and claim it or carry
+    progress (:func:`claim_action`). Returns True when a marker was placed. ``keep_c``
+    Cunning is kept back for Moves. A search bot's room (``GS_ROOM_MASK``, set by
+    :func:`search_turn` before the first claim on arrival; bit 0 no claim, bit s + 1 slot
+    s) overrides the bot's choice when the bot's is not among the best: then the first
+    best, claimed when the crew can, else poured into."""
+    g = st.g
+    fi = st.sd[p, SD_FLOOR] - 1
+    s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
+    if g[GS_TRACE] != 0:
+        why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
+    mask = g[GS_ROOM_MASK]
+    if mask != 0:
+        g[GS_ROOM_MASK] = 0
+        if (mask >> (s + 1)) & 1 == 0:
+            s = first_bit(mask) - 1
+            assault = False
+    if s < 0:
+        return False
+    if g[GS_TRACE] != 0:
+        events.room(st, dat, p, fi, s)
+    action, need_s, need_c, avail_c, sur_s, sur_c, solo = claim_action(
+        st, dat, p, fi, s, assault, allow_assault, keep_c)
+    if action == CLAIM:
         do_claim(st, dat, p, fi, s, sur_s, sur_c, solo)
         return True
-    if allow_assault and rules[R_ASSAULT] > 0.5:
+    if action == POUR:
         pour_assault(st, p, fi, s, need_s, need_c, avail_c)
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def room_options(st, dat, p, fi):
+    """The options of a search bot's room on arrival (bit 0 no claim, bit s + 1 slot s):
+    every standing room of floor index ``fi`` where the crew can claim, or pour something
+    in as assault progress (:func:`claim_action`, nothing kept back for Moves)."""
+    opts = np.int64(1)
+    sym = st.sym
+    for s in range(st.g[GS_SLOTS]):
+        if st.gone[fi, s] != 0:
+            continue
+        action, need_s, need_c, avail_c, _ss, _sc, _solo = claim_action(
+            st, dat, p, fi, s, False, True, np.int64(0))
+        if action == CLAIM or (action == POUR and
+                               min(sym[STEEL], need_s) + min(max(avail_c, 0), need_c) > 0):
+            opts |= np.int64(1) << (s + 1)
+    return opts
 
 
 # ---------------------------------------------------------------------------------------
@@ -586,31 +650,60 @@ def step1_roll(st, dat, p):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def step2_press_on(st, dat, p):
-    """§6A.2 Press On: another hand while the bot dares and the bag lasts, +1 Dread on the
-    shared track each time (A18)."""
-    rules = dat.rules
+def step2_plan(st, dat, p):
+    """§6A.2, before the first Press On: the floor the crew means to spend on (the bot's
+    target before the spend, which its Press On heuristic reads) and no Press On yet."""
     g = st.g
     kn = knobs_of(st, dat, p)
-    h = hand_size(st, dat, p)
     target_floor = bots.choose_floor(st, dat, kn, p, True)
     if g[GS_TRACE] != 0:
         why.floor(st, dat, kn, p, True, target_floor)
-    presses = 0
+    g[GS_PRESS_TARGET] = target_floor
+    g[GS_PRESSES] = 0
+    g[GS_PRESS_OVER] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step2_press_on(st, dat, p, decisions):
+    """§6A.2 Press On: another hand while the bot dares and the bag lasts, +1 Dread on the
+    shared track each time (A18).
+
+    Resumable: plays on from the Press Ons the state records (``GS_PRESSES``; the step is
+    over once ``GS_PRESS_OVER`` is 1) and returns after ``decisions`` decisions (press or
+    stop; -1 = until the step is over), so that a search bot can weigh each Press On
+    (:func:`search_turn`). A search bot's ``GS_PRESS_MASK`` (bit 0 stop, bit 1 press)
+    overrides the next decision when the bot's own is not among the best.
+    """
+    rules = dat.rules
+    g = st.g
+    if g[GS_PRESS_OVER] != 0:
+        return
+    kn = knobs_of(st, dat, p)
+    h = hand_size(st, dat, p)
+    made = 0
     while bag_size(st, p) > 0:
-        go = bots.press_on(st, dat, kn, p, presses, target_floor)
+        if made == decisions:
+            return
+        made += 1
+        go = bots.press_on(st, dat, kn, p, g[GS_PRESSES], g[GS_PRESS_TARGET])
         if g[GS_TRACE] != 0:
-            why.press(st, dat, kn, p, presses, target_floor, go)
+            why.press(st, dat, kn, p, g[GS_PRESSES], g[GS_PRESS_TARGET], go)
+        mask = g[GS_PRESS_MASK]
+        if mask != 0:
+            g[GS_PRESS_MASK] = 0
+            if (mask >> np.int64(go)) & 1 == 0:
+                go = not go
         if not go:
             break
-        presses += 1
+        g[GS_PRESSES] += 1
         g[GS_DREAD] += np.int64(rules[R_PRESS_DREAD])
         g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
         st.si[p, S_PRESS_ONS] += 1
-        emit(st, p, EV_PRESS, (presses, g[GS_DREAD], 0, 0, 0, 0, 0))
+        emit(st, p, EV_PRESS, (g[GS_PRESSES], g[GS_DREAD], 0, 0, 0, 0, 0))
         draw_hand(st, dat, p, h)
         if st.eff[p, E_HAND] != 0:
             credit(st, p, E_HAND)
+    g[GS_PRESS_OVER] = 1
     if g[GS_TRACE] != 0:
         why.bag_empty(st, p)
 
@@ -830,14 +923,16 @@ def searched_floor(st, dat, p, heuristic, mask):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def step4_spend(st, dat, p):
-    """§6A.4 Spend the symbols, in the order the bot chooses: claim on this floor first when
-    the bot prefers (keeping the Cunning its Moves need), Move, claim on arrival (A22:
-    ``claims.per_turn`` claims), Loot, recruit (§8)."""
+def step4_move(st, dat, p):
+    """§6A.4 Spend the symbols, in the order the bot chooses (first part): claim on this
+    floor first when the bot prefers (keeping the Cunning its Moves need), then Move. The
+    claims left (A22: ``claims.per_turn``) and the floor the step began on (A52) are kept
+    in the state for :func:`step4_claim`."""
     rules = dat.rules
     sd = st.sd
+    g = st.g
     kn = knobs_of(st, dat, p)
-    start_floor = sd[p, SD_FLOOR]
+    g[GS_START_FLOOR] = sd[p, SD_FLOOR]
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
     target_floor = bots.choose_floor(st, dat, kn, p, False)
     if st.g[GS_TRACE] != 0:
@@ -858,11 +953,20 @@ def step4_spend(st, dat, p):
         if keep_c >= 0 and try_claim(st, dat, kn, p, False, keep_c):
             claims_left -= 1
     move(st, dat, kn, p, target_floor)
-    while claims_left > 0:
+    g[GS_CLAIMS_LEFT] = claims_left
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step4_claim(st, dat, p):
+    """§6A.4 Spend the symbols (second part, after the Move): claim on arrival while claims
+    are left (A22), Loot (A5, A52), recruit (§8)."""
+    g = st.g
+    kn = knobs_of(st, dat, p)
+    while g[GS_CLAIMS_LEFT] > 0:
         if not try_claim(st, dat, kn, p, True, 0):
             break
-        claims_left -= 1
-    loot(st, dat, p, start_floor)
+        g[GS_CLAIMS_LEFT] -= 1
+    loot(st, dat, p, g[GS_START_FLOOR])
     recruit(st, dat, kn, p)
 
 
@@ -962,42 +1066,60 @@ def step5_exit(st, dat, p):
         sym[k] = 0
 
 
+# The parts of a turn (§6A), in order: where a turn can stop and a copy of the state play on
+# (turn_part). §6A.2 and §6A.4 are each split in two so that a search bot can weigh its
+# Press Ons and its room on arrival (search_turn).
+STEP_START = 0          # before §6A.1: production, the turn's symbols (turn_start)
+STEP_ROLL = 1           # §6A.1 draw & roll
+STEP_PRESS_PLAN = 2     # §6A.2 the floor the crew presses on for
+STEP_PRESS = 3          # §6A.2 the Press Ons (resumable)
+STEP_DREAD = 4          # §6A.3 Dread and Setback
+STEP_MOVE = 5           # §6A.4 claim here first, Move
+STEP_CLAIM = 6          # §6A.4 claims on arrival, Loot, recruit
+STEP_EXIT = 7           # §6A.5 the exit
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def turn_part(st, dat, p, first, last):
-    """Play steps ``first`` .. ``last`` of seat p's turn (§6A; step 0 = :func:`turn_start`,
-    then steps 1-5), the steps before ``first`` having been played: the one sequence of a
+    """Play parts ``first`` .. ``last`` of seat p's turn (§6A; ``STEP_START`` ..
+    ``STEP_EXIT``), the parts before ``first`` having been played: the one sequence of a
     turn's steps, which :func:`play_turn`, :func:`finish_turn` and a search bot's turn
     (:func:`search_turn`, which stops at its decisions) all play."""
     # Callers pass np.int64 step numbers, never literals: numba compiles a function once per
     # argument type and a literal 4 is its own type, so literal calls compiled (and LLVM
     # optimised) the whole turn once per (first, last) pair; LLVM still folds the constants
     # after inlining. The search bot's decision kinds are passed the same way.
-    if first <= 0 <= last:
+    if first <= STEP_START <= last:
         turn_start(st, dat, p)
-    if first <= 1 <= last:
+    if first <= STEP_ROLL <= last:
         step1_roll(st, dat, p)
-    if first <= 2 <= last:
-        step2_press_on(st, dat, p)
-    if first <= 3 <= last:
+    if first <= STEP_PRESS_PLAN <= last:
+        step2_plan(st, dat, p)
+    if first <= STEP_PRESS <= last:
+        step2_press_on(st, dat, p, np.int64(-1))
+    if first <= STEP_DREAD <= last:
         step3_dread(st, dat, p)
-    if first <= 4 <= last:
-        step4_spend(st, dat, p)
-    if first <= 5 <= last:
+    if first <= STEP_MOVE <= last:
+        step4_move(st, dat, p)
+    if first <= STEP_CLAIM <= last:
+        step4_claim(st, dat, p)
+    if first <= STEP_EXIT <= last:
         step5_exit(st, dat, p)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def play_turn(st, dat, p):
     """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
-    turn_part(st, dat, p, np.int64(0), np.int64(5))
+    turn_part(st, dat, p, np.int64(STEP_START), np.int64(STEP_EXIT))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def finish_turn(st, dat, p, step):
-    """Play steps ``step`` .. 5 of seat p's turn (§6A), whose steps before ``step`` were
-    played (1 = the turn started, :func:`turn_start`): a search bot that copied the state
-    between two steps (board.copy_state) finishes the turn, then :func:`play_rest`."""
-    turn_part(st, dat, p, step, np.int64(5))
+    """Play parts ``step`` .. ``STEP_EXIT`` of seat p's turn (§6A), whose parts before
+    ``step`` were played (``STEP_ROLL`` = the turn started, :func:`turn_start`): a copy of
+    the state made between two parts (board.copy_state) finishes the turn, then
+    :func:`play_rest`."""
+    turn_part(st, dat, p, step, np.int64(STEP_EXIT))
 
 
 # ---------------------------------------------------------------------------------------
@@ -1446,8 +1568,13 @@ def reset(st, seed, game, trace):
 
 #: child of the game's stream key (rng.child_key) that roots its rollouts' streams
 ROLLOUT_STREAM = 1
-FLOOR_DECISION = 0      # the kinds of searched decision (the search event's ``decision``)
-EXIT_DECISION = 1
+FLOOR_DECISION = 0      # the kinds of searched decision (the search event's ``decision``),
+EXIT_DECISION = 1       # in the order of their option masks in the state (GS_FLOOR_MASK ..)
+ROOM_DECISION = 2
+PRESS_DECISION = 3
+SEARCH_OPTIONS = 16     # options a decision can have at most (bits of its mask)
+SEARCH_WORK = 3 * SEARCH_OPTIONS    # the search's work array: per option its mean win, and
+                                    # the sum and sum of squares of its paired differences
 TIE_EPS = 1e-12         # mean wins closer than this are tied
 
 
@@ -1459,18 +1586,32 @@ def rollout_key(root, decision, rollout):
     return child_key(child_key(root, decision), rollout)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def decision_part(kind):
+    """The part of the turn (``STEP_*``) that takes a decision of ``kind``."""
+    if kind == FLOOR_DECISION:
+        return np.int64(STEP_MOVE)
+    if kind == EXIT_DECISION:
+        return np.int64(STEP_EXIT)
+    if kind == ROOM_DECISION:
+        return np.int64(STEP_CLAIM)
+    return np.int64(STEP_PRESS)
+
+
 @njit(cache=True, _nrt=False)
 def rollout_win(st, scr, dat, p, kind, option, key):
     """Seat p's win (1, a k-way tie for first 1/k, else 0) in one rollout of ``option``.
 
-    The state ``st`` (stopped at a decision of seat p's turn: before step 4 for the
-    target floor, ``kind`` FLOOR_DECISION, option = floor 1..6; before step 5 for the exit,
-    EXIT_DECISION, option 0 Stay, 1 Cash Out, 2 Last Stand) is copied into ``scr``
-    (board.copy_state); the copy draws from the stream ``key`` (its own: the game's
-    future draws are never read), every seat plays seat p's heuristic (its knobs, no
-    search), seat p takes ``option`` and the copy plays the turn and the game to its end
-    with the rules' own functions (:func:`turn_part`, :func:`play_rest`). ``st`` is not
-    changed.
+    The state ``st`` is stopped at a decision of seat p's turn, before the part that takes
+    it (:func:`decision_part`): ``kind`` FLOOR_DECISION, option = target floor 1..6;
+    EXIT_DECISION, option 0 Stay, 1 Cash Out, 2 Last Stand; ROOM_DECISION, the first claim
+    on arrival, option 0 no claim, s + 1 room slot s; PRESS_DECISION, the next Press On,
+    option 0 stop, 1 press. It is copied into ``scr`` (board.copy_state); the copy draws
+    from the stream ``key`` (its own: the game's future draws are never read), every seat
+    plays seat p's heuristic (its knobs, no search), seat p takes ``option`` (the option
+    mask ``GS_FLOOR_MASK + kind`` holding only it) and the copy plays the turn and the
+    game to its end with the rules' own functions (:func:`turn_part`, :func:`play_rest`).
+    ``st`` is not changed.
     """
     copy_state(st, scr)
     g = scr.g
@@ -1480,12 +1621,8 @@ def rollout_win(st, scr, dat, p, kind, option, key):
     b = st.sd[p, SD_BOT]
     for q in range(g[GS_N]):
         scr.sd[q, SD_BOT] = b
-    if kind == FLOOR_DECISION:
-        g[GS_FLOOR_MASK] = np.int64(1) << option
-        turn_part(scr, dat, p, np.int64(4), np.int64(5))
-    else:
-        g[GS_EXIT_MASK] = np.int64(1) << option
-        turn_part(scr, dat, p, np.int64(5), np.int64(5))
+    g[GS_FLOOR_MASK + kind] = np.int64(1) << option
+    turn_part(scr, dat, p, decision_part(kind), np.int64(STEP_EXIT))
     play_rest(scr, dat)
     glory = scr.glory
     top = glory[0]
@@ -1501,49 +1638,10 @@ def rollout_win(st, scr, dat, p, kind, option, key):
 
 
 @njit(cache=True, _nrt=False)
-def option_means(st, scr, dat, p, kind, first, count, means):
-    """Mean win of each option over the ``rollouts`` rollouts of seat p's bot (knob;
-    :func:`rollout_win`): option i = ``first + i`` (i < ``count``) into ``means[i]``
-    (float64[>= count]).
-
-    Rollout r of every option uses the same stream (common random numbers: the options
-    are compared on the same dice), keyed by (seed, game, the game's decision number
-    ``GS_DECISIONS``, r) (:func:`rollout_key`). Returns the bit set of the best options
-    (bit = option; ties within TIE_EPS all set).
-    """
-    rollouts = np.int64(knobs_of(st, dat, p)[K_ROLLOUTS])
-    d = st.g[GS_DECISIONS]
-    best = -1.0
-    for i in range(count):
-        tot = 0.0
-        for r in range(rollouts):
-            tot += rollout_win(st, scr, dat, p, kind, first + i,
-                               rollout_key(st.key[1], d, r))
-        means[i] = tot / rollouts
-        best = max(best, means[i])
-    mask = np.int64(0)
-    for i in range(count):
-        if means[i] >= best - TIE_EPS:
-            mask |= np.int64(1) << (first + i)
-    return mask
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _pct(kind, first, count, means, slot):
-    """The search event's value of option slot ``slot`` (floors 1..6 at slots 0..5; exits
-    0..2): mean win in percent x100, -1 when it was not an option."""
-    o = slot + 1 if kind == FLOOR_DECISION else slot
-    i = o - first
-    if i < 0 or i >= count:
-        return np.int64(-1)
-    return np.int64(np.round(means[i] * 10000))
-
-
-@njit(cache=True, _nrt=False)
-def search_event(st, scr, dat, p, kind, first, count, means):
-    """Trace a searched decision (layout ``search`` event): the options' mean wins and
-    the heuristic's choice, read on a scratch copy so that the game's stream is untouched
-    (a random heuristic draws)."""
+def heuristic_option(st, scr, dat, p, kind):
+    """The option seat p's heuristic (its knobs) takes at a decision of ``kind`` (the
+    numbering of :func:`rollout_win`), asked on a scratch copy ``scr`` so that the game's
+    stream is untouched (a random heuristic draws)."""
     copy_state(st, scr)
     kn = knobs_of(scr, dat, p)
     if kind == FLOOR_DECISION:
@@ -1551,61 +1649,179 @@ def search_event(st, scr, dat, p, kind, first, count, means):
         h = max(min(h, N_FLOORS - st.g[GS_COLLAPSED]), 1)
         cur = st.sd[p, SD_FLOOR]
         reach = bots.move_reach(st, dat, p)
-        h = min(max(h, cur - reach), cur + reach)
-        mask = st.g[GS_FLOOR_MASK]
-    else:
-        h = bots.exit_choice(scr, dat, kn, p, last_stand_price(scr, dat, p))
-        mask = st.g[GS_EXIT_MASK]
-    chosen = h if (mask >> h) & 1 == 1 else first_bit(mask)
-    emit10(st, p, EV_SEARCH, (kind, chosen, h, np.int64(kn[K_ROLLOUTS]),
-                              _pct(kind, first, count, means, 0),
-                              _pct(kind, first, count, means, 1),
-                              _pct(kind, first, count, means, 2),
-                              _pct(kind, first, count, means, 3),
-                              _pct(kind, first, count, means, 4),
-                              _pct(kind, first, count, means, 5)))
+        return min(max(h, cur - reach), cur + reach)
+    if kind == EXIT_DECISION:
+        return bots.exit_choice(scr, dat, kn, p, last_stand_price(scr, dat, p))
+    if kind == ROOM_DECISION:
+        s, _assault = bots.choose_room(scr, dat, kn, p, st.sd[p, SD_FLOOR] - 1, 0, True)
+        return s + 1
+    g = scr.g
+    return np.int64(bots.press_on(scr, dat, kn, p, g[GS_PRESSES], g[GS_PRESS_TARGET]))
 
 
 @njit(cache=True, _nrt=False)
-def search_turn(st, scr, means, dat, p):
-    """Seat p's turn with a search bot (§6A; issue 21): the steps of :func:`turn_part`,
-    stopping at the turn's boundary choices to weigh each legal option by rollouts.
+def option_means(st, scr, dat, p, kind, options, heur, work):
+    """Weigh each option of a decision by the ``rollouts`` rollouts of seat p's bot (knob;
+    :func:`rollout_win`) and return the bit set of the options the bot may take.
 
-    Before step 4 the target floor: every standing floor within the crew's Moves
-    (:func:`bots.move_reach`); before step 5 the exit (§7.3): Stay, Cash Out unless a
-    Last Stand is declared (A29), a Last Stand when affordable. A decision with more
-    than one option is searched (:func:`option_means`, ``rollouts`` knob of the seat's
-    bot, with ``scr`` as scratch) and counts in ``GS_DECISIONS``; the step then takes the
+    Option o (bit o of ``options``, o < SEARCH_OPTIONS): its mean win into ``work[o]``,
+    and the sum and the sum of squares of its paired differences with the heuristic's
+    option ``heur`` (rollout by rollout) into ``work[SEARCH_OPTIONS + o]`` and
+    ``work[2 * SEARCH_OPTIONS + o]`` (``work``: float64[SEARCH_WORK]; other entries are
+    not touched). Rollout r of every option uses the same stream (common random numbers:
+    the options are compared on the same dice), keyed by (seed, game, the game's
+    decision number ``GS_DECISIONS``, r) (:func:`rollout_key`).
+
+    Returned: the options with the best mean (ties within TIE_EPS all set), unless the
+    knob ``search_margin`` m > 0, ``heur`` is an option and not among the best, and the
+    first best option's paired mean difference with ``heur`` is not above m standard
+    errors (sample sd over the rollouts / sqrt(rollouts)): then ``heur`` alone (the
+    search overrides the heuristic only when the rollouts say so clearly).
+    """
+    kn = knobs_of(st, dat, p)
+    rollouts = np.int64(kn[K_ROLLOUTS])
+    d = st.g[GS_DECISIONS]
+    n = SEARCH_OPTIONS
+    heur_in = heur >= 0 and heur < n and (options >> heur) & 1 == 1
+    for o in range(n):
+        if (options >> o) & 1 == 1:
+            work[o] = 0.0
+            work[n + o] = 0.0
+            work[2 * n + o] = 0.0
+    for r in range(rollouts):
+        key = rollout_key(st.key[1], d, r)
+        wh = 0.0
+        if heur_in:
+            wh = rollout_win(st, scr, dat, p, kind, heur, key)
+            work[heur] += wh
+        for o in range(n):
+            if (options >> o) & 1 == 0 or (heur_in and o == heur):
+                continue
+            w = rollout_win(st, scr, dat, p, kind, np.int64(o), key)
+            work[o] += w
+            work[n + o] += w - wh
+            work[2 * n + o] += (w - wh) * (w - wh)
+    best = -1.0
+    first = -1
+    for o in range(n):
+        if (options >> o) & 1 == 1:
+            work[o] /= rollouts
+            if work[o] > best + TIE_EPS:
+                best = work[o]
+                first = o
+    mask = np.int64(0)
+    for o in range(n):
+        if (options >> o) & 1 == 1 and work[o] >= best - TIE_EPS:
+            mask |= np.int64(1) << o
+    margin = kn[K_SEARCH_MARGIN]
+    if margin > 0.0 and heur_in and (mask >> heur) & 1 == 0:
+        mean_d = work[n + first] / rollouts
+        var_d = 0.0
+        if rollouts > 1:
+            var_d = (work[2 * n + first] - rollouts * mean_d * mean_d) / (rollouts - 1)
+        se = np.sqrt(max(var_d, 0.0) / rollouts)
+        if mean_d <= margin * se:
+            mask = np.int64(1) << heur
+    return mask
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pct(options, means, o):
+    """Mean win of option ``o`` in percent x100 (an event value), -1 when not an option."""
+    if o < 0 or o >= SEARCH_OPTIONS or (options >> o) & 1 == 0:
+        return np.int64(-1)
+    return np.int64(np.round(means[o] * 10000))
+
+
+@njit(cache=True, _nrt=False)
+def search_event(st, p, kind, options, heur, rollouts, work):
+    """Trace a searched decision (layout ``search`` event, preceded for a room by one
+    ``search_room`` event per option): the options' mean wins (``work``, as
+    :func:`option_means` left it), the heuristic's option ``heur`` and the choice."""
+    if kind == FLOOR_DECISION:
+        lo = np.int64(1)                 # the event's slots 0..5: floors 1..6
+    elif kind == ROOM_DECISION:
+        lo = np.int64(-100)              # the options are in the search_room events
+        for o in range(SEARCH_OPTIONS):
+            if (options >> o) & 1 == 1:
+                theme = st.theme[st.sd[p, SD_FLOOR] - 1, o - 1] if o > 0 else -1
+                emit(st, p, EV_SEARCH_ROOM, (o - 1, theme, _pct(options, work, o), 0, 0, 0,
+                                             0))
+    else:
+        lo = np.int64(0)
+    mask = st.g[GS_FLOOR_MASK + kind]
+    chosen = heur if heur >= 0 and (mask >> heur) & 1 == 1 else first_bit(mask)
+    emit10(st, p, EV_SEARCH, (kind, chosen, heur, rollouts,
+                              _pct(options, work, lo), _pct(options, work, lo + 1),
+                              _pct(options, work, lo + 2), _pct(options, work, lo + 3),
+                              _pct(options, work, lo + 4), _pct(options, work, lo + 5)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def search_decision(st, scr, work, dat, p, kind, options):
+    """Weigh a decision of ``kind`` with more than one option (bit set ``options``) by
+    rollouts (:func:`option_means`, against the heuristic's own option,
+    :func:`heuristic_option`), leave the options the bot may take in the state's mask
+    for the part of the turn that takes it, trace it, and count it in ``GS_DECISIONS``."""
+    g = st.g
+    heur = heuristic_option(st, scr, dat, p, kind)
+    g[GS_FLOOR_MASK + kind] = option_means(st, scr, dat, p, kind, options, heur, work)
+    if g[GS_TRACE] != 0:
+        search_event(st, p, kind, options, heur, np.int64(knobs_of(st, dat, p)[K_ROLLOUTS]),
+                     work)
+    g[GS_DECISIONS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def search_turn(st, scr, work, dat, p):
+    """Seat p's turn with a search bot (§6A; issue 21): the parts of :func:`turn_part`,
+    stopping at the bot's decisions to weigh each legal option by rollouts.
+
+    - each Press On (§6A.2, knob ``search_press``): stop or press, while the bag lasts;
+    - the target floor (before §6A.4's Move): every standing floor within the crew's
+      Moves (:func:`bots.move_reach`);
+    - the room on arrival (§6A.4 after the Move, knob ``search_room``): no claim, or each
+      room where the crew can claim or pour in (:func:`room_options`);
+    - the exit (§7.3): Stay, Cash Out unless a Last Stand is declared (A29), a Last Stand
+      when affordable.
+
+    A decision with more than one option is searched (:func:`search_decision`,
+    ``rollouts`` knob of the seat's bot, with ``scr`` as scratch); the part then takes the
     heuristic's choice when it is among the best options, else the first best
-    (:func:`searched_floor`, :func:`step5_exit`). Press On and rooms stay the heuristic's.
-    ``means``: float64[N_FLOORS] work array.
+    (:func:`step2_press_on`, :func:`searched_floor`, :func:`try_claim`,
+    :func:`step5_exit`). Claims before the Move, later claims, recruits and Loot stay the
+    heuristic's. ``work``: float64[SEARCH_WORK] work array.
     """
     g = st.g
     sd = st.sd
-    turn_part(st, dat, p, np.int64(0), np.int64(3))
-    # the target floor (step 4)
+    kn = knobs_of(st, dat, p)
+    turn_part(st, dat, p, np.int64(STEP_START), np.int64(STEP_PRESS_PLAN))
+    if kn[K_SEARCH_PRESS] > 0.5:
+        while g[GS_PRESS_OVER] == 0 and bag_size(st, p) > 0:
+            search_decision(st, scr, work, dat, p, np.int64(PRESS_DECISION), np.int64(3))
+            step2_press_on(st, dat, p, np.int64(1))
+    turn_part(st, dat, p, np.int64(STEP_PRESS), np.int64(STEP_DREAD))
+    # the target floor (§6A.4)
     cur = sd[p, SD_FLOOR]
     reach = bots.move_reach(st, dat, p)
     lo = max(1, cur - reach)
     hi = min(N_FLOORS - g[GS_COLLAPSED], cur + reach)
     if hi > lo:
-        g[GS_FLOOR_MASK] = option_means(st, scr, dat, p, np.int64(FLOOR_DECISION), lo, hi - lo + 1,
-                                        means)
-        if g[GS_TRACE] != 0:
-            search_event(st, scr, dat, p, np.int64(FLOOR_DECISION), lo, hi - lo + 1, means)
-        g[GS_DECISIONS] += 1
-    turn_part(st, dat, p, np.int64(4), np.int64(4))
-    # the exit (step 5)
+        options = ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
+        search_decision(st, scr, work, dat, p, np.int64(FLOOR_DECISION), options)
+    turn_part(st, dat, p, np.int64(STEP_MOVE), np.int64(STEP_MOVE))
+    # the room on arrival (§6A.4, §7.1)
+    if kn[K_SEARCH_ROOM] > 0.5 and g[GS_CLAIMS_LEFT] > 0:
+        options = room_options(st, dat, p, sd[p, SD_FLOOR] - 1)
+        if options & (options - 1) != 0:             # two options or more
+            search_decision(st, scr, work, dat, p, np.int64(ROOM_DECISION), options)
+    turn_part(st, dat, p, np.int64(STEP_CLAIM), np.int64(STEP_CLAIM))
+    # the exit (§6A.5, §7.3)
     if sd[p, SD_STAND] == 0:
         price = last_stand_price(st, dat, p)
-        n_opt = 3 if st.sym[METTLE] >= max(0, price) else 2
-        g[GS_EXIT_MASK] = option_means(st, scr, dat, p, np.int64(EXIT_DECISION), np.int64(0),
-                                       n_opt, means)
-        if g[GS_TRACE] != 0:
-            search_event(st, scr, dat, p, np.int64(EXIT_DECISION), np.int64(0), n_opt,
-                         means)
-        g[GS_DECISIONS] += 1
-    turn_part(st, dat, p, np.int64(5), np.int64(5))
+        options = np.int64(7) if st.sym[METTLE] >= max(0, price) else np.int64(3)
+        search_decision(st, scr, work, dat, p, np.int64(EXIT_DECISION), options)
+    turn_part(st, dat, p, np.int64(STEP_EXIT), np.int64(STEP_EXIT))
 
 
 # Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
@@ -1614,11 +1830,11 @@ def search_turn(st, scr, means, dat, p):
 # function of its own: inlining it in numba IR into play_block saved ~1 s of compile but
 # measured ~1.5% fewer games/s.
 @njit(cache=True, _nrt=False)
-def play_game(seed, game, st, scr, means, dat, trace):
+def play_game(seed, game, st, scr, work, dat, trace):
     """Play game number ``game`` of the run ``seed`` in state ``st`` (its counters hold the
     game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev``. ``scr``
-    is a scratch state (board.new_state) for the search bots' rollouts, ``means`` their
-    float64[N_FLOORS] work array.
+    is a scratch state (board.new_state) for the search bots' rollouts, ``work`` their
+    float64[SEARCH_WORK] work array.
 
     The game depends only on (seed, game): its stream key is ``game_key(seed, game)``, its
     rollouts' keys come from ``rollout_key(seed, game, decision, rollout)``.
@@ -1629,7 +1845,7 @@ def play_game(seed, game, st, scr, means, dat, trace):
     while not play_rounds(st, dat, -1):
         p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
         g[GS_TURN_I] += 1
-        search_turn(st, scr, means, dat, p)
+        search_turn(st, scr, work, dat, p)
     end_game(st, dat)
 
 
@@ -1666,9 +1882,9 @@ def play_block(seed, games, lo, hi, dat, tab):
     """
     st = new_state(1)
     scr = new_state(1)
-    means = np.zeros(N_FLOORS)
+    work = np.zeros(SEARCH_WORK)
     for r in range(lo, hi):
-        play_game(seed, games[r], st, scr, means, dat, np.int64(0))
+        play_game(seed, games[r], st, scr, work, dat, np.int64(0))
         write_row(st, tab, r)
 
 
@@ -1727,7 +1943,7 @@ def trace_game(seed, game, max_events, dat):
     st = new_state(max_events)
     # trace as an int64 value, not a literal: the batch's play_game (and every rule
     # function under it) is reused, not compiled again for a literal signature
-    play_game(seed, game, st, new_state(1), np.zeros(N_FLOORS), dat, np.int64(1))
+    play_game(seed, game, st, new_state(1), np.zeros(SEARCH_WORK), dat, np.int64(1))
     write_row(st, tab, 0)
     k = st.g[GS_EV]
     return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()

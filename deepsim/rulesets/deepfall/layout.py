@@ -209,6 +209,9 @@ KNOBS = (
     "assault_reach",   # assault when the rest is within this x the turns' expected yield
     "press_risk",      # press on only while the next hand's Setback chance is at most this
     "rollouts",        # search bot: rollouts per option (0 = no search, the heuristic alone)
+    "search_room",     # search bot: 1 = also search the room on arrival
+    "search_press",    # search bot: 1 = also search each Press On
+    "search_margin",   # search bot: override the heuristic only by this many standard errors
 )
 _K = columns(KNOBS)
 K_RANDOM = _K["random"]
@@ -227,6 +230,9 @@ K_MAW_MARGIN = _K["maw_margin"]
 K_ASSAULT_REACH = _K["assault_reach"]
 K_PRESS_RISK = _K["press_risk"]
 K_ROLLOUTS = _K["rollouts"]
+K_SEARCH_ROOM = _K["search_room"]
+K_SEARCH_PRESS = _K["search_press"]
+K_SEARCH_MARGIN = _K["search_margin"]
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
@@ -367,12 +373,15 @@ EVENT_SPECS = (
     ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep")),
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
-    # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit; the mean
-    # win of each option over its rollouts, in percent x100 (-1 = not an option); options
-    # are floors 1..6 (floor) or Stay, Cash Out, Last Stand (exit)
+    # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit, 2 = room
+    # on arrival, 3 = Press On; the mean win of each option over its rollouts, in percent
+    # x100 (-1 = not an option); options are floors 1..6 (floor), Stay, Cash Out, Last
+    # Stand (exit), stop, press (Press On); a room's options (0 = no claim, s + 1 = slot s)
+    # are in the search_room events just before it (its means are -1)
     ("search", "bot", ("decision", "chosen", "heuristic", "rollouts", "mean_1/100",
                        "mean_2/100", "mean_3/100", "mean_4/100", "mean_5/100",
                        "mean_6/100")),
+    ("search_room", "bot", ("slot", "room", "mean/100")),
 )
 EVENTS = tuple(name for name, _, _ in EVENT_SPECS)
 _EV = columns(EVENTS)
@@ -411,6 +420,7 @@ EV_WHY_HERE = _EV["why_here"]
 EV_WHY_EXIT = _EV["why_exit"]
 EV_WHY_RECRUIT = _EV["why_recruit"]
 EV_SEARCH = _EV["search"]
+EV_SEARCH_ROOM = _EV["search_room"]
 EVENT_PAYLOAD = 10                  # values a..j of an event
 EVENT_WIDTH = 3 + EVENT_PAYLOAD
 assert max(len(f) for _, _, f in EVENT_SPECS) <= EVENT_PAYLOAD

@@ -108,7 +108,7 @@ def _room(t: int) -> str:
     return display_name(ROOMS[t]) if 0 <= t < len(ROOMS) else "-"
 
 
-def _line(e: dict, who, dice: list[str]) -> str | None:
+def _line(e: dict, who, dice: list[str], rooms: list[str]) -> str | None:
     """The text of one decoded event (None: folded into another line)."""
     k = e["event"]
     s = who(e["seat"])
@@ -240,8 +240,14 @@ def _line(e: dict, who, dice: list[str]) -> str | None:
         return "    " + _forecast(e)
     if k.startswith("why_"):
         return "    bot: " + _why(e)
+    if k == "search_room":
+        rooms.append(("no claim" if e["slot"] < 0
+                      else f"slot {e['slot']} ({_room(e['room'])})") + f" {e['mean']:.1f}%")
+        return None
     if k == "search":
-        return f"  {s} " + _search_line(e)
+        line = f"  {s} " + _search_line(e, rooms)
+        rooms.clear()
+        return line
     return f"  {s} {k} {e}"                                       # a kind added later
 
 
@@ -384,18 +390,38 @@ def _why(e: dict) -> str:
 
 
 EXITS = ("Stay", "Cash Out", "Last Stand")
+PRESS = ("stop", "press on")
+#: what a search event's ``decision`` weighs (kernel.FLOOR_DECISION ..)
+DECISIONS = ("target floor", "exit", "room on arrival", "next Press On")
 
 
-def _search_line(e: dict) -> str:
-    """A search bot's decision: each option's mean win over its rollouts, the choice."""
-    floor = e["decision"] == 0
-    name = (lambda o: f"Floor {o}") if floor else (lambda o: EXITS[o])
-    opts = []
-    for i in range(6):
-        m = e[f"mean_{i + 1}"]
-        if m >= 0:
-            opts.append(f"{name(i + 1 if floor else i)} {m:.1f}%")
-    what = "target floor" if floor else "exit"
+def _option_name(decision: int, o: int) -> str:
+    if decision == 0:
+        return f"Floor {o}"
+    if decision == 1:
+        return EXITS[o]
+    if decision == 2:
+        return "no claim" if o == 0 else f"slot {o - 1}"
+    return PRESS[o]
+
+
+def _search_line(e: dict, rooms: list[str]) -> str:
+    """A search bot's decision: each option's mean win over its rollouts, the choice
+    (a room's options come from the ``search_room`` events before it, in ``rooms``)."""
+    d = e["decision"]
+
+    def name(o: int) -> str:
+        return _option_name(d, o)
+
+    if d == 2:
+        opts = list(rooms)
+    else:
+        opts = []
+        for i in range(6):
+            m = e[f"mean_{i + 1}"]
+            if m >= 0:
+                opts.append(f"{name(i + 1 if d == 0 else i)} {m:.1f}%")
+    what = DECISIONS[d]
     chosen, heur = e["chosen"], e["heuristic"]
     tail = ("the heuristic's choice" if chosen == heur
             else f"the heuristic's {name(heur)} is not among the best")
@@ -407,12 +433,13 @@ def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
     """Turn int64[k, EVENT_WIDTH] events into log lines, each citing its rule."""
     lines: list[str] = []
     dice: list[str] = []
+    rooms: list[str] = []
 
     def who(p: int) -> str:
         return seat_names[p] if 0 <= p < len(seat_names) else "-"
 
     for e in decode(ev):
-        text = _line(e, who, dice)
+        text = _line(e, who, dice, rooms)
         if text is None:
             continue
         tag = "[bot]" if e["rule"] == "bot" else f"[{e['rule']}]"
