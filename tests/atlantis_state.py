@@ -103,6 +103,7 @@ class State:
         g[B.GS_BOT_K] = self.knob_row
         self.scr[B.X_KEY][0] = np.uint64(K.game_key(np.int64(seed), np.int64(0)))
         self.scr[B.X_TER][:] = TERRAIN[fill]
+        B.rebuild_entry(self.scr, self.dat)        # the entry keys follow X_TER
         self.scr[B.X_CUR][:] = -1
         self.scr[B.X_POOL][:] = self.dat[B.D_SPELLS][:, L.SPC_CHITS]
         self.set_knobs(STILL)
@@ -127,7 +128,7 @@ class State:
     def terrain(self, pos, name: str, current: int = -1, spell_by: int = -1) -> None:
         """Make hex ``pos`` terrain ``name`` (a current direction for Current hexes)."""
         c = self.cell(pos)
-        self.scr[B.X_TER][c] = TERRAIN[name]
+        B.set_terrain(self.scr, self.dat, c, TERRAIN[name])     # X_TER and X_ENTRY
         self.scr[B.X_CUR][c] = current
         self.scr[B.X_TSRC][c] = spell_by
 

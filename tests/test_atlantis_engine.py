@@ -73,6 +73,9 @@ def test_invariants_on_every_game_of_a_batch():
         assert (u[:, B.UC_ENT_OUT] >= 0).all()
         ter = scr[B.X_TER]
         assert (a.terrain[ter[cells], L.T_PASSABLE] == 1).all()
+        kept = scr[B.X_ENTRY].copy()             # setup and spells kept it with X_TER
+        B.rebuild_entry(scr, dat)
+        assert (kept == scr[B.X_ENTRY]).all()
         large = units[t, L.U_LARGE] == 1
         assert (a.terrain[ter[cells[large]], L.T_LARGE_OK] == 1).all()   # AT-M5
         w = gi[r, L.G_WINNER_SIDE]

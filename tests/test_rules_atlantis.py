@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from atlantis_state import STILL, State
+from atlantis_state import STILL, TERRAIN, State
 
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import bots
@@ -49,6 +49,52 @@ def test_move_costs_and_impassable_hexes():
     assert (3, 1) not in r                               # the wall of closed hexes
     r2 = s.reach(i, 1)
     assert (1, 1) not in r2                              # 2-cost hex needs 2 moves
+
+
+def test_entry_keys_follow_the_terrain_table():
+    """AT-M1, M5, M7, M8 as ``reach`` reads them: each terrain's entry key for a small and
+    a Large unit is -1 where it may not enter, else its cost with the entry effects."""
+    s = State(7, 3)
+    terrain = s.dat[B.D_TERRAIN]
+    for name, t in TERRAIN.items():
+        for large in (0, 1):
+            e = B.entry_key(terrain, t, large)
+            closed = (terrain[t, L.T_PASSABLE] == 0
+                      or (large == 1 and terrain[t, L.T_LARGE_OK] == 0))
+            assert (e < 0) == closed, name
+            if not closed:
+                assert e >> B.E_SHIFT == terrain[t, L.T_COST], name
+                assert bool(e & B.E_DEATH) == (terrain[t, L.T_ENTRY_DEATH] == 1), name
+                assert bool(e & B.E_ATTACK) == (terrain[t, L.T_ENTRY_ATTACK] > 0), name
+    assert B.entry_key(terrain, TERRAIN["kelp_forest"], 1) == -1        # AT-M5
+    assert B.entry_key(terrain, TERRAIN["lava_flow"], 0) & B.E_DEATH        # AT-M7
+    s.terrain((3, 1), "kelp_forest")
+    assert entry_is_fresh(s)
+    assert s.scr[B.X_ENTRY][0, s.cell((3, 1))] >> B.E_SHIFT == 2
+    assert s.scr[B.X_ENTRY][1, s.cell((3, 1))] == -1
+    # AT-E1 hazards next door, as the bots score a hex: each neighbour of a Lava hex has
+    # the attack bit of its direction towards it, of a Vortex the death-face bit
+    adj = s.scr[B.X_ENTRY][B.ER_ADJ]
+    assert (adj == 0).all()
+    s.terrain((3, 1), "lava_flow")
+    s.terrain((5, 1), "vortex")
+    assert entry_is_fresh(s)
+    for pos, bit in (((3, 1), 1), ((5, 1), 0)):
+        for d in range(6):
+            n = s.neighbor(pos, d)
+            back = [e for e in range(6) if s.neighbor(n, e) == pos]
+            assert len(back) == 1
+            assert (adj[s.cell(n)] >> (2 * back[0] + bit)) & 1, (pos, d)
+    assert adj[s.cell((0, 1))] == 0 and adj[s.cell((3, 1))] == 0
+    s.terrain((3, 1), "open_ocean")
+    assert entry_is_fresh(s) and adj[s.cell((2, 1))] == 0
+
+
+def entry_is_fresh(s: State) -> bool:
+    """Does ``X_ENTRY`` equal a rebuild from ``X_TER`` (what every writer must keep)?"""
+    kept = s.scr[B.X_ENTRY].copy()
+    B.rebuild_entry(s.scr, s.dat)
+    return bool(np.array_equal(kept, s.scr[B.X_ENTRY]))
 
 
 def test_unused_moves_are_saved_for_the_second_swim():
@@ -703,8 +749,13 @@ def test_terrain_spells_change_hexes():
     s.terrain((2, 2), "open_ocean")
     assert cast(s, c, "vortex", (2, 2))
     assert s.scr[B.X_TER][s.cell((2, 2))] == L.TR_VORTEX
+    assert entry_is_fresh(s)
+    assert entry_is_fresh(s)                              # reach reads X_ENTRY
+    lava = s.scr[B.X_ENTRY][0, s.cell((2, 1))]
+    assert lava >= 0 and lava & B.E_DEATH                 # AT-M7: entering destroys
     assert cast(s, c, "freeze", (3, 1))
     assert s.scr[B.X_TER][s.cell((3, 1))] == L.TR_PACK_ICE and s.paralysis(t) == 2
+    assert entry_is_fresh(s)
 
 
 def test_tangle_kelp_gives_two_counters():
@@ -981,3 +1032,84 @@ def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
     assert not bots.breaking(s.scr, s.dat, s.kn, L.WITCH)
     s.g[B.GS_MAT0_K] = 130 * 100                             # the King began further ahead
     assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)
+
+
+def _full_leader_threat(s: State, i: int) -> np.ndarray:
+    """``bots.leader_threat``'s field by its definition, searching every enemy's whole
+    reach (plain Python): AD x hit chance (x 3 Poison) once per hex an enemy free to act
+    could attack after up to MV steps over passable, empty hexes (slot i's own counts as
+    empty, Vortex/Lava never passed; AT-M2, M5, M7, M8); Ranged ones within MV + range."""
+    u, dat = s.u, s.dat
+    units, nb, dist = dat[B.D_UNITS], dat[B.D_NB], dat[B.D_DIST]
+    terrain, ter, occ = dat[B.D_TERRAIN], s.scr[B.X_TER], s.scr[B.X_OCC]
+    mask = int(dat[B.D_RULES][L.R_HIT_MASK])
+    p = sum((mask >> f) & 1 for f in range(1, 7)) / 6.0
+    rmax = int(dat[B.D_RULES][L.R_RANGED_MAX])
+    ci = u[i, B.UC_CELL]
+    lmv = units[u[i, B.UC_TYPE], L.U_MV]
+    thr = np.zeros(len(ter))
+    for j in range(s.g[B.GS_NSLOTS]):
+        t = u[j, B.UC_TYPE]
+        if (not u[j, B.UC_ALIVE] or u[j, B.UC_SIDE] in (u[i, B.UC_SIDE], L.NEUTRAL)
+                or s.paralysis(j) or u[j, B.UC_SIREN] or units[t, L.U_AD] <= 0):
+            continue
+        w = units[t, L.U_AD] * p * (3.0 if units[t, L.U_POISON] else 1.0)
+        cj, mv = u[j, B.UC_CELL], units[t, L.U_MV]
+        if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, L.U_RANGED] else 1):
+            continue
+        if units[t, L.U_RANGED]:
+            thr[dist[cj] <= mv + rmax] += w
+            continue
+        hops, frontier, hit = {cj: 0}, [cj], set()
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for d in range(6):
+                    nc = nb[c, d]
+                    if nc < 0:
+                        continue
+                    hit.add(nc)
+                    tr = ter[nc]
+                    if (hops[c] >= mv or nc in hops or not terrain[tr, L.T_PASSABLE]
+                            or terrain[tr, L.T_ENTRY_DEATH]
+                            or (units[t, L.U_LARGE] and not terrain[tr, L.T_LARGE_OK])
+                            or occ[nc] not in (-1, i)):
+                        continue
+                    hops[nc] = hops[c] + 1
+                    nxt.append(nc)
+            frontier = nxt
+        for c in sorted(hit):
+            thr[c] += w
+    return thr
+
+
+def test_leader_danger_field_is_exact_within_the_leaders_reach():
+    """Bots (not a rule): ``leader_threat`` stops an enemy's search where nothing it could
+    reach or strike lies within the leader's MV + 1 (docs/performance.md, Atlantis third
+    pass); there the field equals the whole search's, term for term, with near and far
+    enemies, a Ranged and a Poison one, a paralyzed one, a wall, a shallow hex closed to
+    Large units and the leader's own units in the way."""
+    s = State(15, 11)
+    for row in range(2, 9):
+        s.terrain((9, row), "mountain_peaks")              # AT-M8 wall east of the leader
+    for col in (4, 5, 6):
+        s.terrain((col, 2), "kelp_forest")                 # AT-M5 shallow: no Large units
+    s.terrain((3, 7), "vortex")                             # AT-M7 never passed
+    leader = s.add("sea_witch", "witch", (6, 5))            # MV 3: read within 4 hexes
+    s.add("giant_crab", "witch", (5, 4))
+    s.add("hammerhead_sharks", "witch", (7, 6))
+    for name, pos in (("sword_fish", (11, 5)), ("dolphin_riders", (1, 1)),
+                      ("sea_dragon", (5, 0)), ("sperm_whale", (13, 9)),
+                      ("mer_crossbowmen", (2, 8)), ("giant_lion_fish", (6, 8)),
+                      ("sea_knights", (0, 5)), ("hippocampus_riders", (14, 0)),
+                      ("mermen", (3, 6)), ("narwhale", (10, 1))):
+        s.add(name, "king", pos)
+    stuck = s.add("sea_knights", "king", (8, 3))
+    s.u[stuck, B.UC_PARA] = 1                               # AT-X10: no attack next turn
+    bots.leader_threat(s.scr, s.dat, leader)
+    got = s.scr[B.X_LTHR]
+    want = _full_leader_threat(s, leader)
+    near = s.dat[B.D_DIST][s.u[leader, B.UC_CELL]] <= 3 + 1
+    assert near.sum() > 40 and (want[near] > 0).sum() > 10
+    assert (got[near] == want[near]).all()                  # the same sums, bit for bit
+    assert (got[~near] != want[~near]).any()                # the far part was cut short

@@ -37,7 +37,11 @@ from deepsim.rulesets.atlantis.layout import (
     SPC_NEEDS_EMPTY,
     SPC_RANGE,
     SPC_TARGET_TERRAIN,
+    T_ADJ_ATTACK,
+    T_ADJ_DEATH_FACES,
     T_DEEP,
+    T_COST,
+    T_ENTRY_ATTACK,
     T_ENTRY_DEATH,
     T_HIDE,
     T_LARGE_OK,
@@ -83,11 +87,23 @@ INF = 1 << 40
 # ---- positions in the scratch tuple ----------------------------------------------------
 (X_G, X_U, X_CHITS, X_ENT, X_OCC, X_TER, X_CUR, X_TSRC, X_POOL, X_PKEY, X_PPREV, X_PLIST,
  X_PDONE, X_PATH, X_ORDER, X_NEAR, X_THREAT, X_TMP, X_FORCED, X_KEY, X_EV, X_GSTAT, X_SSTAT,
- X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L) = range(31)
+ X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L, X_ENTRY) = range(32)
 # X_LTHR..X_LH: the bots' leader-danger field (bots.leader_threat): expected hits per cell
 # from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks;
 # X_LEAD / X_LEAD_L: the standoff breaker's steps from each cell to the enemy leader for
 # units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
+# X_ENTRY: int64[3, C], per cell the entry key of its terrain (:func:`entry_key`) for a
+# unit that is not Large (row 0) and for a Large one (row 1), and (row ER_ADJ) the mask of
+# its neighbours with an End-phase effect on adjacent units (:func:`adj_mask`); kept with
+# X_TER by :func:`set_terrain` and :func:`rebuild_entry` (docs/performance.md, Atlantis
+# third pass)
+ER_ADJ = 2
+
+#: X_ENTRY bits: move cost << E_SHIFT | E_DEATH (destroys on entry, AT-M7) | E_ATTACK
+#: (attacks on entry, AT-M7); -1 where the unit may not enter (AT-M8; AT-M5 for Large)
+E_SHIFT = 2
+E_DEATH = 2
+E_ATTACK = 1
 
 # ---- positions in the data tuple (the compiled arrays, see kernel.data_tuple) ----------
 # D_FMIX: per side, its own bot profiles (scenario key faction_bots; deepsim.factionmix)
@@ -136,7 +152,8 @@ def new_scratch(n_cells, max_events):
             np.full(n_cells, -1, np.int64),                 # bots: BFS hops (-1 unseen)
             np.full(n_cells, -1, np.int64),                 # bots: attacker mark per cell
             np.full(n_cells, -1, np.int64),                 # bots: steps to the enemy leader
-            np.full(n_cells, -1, np.int64))                 # ... for Large units (AT-M5)
+            np.full(n_cells, -1, np.int64),                 # ... for Large units (AT-M5)
+            np.full((3, n_cells), -1, np.int64))            # entry keys, adjacent hazards
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -212,6 +229,77 @@ def can_enter(ter, occ, terrain, large, c):
     if large == 1 and terrain[t, T_LARGE_OK] == 0:
         return False
     return occ[c] < 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_key(terrain, t, large):
+    """Entry key of terrain row t for a unit (``large`` = 1: a Large one), int64.
+
+    -1 when the unit may not enter (AT-M8 impassable; AT-M5 a Large unit and a shallow
+    2-cost hex); else the move cost (AT-M1) ``<< E_SHIFT``, plus ``E_DEATH`` when entering
+    destroys the unit (Vortex, Lava) and ``E_ATTACK`` when the hex attacks it (Whirl Pool,
+    Vent; AT-M7). Units on the hex are not part of it (AT-M2 is checked on ``occ``).
+    """
+    if terrain[t, T_PASSABLE] == 0:
+        return np.int64(-1)
+    if large == 1 and terrain[t, T_LARGE_OK] == 0:
+        return np.int64(-1)
+    k = terrain[t, T_COST] << E_SHIFT
+    if terrain[t, T_ENTRY_DEATH] == 1:
+        k |= E_DEATH
+    if terrain[t, T_ENTRY_ATTACK] > 0:
+        k |= E_ATTACK
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def adj_mask(ter, terrain, nb, c):
+    """Neighbours of cell c whose terrain acts on adjacent units in the End phase (AT-E1),
+    int64: bit 2d set when the neighbour in direction d has death faces (Vortex), bit
+    2d + 1 when it attacks (Lava); 0 for most cells."""
+    m = np.int64(0)
+    for d in range(nb.shape[1]):
+        nc = nb[c, d]
+        if nc >= 0:
+            if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
+                m |= np.int64(1) << (2 * d)
+            if terrain[ter[nc], T_ADJ_ATTACK] > 0:
+                m |= np.int64(1) << (2 * d + 1)
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def rebuild_entry(scr, dat):
+    """Recompute ``X_ENTRY`` (int64[3, C]) from ``X_TER`` for every cell.
+
+    Called once the map is laid (``kernel.setup``) and by anything that writes ``X_TER``
+    directly instead of through :func:`set_terrain` (the tests' hand-built states).
+    """
+    ter = scr[X_TER]
+    ent = scr[X_ENTRY]
+    terrain = dat[D_TERRAIN]
+    nb = dat[D_NB]
+    for c in range(ter.shape[0]):
+        ent[0, c] = entry_key(terrain, ter[c], 0)
+        ent[1, c] = entry_key(terrain, ter[c], 1)
+        ent[ER_ADJ, c] = adj_mask(ter, terrain, nb, c)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def set_terrain(scr, dat, c, t):
+    """Make cell c terrain row t, keeping ``X_ENTRY`` with it (spells, AT-SP0): the keys
+    of c and the adjacent-hazard masks of its neighbours."""
+    ter = scr[X_TER]
+    ter[c] = t
+    terrain = dat[D_TERRAIN]
+    nb = dat[D_NB]
+    ent = scr[X_ENTRY]
+    ent[0, c] = entry_key(terrain, t, 0)
+    ent[1, c] = entry_key(terrain, t, 1)
+    for d in range(nb.shape[1]):
+        nc = nb[c, d]
+        if nc >= 0:
+            ent[ER_ADJ, nc] = adj_mask(ter, terrain, nb, nc)
 
 
 @njit(cache=True, _nrt=False, inline="always")

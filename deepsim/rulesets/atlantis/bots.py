@@ -29,6 +29,8 @@ from deepsim.rulesets.atlantis.board import (
     D_RULES,
     D_SPELLS,
     D_TERRAIN,
+    E_DEATH,
+    ER_ADJ,
     D_UNITS,
     GS_BREAKING,
     GS_C,
@@ -58,6 +60,7 @@ from deepsim.rulesets.atlantis.board import (
     X_ITMP,
     X_LEAD,
     X_LEAD_L,
+    X_ENTRY,
     X_LH,
     X_LM,
     X_LQ,
@@ -110,7 +113,6 @@ from deepsim.rulesets.atlantis.layout import (
     SPC_CREATES,
     SPC_RANGE,
     SPC_SETS_TERRAIN,
-    T_ADJ_ATTACK,
     T_ADJ_DEATH_FACES,
     T_CURRENT,
     T_ENTRY_ATTACK,
@@ -217,12 +219,12 @@ def leader_paths(scr, dat, side):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _crossable(scr, dat, c, large):
-    """May a unit (``large``: a Large one, AT-M5) swim into hex c, units aside? (AT-M7, M8)"""
-    terrain = dat[D_TERRAIN]
-    tn = scr[X_TER][c]
-    if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
-        return False
-    return large == 0 or terrain[tn, T_LARGE_OK] == 1
+    """May a unit (``large``: a Large one, AT-M5) swim into hex c, units aside? (AT-M7, M8)
+
+    Read from the cell's ``X_ENTRY`` key (board.entry_key) for that kind of unit.
+    """
+    e = scr[X_ENTRY][large, c]
+    return e >= 0 and (e & E_DEATH) == 0
 
 
 @njit(cache=True, _nrt=False)
@@ -237,7 +239,10 @@ def leader_threat(scr, dat, i):
     (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
     of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
     Units too far to reach any hex within slot i's MV + 1 (a Current's push) are skipped,
-    so the field is exact only there (where choose_move and attack_plan read it).
+    and a unit's search does not go on from a hex beyond that reach (hex distance to slot
+    i's cell over its MV + 1 plus the unit's steps left + 1): the field is exact only
+    within MV + 1 of slot i (where choose_move and attack_plan read it), and every hex
+    there gets the same terms in the same order (docs/performance.md, Atlantis).
 
     Uses ``X_LQ`` (queue), ``X_LM`` (steps, -1 = unseen, restored after each unit) and
     ``X_LH`` (last unit that counted a hex).
@@ -245,13 +250,11 @@ def leader_threat(scr, dat, i):
     g = scr[X_G]
     u = scr[X_U]
     occ = scr[X_OCC]
-    ter = scr[X_TER]
     thr = scr[X_LTHR]
     q = scr[X_LQ]
     hop = scr[X_LM]
     mark = scr[X_LH]
     units = dat[D_UNITS]
-    terrain = dat[D_TERRAIN]
     nb = dat[D_NB]
     dist = dat[D_DIST]
     rules = dat[D_RULES]
@@ -260,6 +263,7 @@ def leader_threat(scr, dat, i):
     rmax = np.int64(rules[R_RANGED_MAX])
     ci = u[i, UC_CELL]
     lmv = units[u[i, UC_TYPE], U_MV]       # the field is read within MV (+1 push) of ci
+    dci = dist[ci]                         # symmetric: hex distances to ci
     for c in range(C):
         thr[c] = 0.0
         mark[c] = -1
@@ -282,7 +286,8 @@ def leader_threat(scr, dat, i):
                 if drow[c] <= mv + rmax:
                     thr[c] += w
             continue
-        large = units[t, U_LARGE]
+        ent = scr[X_ENTRY][units[t, U_LARGE]]
+        far = mv + lmv + 2                   # hop h at hex c reads: dci[c] + h <= far
         q[0] = cj
         hop[cj] = 0
         n = 1
@@ -291,6 +296,8 @@ def leader_threat(scr, dat, i):
             c = q[k]
             k += 1
             hc = hop[c]                      # read once: the loop writes only other hexes
+            if dci[c] + hc > far:
+                continue                     # all it reaches or threatens is beyond MV + 1
             for d in range(N_DIRS):
                 nc = nb[c, d]
                 if nc < 0:
@@ -300,10 +307,8 @@ def leader_threat(scr, dat, i):
                     thr[nc] += w
                 if hc >= mv or hop[nc] >= 0:
                     continue
-                tn = ter[nc]
-                if terrain[tn, T_PASSABLE] == 0 or terrain[tn, T_ENTRY_DEATH] == 1:
-                    continue
-                if large == 1 and terrain[tn, T_LARGE_OK] == 0:
+                e = ent[nc]                  # AT-M8, AT-M5; AT-M7 never passed
+                if e < 0 or (e & E_DEATH) != 0:
                     continue
                 if occ[nc] >= 0 and occ[nc] != i:
                     continue
@@ -505,13 +510,14 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             if terrain[ter[pc], T_ENTRY_ATTACK] > 0:
                 s -= 3.0 * p * terrain[ter[pc], T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
             ec = pc
-    # End-phase hazards next door (AT-E1; the active side's units always exposed)
-    for d in range(N_DIRS):
-        nc = nb[ec, d]
-        if nc >= 0:
-            if terrain[ter[nc], T_ADJ_DEATH_FACES] > 0:
+    # End-phase hazards next door (AT-E1; the active side's units always exposed), from
+    # the cell's mask of such neighbours (board.adj_mask; 0 for most cells)
+    adj = scr[X_ENTRY][ER_ADJ, ec]
+    if adj != 0:
+        for d in range(N_DIRS):
+            if (adj >> (2 * d)) & 1:
                 s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
-            if terrain[ter[nc], T_ADJ_ATTACK] > 0:
+            if (adj >> (2 * d + 1)) & 1:
                 s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
     hid = 0.0
     if can_hide(scr, dat, i):
@@ -546,7 +552,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             # the pull of its units, its own danger (above) still counted in full
             s -= BREAK_ADVANCE * (lead[ec] if lead[ec] >= 0 else LEAD_FAR)
         elif foe_l >= 0 and kn[K_ADVANCE] > 0.5 and near >= keep:
-            s -= 0.2 * kn[K_ADVANCE] * dist[c, u[foe_l, UC_CELL]]
+            s -= 0.2 * kn[K_ADVANCE] * dist[u[foe_l, UC_CELL], c]
         return s
     lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
     breaker = scr[X_G][GS_BREAKING] == 1 and foe_l >= 0 and lead[start] >= 0
@@ -563,13 +569,13 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         lh = min(kn[K_LEADER_HUNT], 1.0)
         dg = near
         if foe_l >= 0:
-            dg = dist[c, u[foe_l, UC_CELL]]
+            dg = dist[u[foe_l, UC_CELL], c]     # symmetric: the leader's row
         s -= kn[K_ADVANCE] * (0.6 * lh * dg + (1.0 - 0.6 * lh) * near)
     if phase == 1 and can_attack(scr, dat, i):
         s += _best_from(scr, dat, kn, i, c)
     if not breaker and kn[K_SCREEN] > 0.0 and own_l >= 0 and (units[t, U_MARTYR] == 1
                                                               or units[t, U_DR] >= 3):
-        dl = dist[c, u[own_l, UC_CELL]]
+        dl = dist[u[own_l, UC_CELL], c]
         w = kn[K_SCREEN] * (3.0 if units[t, U_MARTYR] == 1 else 1.0)
         if dl == 1:
             s += 2.0 * w

@@ -36,6 +36,9 @@ from deepsim.rulesets.atlantis.board import (
     D_SPELLS,
     D_TERRAIN,
     D_UNITS,
+    E_ATTACK,
+    E_DEATH,
+    E_SHIFT,
     G_N,
     GS_ACTIVE,
     GS_BOT_K,
@@ -91,6 +94,7 @@ from deepsim.rulesets.atlantis.board import (
     X_CHITS,
     X_CUR,
     X_ENT,
+    X_ENTRY,
     X_EV,
     X_G,
     X_GSTAT,
@@ -125,6 +129,8 @@ from deepsim.rulesets.atlantis.board import (
     new_scratch,
     paralysis,
     rand_below,
+    rebuild_entry,
+    set_terrain,
 )
 from deepsim.rulesets.atlantis.layout import (
     END_ATTACK,
@@ -499,7 +505,7 @@ def release_entangle(scr, dat, i):
 # movement (AT-M1..M8)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def reach(scr, dat, i, budget):
     """Cells slot i can reach this Swim phase with ``budget`` moves (AT-M1, M2, M5, M8).
 
@@ -513,7 +519,9 @@ def reach(scr, dat, i, budget):
     cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
     that array only after the search), so a step scans the frontier rather than every
     cell reached; a cell from which even the cheapest terrain (``GS_MIN_COST``) is over
-    budget is settled without looking at its neighbours (docs/performance.md, Atlantis).
+    budget is settled without looking at its neighbours; a neighbour's terrain is read
+    from the unit's row of ``X_ENTRY`` (cost, may enter, entry effects: one load instead
+    of four; docs/performance.md, Atlantis).
 
     Returns
     -------
@@ -527,14 +535,12 @@ def reach(scr, dat, i, budget):
     lst = scr[X_PLIST]
     done = scr[X_PDONE]
     opn = scr[X_PATH]
-    ter = scr[X_TER]
     occ = scr[X_OCC]
-    terrain = dat[D_TERRAIN]
     nb = dat[D_NB]
     for k in range(g[GS_PN]):             # reset the cells the last search touched
         pk[lst[k]] = INF
     start = u[i, UC_CELL]
-    large = dat[D_UNITS][u[i, UC_TYPE], U_LARGE]
+    ent = scr[X_ENTRY][dat[D_UNITS][u[i, UC_TYPE], U_LARGE]]     # AT-M1, M5, M7, M8
     min_cost = g[GS_MIN_COST]
     pk[start] = 0
     prev[start] = -1
@@ -557,7 +563,7 @@ def reach(scr, dat, i, budget):
             opn[k] = opn[k + 1]
         m -= 1
         done[best] = 1
-        if best != start and terrain[ter[best], T_ENTRY_DEATH] == 1:
+        if best != start and ent[best] & E_DEATH:
             continue                        # AT-M7: a unit entering is destroyed there
         cost_b = bk >> 3
         if cost_b + min_cost > budget:
@@ -565,14 +571,16 @@ def reach(scr, dat, i, budget):
         haz_b = bk & 7
         for d in range(N_DIRS):
             c = nb[best, d]
-            if not can_enter(ter, occ, terrain, large, c):
+            if c < 0:
                 continue
-            t = ter[c]
-            cc = cost_b + terrain[t, T_COST]
+            e = ent[c]
+            if e < 0 or occ[c] >= 0:        # AT-M8 / AT-M5, AT-M2
+                continue
+            cc = cost_b + (e >> E_SHIFT)
             if cc > budget:
                 continue
             hz = haz_b
-            if terrain[t, T_ENTRY_ATTACK] > 0 and hz < 7:
+            if e & E_ATTACK and hz < 7:
                 hz += 1
             key = cc * 8 + hz
             if pk[c] == INF:
@@ -638,7 +646,7 @@ def step_to(scr, dat, i, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_along(scr, dat, i, dest):
     """Walk slot i along the path found by :func:`reach` to ``dest``; stops if it dies."""
     prev = scr[X_PPREV]
@@ -904,7 +912,7 @@ def special_targets(scr, dat, i, rng, T):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def do_specials(scr, dat, kn, i, T):
     """AT-A2: Entangle, Net, Mesmerize and Siren's Call, rolled before the regular attack."""
     u = scr[X_U]
@@ -969,7 +977,7 @@ def do_specials(scr, dat, kn, i, T):
         emit(scr, EV_SPECIAL, i, t, j, kind, r, 1 if ok else 0, u[j, UC_TYPE])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_dice(scr, dat, i, j, alloc):
     """AT-A4: dice of one (sub-)attack of slot i on slot j with ``alloc`` dice of its pool.
 
@@ -1007,7 +1015,7 @@ def attack_dice(scr, dat, i, j, alloc):
     return max(n, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_pool(scr, dat, i):
     """AT-A4 attacker-side dice: AD, +hidden bonus (+Assassin's), temple/bed (AMB-T9)."""
     u = scr[X_U]
@@ -1025,7 +1033,7 @@ def attack_pool(scr, dat, i):
     return pool
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def resolve_attack(scr, dat, i, j, n):
     """AT-A5 roll n dice of slot i at slot j; AT-X1 poison, AT-X2 sting (AMB-T18)."""
     u = scr[X_U]
@@ -1068,7 +1076,7 @@ def search(scr, dat, i, j):
     return ok
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def do_attack(scr, dat, kn, i, T):
     """The regular attack of slot i on target T (AT-A3..A6), Split dice per AMB-T19."""
     u = scr[X_U]
@@ -1326,7 +1334,6 @@ def cast(scr, dat, kn, i, k, target):
     rules = dat[D_RULES]
     dist = dat[D_DIST]
     occ = scr[X_OCC]
-    ter = scr[X_TER]
     side = u[i, UC_SIDE]
     t = u[i, UC_TYPE]
     ci = u[i, UC_CELL]
@@ -1360,7 +1367,7 @@ def cast(scr, dat, kn, i, k, target):
     elif spells[sp, SPC_SETS_TERRAIN] >= 0:
         # Freeze, Whirlpool, Vortex, Eruption: the hex changes terrain
         extra = -1
-        ter[target] = spells[sp, SPC_SETS_TERRAIN]
+        set_terrain(scr, dat, target, spells[sp, SPC_SETS_TERRAIN])
         scr[X_CUR][target] = -1
         scr[X_TSRC][target] = i
         o = occ[target]
@@ -1800,6 +1807,7 @@ def setup(scr, dat):
     else:
         g[GS_CTR] = generate_map(scr[X_KEY][0], g[GS_CTR], dat[D_GEN], W, H, dat[D_NB], ter,
                                  cur)
+    rebuild_entry(scr, dat)                   # X_ENTRY follows the map laid
     first = np.int64(rules[R_FIRST_SIDE])
     g[GS_FIRST] = first
     pool = dat[D_BOT_POOL]
