@@ -68,6 +68,24 @@ def test_luck_share_ends_on_synthetic_games():
     assert vals[0] > vals[1] > vals[2]
 
 
+def test_luck_share_is_taken_within_table_make_ups():
+    """4-player plays where the upper rung holds 1, 2 or 3 seats: always winning scores
+    1/k - 1/4 (different per make-up), which is pure skill (0) within strata, not luck;
+    pure chance (every seat wins 1 in 4) stays near 1."""
+    rng = np.random.default_rng(3)
+    k = rng.integers(1, 4, 30_000)
+    strata = k * 100 + 4
+    always = 1 / k - 1 / 4
+    assert luck_share(always, strata) == pytest.approx(0.0, abs=1e-12)
+    assert luck_share(always) > 0.1                 # pooled, the make-up looked like luck
+    wins = rng.random(30_000) < k / 4               # the upper rung's chance: its seats' share
+    chance = (wins - k / 4) / k
+    assert luck_share(chance, strata) == pytest.approx(1.0, abs=0.01)
+    # one stratum: the same as without strata
+    mid = np.where(rng.random(5_000) < 0.7, 0.5, -0.5)
+    assert luck_share(mid, np.full(5_000, 202)) == pytest.approx(luck_share(mid))
+
+
 def test_head_to_head_interval_covers_at_its_level():
     """Synthetic 4-player deals: a random number of upper seats per play (both halves
     swapped over two plays), each seat winning with a known chance; the 95% interval of

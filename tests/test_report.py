@@ -432,3 +432,20 @@ def test_one_gap_variations_and_findings(runs, tmp_path):
     assert list(verdicts["Claim"]) == list(CLAIMS)
     assert list(verdicts.columns[1:]) == [
         "primary run", "callings.wardancer.worthy_end_multiplier=0.88 (primary: 2.2)"]
+
+
+def test_warning_honesty_counts_every_taking_of_the_round():
+    """B8's note: crews Taken that were not warned = every Taking (with a Last Stand,
+    without one, and a fresh crew's before its first turn) minus the warned ones Taken;
+    never negative when the warned Takings are among them."""
+    from deepsim.rulesets.deepfall import metrics as DM
+    games = pd.DataFrame({"game": [0, 1, 2], "players": [2, 2, 2], "warned": [2, 1, 0],
+                          "taken_after_warning": [2, 1, 0]})
+    seats = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2],
+                          "taken_no_stand": [1, 0, 0, 1, 0, 0],
+                          "worthy_ends": [0, 0, 0, 0, 1, 0],
+                          "taken_unplayed": [0, 1, 1, 0, 0, 0]})
+    w = DM.warning_honesty(games, seats)
+    # taken per game 2, 2, 1; warned ones taken 2, 1, 0 -> unwarned 0, 1, 1
+    assert w["unwarned_taken_pg"].iloc[0] == pytest.approx(2 / 3)
+    assert (w["unwarned_taken_pg"] >= 0).all()

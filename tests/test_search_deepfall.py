@@ -288,7 +288,7 @@ def test_search_games_are_the_same_on_1_and_2_threads_and_in_any_chunking():
 
 
 def test_the_trace_shows_each_searched_decision():
-    sc = scenario({"bot": "search", "knobs": {"rollouts": 2}})
+    sc = scenario({"bot": "search", "knobs": {"rollouts": 2, "search_press": 1}})
     p = RULESET.prepare(sc, source="<t>")
     lines = RULESET.trace(p, 0)
     searched = [ln for ln in lines if "searches its" in ln]
@@ -299,6 +299,14 @@ def test_the_trace_shows_each_searched_decision():
                for ln in searched)
     assert any("searches its room on arrival (2 rollouts per option, mean win): no claim"
                in ln and "slot " in ln for ln in searched)
+    # the bot's own line after a search that overrode it says so
+    marked = [ln for game in range(6) for ln in RULESET.trace(p, game)
+              if "(heuristic, overridden by the search above): " in ln]
+    assert marked
+    # JSON: an option that was not one is null, not a number
+    recs = [r for r in RULESET.trace_records(p, 0) if r.get("event") == "search"]
+    assert recs and all(r["mean_6"] is None or r["mean_6"] >= 0 for r in recs)
+    assert any(r["mean_6"] is None for r in recs)
     # the traced game is the batch's game
     _g, s = frames(sc, 1)
     _tg, ts = RULESET.trace_result(p, 0)

@@ -185,8 +185,9 @@ def head_to_head_ratio(upper: np.ndarray, fair: np.ndarray, level: float = 0.95
     return float(r), float(r - q * se), float(r + q * se)
 
 
-def luck_share(score: np.ndarray) -> float:
-    """How much of a head-to-head's outcome is luck: 1 - mean(s)^2 / mean(s^2).
+def luck_share(score: np.ndarray, strata: np.ndarray | None = None) -> float:
+    """How much of a head-to-head's outcome is luck: 1 - mean(s)^2 / mean(s^2), within
+    strata.
 
     ``score`` (float64[plays]): per play, the upper rung's mean win per seat minus its
     fair share (2 players: win - 1/2, so +1/2 a win, -1/2 a loss). The skill signal is
@@ -194,12 +195,23 @@ def luck_share(score: np.ndarray) -> float:
     no more than its share: mean 0); 0 = pure skill (every play the same result, the
     better rung always ahead); in between, the share of the outcome's mean square that is
     noise around the skill signal (2 players winning with chance p: 1 - (2p - 1)^2).
-    NaN for no plays or all-zero scores (every play tied at the fair share).
+
+    ``strata`` (int64[plays], optional): plays of different table make-up (e.g. how many
+    of the seats the upper rung holds, and the player count) have different scores for
+    the same skill (the upper rung winning every play scores 1/k - 1/n with k of n
+    seats), so the skill signal is each stratum's own mean:
+    1 - sum_g n_g mean_g(s)^2 / sum(s^2); without strata, one stratum. NaN for no plays
+    or all-zero scores (every play tied at the fair share).
     """
     s = np.asarray(score, np.float64)
     if s.size == 0:
         return math.nan
-    ms = float(np.mean(s * s))
-    if ms == 0:
+    ss = float(np.sum(s * s))
+    if ss == 0:
         return math.nan
-    return 1.0 - float(np.mean(s)) ** 2 / ms
+    if strata is None:
+        return 1.0 - s.size * float(np.mean(s)) ** 2 / ss
+    _keys, inv = np.unique(np.asarray(strata), return_inverse=True)
+    n_g = np.bincount(inv).astype(np.float64)
+    sum_g = np.bincount(inv, weights=s)
+    return 1.0 - float(np.sum(sum_g ** 2 / n_g)) / ss

@@ -123,7 +123,8 @@ def skill_section(result) -> Section:
             note=(f"Each rung against the rung below, head to head: the {label} halves "
                   "swapped on the same deals; win/fair: the upper rung's wins over its "
                   "fair share, 95% interval over deals. Luck: 1 - mean^2 / mean square of "
-                  "the upper rung's per-game result (1 = pure chance, 0 = pure skill).")))
+                  "the upper rung's per-game result, the mean taken per table make-up "
+                  "(1 = pure chance, 0 = pure skill).")))
     s.tables.append(Table(f"Verdict per {label} and rung", verdict_codes(result)))
     return s
 

@@ -91,9 +91,10 @@ def _pair_variant(field: Field, up: Rung, low: Rung, up_f: list[str], low_f: lis
 
 
 def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
-                  ) -> tuple[pd.DataFrame, np.ndarray]:
+                  ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """Per game: the upper rung's wins, fair wins and seats; per play score (mean win
-    per upper seat minus its fair share; plays with both rungs seated)."""
+    per upper seat minus its fair share; plays with both rungs seated) and its stratum
+    (upper seats x 100 + players: :func:`deepsim.ladder.luck_share`)."""
     s = seats.assign(up=seats[column].astype(str).isin(up_f))
     g = s[s["up"]].groupby("game")
     per = pd.DataFrame({"wins": g["win"].sum(), "fair": g["fair"].sum(), "n": g.size()})
@@ -101,7 +102,8 @@ def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
     players = s.groupby("game")["players"].first().reindex(per.index)
     mixed = (per["n"] > 0) & (per["n"] < players)
     score = ((per["wins"] - per["fair"]) / per["n"].where(per["n"] > 0, 1))[mixed]
-    return per, score.to_numpy(np.float64)
+    strata = (per["n"] * 100 + players)[mixed]
+    return per, score.to_numpy(np.float64), strata.to_numpy(np.int64)
 
 
 def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: int = 20_000,
@@ -211,20 +213,21 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     for low, up in (itertools.pairwise(ladder) if depth_games > 0 else []):
         wins = np.zeros(depth_games)
         fair = np.zeros(depth_games)
-        scores = []
+        scores, strata = [], []
         for k in range(2):
             up_f, low_f = (halves[0], halves[1]) if k == 0 else (halves[1], halves[0])
             _g, s = field.play(_pair_variant(field, up, low, list(up_f), list(low_f)), dids,
                                seats_columns=cols, games_columns=set(),
                                progress=tick(f"{up.label} vs {low.label}"))
-            per, sc = _upper_totals(s, column, set(up_f))
+            per, sc, st = _upper_totals(s, column, set(up_f))
             wins += per["wins"].reindex(dids, fill_value=0).to_numpy()
             fair += per["fair"].reindex(dids, fill_value=0).to_numpy()
             scores.append(sc)
+            strata.append(st)
         ratio, lo, hi = head_to_head_ratio(wins, fair)
         rows.append({"rung": up.label, "below": low.label, "deals": depth_games,
                      "ratio": ratio, "ratio_low": lo, "ratio_high": hi,
-                     "luck": luck_share(np.concatenate(scores))})
+                     "luck": luck_share(np.concatenate(scores), np.concatenate(strata))})
     depth = pd.DataFrame(rows, columns=["rung", "below", "deals", "ratio", "ratio_low",
                                         "ratio_high", "luck"])
     info = {"scenario": str(scenario_path), "seed": field.seed, "games": games,

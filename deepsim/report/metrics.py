@@ -375,10 +375,13 @@ def bradley_terry(wins: pd.DataFrame, alpha_reg: float = 0.0) -> pd.DataFrame:
         return pd.DataFrame(columns=["item", "strength", "p_vs_average"])
     mat = wins.to_numpy(dtype=np.float64).copy()
     np.fill_diagonal(mat, 0.0)
-    try:
-        theta = choix.ilsr_pairwise_dense(mat, alpha=alpha_reg, max_iter=1000)
-    except (RuntimeError, ValueError, np.linalg.LinAlgError):
-        theta = choix.ilsr_pairwise_dense(mat, alpha=max(alpha_reg, 1e-6), max_iter=1000)
+    # an item that never lost (or never won) takes choix through log(0): its strength is
+    # then infinite or regularised, not a warning on the designer's terminal
+    with np.errstate(divide="ignore", invalid="ignore"):
+        try:
+            theta = choix.ilsr_pairwise_dense(mat, alpha=alpha_reg, max_iter=1000)
+        except (RuntimeError, ValueError, np.linalg.LinAlgError):
+            theta = choix.ilsr_pairwise_dense(mat, alpha=max(alpha_reg, 1e-6), max_iter=1000)
     theta = theta - theta.mean()
     out = pd.DataFrame({"item": list(wins.index), "strength": theta,
                         "p_vs_average": 1.0 / (1.0 + np.exp(-theta))})

@@ -111,7 +111,8 @@ def swing_test(seats: pd.DataFrame, by: str, group: str) -> dict:
         a, b = x[mask], x[~mask]
         vb = b.var(ddof=1)
         out[f"{name}_ratio"] = float(a.var(ddof=1) / vb) if vb > 0 else math.nan
-        out[f"{name}_p"] = float(sps.levene(a, b, center="median").pvalue)
+        with np.errstate(divide="ignore", invalid="ignore"):    # no spread: p is NaN
+            out[f"{name}_p"] = float(sps.levene(a, b, center="median").pvalue)
     return out
 
 
@@ -162,12 +163,17 @@ def warning_honesty(games: pd.DataFrame, seats: pd.DataFrame | None = None,
     game), ``taken_if_warned`` (Taken that round / warned crew-rounds, games as clusters,
     with ``_low``/``_high``) and, when ``seats`` is given, ``unwarned_taken_pg``: crews
     Taken per game that were not on that floor at the start of the round (they moved onto
-    it during the round).
+    it during the round). Every Taking counts: with a Last Stand (``worthy_ends``),
+    without one (``taken_no_stand``) and a fresh crew's before its first turn
+    (``taken_unplayed``, when the seats table has it).
     """
     require(games, ["players", "warned", "taken_after_warning"], "games")
     taken = None
     if seats is not None and {"taken_no_stand", "worthy_ends", "game"} <= set(seats.columns):
-        per = (seats["taken_no_stand"] + seats["worthy_ends"]).groupby(seats["game"]).sum()
+        per = seats["taken_no_stand"] + seats["worthy_ends"]
+        if "taken_unplayed" in seats.columns:
+            per = per + seats["taken_unplayed"]
+        per = per.groupby(seats["game"]).sum()
         taken = per.reindex(games["game"]).to_numpy() if "game" in games.columns else None
     rows = []
     for p, d in games.groupby("players", sort=True):

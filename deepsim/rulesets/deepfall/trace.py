@@ -96,6 +96,10 @@ def decode(ev: np.ndarray) -> list[dict]:
             rec.update(raw)
         if name == "forecast":
             rec["falls"] = FORECAST[rec["verdict"]] == "falls"
+        if name in ("search", "search_room"):          # -1 x100: not an option
+            for f, v in zip(fields, row[3:3 + len(fields)]):
+                if f.startswith("mean") and v == -1:
+                    rec[f[:-4]] = None
         out.append(rec)
     return out
 
@@ -241,8 +245,8 @@ def _line(e: dict, who, dice: list[str], rooms: list[str]) -> str | None:
     if k.startswith("why_"):
         return "    bot: " + _why(e)
     if k == "search_room":
-        rooms.append(("no claim" if e["slot"] < 0
-                      else f"slot {e['slot']} ({_room(e['room'])})") + f" {e['mean']:.1f}%")
+        rooms.append((e["slot"] + 1, "no claim" if e["slot"] < 0
+                       else f"slot {e['slot']} ({_room(e['room'])})", e["mean"]))
         return None
     if k == "search":
         line = f"  {s} " + _search_line(e, rooms)
@@ -393,6 +397,8 @@ EXITS = ("Stay", "Cash Out", "Last Stand")
 PRESS = ("stop", "press on")
 #: what a search event's ``decision`` weighs (kernel.FLOOR_DECISION ..)
 DECISIONS = ("target floor", "exit", "room on arrival", "next Press On")
+#: the bot's own line (a why_* event) that follows each kind of searched decision
+WHY_OF = ("why_floor", "why_exit", "why_room", "why_press")
 
 
 def _option_name(decision: int, o: int) -> str:
@@ -405,26 +411,36 @@ def _option_name(decision: int, o: int) -> str:
     return PRESS[o]
 
 
-def _search_line(e: dict, rooms: list[str]) -> str:
+def _search_line(e: dict, rooms: list[tuple]) -> str:
     """A search bot's decision: each option's mean win over its rollouts, the choice
-    (a room's options come from the ``search_room`` events before it, in ``rooms``)."""
+    (a room's options come from the ``search_room`` events before it, in ``rooms``: (option,
+    name, mean))."""
     d = e["decision"]
 
     def name(o: int) -> str:
         return _option_name(d, o)
 
     if d == 2:
-        opts = list(rooms)
+        means = {o: m for o, _n, m in rooms}
+        opts = [f"{n} {m:.1f}%" for _o, n, m in rooms]
     else:
+        means = {}
         opts = []
         for i in range(6):
             m = e[f"mean_{i + 1}"]
-            if m >= 0:
-                opts.append(f"{name(i + 1 if d == 0 else i)} {m:.1f}%")
+            if m is not None and m >= 0:
+                o = i + 1 if d == 0 else i
+                means[o] = m
+                opts.append(f"{name(o)} {m:.1f}%")
     what = DECISIONS[d]
     chosen, heur = e["chosen"], e["heuristic"]
-    tail = ("the heuristic's choice" if chosen == heur
-            else f"the heuristic's {name(heur)} is not among the best")
+    if chosen != heur:
+        tail = f"the heuristic's {name(heur)} is not among the best"
+    elif means and means.get(heur, -1.0) < max(means.values()):
+        tail = ("the heuristic's choice, kept: the best option's lead is within the "
+                "bot's search_margin")
+    else:
+        tail = "the heuristic's choice"
     return (f"searches its {what} ({e['rollouts']} rollouts per option, mean win): "
             f"{', '.join(opts)} -> {name(chosen)} ({tail})")
 
@@ -438,10 +454,17 @@ def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
     def who(p: int) -> str:
         return seat_names[p] if 0 <= p < len(seat_names) else "-"
 
+    overridden: dict[int, str] = {}     # seat -> the bot line a search just overrode
     for e in decode(ev):
         text = _line(e, who, dice, rooms)
         if text is None:
             continue
+        if e["event"] == "search" and e["chosen"] != e["heuristic"]:
+            overridden[e["seat"]] = WHY_OF[e["decision"]]
+        elif overridden.get(e["seat"]) == e["event"]:
+            del overridden[e["seat"]]
+            text = text.replace("bot: ", "bot (heuristic, overridden by the search above): ",
+                                1)
         tag = "[bot]" if e["rule"] == "bot" else f"[{e['rule']}]"
         if e["event"] in ("setup", "round", "end"):
             tag = ""
