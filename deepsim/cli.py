@@ -221,9 +221,9 @@ def _check_run_mode(scenario: Path | None, resume: Path | None, from_: Path | No
 def run(
     scenario: Annotated[Path | None, typer.Argument(
         help="Scenario YAML file (not with --resume/--from).")] = None,
-    games: Annotated[int | None, typer.Option("--games", "-n",
-                                              help="Games to play (default: scenario's).")]
-    = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games to play (default: scenario's); with rotate_seats, "
+        "deals, each played once per seat order.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s",
                                              help="Master seed (default: scenario's).")]
     = None,

@@ -128,6 +128,10 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         Keep each rung's field as a run directory ``runs/R<j>-<rung>/`` (every column, the
         same games: :func:`deepsim.runner.execute`), e.g. for the ruleset's claims per rung
         (:mod:`deepsim.ladder.claims`); its verdicts are read from those runs.
+    progress : callable(done, size, label), optional
+        Called as games finish, per phase (finding the strongest heuristic, each rung,
+        each head-to-head's two passes): the phase's games done so far, its size and its
+        label.
 
     Raises
     ------
@@ -167,22 +171,25 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     cols = {column, "win", "fair", "bot"}
     played = 0
 
-    def tick(label: str):
+    def tick(label: str, size: int):
+        """A progress callback for one phase (``size`` games): the phase's own count, so
+        that each phase's bar runs from 0 to its size."""
+        done = 0
+
         def f(n: int) -> None:
-            nonlocal played
+            nonlocal played, done
             played += n
+            done += n
             if progress is not None:
-                progress(played, total, label)
+                progress(done, size, label)
         return f
 
     needs_strongest = any(r.kind in ("strongest", "search") for r in ladder)
-    n_pairs = len(ladder) - 1
-    total = games * (len(ladder) + (1 if needs_strongest else 0)) + 2 * depth_games * n_pairs
     strongest = None
     style_table = None
     if needs_strongest:
         _g, s = field.play(field.variant(), ids, seats_columns=cols, games_columns=set(),
-                           progress=tick("strongest heuristic"))
+                           progress=tick("strongest heuristic", games))
         strongest, style_table = strongest_style(field, s, cfg.alpha)
         for r in ladder:
             if r.kind == "strongest":
@@ -196,10 +203,10 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         t = time.perf_counter()
         if runs_dir is None:
             _g, s = field.play(_rung_variant(field, r), ids, seats_columns=cols,
-                               games_columns=set(), progress=tick(f"rung {r.label}"))
+                               games_columns=set(), progress=tick(f"rung {r.label}", games))
         else:
             s = _kept_run(field, _rung_variant(field, r), runs_dir / _run_name(j, r), games,
-                          cols, tick(f"rung {r.label}"))
+                          cols, tick(f"rung {r.label}", games))
         speed[r.label] = games / max(time.perf_counter() - t, 1e-9)
         per_rung[r.label] = win_share_table(s, column, alpha=cfg.alpha,
                                             min_ratio=cfg.min_ratio,
@@ -214,11 +221,12 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
         wins = np.zeros(depth_games)
         fair = np.zeros(depth_games)
         scores, strata = [], []
+        pair_tick = tick(f"{up.label} vs {low.label}", 2 * depth_games)
         for k in range(2):
             up_f, low_f = (halves[0], halves[1]) if k == 0 else (halves[1], halves[0])
             _g, s = field.play(_pair_variant(field, up, low, list(up_f), list(low_f)), dids,
                                seats_columns=cols, games_columns=set(),
-                               progress=tick(f"{up.label} vs {low.label}"))
+                               progress=pair_tick)
             per, sc, st = _upper_totals(s, column, set(up_f))
             wins += per["wins"].reindex(dids, fill_value=0).to_numpy()
             fair += per["fair"].reindex(dids, fill_value=0).to_numpy()

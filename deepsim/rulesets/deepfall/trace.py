@@ -323,6 +323,9 @@ def _why(e: dict) -> str:
         if r == "target_depth_safe" or e["target_depth"] <= e["deepest_safe"]:
             return (f"aims for Floor {f}: target_depth {e['target_depth']} is safe (deepest "
                     f"safe floor {e['deepest_safe']})")
+        if e["maw_rounds"] < 0:         # no unsafe floor at or above target_depth (why.floor)
+            return (f"aims for Floor {f}, the deepest standing floor, which is safe "
+                    f"(target_depth {e['target_depth']} is below it)")
         if e["maw_rounds"] > e["safety_rounds"]:
             why = "the Maw forecast says it falls this round"
         else:
