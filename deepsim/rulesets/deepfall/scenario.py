@@ -21,14 +21,6 @@ class Seat(BaseModel):
     bot: str = "any"
     knobs: dict[Literal[KNOBS], float] = Field(default_factory=dict)  # type: ignore[valid-type]
 
-    @field_validator("knobs", mode="before")
-    @classmethod
-    def _yaml_booleans(cls, value):
-        """A bool knob may be written true/false in YAML: 1/0 (botdata checks the type)."""
-        if isinstance(value, dict):
-            return {k: float(v) if isinstance(v, bool) else v for k, v in value.items()}
-        return value
-
     @field_validator("knobs")
     @classmethod
     def _numbers(cls, value: dict[str, float]) -> dict[str, float]:
