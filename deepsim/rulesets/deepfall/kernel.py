@@ -484,9 +484,9 @@ def claim_action(st, dat, p, fi, s, assault, allow_assault, keep_c):
     Returns (action, need_s, need_c, avail_c, surplus_s, surplus_c, solo): action CLAIM (a
     marker: the room's cost in Steel and Cunning and the trinity paid, unless ``assault``
     asks to pour instead), POUR (assault progress, A25: the claim is out of reach or
-    ``assault``, with ``allow_assault`` and ``claims.assault`` on; it may pour nothing), or
-    NO_ACTION (A34: the crew already has markers there and may not reinforce; A8's
-    alternative: the new marker would not beat the leader). The surplus (Steel, then
+    ``assault``, with ``allow_assault`` and ``claims.assault_progress`` on; it may pour
+    nothing), or NO_ACTION (A34: the crew already has markers there and may not reinforce;
+    A8's alternative: the new marker would not beat the leader). The surplus (Steel, then
     Cunning, at most ``claims.max_surplus``) adds strength to a claim (§7.1).
     """
     rules = dat.rules
