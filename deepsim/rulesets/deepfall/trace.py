@@ -112,7 +112,7 @@ def _room(t: int) -> str:
     return display_name(ROOMS[t]) if 0 <= t < len(ROOMS) else "-"
 
 
-def _line(e: dict, who, dice: list[str], rooms: list[str]) -> str | None:
+def _line(e: dict, who, dice: list[str], rooms: list[tuple]) -> str | None:
     """The text of one decoded event (None: folded into another line)."""
     k = e["event"]
     s = who(e["seat"])
@@ -452,7 +452,7 @@ def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
     """Turn int64[k, EVENT_WIDTH] events into log lines, each citing its rule."""
     lines: list[str] = []
     dice: list[str] = []
-    rooms: list[str] = []
+    rooms: list[tuple] = []
 
     def who(p: int) -> str:
         return seat_names[p] if 0 <= p < len(seat_names) else "-"
