@@ -209,9 +209,8 @@ def luck_share(score: np.ndarray, strata: np.ndarray | None = None) -> float:
     ss = float(np.sum(s * s))
     if ss == 0:
         return math.nan
-    if strata is None:
-        return 1.0 - s.size * float(np.mean(s)) ** 2 / ss
-    _keys, inv = np.unique(np.asarray(strata), return_inverse=True)
+    _keys, inv = np.unique(np.zeros(s.size, np.int64) if strata is None
+                           else np.asarray(strata), return_inverse=True)
     n_g = np.bincount(inv).astype(np.float64)
     sum_g = np.bincount(inv, weights=s)
     return 1.0 - float(np.sum(sum_g ** 2 / n_g)) / ss
