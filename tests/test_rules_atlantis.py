@@ -1113,3 +1113,72 @@ def test_leader_danger_field_is_exact_within_the_leaders_reach():
     assert near.sum() > 40 and (want[near] > 0).sum() > 10
     assert (got[near] == want[near]).all()                  # the same sums, bit for bit
     assert (got[~near] != want[~near]).any()                # the far part was cut short
+
+
+def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on():
+    """Bots (not a rule): the ``edge_moves`` approximation (issue 28; docs/performance.md,
+    Atlantis fourth pass). Off (0, the exact bot) ``choose_move`` takes the first best of
+    every reachable hex's ``cell_score``; on (1) the first best of the unit's own hex, the
+    hexes at the edge of its reach (cost + the cheapest terrain's cost > budget) and those
+    next to an enemy (within range for a Ranged unit), the leader still scoring every hex.
+    Random positions of both armies on a map with shallow hexes and rocks, both styles'
+    knobs, both Swim phases; the move chosen on is always among the hexes it scored, and on
+    some moves the two differ (so the test fails if 0 pruned or 1 did not)."""
+    rng = np.random.default_rng(28)
+    names = {"witch": ("sea_witch", "sea_knights", "mer_crossbowmen", "mermen",
+                       "sword_fish", "giant_sea_turtle", "dolphin_riders"),
+             "king": ("sea_king", "hammerhead_sharks", "giant_crab", "leviathan",
+                      "moray_eels", "sea_snakes", "barracuda")}
+    styles = ({"advance": 1.0, "focus_damaged": 1.0, "focus_value": 0.5, "leader_hunt": 1.0,
+               "leader_keep_back": 2, "hide": 0.1, "caution": 0.1},
+              {"advance": 0.3, "focus_damaged": 0.5, "focus_value": 0.5, "leader_hunt": 0.5,
+               "screen": 1.0, "leader_keep_back": 4, "hide": 0.7, "caution": 0.2})
+    moves = differ = pruned = 0
+    for trial in range(24):
+        s = State(9, 9)
+        cells = rng.permutation(81)
+        for k in cells[:6]:
+            s.terrain(s.pos(int(k)), "kelp_forest" if k % 2 else "mountain_peaks")
+        k = 6
+        for side in ("witch", "king"):
+            for name in names[side]:
+                s.add(name, side, s.pos(int(cells[k])))
+                k += 1
+        side = L.WITCH if trial % 2 else L.KING
+        phase = 1 + (trial // 2) % 2
+        style = styles[(trial // 4) % 2]
+        s.g[B.GS_PHASE] = phase
+        K.compute_fields(s.scr, s.dat, side)
+        for i in range(int(s.g[B.GS_NSLOTS])):
+            if s.u[i, B.UC_SIDE] != side:
+                continue
+            t = s.u[i, B.UC_TYPE]
+            budget = int(s.dat[B.D_UNITS][t, L.U_MV]) if phase == 1 else 2
+            s.u[i, B.UC_SAVED] = budget
+            n = K.reach(s.scr, s.dat, i, budget)
+            if n <= 1:
+                continue
+            lst = s.scr[B.X_PLIST][:n].copy()
+            pk = s.scr[B.X_PKEY]
+            start = int(lst[0])
+            kn = s.set_knobs(dict(STILL, **style))
+            if s.dat[B.D_UNITS][t, L.U_LEADER] == 1:
+                bots.leader_threat(s.scr, s.dat, i)
+            score = np.array([bots.cell_score(s.scr, s.dat, kn, i, c, phase, start)
+                              - 0.01 * (pk[c] >> 3) - 0.1 * (pk[c] & 7) for c in lst])
+            exact = int(lst[np.argmax(score)])
+            assert bots.choose_move(s.scr, s.dat, kn, i, n, phase) == exact
+            kn = s.set_knobs(dict(STILL, **style, edge_moves=1))
+            inner, by_foe = bots.edge_limits(s.scr, s.dat, kn, i, phase)
+            near = s.scr[B.X_NEAR]
+            keep = np.array([k == 0 or (pk[c] >> 3) > inner or near[c] <= by_foe
+                             for k, c in enumerate(lst)])
+            if s.dat[B.D_UNITS][t, L.U_LEADER] == 1:
+                assert keep.all()
+            got = bots.choose_move(s.scr, s.dat, kn, i, n, phase)
+            assert got == int(lst[keep][np.argmax(score[keep])])
+            assert got in set(lst[keep].tolist())
+            moves += 1
+            differ += got != exact
+            pruned += int((~keep).sum())
+    assert moves > 100 and pruned > 100 and differ > 0

@@ -39,6 +39,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_LEADER_W,
     GS_MAT0_K,
     GS_MAT0_W,
+    GS_MIN_COST,
     GS_NSLOTS,
     GS_TURN,
     UC_ALIVE,
@@ -87,6 +88,7 @@ from deepsim.rulesets.atlantis.board import (
 from deepsim.rulesets.atlantis.layout import (
     K_ADVANCE,
     K_CAUTION,
+    K_EDGE_MOVES,
     K_FOCUS_DAMAGED,
     K_FOCUS_VALUE,
     K_HIDE,
@@ -587,20 +589,57 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     return s
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def edge_limits(scr, dat, kn, i, phase):
+    """The ``edge_moves`` approximation's bounds for slot i's move (issue 28): (cost, hexes).
+
+    With the knob on, a unit other than the own leader scores a reachable hex other than
+    its own only when the hex costs more than ``cost`` (no hex of the cheapest terrain is
+    affordable from it: the edge of the reach, ``GS_MIN_COST``, at least 1) or lies within
+    ``hexes`` of an enemy unit (``X_NEAR``; 1, or the Ranged range AT-X5): where an attack
+    is possible next. Off (exact), or for the leader: (-1, a bound no hex exceeds), every
+    hex scored. The budget is the unit's MV in the First Swim phase and its saved moves in
+    the Second (AT-M1; ``UC_SAVED`` is reset only after the move).
+
+    Returns
+    -------
+    cost, hexes : int, int
+    """
+    if kn[K_EDGE_MOVES] < 0.5:
+        return -1, 1 << 30
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    t = u[i, UC_TYPE]
+    if units[t, U_LEADER] == 1:
+        return -1, 1 << 30
+    budget = units[t, U_MV] if phase == 1 else u[i, UC_SAVED]
+    hexes = np.int64(dat[D_RULES][R_RANGED_MAX]) if units[t, U_RANGED] == 1 else 1
+    return budget - max(scr[X_G][GS_MIN_COST], 1), hexes
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def choose_move(scr, dat, kn, i, n, phase):
-    """Destination of slot i among the ``n`` reachable cells of ``plist`` (AT-M1)."""
+    """Destination of slot i among the ``n`` reachable cells of ``plist`` (AT-M1).
+
+    Every cell gets :func:`cell_score` (less 0.01 a move spent and 0.1 an entry attack on
+    the way), the first best wins; with the ``edge_moves`` knob on, only the cells
+    :func:`edge_limits` keeps (always the unit's own, ``plist[0]``).
+    """
     lst = scr[X_PLIST]
     if kn[K_RANDOM] > 0.5:
         return lst[rand_below(scr, n)]
     pk = scr[X_PKEY]
+    near = scr[X_NEAR]
     start = lst[0]
     best = start
     bs = -1e18
     if dat[D_UNITS][scr[X_U][i, UC_TYPE], U_LEADER] == 1:
         leader_threat(scr, dat, i)           # the field cell_score reads for a leader
+    inner, by_foe = edge_limits(scr, dat, kn, i, phase)
     for k in range(n):
         c = lst[k]
+        if k > 0 and (pk[c] >> 3) <= inner and near[c] > by_foe:
+            continue                         # edge_moves: an inner hex no foe is next to
         s = cell_score(scr, dat, kn, i, c, phase, start) - 0.01 * (pk[c] >> 3) \
             - 0.1 * (pk[c] & 7)
         if s > bs:

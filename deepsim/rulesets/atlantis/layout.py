@@ -215,10 +215,11 @@ KNOBS = (
     "deploy_random",   # 1 = deploy at random in the zone (AMB-T22), 0 = by the heuristic
     "standoff_turns",  # standoff breaker: player-turns without an attack before advancing
     "standoff_lead",   # ... and a side this much further ahead on material at once
+    "edge_moves",      # approximation: score only the own hex, reach's edge, hexes by foes
 )
 (K_RANDOM, K_ADVANCE, K_FOCUS_DAMAGED, K_FOCUS_VALUE, K_LEADER_HUNT, K_SCREEN,
  K_LEADER_KEEP_BACK, K_HIDE, K_SPELL_AGGR, K_CAUTION, K_DEPLOY_RANDOM, K_STANDOFF_TURNS,
- K_STANDOFF_LEAD) = range(len(KNOBS))
+ K_STANDOFF_LEAD, K_EDGE_MOVES) = range(len(KNOBS))
 N_KNOBS = len(KNOBS)
 
 # ---- how a game ended (games.end_cause) -------------------------------------------------
