@@ -1,0 +1,226 @@
+"""Where a ruleset's kernel spends its time: `perf` samples mapped to numba functions and,
+with debug info, to source lines.
+
+numba's compiled code carries no symbols `perf` can see, but numba's cache keeps the
+object code of each entry point, symbol table included. This script plays GAMES games of
+the ruleset's bench scenario on one thread under ``perf record``, finds ``play_block``'s
+address in the process and the cached object file, and reports the share of kernel
+samples per compiled function (functions numba or LLVM inlined count in their caller),
+and the share spent pushing call arguments (every call passes each array of the game
+state).
+
+``--lines N`` compiles the kernel with line tables (``NUMBA_DEBUGINFO=1``, directives
+only: full debug info of the inlined turn needs tens of GB to compile) into a cache folder
+of its own (``--cache``, default ``/tmp/deepsim-perf-cache``; the first run compiles for
+minutes) and maps each sample through the object's line table (``addr2line``): the N
+hottest source lines (the line of the instruction, inside whatever was inlined), and the
+N hottest Python functions by the lines they contain (self time: a line of
+``_room_score`` inlined into ``choose_room`` counts for ``_room_score``). Line tables
+leave the optimisation level as it is.
+
+Usage (Linux with ``perf`` and binutils; run from the checkout)::
+
+    PYTHONPATH=$PWD python tools/kernel_perf.py deepfall [GAMES] [--players 4] [--lines 40]
+    PYTHONPATH=$PWD python tools/kernel_perf.py atlantis 1000 --hot swim_phase
+
+``--hot FUNCTION`` also prints the hottest instructions of the function whose symbol
+contains FUNCTION. docs/performance.md has readings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import bisect
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+CHILD = """
+import os, sys, numba, numpy as np, importlib
+if os.environ.get("NUMBA_DEBUGINFO") == "1":
+    # line tables only (DWARF directives): full debug info of the inlined turn takes
+    # tens of GB to compile
+    from numba.core import compiler
+    compiler.Flags.options["dbg_directives_only"]._default = True
+from deepsim.bench import _prepare
+numba.set_num_threads(1)
+ruleset, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rs, prep = _prepare(ruleset, players)
+K = importlib.import_module(f"deepsim.rulesets.{ruleset}.kernel")
+args = prep.compiled["arrays"].kernel_args()
+K.play_games(np.int64(1), np.int64(0), np.int64(8), *args)
+cres = K.play_block.overloads[K.play_block.signatures[0]]
+name = cres.fndesc.llvm_cpython_wrapper_name
+print("ENTRY", cres.library.get_pointer_to_function(name), flush=True)
+K.play_games(np.int64(1), np.int64(1000), np.int64(games), *args)
+"""
+
+
+def _object_file(tmp: Path, ruleset: str, env: dict) -> Path:
+    """The ELF object of the newest cached ``play_block`` (numba's .nbc holds it)."""
+    code = ("import numba, deepsim; print(numba.config.CACHE_DIR)")
+    root = Path(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                               text=True, check=True).stdout.strip())
+    files = sorted(root.glob(f"deepsim.rulesets.{ruleset}.kernel/kernel.play_block-*.nbc"),
+                   key=lambda p: p.stat().st_mtime)
+    if not files:
+        sys.exit(f"error: no cached play_block in {root} (run the kernel once)")
+    data = files[-1].read_bytes()
+    out = tmp / "play_block.o"
+    out.write_bytes(data[data.index(b"\x7fELF"):])
+    return out
+
+
+def _symbols(obj: Path) -> list[tuple[int, int, str]]:
+    rows = []
+    for line in subprocess.run(["objdump", "-t", str(obj)], capture_output=True,
+                               text=True, check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 6 and parts[2] == "F":
+            rows.append((int(parts[0], 16), int(parts[4], 16), parts[-1]))
+    return sorted(rows)
+
+
+def _short(name: str) -> str:
+    m = re.match(r"_ZN(?:7cpython)?((?:\d+\w+?)+?)B\d", name)
+    if not m:
+        return name[:60]
+    parts, s = [], m.group(1)
+    while s:
+        k = re.match(r"(\d+)", s)
+        n = int(k.group(1))
+        parts.append(s[len(k.group(1)):len(k.group(1)) + n])
+        s = s[len(k.group(1)) + n:]
+    return ".".join(parts[-2:])
+
+
+def _lines(obj: Path, offsets: list[int]) -> dict[int, str]:
+    """Per offset, ``path:line`` of its instruction (path relative to the package)."""
+    out: dict[int, str] = {}
+    step = 20000
+    for i in range(0, len(offsets), step):
+        batch = offsets[i:i + step]
+        text = subprocess.run(["addr2line", "-e", str(obj)] + [hex(o) for o in batch],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+        for off, loc in zip(batch, text):
+            loc = re.sub(r" \(discriminator \d+\)", "", loc)
+            out[off] = loc.split("/deepsim/")[-1] if "/deepsim/" in loc else loc
+    return out
+
+
+def _enclosing(root: Path) -> Callable[[str], str]:
+    """``path:line`` -> the name of the innermost ``def`` holding that line."""
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+
+    def lookup(loc: str) -> str:
+        path, _, line = loc.rpartition(":")
+        if not line.isdigit():
+            return loc
+        if path not in spans:
+            spans[path] = []
+            f = root / path
+            if f.is_file():
+                for node in ast.walk(ast.parse(f.read_text())):
+                    if isinstance(node, ast.FunctionDef):
+                        spans[path].append((node.lineno, node.end_lineno, node.name))
+        n = int(line)
+        best = None
+        for lo, hi, name in spans[path]:
+            if lo <= n <= hi and (best is None or lo > best[0]):
+                best = (lo, name)
+        return f"{Path(path).stem}.{best[1]}" if best else loc
+
+    return lookup
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ruleset")
+    ap.add_argument("games", nargs="?", type=int, default=1000)
+    ap.add_argument("--players", type=int, default=None,
+                    help="player count of the bench scenario (default: the ruleset's "
+                         "middle bench count, 2 for Atlantis, 4 for DEEPFALL)")
+    ap.add_argument("--hot", default=None)
+    ap.add_argument("--lines", type=int, default=0,
+                    help="map samples to source lines (compiles with debug info)")
+    ap.add_argument("--cache", default="/tmp/deepsim-perf-cache",
+                    help="numba cache folder of the debug-info build (with --lines)")
+    a = ap.parse_args()
+    players = a.players or {"atlantis": 2, "deepfall": 4}.get(a.ruleset, 2)
+    env = dict(os.environ)
+    if a.lines:
+        env["NUMBA_DEBUGINFO"] = "1"
+        env["NUMBA_CACHE_DIR"] = a.cache
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        data = tmp / "perf.data"
+        run = subprocess.run(["perf", "record", "-F", "4000", "-o", str(data), "--",
+                              sys.executable, "-c", CHILD, a.ruleset, str(players),
+                              str(a.games)],
+                             check=False, capture_output=True, text=True, env=env)
+        entry = [ln for ln in run.stdout.splitlines() if ln.startswith("ENTRY")]
+        if run.returncode != 0 or not entry:
+            sys.exit("error: perf record failed:\n" + run.stderr[-2000:])
+        obj = _object_file(tmp, a.ruleset, env)
+        syms = _symbols(obj)
+        wrapper = [s for s in syms if s[2].startswith("_ZN7cpython") and "play_block" in s[2]]
+        base = int(entry[0].split()[1]) - wrapper[0][0]
+        ips = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        cnt = collections.Counter(int(x, 16) - base for x in ips)
+        starts = [s[0] for s in syms]
+        per = collections.Counter()
+        inside = {}
+        for off, c in cnt.items():
+            k = bisect.bisect_right(starts, off) - 1
+            if k >= 0 and off < syms[k][0] + syms[k][1]:
+                per[syms[k][2]] += c
+                inside[off] = c
+        total = sum(per.values())
+        print(f"{total} samples in the kernel ({len(ips)} in the process)")
+        for name, c in per.most_common(25):
+            print(f"{100 * c / total:6.1f}%  {_short(name)}")
+        dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)],
+                             capture_output=True, text=True, check=True).stdout
+        push = 0
+        hot = []
+        target = [s for s in syms if a.hot and a.hot in s[2] and "cpython" not in s[2]]
+        for line in dis.splitlines():
+            m = re.match(r"\s*([0-9a-f]+):\s*(\S+)(.*)", line)
+            if not m:
+                continue
+            off = int(m.group(1), 16)
+            c = cnt.get(off, 0)
+            if m.group(2) == "push":
+                push += c
+            if target and target[0][0] <= off < target[0][0] + target[0][1]:
+                hot.append((c, off, (m.group(2) + m.group(3))[:70]))
+        print(f"pushing call arguments: {100 * push / max(total, 1):.1f}% of kernel samples")
+        if hot:
+            print(f"hottest instructions of {_short(target[0][2])}:")
+            for c, off, ins in sorted(hot, reverse=True)[:30]:
+                print(f"{c:6d} {off:x} {ins}")
+        if a.lines:
+            where = _lines(obj, sorted(inside))
+            enclosing = _enclosing(Path(__file__).resolve().parent.parent / "deepsim")
+            by_line = collections.Counter()
+            by_fn = collections.Counter()
+            for off, c in inside.items():
+                by_line[where[off]] += c
+                by_fn[enclosing(where[off])] += c
+            print(f"\nhottest source lines ({a.lines}):")
+            for loc, c in by_line.most_common(a.lines):
+                print(f"{100 * c / total:6.1f}%  {loc}")
+            print(f"\nPython functions by their lines (self time, {a.lines}):")
+            for fn, c in by_fn.most_common(a.lines):
+                print(f"{100 * c / total:6.1f}%  {fn}")
+
+
+if __name__ == "__main__":
+    main()
