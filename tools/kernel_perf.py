@@ -12,11 +12,15 @@ state).
 ``--lines N`` compiles the kernel with line tables (``NUMBA_DEBUGINFO=1``, directives
 only: full debug info of the inlined turn needs tens of GB to compile) into a cache folder
 of its own (``--cache``, default ``/tmp/deepsim-perf-cache``; the first run compiles for
-minutes) and maps each sample through the object's line table (``addr2line``): the N
-hottest source lines (the line of the instruction, inside whatever was inlined), and the
-N hottest Python functions by the lines they contain (self time: a line of
-``_room_score`` inlined into ``choose_room`` counts for ``_room_score``). Line tables
-leave the optimisation level as it is.
+minutes, ~15 GB of memory for DEEPFALL's turn) and maps each sample through the object's
+line table: the N hottest source lines (the line of the instruction, inside whatever was
+inlined) with their text, and the N hottest Python functions by the lines they contain
+(self time: a line of ``_room_score`` inlined into ``choose_room`` counts for
+``_room_score``). Caveat: a helper inlined by numba itself (``inline="always"``) keeps
+its line numbers but is filed under its caller's file (e.g. ``board.strength_of``'s
+lines show as ``bots.py:275``); read such a line against board.py, events.py or
+deepsim/rng.py. The build with line tables may extend variables' lifetimes: compare
+shares, not speeds.
 
 Usage (Linux with ``perf`` and binutils; run from the checkout)::
 
@@ -101,40 +105,54 @@ def _short(name: str) -> str:
 
 
 def _lines(obj: Path, offsets: list[int]) -> dict[int, str]:
-    """Per offset, ``path:line`` of its instruction (path relative to the package)."""
+    """Per offset, ``file:line`` of its instruction, read from the object's line table
+    (``objdump --dwarf=decodedline``: the line tables of a directives-only build carry no
+    compile unit, so addr2line cannot read them). Line 0 (code the compiler made) counts
+    for the line before it."""
+    text = subprocess.run(["objdump", "--dwarf=decodedline", str(obj)], capture_output=True,
+                          text=True, check=True).stdout
+    rows = []
+    for line in text.splitlines():
+        p = line.split()
+        if (len(p) >= 3 and p[0].endswith(".py") and p[1].isdigit()
+                and (p[2].startswith("0x") or p[2] == "0")):
+            rows.append((int(p[2], 16), p[0], int(p[1])))
+    rows.sort()
+    addrs = [r[0] for r in rows]
     out: dict[int, str] = {}
-    step = 20000
-    for i in range(0, len(offsets), step):
-        batch = offsets[i:i + step]
-        text = subprocess.run(["addr2line", "-e", str(obj)] + [hex(o) for o in batch],
-                              capture_output=True, text=True, check=True).stdout.splitlines()
-        for off, loc in zip(batch, text):
-            loc = re.sub(r" \(discriminator \d+\)", "", loc)
-            out[off] = loc.split("/deepsim/")[-1] if "/deepsim/" in loc else loc
+    for off in offsets:
+        k = bisect.bisect_right(addrs, off) - 1
+        j = k
+        while j >= 0 and rows[j][2] == 0:
+            j -= 1
+        out[off] = f"{rows[k][1]}:{rows[j][2] if j >= 0 else 0}" if k >= 0 else "?:0"
     return out
 
 
-def _enclosing(root: Path) -> Callable[[str], str]:
-    """``path:line`` -> the name of the innermost ``def`` holding that line."""
-    spans: dict[str, list[tuple[int, int, str]]] = {}
+def _enclosing(root: Path, ruleset: str) -> Callable[[str], tuple[str, str]]:
+    """``file:line`` -> (the innermost ``def`` holding it, the line's text), looking the
+    base name up in the ruleset's folder, then in the package."""
+    spans: dict[str, tuple[list[tuple[int, int, str]], list[str]]] = {}
 
-    def lookup(loc: str) -> str:
-        path, _, line = loc.rpartition(":")
-        if not line.isdigit():
-            return loc
-        if path not in spans:
-            spans[path] = []
-            f = root / path
-            if f.is_file():
-                for node in ast.walk(ast.parse(f.read_text())):
-                    if isinstance(node, ast.FunctionDef):
-                        spans[path].append((node.lineno, node.end_lineno, node.name))
-        n = int(line)
+    def lookup(loc: str) -> tuple[str, str]:
+        name, _, line = loc.rpartition(":")
+        if name not in spans:
+            spans[name] = ([], [])
+            for f in (root / "rulesets" / ruleset / name, root / name):
+                if f.is_file():
+                    text = f.read_text()
+                    spans[name] = ([(n.lineno, n.end_lineno, n.name)
+                                    for n in ast.walk(ast.parse(text))
+                                    if isinstance(n, ast.FunctionDef)], text.splitlines())
+                    break
+        defs, lines = spans[name]
+        n = int(line) if line.isdigit() else 0
         best = None
-        for lo, hi, name in spans[path]:
+        for lo, hi, fn in defs:
             if lo <= n <= hi and (best is None or lo > best[0]):
-                best = (lo, name)
-        return f"{Path(path).stem}.{best[1]}" if best else loc
+                best = (lo, fn)
+        code = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        return (f"{Path(name).stem}.{best[1]}" if best else name), code
 
     return lookup
 
@@ -208,18 +226,22 @@ def main() -> None:
                 print(f"{c:6d} {off:x} {ins}")
         if a.lines:
             where = _lines(obj, sorted(inside))
-            enclosing = _enclosing(Path(__file__).resolve().parent.parent / "deepsim")
+            enclosing = _enclosing(Path(__file__).resolve().parent.parent / "deepsim",
+                                   a.ruleset)
             by_line = collections.Counter()
             by_fn = collections.Counter()
             for off, c in inside.items():
                 by_line[where[off]] += c
-                by_fn[enclosing(where[off])] += c
+                by_fn[enclosing(where[off])[0]] += c
             print(f"\nhottest source lines ({a.lines}):")
             for loc, c in by_line.most_common(a.lines):
-                print(f"{100 * c / total:6.1f}%  {loc}")
+                print(f"{100 * c / total:6.1f}%  {loc:18s} {enclosing(loc)[1][:52]}")
             print(f"\nPython functions by their lines (self time, {a.lines}):")
             for fn, c in by_fn.most_common(a.lines):
                 print(f"{100 * c / total:6.1f}%  {fn}")
+            print("\nCaveat: a helper numba inlines itself (inline='always') keeps its line "
+                  "numbers but\nis filed under its caller's file: read a line whose text "
+                  "does not fit as that\nline of board.py, events.py or deepsim/rng.py.")
 
 
 if __name__ == "__main__":
