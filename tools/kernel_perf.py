@@ -19,8 +19,8 @@ inlined) with their text, and the N hottest Python functions by the lines they c
 ``_room_score``). Caveat: a helper inlined by numba itself (``inline="always"``) keeps
 its line numbers but is filed under its caller's file (e.g. ``board.strength_of``'s
 lines show as ``bots.py:275``); read such a line against board.py, events.py or
-deepsim/rng.py. The build with line tables may extend variables' lifetimes: compare
-shares, not speeds.
+deepsim/rng.py. The line-table build plays at the normal build's speed (measured for
+DEEPFALL, docs/performance.md); a full debug build does not.
 
 Usage (Linux with ``perf`` and binutils; run from the checkout)::
 
