@@ -12,7 +12,7 @@ state).
 ``--lines N`` compiles the kernel with line tables (``NUMBA_DEBUGINFO=1``, directives
 only: full debug info of the inlined turn needs tens of GB to compile) into a cache folder
 of its own (``--cache``, default ``/tmp/deepsim-perf-cache``; the first run compiles for
-minutes: ~33 min of CPU and ~15 GB of memory for DEEPFALL, measured on a copy whose
+minutes: ~30 min of CPU and ~15 GB of memory for DEEPFALL, measured on a copy whose
 ``play_game`` leaves out the search bot's branch; with it the build may not fit in memory)
 and maps each sample through the object's
 line table: the N hottest source lines (the line of the instruction, inside whatever was
