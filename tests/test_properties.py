@@ -69,9 +69,18 @@ def _title(name: str) -> str:
 
 # --- valid scenarios and parameter sets ---------------------------------------------------
 
+#: at most this many rollouts per option for a knob override: a search bot's cost grows
+#: with them (up to 4,096 by bots.yaml), and one drawn example at the top of the range
+#: played its 40 games for over 15 minutes; the property does not depend on how many
+ROLLOUTS_DRAWN = 4
+
+
 def _knob_value(draw, name: str) -> float:
-    """A value of knob ``name`` within its bounds (bots.yaml), of its type."""
+    """A value of knob ``name`` within its bounds (bots.yaml), of its type (``rollouts``
+    at most ``ROLLOUTS_DRAWN``)."""
     k = KNOB_BOUNDS[name]
+    if name == "rollouts":
+        return float(draw(st.integers(int(k.low), min(int(k.high), ROLLOUTS_DRAWN))))
     if k.type == "float":
         return draw(st.floats(k.low, k.high, allow_nan=False))
     return float(draw(st.integers(int(k.low), int(k.high))))
