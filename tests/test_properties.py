@@ -70,8 +70,8 @@ def _title(name: str) -> str:
 # --- valid scenarios and parameter sets ---------------------------------------------------
 
 #: at most this many rollouts per option for a knob override: a search bot's cost grows
-#: with them (up to 4,096 by bots.yaml), and one drawn example at the top of the range
-#: played its 40 games for over 15 minutes; the property does not depend on how many
+#: with them (up to 4,096 by bots.yaml): in one CI run an example sat in the search
+#: bot's rollouts for over 15 minutes. The property does not depend on how many.
 ROLLOUTS_DRAWN = 4
 
 
