@@ -33,8 +33,6 @@ import time
 import numba
 import numpy as np
 
-Z = 1.959963984540054          # two-sided 95% normal quantile
-
 
 def _setup():
     from deepsim.bench import _prepare
@@ -92,10 +90,10 @@ def _share(x: np.ndarray) -> str:
 
 
 def _mean_ci(d: np.ndarray, signed: bool = True) -> str:
-    m = d.mean()
-    h = Z * d.std(ddof=1) / math.sqrt(len(d))
+    from deepsim.report.metrics import mean_ci
+    m, lo, hi = mean_ci(d)
     f = "+.4f" if signed else ".4f"
-    return f"{m:{f}} [{m - h:{f}}, {m + h:{f}}]"
+    return f"{m:{f}} [{lo:{f}}, {hi:{f}}]"
 
 
 def play(games: int, spec: str, deals: int, seed: int) -> None:

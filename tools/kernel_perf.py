@@ -164,15 +164,20 @@ def main() -> None:
     ap.add_argument("ruleset")
     ap.add_argument("games", nargs="?", type=int, default=1000)
     ap.add_argument("--players", type=int, default=None,
-                    help="player count of the bench scenario (default: the ruleset's "
-                         "middle bench count, 2 for Atlantis, 4 for DEEPFALL)")
+                    help="player count of the bench scenario (default: the middle of the "
+                         "ruleset's bench player counts)")
     ap.add_argument("--hot", default=None)
     ap.add_argument("--lines", type=int, default=0,
                     help="map samples to source lines (compiles with debug info)")
     ap.add_argument("--cache", default="/tmp/deepsim-perf-cache",
                     help="numba cache folder of the debug-info build (with --lines)")
     a = ap.parse_args()
-    players = a.players or {"atlantis": 2, "deepfall": 4}.get(a.ruleset, 2)
+    if a.players is None:
+        from deepsim.bench import bench_ruleset
+        counts = tuple(bench_ruleset(a.ruleset).bench_players())
+        players = counts[len(counts) // 2]          # the middle count, as the bench's
+    else:
+        players = a.players
     env = dict(os.environ)
     if a.lines:
         env["NUMBA_DEBUGINFO"] = "1"
