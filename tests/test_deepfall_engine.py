@@ -9,7 +9,15 @@ import pytest
 from deepsim.rulesets.deepfall import RULESET
 from deepsim.rulesets.deepfall import kernel as K
 from deepsim.rulesets.deepfall import layout as L
-from deepsim.rulesets.deepfall.board import GS_N, GS_ROUND, GS_TURN_I, copy_state, new_state
+from deepsim.rulesets.deepfall.board import (
+    GS_N,
+    GS_ROUND,
+    GS_TURN_I,
+    copy_state,
+    new_quiet_state,
+    new_state,
+    traced,
+)
 from deepsim.rulesets.deepfall.kernel import new_tables, play_game, trace_game, write_row
 from deepsim.rulesets.deepfall.schema import EFFECTS, ROOMS
 
@@ -57,10 +65,10 @@ def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
     p = prepared(seed=7)                               # 2-6 players, five bot styles
     dat = p.compiled["arrays"].kernel_data()
     seed = np.int64(7)
-    whole, st, cp = new_state(1), new_state(1), new_state(1)
+    whole, st, cp = new_quiet_state(), new_quiet_state(), new_quiet_state()
     checked = 0
     for game in range(12):
-        play_game(seed, np.int64(game), whole, new_state(1), np.zeros(K.SEARCH_WORK), dat,
+        play_game(seed, np.int64(game), whole, new_quiet_state(), np.zeros(K.SEARCH_WORK), dat,
                   np.int64(0))
         want = _row(whole)
         turns = int(whole.g[K.GS_TURNS])
@@ -90,15 +98,56 @@ def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
     assert checked == 48
 
 
+def test_batch_without_the_search_code_plays_the_same_games():
+    """kernel.play_block compiles and plays without the search bot when no seat's bot
+    searches (kernel.searches False, ``search`` None); those games are exactly the ones the
+    search-capable path (a scratch state given) plays, and a traced state plays them too
+    (the trace hooks change nothing)."""
+    p = prepared(seed=13)
+    dat = p.compiled["arrays"].kernel_data()
+    assert not K.searches(dat)
+    gi, gf, si, sf = K.play_games(np.int64(13), np.int64(0), np.int64(40), dat)
+    quiet, traced_st = new_quiet_state(), new_state(50_000)
+    assert not traced(quiet) and not traced(traced_st)
+    for game in range(40):
+        play_game(np.int64(13), np.int64(game), quiet, new_quiet_state(),
+                  np.zeros(K.SEARCH_WORK), dat, np.int64(0))
+        want = (gi[game:game + 1], gf[game:game + 1], si[game:game + 1], sf[game:game + 1])
+        assert _same(_row(quiet), want), game
+        play_game(np.int64(13), np.int64(game), traced_st, None, np.zeros(K.SEARCH_WORK),
+                  dat, np.int64(1))
+        assert traced(traced_st) and traced_st.g[K.GS_EV] > 0
+        assert _same(_row(traced_st), want), game
+    assert quiet.ev.shape == (0,)                   # a quiet state never holds events
+
+
+def test_searches_sees_every_way_a_seat_gets_a_searching_bot():
+    """kernel.searches: a seat given the search bot, a pool it may draw from with it, or a
+    company whose faction_bots include it; not the search style merely defined."""
+    def dat(**kw):
+        sc = {"name": "t", "ruleset": "deepfall", "players": 2, "seed": 1, "games": 1}
+        sc.update(kw)
+        return RULESET.prepare(sc, source="<t>").compiled["arrays"].kernel_data()
+    assert not K.searches(dat(bots=["greedy", "martyr"]))
+    assert K.searches(dat(bots=["greedy", "search"]))
+    assert K.searches(dat(seats=[{"bot": "search"}, {"bot": "greedy"}]))
+    assert K.searches(dat(seats=[{"bot": "greedy", "knobs": {"rollouts": 2}},
+                                 {"bot": "greedy"}]))
+    assert not K.searches(dat(seats=[{"bot": "search", "knobs": {"rollouts": 0}},
+                                     {"bot": "greedy"}]))
+    assert K.searches(dat(bots=["greedy"],
+                          faction_bots={"factions": {"Wisp Reaver": "search"}}))
+
+
 def test_invariants_on_every_game_of_a_batch():
     """Glory, dice and markers never negative; the game ends with Floor 1 (no truncation)."""
     p = prepared(seed=5)
     dat = p.compiled["arrays"].kernel_data()
-    st = new_state(1)
+    st = new_quiet_state()
     n = 300
     tab = new_tables(n)
     for r in range(n):
-        play_game(np.int64(5), np.int64(r), st, new_state(1), np.zeros(K.SEARCH_WORK), dat,
+        play_game(np.int64(5), np.int64(r), st, new_quiet_state(), np.zeros(K.SEARCH_WORK), dat,
                   np.int64(0))
         write_row(st, tab, np.int64(r))
         for x in (st.bag, st.drawn, st.disc, st.act_cnt, st.fallen):

@@ -37,7 +37,7 @@ from deepsim.rulesets.deepfall.board import (
     GS_TURN_I,
     bag_size,
     copy_state,
-    new_state,
+    new_quiet_state,
 )
 from deepsim.rulesets.deepfall.kernel import new_tables, write_row
 
@@ -103,7 +103,7 @@ def test_a_search_that_always_agrees_replays_the_heuristic_game():
     srch = RULESET.prepare(scenario({"bot": "search", "knobs": {"rollouts": 1}}), source="<t>")
     dh = heur.compiled["arrays"].kernel_data()
     ds = srch.compiled["arrays"].kernel_data()
-    a, b, scr = new_state(1), new_state(1), new_state(1)
+    a, b, scr = new_quiet_state(), new_quiet_state(), new_quiet_state()
     for game in range(25):
         K.play_game(np.int64(21), np.int64(game), a, scr, np.zeros(K.SEARCH_WORK), dh,
                     np.int64(0))
@@ -118,7 +118,7 @@ def test_a_search_that_always_agrees_replays_the_heuristic_game():
 def _at_decision(dat, game, last, turns=0):
     """A state stopped inside the search seat's first turn after ``turns`` more player-turns,
     parts STEP_START .. ``last`` played, and the seat; (None, None) when the game ends first."""
-    st = new_state(1)
+    st = new_quiet_state()
     K.reset(st, np.int64(21), np.int64(game), np.int64(0))
     K.setup(st, dat)
     for i in range(turns + 1):
@@ -142,7 +142,7 @@ DECISIONS = {K.EXIT_DECISION: (K.STEP_CLAIM, 0b11), K.PRESS_DECISION: (K.STEP_PR
 def test_option_means_read_only_the_rollouts_streams(kind):
     dat = RULESET.prepare(scenario({"bot": "search", "knobs": {"rollouts": 16}}),
                           source="<t>").compiled["arrays"].kernel_data()
-    scr = new_state(1)
+    scr = new_quiet_state()
     last, options = DECISIONS[kind]
     changed = checked = 0
     for game in range(12):
@@ -179,7 +179,7 @@ def test_search_margin_keeps_the_heuristic_unless_the_rollouts_say_otherwise_cle
         sc = scenario({"bot": "search", "knobs": {"rollouts": 12, "search_margin": margin}})
         return RULESET.prepare(sc, source="<t>").compiled["arrays"].kernel_data()
     d0, d2 = dat_of(0.0), dat_of(2.0)
-    scr = new_state(1)
+    scr = new_quiet_state()
     n = K.SEARCH_OPTIONS
     kept = overridden = 0
     for game in range(40):
@@ -223,7 +223,7 @@ def test_room_options_are_the_rooms_the_crew_can_claim_or_pour_into():
             assert opts & 1 == 1                        # no claim is always an option
             kn_p = dat.knobs[st.sd[p, K.SD_BOT]]
             for s in range(-1, int(st.g[K.GS_SLOTS])):
-                cp = new_state(1)
+                cp = new_quiet_state()
                 copy_state(st, cp)
                 cp.g[GS_ROOM_MASK] = 1 << (s + 1)
                 marks = int(cp.act_cnt[fi].sum())
@@ -253,7 +253,7 @@ def test_a_searched_press_on_is_taken_as_the_mask_says():
         if st is None or bag_size(st, p) == 0:
             continue
         for option in (0, 1):
-            cp = new_state(1)
+            cp = new_quiet_state()
             copy_state(st, cp)
             cp.g[GS_PRESS_MASK] = 1 << option
             dread = int(cp.g[K.GS_DREAD])

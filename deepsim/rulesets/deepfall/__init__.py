@@ -335,16 +335,21 @@ class DeepfallRuleset(Ruleset):
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
 
         ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
-        argument types of ``prepared`` (default: a 4-player game; every DEEPFALL scenario
-        has the same types), and with ``trace`` also ``trace_game`` (one game, replayed).
+        argument types of ``prepared`` (every DEEPFALL scenario has the same types), the
+        search bot's code only when the scenario's bots search (``kernel.searches``), and
+        with ``trace`` also ``trace_game`` (one game, replayed). Without ``prepared`` and
+        with ``trace`` (``deepsim warmup``: everything) both the heuristic and the search
+        versions of each.
         """
         from deepsim.rulesets.deepfall.board import Tables
         from deepsim.rulesets.deepfall.kernel import (
             play_block,
             play_games,
+            play_traced,
+            searches,
             seat_columns,
-            trace_game,
         )
+        everything = prepared is None and trace
         if prepared is None:
             prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
                                      "games": 1, "seed": 0, "chunk_size": 1},
@@ -352,10 +357,13 @@ class DeepfallRuleset(Ruleset):
         args = prepared.compiled["arrays"].kernel_args()
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
-        play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab)
+        # the search bot is compiled only for a scenario whose bots search (kernel.searches)
+        search = True if searches(args[0]) else None
+        for flag in ((None, True) if everything else (search,)):
+            play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, flag)
+            if trace:
+                play_traced(seed, zero, 1, *args, flag)
         seat_columns(tab.gi, tab.si, tab.sf)
-        if trace:
-            trace_game(seed, zero, 1, *args)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:

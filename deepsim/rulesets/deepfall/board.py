@@ -8,6 +8,9 @@ arrays, which numba passes and inlines like tuples; a field is read as ``st.sd``
   stream) and what it has counted so far (its output row). :func:`new_state` allocates one
   per block of games; each game resets it; :func:`copy_state` copies a game into a scratch
   state, from which ``kernel.play_rest`` plays it on (a search bot's look-ahead).
+  :func:`new_state` allocates one that can be traced, :func:`new_quiet_state` one that
+  never is (batch games, rollouts): a numba type of its own, for which :func:`traced` is
+  the constant False and the trace hooks compile to nothing.
 - :data:`Data` ``dat``: the ruleset's numbers and the scenario's seats and bots, as
   :mod:`deepsim.rulesets.deepfall.compile` builds them; read only.
 - :data:`Tables` ``tab``: the output tables of a batch of games (one row per game).
@@ -31,6 +34,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from deepsim.rng import below
 from deepsim.rulesets.deepfall.layout import (
@@ -85,7 +89,8 @@ State = namedtuple("State", (
     # -- the game's random stream and trace
     "key",      # uint64[2] stream keys: [0] the game's (rng.game_key of seed and game),
                 # [1] the root of its search rollouts' streams (kernel.rollout_root)
-    "ev",       # int64[k, EVENT_WIDTH] trace events (k = 1 when not tracing)
+    "ev",       # int64[k, EVENT_WIDTH] trace events; int64[0] in a state that is never
+                # traced (new_quiet_state: its type compiles the trace hooks away)
     # -- what the game has counted so far: its row of the output tables
     "gi",       # int64[N_GAME_INT]
     "gf",       # float64[N_GAME_FLT]
@@ -156,13 +161,53 @@ G_N = 25
 
 @njit(cache=True)
 def new_state(max_events):
-    """Allocate one game state (reset by each game, not reallocated).
+    """Allocate one game state that can be traced (reset by each game, not reallocated).
 
     Parameters
     ----------
     max_events : int
-        Rows of the trace event buffer (1 when not tracing).
+        Rows of the trace event buffer ``ev`` (int64[max_events, EVENT_WIDTH]); a game
+        played in it is traced when ``kernel.reset`` turns ``GS_TRACE`` on.
     """
+    return _state(np.zeros((max_events, EVENT_WIDTH), np.int64))
+
+
+@njit(cache=True)
+def new_quiet_state():
+    """Allocate one game state that is never traced: its ``ev`` is int64[0], one dimension.
+
+    The state's numba type differs from :func:`new_state`'s, so the kernel is compiled
+    apart for it, and there :func:`traced` is the constant False and ``events.emit`` does
+    nothing: the trace hooks compile to no code. Batch games and a search bot's rollouts
+    play in quiet states (docs/performance.md, "Trace and search compiled only where
+    used").
+    """
+    return _state(np.zeros(0, np.int64))
+
+
+def _quiet_type(st) -> bool:
+    """True for the numba type of a :func:`new_quiet_state` state (``ev`` one-dimensional)."""
+    return st.types[st.fields.index("ev")].ndim == 1
+
+
+def traced(st) -> bool:
+    """True when the game in ``st`` is traced (``GS_TRACE`` on, in a state that can be).
+
+    In a compiled function the answer for a quiet state (:func:`new_quiet_state`) is the
+    constant False, so ``if traced(st):`` guards code that is compiled away there.
+    """
+    return st.ev.ndim == 2 and st.g[GS_TRACE] != 0
+
+
+@overload(traced, inline="always")
+def _traced(st):
+    if _quiet_type(st):
+        return lambda st: False
+    return lambda st: st.g[GS_TRACE] != 0
+
+
+@njit(cache=True, inline="always")
+def _state(ev):
     return State(np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
                  np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
                  np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
@@ -187,7 +232,7 @@ def new_state(max_events):
                  np.zeros(N_SYMBOLS, np.int64),
                  np.zeros(MAX_SEATS, np.float64),
                  np.zeros(2, np.uint64),
-                 np.zeros((max_events, EVENT_WIDTH), np.int64),
+                 ev,
                  np.zeros(N_GAME_INT, np.int64),
                  np.zeros(N_GAME_FLT, np.float64),
                  np.zeros((MAX_SEATS, N_SEAT_INT), np.int64),

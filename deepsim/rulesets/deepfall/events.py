@@ -3,13 +3,15 @@
 The kernel (kernel.py) and the bots' reasons (why.py) append events to the state's buffer
 ``st.ev`` (int64[k, layout.EVENT_WIDTH]: round, seat, kind, then the kind's values as
 layout.EVENT_SPECS names them). Both writers return at once unless the game is traced
-(``GS_TRACE``), so a batch game pays one branch per call; they change nothing else.
+(``GS_TRACE``), and in a quiet state (``board.new_quiet_state``: batch games, rollouts)
+they compile to nothing; they change nothing else.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from deepsim.rulesets.deepfall.board import (
     GS_EV,
@@ -20,6 +22,7 @@ from deepsim.rulesets.deepfall.board import (
     SD_PROG_FLOOR,
     SD_PROG_SLOT,
     SD_PROG_STEEL,
+    _quiet_type,
 )
 from deepsim.rulesets.deepfall.layout import (
     E_THREAT_IGNORE,
@@ -39,11 +42,12 @@ from deepsim.rulesets.deepfall.layout import (
 )
 
 
-@njit(cache=True, _nrt=False, inline="always")
 def emit(st, seat, kind, vals):
     """Append one trace event of up to seven values (no-op unless the game is traced).
 
-    ``vals``: a 7-tuple (a .. g; layout.EVENT_SPECS names them; the rest stay 0).
+    ``vals``: a 7-tuple (a .. g; layout.EVENT_SPECS names them; the rest stay 0). In
+    compiled code this is the overload below: nothing at all for a quiet state
+    (``board.new_quiet_state``), this body for a state that can be traced.
     """
     g = st.g
     if g[GS_TRACE] == 0:
@@ -65,9 +69,9 @@ def emit(st, seat, kind, vals):
     g[GS_EV] = k + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
 def emit10(st, seat, kind, vals):
-    """Append one trace event of ten values a .. j (no-op unless the game is traced)."""
+    """Append one trace event of ten values a .. j (no-op unless the game is traced; in
+    compiled code nothing at all for a quiet state, as :func:`emit`)."""
     g = st.g
     if g[GS_TRACE] == 0:
         return
@@ -89,6 +93,20 @@ def emit10(st, seat, kind, vals):
     ev[k, 11] = vals[8]
     ev[k, 12] = vals[9]
     g[GS_EV] = k + 1
+
+
+@overload(emit, inline="always")
+def _emit(st, seat, kind, vals):
+    if _quiet_type(st):
+        return lambda st, seat, kind, vals: None
+    return emit
+
+
+@overload(emit10, inline="always")
+def _emit10(st, seat, kind, vals):
+    if _quiet_type(st):
+        return lambda st, seat, kind, vals: None
+    return emit10
 
 
 @njit(cache=True, _nrt=False, inline="always")

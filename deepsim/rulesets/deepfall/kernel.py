@@ -78,7 +78,9 @@ from deepsim.rulesets.deepfall.board import (
     floor_marks,
     holds,
     mark_bit,
+    new_quiet_state,
     new_state,
+    traced,
     rand_below,
     rival_best,
     strength_of,
@@ -527,7 +529,7 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
     g = st.g
     fi = st.sd[p, SD_FLOOR] - 1
     s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
-    if g[GS_TRACE] != 0:
+    if traced(st):
         why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
     mask = g[GS_ROOM_MASK]
     if mask != 0:
@@ -537,7 +539,7 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
             assault = False
     if s < 0:
         return False
-    if g[GS_TRACE] != 0:
+    if traced(st):
         events.room(st, dat, p, fi, s)
     action, need_s, need_c, avail_c, sur_s, sur_c, solo = claim_action(
         st, dat, p, fi, s, assault, allow_assault, keep_c)
@@ -597,7 +599,7 @@ def turn_start(st, dat, p):
         for k in range(N_DICE):
             bag[p, k] += st.disc[p, k]
             st.disc[p, k] = 0
-    if g[GS_TRACE] != 0:
+    if traced(st):
         events.bag(st, dat, p, hand_size(st, dat, p))
 
     # §7.1 / A24: held rooms produce at the start of the holder's turn.
@@ -656,7 +658,7 @@ def step2_plan(st, dat, p):
     g = st.g
     kn = knobs_of(st, dat, p)
     target_floor = bots.choose_floor(st, dat, kn, p, True)
-    if g[GS_TRACE] != 0:
+    if traced(st):
         why.floor(st, dat, kn, p, True, target_floor)
     g[GS_PRESS_TARGET] = target_floor
     g[GS_PRESSES] = 0
@@ -686,7 +688,7 @@ def step2_press_on(st, dat, p, decisions):
             return
         made += 1
         go = bots.press_on(st, dat, kn, p, g[GS_PRESSES], g[GS_PRESS_TARGET])
-        if g[GS_TRACE] != 0:
+        if traced(st):
             why.press(st, dat, kn, p, g[GS_PRESSES], g[GS_PRESS_TARGET], go)
         mask = g[GS_PRESS_MASK]
         if mask != 0:
@@ -704,7 +706,7 @@ def step2_press_on(st, dat, p, decisions):
         if st.eff[p, E_HAND] != 0:
             credit(st, p, E_HAND)
     g[GS_PRESS_OVER] = 1
-    if g[GS_TRACE] != 0:
+    if traced(st):
         why.bag_empty(st, p)
 
 
@@ -880,7 +882,7 @@ def recruit(st, dat, kn, p):
     cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
     cost = max(cost, np.int64(rules[R_RECRUIT_MIN]))
     want = bots.recruits(st, dat, kn, p, cost)
-    if st.g[GS_TRACE] != 0 and sym[METTLE] >= cost:
+    if traced(st) and sym[METTLE] >= cost:
         why.recruit(st, dat, kn, p, cost, want)
     got = 0
     for _ in range(want):
@@ -935,7 +937,7 @@ def step4_move(st, dat, p):
     g[GS_START_FLOOR] = sd[p, SD_FLOOR]
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
     target_floor = bots.choose_floor(st, dat, kn, p, False)
-    if st.g[GS_TRACE] != 0:
+    if traced(st):
         why.floor(st, dat, kn, p, False, target_floor)
     lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
     target_floor = min(target_floor, lowest_open)
@@ -948,7 +950,7 @@ def step4_move(st, dat, p):
     # §6A.4; e.g. a floor about to fall), keeping the Cunning the bot leaves for the Moves
     if claims_left > 0 and target_floor != sd[p, SD_FLOOR]:
         keep_c = bots.claim_here_first(st, dat, kn, p, target_floor)
-        if st.g[GS_TRACE] != 0:
+        if traced(st):
             why.here(st, dat, kn, p, target_floor, keep_c)
         if keep_c >= 0 and try_claim(st, dat, kn, p, False, keep_c):
             claims_left -= 1
@@ -1037,7 +1039,7 @@ def step5_exit(st, dat, p):
         drawn[p, k] = 0
     price = last_stand_price(st, dat, p)
     choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p, price)
-    if st.g[GS_TRACE] != 0:
+    if traced(st):
         why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
     mask = st.g[GS_EXIT_MASK]
     if mask != 0:                   # a search bot's exit (search_turn): the heuristic's
@@ -1151,7 +1153,7 @@ def taken(st, dat, p, fi, final):
             sf[p, SF_LOOT_LOST] += loot[p]
         st.glory[p] += worth
         sf[p, SF_WORTHY] += worth
-        if st.g[GS_TRACE] != 0:
+        if traced(st):
             events.worthy_end(st, dat, p, basis, worth)
         si[p, S_WORTHY_ENDS] += 1
         if rules[R_LS_CONSUMES] > 0.5:                            # §7.3, A29
@@ -1431,7 +1433,10 @@ def setup(st, dat):
     g[GS_TURN_I] = -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+# forceinline, not inline="always": inlined in numba IR into play_rounds and play_game,
+# its EV_ROUND event was counted but its row left zero in traced games (numba 0.68, the
+# events.emit overload inlined two levels down; tests/test_rules_deepfall.py caught it)
+@njit(cache=True, _nrt=False, forceinline=True)
 def begin_round(st):
     """A new round (§6): the first-player marker passes (§3.5, §6B.3); a crew on the floor
     the Maw takes next is warned (B8 "one floor away")."""
@@ -1766,7 +1771,7 @@ def search_decision(st, scr, work, dat, p, kind, options):
     g = st.g
     heur = heuristic_option(st, scr, dat, p, kind)
     g[GS_FLOOR_MASK + kind] = option_means(st, scr, dat, p, kind, options, heur, work)
-    if g[GS_TRACE] != 0:
+    if traced(st):
         search_event(st, p, kind, options, heur, np.int64(knobs_of(st, dat, p)[K_ROLLOUTS]),
                      work)
     g[GS_DECISIONS] += 1
@@ -1832,9 +1837,12 @@ def search_turn(st, scr, work, dat, p):
 @njit(cache=True, _nrt=False)
 def play_game(seed, game, st, scr, work, dat, trace):
     """Play game number ``game`` of the run ``seed`` in state ``st`` (its counters hold the
-    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev``. ``scr``
-    is a scratch state (board.new_state) for the search bots' rollouts, ``work`` their
-    float64[SEARCH_WORK] work array.
+    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev`` (a
+    state from board.new_state; in a board.new_quiet_state state nothing is traced).
+    ``scr`` is a quiet scratch state for the search bots' rollouts and ``work`` their
+    float64[SEARCH_WORK] work array; ``scr`` None compiles and plays the game without
+    the search bot (every seat plays its heuristic: only for data where
+    :func:`searches` is False).
 
     The game depends only on (seed, game): its stream key is ``game_key(seed, game)``, its
     rollouts' keys come from ``rollout_key(seed, game, decision, rollout)``.
@@ -1842,10 +1850,16 @@ def play_game(seed, game, st, scr, work, dat, trace):
     reset(st, seed, game, trace)
     setup(st, dat)
     g = st.g
+    # scr None: no seat searches (searches(dat) is False) and play_rounds plays every turn;
+    # numba prunes the `scr is None` branches on the type of scr, so the search code is
+    # compiled only where it is used
+    if scr is None:
+        g[GS_SEARCH] = 0
     while not play_rounds(st, dat, -1):
-        p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
-        g[GS_TURN_I] += 1
-        search_turn(st, scr, work, dat, p)
+        if scr is not None:
+            p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
+            g[GS_TURN_I] += 1
+            search_turn(st, scr, work, dat, p)
     end_game(st, dat)
 
 
@@ -1873,19 +1887,39 @@ def write_row(st, tab, row):
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, games, lo, hi, dat, tab):
+def play_block(seed, games, lo, hi, dat, tab, search):
     """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
     the tables ``tab`` (board.Tables); ``games``: int64 game indices, one per row.
+    ``search``: None when no seat's bot searches (:func:`searches`), else True; with None
+    the search bot is not compiled (see :func:`play_game`).
 
     One thread's share of :func:`play_listed` (it releases the GIL); the game state is
-    allocated once and reset by each game.
+    allocated once and reset by each game. It is a quiet state (board.new_quiet_state):
+    batch games are never traced, and no trace code is compiled here.
     """
-    st = new_state(1)
-    scr = new_state(1)
+    st = new_quiet_state()
     work = np.zeros(SEARCH_WORK)
-    for r in range(lo, hi):
-        play_game(seed, games[r], st, scr, work, dat, np.int64(0))
-        write_row(st, tab, r)
+    if search is None:
+        for r in range(lo, hi):
+            play_game(seed, games[r], st, None, work, dat, np.int64(0))
+            write_row(st, tab, r)
+    else:
+        scr = new_quiet_state()
+        for r in range(lo, hi):
+            play_game(seed, games[r], st, scr, work, dat, np.int64(0))
+            write_row(st, tab, r)
+
+
+def searches(dat) -> bool:
+    """True when a seat of the scenario in ``dat`` (board.Data) may play a bot that searches
+    (knob ``rollouts`` > 0): a bot profile a seat is given (``seat_spec``), may draw
+    (``bot_pool``) or its company imposes (``fmix``). The batch and trace entry points
+    compile the search bot only then (:func:`play_game`)."""
+    rows = {int(b) for b in np.asarray(dat.bot_pool).ravel()}
+    rows |= {int(b) for b in np.asarray(dat.seat_spec)[:, 2] if b >= 0}
+    rows |= {int(b) for b in np.asarray(dat.fmix)[:, 0, :].ravel() if b >= 0}
+    knobs = np.asarray(dat.knobs)
+    return any(knobs[r, K_ROLLOUTS] > 0.5 for r in rows)
 
 
 def new_tables(count: int) -> Tables:
@@ -1926,24 +1960,49 @@ def play_listed(seed, games, dat):
     count = int(games.shape[0])
     tab = new_tables(count)
     seed = np.int64(seed)
-    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab),
+    search = True if searches(dat) else None
+    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab,
+                                         search),
                count)
     return tab.gi, tab.gf, tab.si, tab.sf
 
 
-@njit(cache=True)
 def trace_game(seed, game, max_events, dat):
-    """Play one game with the event buffer on: the same code path as :func:`play_games`.
+    """Play one game with the event buffer on: the same rules and bots as :func:`play_games`
+    (the same functions, compiled for a state that can be traced).
 
-    Returns (gi, gf, si, sf, events[:k]) for that single game (row 0).
+    Parameters
+    ----------
+    seed, game : int64
+        The run seed and the game's index.
+    max_events : int64
+        Rows of the event buffer; events past it are dropped.
+    dat : board.Data
+
+    Returns
+    -------
+    tuple
+        (gi, gf, si, sf, events[:k]) for that single game (row 0; events int64[k,
+        EVENT_WIDTH]).
     """
+    return play_traced(seed, game, max_events, dat, True if searches(dat) else None)
+
+
+@njit(cache=True)
+def play_traced(seed, game, max_events, dat, search):
+    """:func:`trace_game` compiled: ``search`` None plays without the search bot's code
+    (the data's bots do not search), True with it (see :func:`play_block`)."""
     tab = Tables(np.zeros((1, N_GAME_INT), np.int64), np.zeros((1, N_GAME_FLT), np.float64),
                  np.zeros((1, MAX_SEATS, N_SEAT_INT), np.int64),
                  np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64))
     st = new_state(max_events)
-    # trace as an int64 value, not a literal: the batch's play_game (and every rule
-    # function under it) is reused, not compiled again for a literal signature
-    play_game(seed, game, st, new_state(1), np.zeros(SEARCH_WORK), dat, np.int64(1))
+    work = np.zeros(SEARCH_WORK)
+    # trace as an int64 value, not a literal: one play_game per state type, not one more
+    # for a literal signature
+    if search is None:
+        play_game(seed, game, st, None, work, dat, np.int64(1))
+    else:
+        play_game(seed, game, st, new_quiet_state(), work, dat, np.int64(1))
     write_row(st, tab, 0)
     k = st.g[GS_EV]
     return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()
