@@ -104,7 +104,7 @@ def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor():
     st.g[B.GS_TURNS], st.g[B.GS_DREAD_ADDED] = 8, 26
 
     def exit_choice():
-        return int(st.call(bots.exit_choice, p=np.int64(0), price=np.int64(2),
+        return int(st.call(bots.exit_choice, p=np.int64(0),
                            kn=st.a.knobs[0]))
 
     assert exit_choice() == 1                          # Cash Out

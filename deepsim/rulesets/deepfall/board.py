@@ -38,10 +38,12 @@ from numba.extending import overload
 
 from deepsim.rng import below
 from deepsim.rulesets.deepfall.layout import (
+    E_FREE_LAST_STAND,
     E_MARKER_WEIGHT,
     EVENT_WIDTH,
     MAX_SEATS,
     MAX_SLOTS,
+    METTLE,
     N_DICE,
     N_EFFECTS,
     N_FLOORS,
@@ -52,6 +54,7 @@ from deepsim.rulesets.deepfall.layout import (
     N_SYMBOLS,
     R_DREAD_FULL_STEPS,
     R_FALLEN_STR,
+    R_LS_COST,
     R_STEPS_PER_FLOOR,
     R_STEPS_PER_ROUND,
     R_WARDEN_FALLEN,
@@ -86,6 +89,9 @@ State = namedtuple("State", (
     "rolled",   # int64[N_SYMBOLS] symbols rolled
     "trin",     # int64[N_SYMBOLS] symbols that count for the trinity (§7.1)
     "tmp",      # float64[P] work array (collapse scoring)
+    # -- a cache of rival_best per room (valid while rbk[fi, s] = the key of its epoch and seat)
+    "rb",       # float64[F, S] the strongest other seat's strength (rival_best)
+    "rbk",      # int64[F, S] its key: GS_RB_EPOCH * MAX_SEATS + seat + 1 (0 = none)
     # -- the game's random stream and trace
     "key",      # uint64[2] stream keys: [0] the game's (rng.game_key of seed and game),
                 # [1] the root of its search rollouts' streams (kernel.rollout_root)
@@ -138,8 +144,9 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
- GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR) = range(25)
-G_N = 25
+ GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR, GS_RB_EPOCH, GS_SHORT_SET, GS_SHORT_NS,
+ GS_SHORT_NC) = range(29)
+G_N = 29
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
@@ -156,7 +163,13 @@ G_N = 25
 # state can be played on from there: GS_PRESSES Press Ons so far this turn, GS_PRESS_TARGET
 # the floor the crew presses on for, GS_PRESS_OVER 1 once step 2 is over (§6A.2);
 # GS_CLAIMS_LEFT claims the turn may still make (A22), GS_START_FLOOR the floor the turn's
-# step 4 began on (A52).
+# step 4 began on (A52). GS_RB_EPOCH: the epoch of the rival_best cache (st.rb), advanced
+# at each turn's start and wherever another seat's markers may change under the cached
+# values (taken, cash_out; do_claim clears its room's entry); 0 = cache off (a state a
+# test builds by hand, before the game's first turn). GS_SHORT_SET 1 = GS_SHORT_NS and
+# GS_SHORT_NC hold what the best room of the Press On target floor still needs (0, 0 when
+# none is worth it; bots.press_on), computed once per step 2: nothing it reads changes
+# while the crew presses on; step2_plan clears it.
 
 
 @njit(cache=True)
@@ -231,6 +244,8 @@ def _state(ev):
                  np.zeros(N_SYMBOLS, np.int64),
                  np.zeros(N_SYMBOLS, np.int64),
                  np.zeros(MAX_SEATS, np.float64),
+                 np.zeros((N_FLOORS, MAX_SLOTS), np.float64),
+                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
                  np.zeros(2, np.uint64),
                  ev,
                  np.zeros(N_GAME_INT, np.int64),
@@ -293,6 +308,8 @@ def copy_state(src, dst):
     _cp1(dst.rolled, src.rolled)
     _cp1(dst.trin, src.trin)
     _cp1(dst.tmp, src.tmp)
+    _cp2(dst.rb, src.rb)
+    _cp2(dst.rbk, src.rbk)
     _cp1(dst.key, src.key)
     _cp1(dst.gi, src.gi)
     _cp1(dst.gf, src.gf)
@@ -322,14 +339,32 @@ def strength_of(st, dat, fi, s, q):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rival_best(st, dat, fi, s, p):
-    """Strongest other player's weighted strength in room (fi, s)."""
+def _rival_best(st, dat, fi, s, p):
     best = 0.0
     for q in range(st.g[GS_N]):
         if q != p:
             v = strength_of(st, dat, fi, s, q)
             best = max(best, v)
     return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rival_best(st, dat, fi, s, p):
+    """Strongest other player's weighted strength in room (fi, s).
+
+    Cached per room in ``st.rb`` for the epoch ``GS_RB_EPOCH`` and seat p: during seat p's
+    turn only p's own markers change, which leaves this value alone (the cache is a
+    cache: the value is the one the loop over the seats gives)."""
+    e = st.g[GS_RB_EPOCH]
+    if e > 0:
+        key = e * MAX_SEATS + p + 1
+        if st.rbk[fi, s] == key:
+            return st.rb[fi, s]
+        v = _rival_best(st, dat, fi, s, p)
+        st.rb[fi, s] = v
+        st.rbk[fi, s] = key
+        return v
+    return _rival_best(st, dat, fi, s, p)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -433,3 +468,35 @@ def rounds_until(st, dat, fl):
     rate = rules[R_STEPS_PER_ROUND] + fills * rules[R_DREAD_FULL_STEPS]
     est = steps_needed(st, dat, fl) / rate
     return est if est > k else np.float64(k)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def last_stand_price(st, dat, p):
+    """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
+    if st.eff[p, E_FREE_LAST_STAND] > 0.5:
+        return -1
+    ls_free = dat.ls_free
+    marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
+    for fi in range(N_FLOORS - st.g[GS_COLLAPSED]):
+        fm = floor_marks(marks, fi)
+        if fm == 0:
+            continue
+        for s in range(st.g[GS_SLOTS]):
+            if (fm >> s) & 1 == 0:
+                continue
+            if (st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1
+                    and holds(st, dat, fi, s, p)):
+                return 0
+    return np.int64(dat.rules[R_LS_COST])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ls_affordable(st, dat, p):
+    """Can seat p's crew pay for a Last Stand now (§7.3, A7)? The same answer as
+    ``price <= 0 or Mettle >= price`` with ``price`` = :func:`last_stand_price`, walking
+    the held rooms only when the Mettle alone does not settle it."""
+    if st.eff[p, E_FREE_LAST_STAND] > 0.5:
+        return True
+    if st.sym[METTLE] >= np.int64(dat.rules[R_LS_COST]):
+        return True
+    return last_stand_price(st, dat, p) <= 0

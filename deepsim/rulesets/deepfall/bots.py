@@ -4,8 +4,10 @@ The rules (kernel.py) ask; the bots answer. A bot is a style from ``bots.yaml``:
 picks uniformly among the legal choices at every decision (the baseline); the other styles
 (cautious, balanced, greedy, martyr) share one heuristic whose knobs (layout.KNOBS) set how
 hard it presses on, how deep it goes, when it Cashes Out and when it makes a Last Stand.
-Bots read the game state but never change it (the random bot draws from the game's
-random stream). Every decision takes the state ``st``, the data ``dat`` and the seat's
+Bots read the game state but never change what the rules read (the random bot draws
+from the game's random stream; two caches in the state make repeated reads cheaper and
+give the same values: board.rival_best's per room, and press_on's GS_SHORT_* once per
+step 2). Every decision takes the state ``st``, the data ``dat`` and the seat's
 knob row ``kn`` (see board.py).
 
 Compile time (docs/performance.md): the decisions the kernel calls (``choose_room``,
@@ -22,6 +24,9 @@ from numba import njit
 
 from deepsim.rulesets.deepfall.board import (
     GS_COLLAPSED,
+    GS_SHORT_NC,
+    GS_SHORT_NS,
+    GS_SHORT_SET,
     GS_SLOTS,
     SD_DEEPEST,
     SD_FLOOR,
@@ -34,6 +39,7 @@ from deepsim.rulesets.deepfall.board import (
     doomed_this_round,
     floor_marks,
     holds,
+    ls_affordable,
     next_floor,
     rand_below,
     rival_best,
@@ -431,20 +437,27 @@ def press_on(st, dat, kn, p, presses, target_floor):
             return False
     if kn[K_PRESS_SHORT] < 0.5:
         return True
-    # press only while the best room of the target floor is out of reach
-    fi = target_floor - 1
-    gone = st.gone
-    best = 0.0
-    short = False
-    for s in range(st.g[GS_SLOTS]):
-        if gone[fi, s] == 1:
-            continue
-        sc = _room_score(st, dat, kn, fi, s, p, 0)
-        if sc > best:
-            best = sc
-            ns, nc = _need(st, dat, fi, s, p)
-            short = sym[STEEL] < ns or sym[CUNNING] < nc
-    return short
+    # press only while the best room of the target floor is out of reach; what that room
+    # needs is found once per step 2 (GS_SHORT_*: the rooms' scores and needs do not change
+    # while the crew presses on, only its symbols do)
+    g = st.g
+    if g[GS_SHORT_SET] == 0:
+        fi = target_floor - 1
+        gone = st.gone
+        best = 0.0
+        bs = 0
+        bc = 0
+        for s in range(g[GS_SLOTS]):
+            if gone[fi, s] == 1:
+                continue
+            sc = _room_score(st, dat, kn, fi, s, p, 0)
+            if sc > best:
+                best = sc
+                bs, bc = _need(st, dat, fi, s, p)
+        g[GS_SHORT_NS] = bs
+        g[GS_SHORT_NC] = bc
+        g[GS_SHORT_SET] = 1
+    return sym[STEEL] < g[GS_SHORT_NS] or sym[CUNNING] < g[GS_SHORT_NC]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -554,23 +567,23 @@ def _held_value(st, dat, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def exit_choice(st, dat, kn, p, price):
-    """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. ``price`` < 0 = free by card."""
+def exit_choice(st, dat, kn, p):
+    """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. Whether the crew can pay for a
+    Last Stand (board.ls_affordable) is asked only where it decides."""
     sd = st.sd
     rules = dat.rules
     if sd[p, SD_STAND] == 1:
         return 0
-    affordable = price <= 0 or st.sym[METTLE] >= price
     if kn[K_RANDOM] > 0.5:
-        k = rand_below(st, 3 if affordable else 2)
+        k = rand_below(st, 3 if ls_affordable(st, dat, p) else 2)
         return k
     cur = sd[p, SD_FLOOR]
     deepest = sd[p, SD_DEEPEST]
     loot = st.loot[p]
-    if kn[K_LAST_STAND] > 1.5 and affordable and deepest >= kn[K_TARGET_DEPTH]:
+    if kn[K_LAST_STAND] > 1.5 and deepest >= kn[K_TARGET_DEPTH] and ls_affordable(st, dat, p):
         return 2
     if doomed_this_round(st, dat, cur, p, kn[K_MAW_MARGIN], False):
-        if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
+        if (kn[K_LAST_STAND] > 0.5 or cur == 1) and ls_affordable(st, dat, p):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
                 basis = np.float64(dat.depth[deepest - 1])

@@ -49,6 +49,8 @@ from deepsim.rulesets.deepfall.board import (
     GS_PRESS_MASK,
     GS_PRESS_OVER,
     GS_PRESS_TARGET,
+    GS_RB_EPOCH,
+    GS_SHORT_SET,
     GS_PRESSES,
     GS_ROOM_MASK,
     GS_START_FLOOR,
@@ -77,6 +79,7 @@ from deepsim.rulesets.deepfall.board import (
     copy_state,
     floor_marks,
     holds,
+    last_stand_price,
     mark_bit,
     new_quiet_state,
     new_state,
@@ -193,7 +196,6 @@ from deepsim.rulesets.deepfall.layout import (
     R_LOOT_BEST_FLOOR,
     R_LOOT_PER_GREED,
     R_LS_CONSUMES,
-    R_LS_COST,
     R_MAX_COLLAPSES,
     R_MAX_ROUNDS,
     R_MAX_SURPLUS,
@@ -338,8 +340,8 @@ def draw_hand(st, dat, p, h):
     sym = st.sym
     rolled = st.rolled
     n_drawn = 0
+    total = bag_size(st, p)         # the bag's dice, kept in step as each die is drawn
     for _ in range(h):
-        total = bag_size(st, p)
         if total == 0:
             break
         r = rand_below(st, total)
@@ -348,6 +350,7 @@ def draw_hand(st, dat, p, h):
             r -= bag[p, t]
             t += 1
         bag[p, t] -= 1
+        total -= 1
         drawn[p, t] += 1
         face = faces[t, rand_below(st, N_FACES)]
         emit(st, p, EV_DIE, (t, face, 0, 0, 0, 0, 0))
@@ -414,6 +417,7 @@ def do_claim(st, dat, p, fi, s, surplus_s, surplus_c, solo_used):
     strength *= eff[p, E_MARKER_WEIGHT]                       # §4 Warden x2
     st.act_str[fi, s, p] += strength
     st.act_cnt[fi, s, p] += 1
+    st.rbk[fi, s] = 0                   # other seats' rival_best here changed
     sd[p, SD_MARKS] |= mark_bit(fi, s)
     if eff[p, E_MARKER_STRENGTH] != 0:
         credit(st, p, E_MARKER_STRENGTH)
@@ -593,6 +597,7 @@ def turn_start(st, dat, p):
     st.si[p, S_TURNS] += 1
     st.sd[p, SD_CREW_TURNS] += 1
     g[GS_TURNS] += 1
+    g[GS_RB_EPOCH] += 1                 # a new turn: the rival_best cache starts afresh
 
     # A4: with bag_returns off, an empty bag is refilled from the discard.
     if bag_size(st, p) == 0:
@@ -663,6 +668,7 @@ def step2_plan(st, dat, p):
     g[GS_PRESS_TARGET] = target_floor
     g[GS_PRESSES] = 0
     g[GS_PRESS_OVER] = 0
+    g[GS_SHORT_SET] = 0             # bots.press_on's best room of the target, not yet found
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -973,26 +979,6 @@ def step4_claim(st, dat, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def last_stand_price(st, dat, p):
-    """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
-    if st.eff[p, E_FREE_LAST_STAND] > 0.5:
-        return -1
-    ls_free = dat.ls_free
-    marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
-    for fi in range(N_FLOORS - st.g[GS_COLLAPSED]):
-        fm = floor_marks(marks, fi)
-        if fm == 0:
-            continue
-        for s in range(st.g[GS_SLOTS]):
-            if (fm >> s) & 1 == 0:
-                continue
-            if (st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1
-                    and holds(st, dat, fi, s, p)):
-                return 0
-    return np.int64(dat.rules[R_LS_COST])
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
 def cash_out(st, dat, p):
     """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
     rules = dat.rules
@@ -1002,6 +988,7 @@ def cash_out(st, dat, p):
     st.sf[p, SF_CASH] += banked
     act_cnt = st.act_cnt
     marks = sd[p, SD_MARKS]
+    st.g[GS_RB_EPOCH] += 1              # p's markers fall: other seats' rival_best changes
     for fi in range(N_FLOORS):
         fm = floor_marks(marks, fi)
         if fm == 0:
@@ -1037,17 +1024,17 @@ def step5_exit(st, dat, p):
         else:
             st.disc[p, k] += drawn[p, k]
         drawn[p, k] = 0
-    price = last_stand_price(st, dat, p)
-    choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p, price)
+    choice = bots.exit_choice(st, dat, knobs_of(st, dat, p), p)
     if traced(st):
-        why.exit_(st, dat, knobs_of(st, dat, p), p, price, choice)
+        why.exit_(st, dat, knobs_of(st, dat, p), p, last_stand_price(st, dat, p), choice)
     mask = st.g[GS_EXIT_MASK]
     if mask != 0:                   # a search bot's exit (search_turn): the heuristic's
         st.g[GS_EXIT_MASK] = 0      # when it is among the best, else the first best
         if (mask >> choice) & 1 == 0:
             choice = first_bit(mask)
     if choice == 2 and sd[p, SD_STAND] == 0:
-        pay = max(0, price)
+        price = last_stand_price(st, dat, p)    # priced only when declared (the bot's
+        pay = max(0, price)                     # choice needs affordability alone)
         if sym[METTLE] >= pay:
             sym[METTLE] -= pay
             sd[p, SD_STAND] = 1
@@ -1139,6 +1126,7 @@ def taken(st, dat, p, fi, final):
     sf = st.sf
     stand = sd[p, SD_STAND] == 1
     worth = 0.0
+    st.g[GS_RB_EPOCH] += 1              # seats Taken before p changed their markers
     if stand:
         deepest = sd[p, SD_DEEPEST]
         basis = np.float64(deepest)
@@ -1350,6 +1338,7 @@ def setup(st, dat):
             st.plunder[fi, s] = 0
             st.gone[fi, s] = 0 if s < slots else 1
             theme[fi, s] = 0
+            st.rbk[fi, s] = 0
             for q in range(MAX_SEATS):
                 st.act_str[fi, s, q] = 0.0
                 st.act_cnt[fi, s, q] = 0
@@ -1656,7 +1645,7 @@ def heuristic_option(st, scr, dat, p, kind):
         reach = bots.move_reach(st, dat, p)
         return min(max(h, cur - reach), cur + reach)
     if kind == EXIT_DECISION:
-        return bots.exit_choice(scr, dat, kn, p, last_stand_price(scr, dat, p))
+        return bots.exit_choice(scr, dat, kn, p)
     if kind == ROOM_DECISION:
         s, _assault = bots.choose_room(scr, dat, kn, p, st.sd[p, SD_FLOOR] - 1, 0, True)
         return s + 1
