@@ -327,9 +327,12 @@ class DeepfallRuleset(Ruleset):
             out.append(dataclasses.replace(arrays, seat_spec=np.ascontiguousarray(rolled)))
         return out
 
-    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Compile
-    #: time"); the first-run status announces it until this machine has timed its own
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 40.0, "all": 45.0}
+    #: cold compile, CPU seconds measured on a 2-core machine (docs/performance.md, "Trace
+    #: and search compiled only where used"): "run" a heuristic scenario's batch kernel (a
+    #: scenario with a search bot takes ~2x), "all" with the trace (``deepsim trace``;
+    #: ``deepsim warmup``, which compiles every version, takes ~2x); the first-run status
+    #: announces it until this machine has timed its own
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0}
 
     def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
