@@ -80,7 +80,7 @@ class State:
         self.n = len(companies)
         self.a = arrays(overrides, self.n)
         a = self.a
-        self.st = B.new_state(20_000)
+        self.st = B.new_state()
         self.st.key[0] = game_key(np.int64(seed), np.int64(0))
         spec = -np.ones((L.MAX_SEATS, 3), np.int64)
         for p, (lin, cal) in enumerate(companies):

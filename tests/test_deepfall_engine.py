@@ -100,14 +100,14 @@ def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
 
 def test_batch_without_the_search_code_plays_the_same_games():
     """kernel.play_block compiles and plays without the search bot when no seat's bot
-    searches (kernel.searches False, ``search`` None); those games are exactly the ones the
+    searches (kernel.searches False, ``scr`` None); those games are exactly the ones the
     search-capable path (a scratch state given) plays, and a traced state plays them too
     (the trace hooks change nothing)."""
     p = prepared(seed=13)
     dat = p.compiled["arrays"].kernel_data()
     assert not K.searches(dat)
     gi, gf, si, sf = K.play_games(np.int64(13), np.int64(0), np.int64(40), dat)
-    quiet, traced_st = new_quiet_state(), new_state(50_000)
+    quiet, traced_st = new_quiet_state(), new_state()
     assert not traced(quiet) and not traced(traced_st)
     for game in range(40):
         play_game(np.int64(13), np.int64(game), quiet, new_quiet_state(),
@@ -118,7 +118,7 @@ def test_batch_without_the_search_code_plays_the_same_games():
                   dat, np.int64(1))
         assert traced(traced_st) and traced_st.g[K.GS_EV] > 0
         assert _same(_row(traced_st), want), game
-    assert quiet.ev.shape == (0,)                   # a quiet state never holds events
+    assert quiet.ev.shape[0] == 0                   # a quiet state never holds events
 
 
 def test_searches_sees_every_way_a_seat_gets_a_searching_bot():

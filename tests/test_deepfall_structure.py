@@ -6,15 +6,18 @@ import ast
 import inspect
 
 import numpy as np
+import pytest
 
 from deepsim.rulesets.deepfall import board, bots, kernel, oracle
+from deepsim.rulesets.deepfall.layout import EVENT_WIDTH
 
 MAX_PARAMS = 8
 
 
 def test_no_kernel_function_takes_more_than_8_parameters():
     """Every function of the kernel modules takes at most 8 parameters: state goes in the
-    board.State / board.Data / board.Tables bundles, not in separate arrays."""
+    state record (board.new_state) / board.Data / board.Tables bundles, not in separate
+    arrays."""
     too_many = []
     for mod in (board, bots, kernel, oracle):
         tree = ast.parse(inspect.getsource(mod))
@@ -55,7 +58,36 @@ def test_data_bundle_fields_match_the_compiled_arrays():
     arrays = prep.compiled["arrays"]
     dat = arrays.kernel_data()
     assert dat._fields == board.Data._fields
-    for name in dat._fields:
+    for name, _, _ in board.BOOK_FIELDS:          # the ruleset's numbers, in one record
+        assert np.array_equal(getattr(dat.book, name), getattr(arrays, name)), name
+    for name in dat._fields[1:]:
         assert np.array_equal(getattr(dat, name), getattr(arrays, name)), name
     (args,) = arrays.kernel_args()
     assert isinstance(args, board.Data)
+    arrays.rooms = arrays.rooms[:-1]              # out of step with the record's layout
+    with pytest.raises(ValueError, match="rooms has shape"):
+        arrays.kernel_data()
+
+
+def test_a_state_is_one_record_the_kernel_writes_in_place():
+    """board.new_state / new_quiet_state give numpy records of STATE_FIELDS (and the event
+    buffer: rows only in a state that can be traced); a kernel function called from Python
+    writes the record itself, and copy_state copies every field but the trace."""
+    from deepsim.rulesets.deepfall import RULESET
+    st, quiet = board.new_state(), board.new_quiet_state()
+    assert [f for f, _, _ in board.STATE_FIELDS] + ["ev"] == list(st.dtype.names)
+    assert st.ev.shape == (board.TRACE_EVENTS, EVENT_WIDTH)
+    assert quiet.ev.shape == (0, EVENT_WIDTH)
+    for name, dtype, shape in board.STATE_FIELDS:
+        assert getattr(st, name).shape == shape and getattr(st, name).dtype == dtype, name
+    dat = RULESET.prepare({"name": "t", "ruleset": "deepfall", "players": 3, "seed": 1,
+                           "games": 1}, source="<test>").compiled["arrays"].kernel_data()
+    kernel.reset(st, np.int64(1), np.int64(0), np.int64(1))
+    kernel.setup(st, dat)
+    assert st.g[board.GS_N] == 3 and st.g[board.GS_TRACE] == 1
+    assert st.bag[:3].sum() > 0 and st.theme[0, 0] >= 0
+    board.copy_state(st, quiet)
+    for name, _, _ in board.STATE_FIELDS:
+        if name != "g":
+            assert np.array_equal(getattr(quiet, name), getattr(st, name)), name
+    assert quiet.g[board.GS_TRACE] == 0 and quiet.g[board.GS_N] == 3

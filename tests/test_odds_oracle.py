@@ -42,9 +42,9 @@ def roll(setup: OD.Setup, presses: int = 0, *, room: str = "vault", n: int = N,
     for t, c in setup.bag.items():
         bag[DICE.index(t)] = c
     eff = np.array([setup.eff[e] for e in EFFECTS], np.float64)
-    dat = a.kernel_data()
     if faces is not None:
-        dat = dat._replace(faces=faces)
+        a.faces = faces
+    dat = a.kernel_data()
     return roll_hands(np.int64(seed), np.int64(n), np.int64(setup.hand), np.int64(presses),
                       bag, eff, np.int64(ROOMS.index(room)), dat)
 

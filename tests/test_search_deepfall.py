@@ -260,7 +260,7 @@ def test_a_searched_press_on_is_taken_as_the_mask_says():
             K.step2_press_on(cp, dat, p, 1)
             assert cp.g[GS_PRESS_MASK] == 0
             assert cp.g[GS_PRESSES] == option
-            assert cp.g[K.GS_DREAD] == dread + option * int(dat.rules[K.R_PRESS_DREAD])
+            assert cp.g[K.GS_DREAD] == dread + option * int(dat.book.rules[K.R_PRESS_DREAD])
             if option == 0:
                 assert cp.g[GS_PRESS_OVER] == 1
         checked += 1

@@ -344,7 +344,7 @@ class DeepfallRuleset(Ruleset):
         with ``trace`` (``deepsim warmup``: everything) both the heuristic and the search
         versions of each.
         """
-        from deepsim.rulesets.deepfall.board import Tables
+        from deepsim.rulesets.deepfall.board import Tables, new_quiet_state, new_state
         from deepsim.rulesets.deepfall.kernel import (
             play_block,
             play_games,
@@ -361,11 +361,12 @@ class DeepfallRuleset(Ruleset):
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
         # the search bot is compiled only for a scenario whose bots search (kernel.searches)
-        search = True if searches(args[0]) else None
-        for flag in ((None, True) if everything else (search,)):
-            play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, flag)
+        for search in ((False, True) if everything else (searches(args[0]),)):
+            play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, new_quiet_state(),
+                       new_quiet_state() if search else None)
             if trace:
-                play_traced(seed, zero, 1, *args, flag)
+                play_traced(seed, zero, new_state(), new_quiet_state() if search else None,
+                            *args)
         seat_columns(tab.gi, tab.si, tab.sf)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int

@@ -1,17 +1,23 @@
 """The DEEPFALL kernel's bundles and the small queries rules and bots both need.
 
-Every kernel function takes its inputs in three named bundles (namedtuples of fixed-size
-arrays, which numba passes and inlines like tuples; a field is read as ``st.sd``):
+Every kernel function takes its inputs in three named bundles; a field is read as
+``st.sd``:
 
-- :data:`State` ``st``: one game in progress, everything its future depends on (the
-  dungeon, the seats, the table's Maw and Dread, the turn being played, the game's random
-  stream) and what it has counted so far (its output row). :func:`new_state` allocates one
-  per block of games; each game resets it; :func:`copy_state` copies a game into a scratch
-  state, from which ``kernel.play_rest`` plays it on (a search bot's look-ahead).
-  :func:`new_state` allocates one that can be traced, :func:`new_quiet_state` one that
-  never is (batch games, rollouts): a numba type of its own, for which :func:`traced` is
-  the constant False and the trace hooks compile to nothing.
-- :data:`Data` ``dat``: the ruleset's numbers and the scenario's seats and bots, as
+- ``st``, one game in progress: everything its future depends on (the dungeon, the seats,
+  the table's Maw and Dread, the turn being played, the game's random stream) and what it
+  has counted so far (its output row). It is one numpy record of :func:`state_dtype`
+  (fields :data:`STATE_FIELDS`), which numba passes as one pointer: each field is an
+  array at a fixed offset with a shape known when the kernel compiles, so an access
+  costs no loads of array pointers, shapes or strides (docs/performance.md, "One record
+  per state"). :func:`new_state` and :func:`new_quiet_state` make one in Python,
+  :func:`state_buffer` and :func:`quiet_buffer` in compiled code; each game resets it;
+  :func:`copy_state` copies a game into a scratch state, from which ``kernel.play_rest``
+  plays it on (a search bot's look-ahead). A state made by :func:`new_state` can be
+  traced; one made by :func:`new_quiet_state` never is: its record type differs (its
+  event buffer has no rows), for it :func:`traced` is the constant False and the trace
+  hooks compile to nothing.
+- :data:`Data` ``dat``: the ruleset's numbers (``dat.book``, one record of
+  :data:`BOOK_FIELDS`, fixed shapes as the state's) and the scenario's seats and bots, as
   :mod:`deepsim.rulesets.deepfall.compile` builds them; read only.
 - :data:`Tables` ``tab``: the output tables of a batch of games (one row per game).
 
@@ -23,8 +29,8 @@ Every function that only reads and writes these arrays (all of the rules and the
 is compiled with ``_nrt=False``: numba then emits no reference counting for its array
 arguments. With it on, each call paid two atomic operations per array argument, and the
 rules pass several arrays to small helpers in inner loops: switching it off measured
-2.8x more games/s (docs/performance.md). Only the functions that allocate (``new_state``
-and the entry points in kernel.py) keep numba's runtime. The small helpers
+2.8x more games/s (docs/performance.md). Only the functions that allocate (the state
+buffers and the entry points in kernel.py) keep numba's runtime. The small helpers
 are also inlined in numba IR (``inline="always"``), a further 1.3x.
 """
 
@@ -44,11 +50,17 @@ from deepsim.rulesets.deepfall.layout import (
     MAX_SEATS,
     MAX_SLOTS,
     METTLE,
+    N_CALLINGS,
     N_DICE,
     N_EFFECTS,
+    N_FACES,
     N_FLOORS,
     N_GAME_FLT,
     N_GAME_INT,
+    N_LINEAGES,
+    N_ROOM_COLUMNS,
+    N_ROOMS,
+    N_RULES,
     N_SEAT_FLT,
     N_SEAT_INT,
     N_SYMBOLS,
@@ -60,79 +72,10 @@ from deepsim.rulesets.deepfall.layout import (
     R_WARDEN_FALLEN,
 )
 
-#: One game in progress (shapes: F floors, S slots, P seats = N_FLOORS, MAX_SLOTS, MAX_SEATS).
-State = namedtuple("State", (
-    # -- the dungeon (§3.1)
-    "theme",    # int64[F, S] room theme of each slot (schema.ROOMS index)
-    "plunder",  # int64[F, S] value risen from the floor below (§6B.2, A10)
-    "gone",     # int64[F, S] 1 = collapsed, consumed or not in play
-    "act_str",  # float64[F, S, P] strength of each seat's active markers
-    "act_cnt",  # int64[F, S, P] active markers of each seat
-    "fallen",   # int64[F, S, P] Fallen markers of each seat (§7.3)
-    # -- the seats (one row per seat)
-    "sd",       # int64[P, SD_N] crew state (SD_* columns)
-    "bag",      # int64[P, N_DICE] dice in the bag, per die type
-    "drawn",    # int64[P, N_DICE] dice drawn this turn
-    "disc",     # int64[P, N_DICE] discard (A4 bag_returns off)
-    "eff",      # float64[P, N_EFFECTS] company effects (§4; Lineage + Calling)
-    "has_lin",  # int64[P, N_EFFECTS] 1 = the effect comes from the Lineage
-    "has_cal",  # int64[P, N_EFFECTS] 1 = the effect comes from the Calling
-    "glory",    # float64[P] Glory
-    "loot",     # float64[P] unbanked Loot of the active crew
-    "carry",    # float64[P, N_SYMBOLS] production carried over (fractions, §4 Hierophant)
-    "kept",     # int64[P, N_SYMBOLS] unspent symbols kept for the next turn (A23)
-    # -- the table
-    "g",        # int64[G_N] game scalars (GS_* columns)
-    "pool",     # int64[N_DICE] Recruit Pool (§8, A37)
-    # -- the turn being played
-    "sym",      # int64[N_SYMBOLS] symbols to spend
-    "rolled",   # int64[N_SYMBOLS] symbols rolled
-    "trin",     # int64[N_SYMBOLS] symbols that count for the trinity (§7.1)
-    "tmp",      # float64[P] work array (collapse scoring)
-    # -- a cache of rival_best per room (valid while rbk[fi, s] = the key of its epoch and seat)
-    "rb",       # float64[F, S] the strongest other seat's strength (rival_best)
-    "rbk",      # int64[F, S] its key: GS_RB_EPOCH * MAX_SEATS + seat + 1 (0 = none)
-    # -- the game's random stream and trace
-    "key",      # uint64[2] stream keys: [0] the game's (rng.game_key of seed and game),
-                # [1] the root of its search rollouts' streams (kernel.rollout_root)
-    "ev",       # int64[k, EVENT_WIDTH] trace events; int64[0] in a state that is never
-                # traced (new_quiet_state: its type compiles the trace hooks away)
-    # -- what the game has counted so far: its row of the output tables
-    "gi",       # int64[N_GAME_INT]
-    "gf",       # float64[N_GAME_FLT]
-    "si",       # int64[P, N_SEAT_INT]
-    "sf",       # float64[P, N_SEAT_FLT]
-))
-
-#: The kernel's inputs (compile.Arrays.kernel_data builds it; shapes in compile.build).
-Data = namedtuple("Data", (
-    "rules",        # float64[N_RULES] scalar rules (layout.RULES)
-    "faces",        # int64[N_DICE, N_FACES] symbol of each face of each die type (§5)
-    "die_rank",     # int64[N_DICE] Setback order, lowest first (A28)
-    "rooms",        # int64[N_ROOMS, N_ROOM_COLUMNS] room tiles (§7.2; layout.RM_*)
-    "floor_cdf",    # float64[N_FLOORS, N_ROOMS] theme draw per floor (A21)
-    "depth",        # int64[N_FLOORS] Depth Value (§3.2)
-    "scale",        # int64[MAX_SEATS + 1, 2] rooms per floor, Dread track length (§9)
-    "lin_eff",      # float64[N_LINEAGES, N_EFFECTS]
-    "cal_eff",      # float64[N_CALLINGS, N_EFFECTS]
-    "lin_nn",       # int64[N_LINEAGES, N_EFFECTS] 1 = effect not neutral
-    "cal_nn",       # int64[N_CALLINGS, N_EFFECTS]
-    "lin_bag",      # int64[N_LINEAGES, N_DICE] starting bag (A3)
-    "cal_recruit",  # int64[N_CALLINGS] recruit die type (§8)
-    "ls_free",      # int64[N_ROOMS] 1 = holding it makes a Last Stand free (§7.3)
-    "player_opts",  # int64[k] player counts a game draws from
-    "seat_spec",    # int64[MAX_SEATS, 3] Lineage, Calling, bot profile per seat (-1 drawn)
-    "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
-    "unique",       # int64 A19: Lineages and Callings drawn at most once per game
-    "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
-    "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
-                    # profiles (scenario key faction_bots; deepsim.factionmix)
-))
-
 #: A batch's output tables: row r is one game (shapes in kernel.play_games).
 Tables = namedtuple("Tables", ("gi", "gf", "si", "sf"))
 
-# Per-seat crew state columns (State.sd, int64[MAX_SEATS, SD_N]). SD_MARKS is a bit set of
+# Per-seat crew state columns (st.sd, int64[MAX_SEATS, SD_N]). SD_MARKS is a bit set of
 # the rooms where the seat's active crew has markers (bit fi * MAX_SLOTS + s set iff act_cnt
 # > 0), kept in step with act_cnt so that scans for held rooms visit only those rooms.
 (SD_FLOOR, SD_DEEPEST, SD_STAND, SD_PROG_SLOT, SD_PROG_FLOOR, SD_PROG_STEEL, SD_PROG_CUNNING,
@@ -140,7 +83,7 @@ Tables = namedtuple("Tables", ("gi", "gf", "si", "sf"))
 SD_N = 13
 FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
 
-# Game scalars (State.g, int64[G_N]).
+# Game scalars (st.g, int64[G_N]).
 (GS_N, GS_SLOTS, GS_DREAD_LEN, GS_DREAD, GS_STEPS, GS_COLLAPSED, GS_ROUND, GS_CTR, GS_EV,
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
@@ -172,35 +115,149 @@ G_N = 29
 # while the crew presses on; step2_plan clears it.
 
 
-@njit(cache=True)
-def new_state(max_events):
-    """Allocate one game state that can be traced (reset by each game, not reallocated).
+#: The fields of one game in progress, in the order of its record (:func:`state_dtype`):
+#: (name, dtype, shape), with F floors, S slots, P seats = N_FLOORS, MAX_SLOTS, MAX_SEATS.
+STATE_FIELDS = (
+    # -- the dungeon (§3.1)
+    ("theme", np.int64, (N_FLOORS, MAX_SLOTS)),     # room theme of each slot (schema.ROOMS)
+    ("plunder", np.int64, (N_FLOORS, MAX_SLOTS)),   # value risen from the floor below (§6B.2)
+    ("gone", np.int64, (N_FLOORS, MAX_SLOTS)),      # 1 = collapsed, consumed or not in play
+    ("act_str", np.float64, (N_FLOORS, MAX_SLOTS, MAX_SEATS)),  # strength of active markers
+    ("act_cnt", np.int64, (N_FLOORS, MAX_SLOTS, MAX_SEATS)),    # active markers of each seat
+    ("fallen", np.int64, (N_FLOORS, MAX_SLOTS, MAX_SEATS)),     # Fallen markers (§7.3)
+    # -- the seats (one row per seat)
+    ("sd", np.int64, (MAX_SEATS, SD_N)),            # crew state (SD_* columns)
+    ("bag", np.int64, (MAX_SEATS, N_DICE)),         # dice in the bag, per die type
+    ("drawn", np.int64, (MAX_SEATS, N_DICE)),       # dice drawn this turn
+    ("disc", np.int64, (MAX_SEATS, N_DICE)),        # discard (A4 bag_returns off)
+    ("eff", np.float64, (MAX_SEATS, N_EFFECTS)),    # company effects (§4; Lineage + Calling)
+    ("has_lin", np.int64, (MAX_SEATS, N_EFFECTS)),  # 1 = the effect comes from the Lineage
+    ("has_cal", np.int64, (MAX_SEATS, N_EFFECTS)),  # 1 = the effect comes from the Calling
+    ("glory", np.float64, (MAX_SEATS,)),            # Glory
+    ("loot", np.float64, (MAX_SEATS,)),             # unbanked Loot of the active crew
+    ("carry", np.float64, (MAX_SEATS, N_SYMBOLS)),  # production carried over (§4 Hierophant)
+    ("kept", np.int64, (MAX_SEATS, N_SYMBOLS)),     # unspent symbols kept (A23)
+    # -- the table
+    ("g", np.int64, (G_N,)),                        # game scalars (GS_* columns)
+    ("pool", np.int64, (N_DICE,)),                  # Recruit Pool (§8, A37)
+    # -- the turn being played
+    ("sym", np.int64, (N_SYMBOLS,)),                # symbols to spend
+    ("rolled", np.int64, (N_SYMBOLS,)),             # symbols rolled
+    ("trin", np.int64, (N_SYMBOLS,)),               # symbols that count for the trinity (§7.1)
+    ("tmp", np.float64, (MAX_SEATS,)),              # work array (collapse scoring)
+    # -- a cache of rival_best per room (valid while rbk[fi, s] = the key of its epoch and
+    # seat): the strongest other seat's strength, and its key GS_RB_EPOCH * MAX_SEATS +
+    # seat + 1 (0 = none)
+    ("rb", np.float64, (N_FLOORS, MAX_SLOTS)),
+    ("rbk", np.int64, (N_FLOORS, MAX_SLOTS)),
+    # -- the game's random stream: [0] the game's key (rng.game_key of seed and game), [1]
+    # the root of its search rollouts' streams (kernel.rollout_root)
+    ("key", np.uint64, (2,)),
+    # -- what the game has counted so far: its row of the output tables
+    ("gi", np.int64, (N_GAME_INT,)),
+    ("gf", np.float64, (N_GAME_FLT,)),
+    ("si", np.int64, (MAX_SEATS, N_SEAT_INT)),
+    ("sf", np.float64, (MAX_SEATS, N_SEAT_FLT)),
+)
 
-    Parameters
-    ----------
-    max_events : int
-        Rows of the trace event buffer ``ev`` (int64[max_events, EVENT_WIDTH]); a game
-        played in it is traced when ``kernel.reset`` turns ``GS_TRACE`` on.
+#: Rows of a traced state's event buffer ``ev`` (int64[TRACE_EVENTS, EVENT_WIDTH]): events
+#: past it are dropped (a whole game writes a few thousand).
+TRACE_EVENTS = 200_000
+
+
+def state_dtype(events: int) -> np.dtype:
+    """The numpy record type of one game state with an event buffer of ``events`` rows.
+
+    Fields :data:`STATE_FIELDS`, then ``ev`` int64[events, EVENT_WIDTH] (the trace, rows
+    of layout.EVENT_SPECS); aligned, as numba requires. ``events`` 0 is a quiet state
+    (:func:`new_quiet_state`), :data:`TRACE_EVENTS` one that can be traced: the two are
+    different numba types, and the kernel compiles once for each.
     """
-    return _state(np.zeros((max_events, EVENT_WIDTH), np.int64))
+    return np.dtype([(n, t, shape) for n, t, shape in STATE_FIELDS]
+                    + [("ev", np.int64, (events, EVENT_WIDTH))], align=True)
 
 
-@njit(cache=True)
+QUIET_STATE = state_dtype(0)
+TRACED_STATE = state_dtype(TRACE_EVENTS)
+
+#: The kernel's inputs: the ruleset's numbers in one record (``book``, :data:`BOOK_FIELDS`)
+#: and the scenario's seats and bots (compile.Arrays.kernel_data builds it; shapes in
+#: compile.build).
+Data = namedtuple("Data", (
+    "book",         # record of BOOK_DTYPE: the ruleset's numbers (below)
+    "player_opts",  # int64[k] player counts a game draws from
+    "seat_spec",    # int64[MAX_SEATS, 3] Lineage, Calling, bot profile per seat (-1 drawn)
+    "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
+    "unique",       # int64 A19: Lineages and Callings drawn at most once per game
+    "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
+    "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
+                    # profiles (scenario key faction_bots; deepsim.factionmix)
+))
+
+#: The fields of ``Data.book``, the ruleset's numbers (read as ``dat.book.rules``).
+BOOK_FIELDS = (
+    ("rules", np.float64, (N_RULES,)),                # scalar rules (layout.RULES)
+    ("faces", np.int64, (N_DICE, N_FACES)),           # symbol of each face of each die (§5)
+    ("die_rank", np.int64, (N_DICE,)),                # Setback order, lowest first (A28)
+    ("rooms", np.int64, (N_ROOMS, N_ROOM_COLUMNS)),   # room tiles (§7.2; layout.RM_*)
+    ("floor_cdf", np.float64, (N_FLOORS, N_ROOMS)),   # theme draw per floor (A21)
+    ("depth", np.int64, (N_FLOORS,)),                 # Depth Value (§3.2)
+    ("scale", np.int64, (MAX_SEATS + 1, 2)),          # rooms per floor, Dread track (§9)
+    ("lin_eff", np.float64, (N_LINEAGES, N_EFFECTS)),
+    ("cal_eff", np.float64, (N_CALLINGS, N_EFFECTS)),
+    ("lin_nn", np.int64, (N_LINEAGES, N_EFFECTS)),    # 1 = effect not neutral
+    ("cal_nn", np.int64, (N_CALLINGS, N_EFFECTS)),
+    ("lin_bag", np.int64, (N_LINEAGES, N_DICE)),      # starting bag (A3)
+    ("cal_recruit", np.int64, (N_CALLINGS,)),         # recruit die type (§8)
+    ("ls_free", np.int64, (N_ROOMS,)),                # 1 = holding it frees a Last Stand (§7.3)
+)
+BOOK_DTYPE = np.dtype([(n, t, shape) for n, t, shape in BOOK_FIELDS], align=True)
+
+
+def new_state():
+    """A game state that can be traced: a numpy record of :data:`TRACED_STATE`, all zero.
+
+    Its fields read and write the record's memory (``st.sd[p, SD_FLOOR] = 3``), and a
+    kernel function called with it works on the record itself. A game played in it is
+    traced when ``kernel.reset`` turns ``GS_TRACE`` on; its events are written to
+    ``st.ev`` (int64[TRACE_EVENTS, EVENT_WIDTH]).
+    """
+    return np.zeros(1, TRACED_STATE).view(np.recarray)[0]
+
+
 def new_quiet_state():
-    """Allocate one game state that is never traced: its ``ev`` is int64[0], one dimension.
+    """A game state that is never traced: a numpy record of :data:`QUIET_STATE`, all zero.
 
-    The state's numba type differs from :func:`new_state`'s, so the kernel is compiled
-    apart for it, and there :func:`traced` is the constant False and ``events.emit`` does
-    nothing: the trace hooks compile to no code. Batch games and a search bot's rollouts
-    play in quiet states (docs/performance.md, "Trace and search compiled only where
-    used").
+    Its event buffer has no rows, so its numba type differs from :func:`new_state`'s: the
+    kernel is compiled apart for it, and there :func:`traced` is the constant False and
+    ``events.emit`` does nothing, so the trace hooks compile to no code. Batch games and a
+    search bot's rollouts play in quiet states (docs/performance.md, "Trace and search
+    compiled only where used").
     """
-    return _state(np.zeros(0, np.int64))
+    return np.zeros(1, QUIET_STATE).view(np.recarray)[0]
+
+
+@njit(cache=True)
+def state_buffer():
+    """In compiled code: a one-record array holding a state that can be traced.
+
+    Returns record[1] of :data:`TRACED_STATE`, zero. Its state is ``buf[0]``: a record
+    refers to the array's memory and does not keep it alive, so take ``buf[0]`` where the
+    array is still used afterwards (at each call), never return it alone.
+    """
+    return np.zeros(1, TRACED_STATE)
+
+
+@njit(cache=True)
+def quiet_buffer():
+    """In compiled code: a one-record array holding a quiet state (as
+    :func:`state_buffer`, record[1] of :data:`QUIET_STATE`)."""
+    return np.zeros(1, QUIET_STATE)
 
 
 def _quiet_type(st) -> bool:
-    """True for the numba type of a :func:`new_quiet_state` state (``ev`` one-dimensional)."""
-    return st.types[st.fields.index("ev")].ndim == 1
+    """True for the numba type of a quiet state (its event buffer ``ev`` has no rows)."""
+    return st.typeof("ev").shape[0] == 0
 
 
 def traced(st) -> bool:
@@ -209,7 +266,7 @@ def traced(st) -> bool:
     In a compiled function the answer for a quiet state (:func:`new_quiet_state`) is the
     constant False, so ``if traced(st):`` guards code that is compiled away there.
     """
-    return st.ev.ndim == 2 and st.g[GS_TRACE] != 0
+    return st.ev.shape[0] > 0 and st.g[GS_TRACE] != 0
 
 
 @overload(traced, inline="always")
@@ -217,41 +274,6 @@ def _traced(st):
     if _quiet_type(st):
         return lambda st: False
     return lambda st: st.g[GS_TRACE] != 0
-
-
-@njit(cache=True, inline="always")
-def _state(ev):
-    return State(np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
-                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
-                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
-                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.float64),
-                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),
-                 np.zeros((N_FLOORS, MAX_SLOTS, MAX_SEATS), np.int64),
-                 np.zeros((MAX_SEATS, SD_N), np.int64),
-                 np.zeros((MAX_SEATS, N_DICE), np.int64),
-                 np.zeros((MAX_SEATS, N_DICE), np.int64),
-                 np.zeros((MAX_SEATS, N_DICE), np.int64),
-                 np.zeros((MAX_SEATS, N_EFFECTS), np.float64),
-                 np.zeros((MAX_SEATS, N_EFFECTS), np.int64),
-                 np.zeros((MAX_SEATS, N_EFFECTS), np.int64),
-                 np.zeros(MAX_SEATS, np.float64),
-                 np.zeros(MAX_SEATS, np.float64),
-                 np.zeros((MAX_SEATS, N_SYMBOLS), np.float64),
-                 np.zeros((MAX_SEATS, N_SYMBOLS), np.int64),
-                 np.zeros(G_N, np.int64),
-                 np.zeros(N_DICE, np.int64),
-                 np.zeros(N_SYMBOLS, np.int64),
-                 np.zeros(N_SYMBOLS, np.int64),
-                 np.zeros(N_SYMBOLS, np.int64),
-                 np.zeros(MAX_SEATS, np.float64),
-                 np.zeros((N_FLOORS, MAX_SLOTS), np.float64),
-                 np.zeros((N_FLOORS, MAX_SLOTS), np.int64),
-                 np.zeros(2, np.uint64),
-                 ev,
-                 np.zeros(N_GAME_INT, np.int64),
-                 np.zeros(N_GAME_FLT, np.float64),
-                 np.zeros((MAX_SEATS, N_SEAT_INT), np.int64),
-                 np.zeros((MAX_SEATS, N_SEAT_FLT), np.float64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -277,7 +299,8 @@ def _cp3(dst, src):
 
 @njit(cache=True, _nrt=False)
 def copy_state(src, dst):
-    """Copy game state ``src`` into the scratch state ``dst`` (both from :func:`new_state`).
+    """Copy game state ``src`` into the scratch state ``dst`` (records of
+    :func:`state_dtype`; ``dst`` usually quiet).
 
     Everything but the trace is copied: ``dst`` then plays on exactly as ``src`` would
     (``kernel.play_rest``; the same random stream, from the same draw), with tracing off
@@ -331,7 +354,7 @@ def rand_below(st, n):
 @njit(cache=True, _nrt=False, inline="always")
 def strength_of(st, dat, fi, s, q):
     """Weighted marker strength of player q in room (fi, s) (§6B.2; §4 Warden)."""
-    rules = dat.rules
+    rules = dat.book.rules
     fw = rules[R_FALLEN_STR]
     if rules[R_WARDEN_FALLEN] > 0.5:
         fw *= st.eff[q, E_MARKER_WEIGHT]
@@ -408,7 +431,7 @@ def next_floor(st):
 @njit(cache=True, _nrt=False, inline="always")
 def steps_needed(st, dat, fl):
     """Maw steps still needed before floor number ``fl`` collapses (A1)."""
-    return (N_FLOORS + 1 - fl) * np.int64(dat.rules[R_STEPS_PER_FLOOR]) - st.g[GS_STEPS]
+    return (N_FLOORS + 1 - fl) * np.int64(dat.book.rules[R_STEPS_PER_FLOOR]) - st.g[GS_STEPS]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -444,7 +467,7 @@ def doomed_this_round(st, dat, fl, p, margin, own):
     """
     if fl != next_floor(st):
         return False
-    rules = dat.rules
+    rules = dat.book.rules
     need = steps_needed(st, dat, fl)
     gain = rules[R_STEPS_PER_ROUND]
     if need <= gain:
@@ -462,7 +485,7 @@ def doomed_this_round(st, dat, fl, p, margin, own):
 def rounds_until(st, dat, fl):
     """Estimated rounds before floor ``fl`` collapses (>= 1; one collapse per round), with
     the Dread track filling at the rate observed so far (at most once a round)."""
-    rules = dat.rules
+    rules = dat.book.rules
     k = next_floor(st) - fl + 1
     fills = min(1.0, dread_rate(st) * st.g[GS_N] / st.g[GS_DREAD_LEN])
     rate = rules[R_STEPS_PER_ROUND] + fills * rules[R_DREAD_FULL_STEPS]
@@ -475,7 +498,7 @@ def last_stand_price(st, dat, p):
     """Mettle price of declaring a Last Stand (§7.3, A7); 0 when free; -1 when free by card."""
     if st.eff[p, E_FREE_LAST_STAND] > 0.5:
         return -1
-    ls_free = dat.ls_free
+    ls_free = dat.book.ls_free
     marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
     for fi in range(N_FLOORS - st.g[GS_COLLAPSED]):
         fm = floor_marks(marks, fi)
@@ -487,7 +510,7 @@ def last_stand_price(st, dat, p):
             if (st.gone[fi, s] == 0 and ls_free[st.theme[fi, s]] == 1
                     and holds(st, dat, fi, s, p)):
                 return 0
-    return np.int64(dat.rules[R_LS_COST])
+    return np.int64(dat.book.rules[R_LS_COST])
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -497,6 +520,6 @@ def ls_affordable(st, dat, p):
     the held rooms only when the Mettle alone does not settle it."""
     if st.eff[p, E_FREE_LAST_STAND] > 0.5:
         return True
-    if st.sym[METTLE] >= np.int64(dat.rules[R_LS_COST]):
+    if st.sym[METTLE] >= np.int64(dat.book.rules[R_LS_COST]):
         return True
     return last_stand_price(st, dat, p) <= 0

@@ -114,12 +114,12 @@ def _coin(st):
 @njit(cache=True, _nrt=False, inline="always")
 def _need(st, dat, fi, s, p):
     """(steel, cunning) still needed for room (fi, s), after Dvergar and assault progress."""
-    rooms = dat.rooms
+    rooms = dat.book.rooms
     sd = st.sd
     th = st.theme[fi, s]
     ns = rooms[th, RM_THREAT] - np.int64(st.eff[p, E_THREAT_IGNORE])
     nc = rooms[th, RM_LOCK]
-    if (dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
+    if (dat.book.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
             and sd[p, SD_PROG_SLOT] == s):
         ns -= sd[p, SD_PROG_STEEL]
         nc -= sd[p, SD_PROG_CUNNING]
@@ -129,11 +129,11 @@ def _need(st, dat, fi, s, p):
 @njit(cache=True, _nrt=False, inline="always")
 def _room_score(st, dat, kn, fi, s, p, surplus):
     """Heuristic worth of placing a marker in room (fi, s); <= 0 means not worth it."""
-    rules = dat.rules
-    rooms = dat.rooms
+    rules = dat.book.rules
+    rooms = dat.book.rooms
     eff = st.eff
     th = st.theme[fi, s]
-    value = (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.depth[fi]
+    value = (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.book.depth[fi]
     mine = strength_of(st, dat, fi, s, p)
     rival = rival_best(st, dat, fi, s, p)
     cap = rules[R_MAX_SURPLUS]
@@ -169,7 +169,7 @@ def _adds(ns, nc, steel, cun):
 @njit(cache=True, _nrt=False, inline="always")
 def _trinity(st, dat, p, th):
     """§7.1: may the crew claim a room of theme ``th`` with this turn's trinity symbols?"""
-    if dat.rooms[th, RM_TRINITY] == 0:
+    if dat.book.rooms[th, RM_TRINITY] == 0:
         return True
     trin = st.trin
     if trin[STEEL] > 0 and trin[CUNNING] > 0 and trin[FAITH] > 0:
@@ -240,7 +240,7 @@ def turn_yield(st, dat, kn, p):
     more (§6A.1-2), at most the crew's dice; each die shows its type's faces with equal
     chance (§5). Production and bonuses are left out.
     """
-    faces = dat.faces
+    faces = dat.book.faces
     bag = st.bag
     drawn = st.drawn
     disc = st.disc
@@ -259,7 +259,7 @@ def turn_yield(st, dat, kn, p):
                 cun += c / 6.0
     if total == 0:
         return 0.0, 0.0
-    h = max(1.0, dat.rules[R_HAND] + st.eff[p, E_HAND])
+    h = max(1.0, dat.book.rules[R_HAND] + st.eff[p, E_HAND])
     dice = min(np.float64(total), h * (1.0 + kn[K_PRESS_MAX]))
     return steel / total * dice, cun / total * dice
 
@@ -276,7 +276,7 @@ def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
     """
     gone = st.gone
     sym = st.sym
-    rules = dat.rules
+    rules = dat.book.rules
     slots = st.g[GS_SLOTS]
     steel = sym[STEEL]
     cun = sym[CUNNING] - keep_c
@@ -319,7 +319,7 @@ def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
 def choose_floor(st, dat, kn, p, before_roll):
     """Floor number the crew wants to end its turn on (moves are paid by the kernel)."""
     sd = st.sd
-    rules = dat.rules
+    rules = dat.book.rules
     cur = sd[p, SD_FLOOR]
     lowest = next_floor(st)
     if kn[K_RANDOM] > 0.5:
@@ -360,8 +360,8 @@ def setback_chance(st, dat, p, net):
     Faith its per-turn penalty still eats (Dvergar, Gnoll: A11). Exact over that model:
     the multinomial sum over (Dread, Faith) counts.
     """
-    faces = dat.faces
-    rules = dat.rules
+    faces = dat.book.faces
+    rules = dat.book.rules
     bag = st.bag
     eff = st.eff
     total = 0
@@ -430,7 +430,7 @@ def press_on(st, dat, kn, p, presses, target_floor):
         cancel += max(0.0, sym[FAITH] - eff[p, E_FAITH_PENALTY])
     net = sym[DREAD] - cancel
     if eff[p, E_SETBACK_IMMUNE] < 0.5:
-        if net >= dat.rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
+        if net >= dat.book.rules[R_SETBACK_AT] - kn[K_DREAD_STOP] - 0.5:
             return False
         if kn[K_PRESS_RISK] < 1.0 and \
                 setback_chance(st, dat, p, net) > kn[K_PRESS_RISK]:
@@ -465,7 +465,7 @@ def moves_cunning(st, dat, kn, p, target_floor):
     """Cunning the extra Moves to ``target_floor`` would take (§6A.4: one free Move, ±
     company, then 1 Cunning or 1 Mettle each): what the Mettle above the Last-Stand
     reserve (:func:`mettle_reserve`) cannot pay."""
-    rules = dat.rules
+    rules = dat.book.rules
     free = np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES])
     extra = abs(target_floor - st.sd[p, SD_FLOOR]) - free
     if extra <= 0:
@@ -500,7 +500,7 @@ def claim_here_first(st, dat, kn, p, target_floor):
         return -1
     fi = target_floor - 1
     s_there, there = _best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.rules[R_ASSAULT] > 0.5:
+    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
         _s, there = _best_assault(st, dat, kn, p, fi, steel, cun)
     return keep if here > there else -1
 
@@ -510,7 +510,7 @@ def move_reach(st, dat, p):
     """Floors seat p's crew can still move this turn with its symbols (§6A.4: the free
     Moves ± company, then one per ``move.cost`` of Mettle or of Cunning); 6 when Moves are
     free. The target floors a search bot weighs (kernel.search_turn) lie within it."""
-    rules = dat.rules
+    rules = dat.book.rules
     free = max(0, np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES]))
     cost = np.int64(rules[R_MOVE_COST])
     if cost <= 0:
@@ -526,7 +526,7 @@ def mettle_reserve(st, dat, kn, p):
     sd = st.sd
     if sd[p, SD_STAND] == 1 or st.eff[p, E_FREE_LAST_STAND] > 0.5:
         return 0
-    cost = np.int64(dat.rules[R_LS_COST])
+    cost = np.int64(dat.book.rules[R_LS_COST])
     if kn[K_LAST_STAND] > 1.5 or (kn[K_LAST_STAND] > 0.5 and sd[p, SD_DEEPEST] >= 4):
         return cost
     if kn[K_LAST_STAND] > 0.5 and next_floor(st) <= 2:
@@ -552,7 +552,7 @@ def recruits(st, dat, kn, p, cost):
 @njit(cache=True, _nrt=False, inline="always")
 def _held_value(st, dat, p):
     """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
-    rooms = dat.rooms
+    rooms = dat.book.rooms
     tot = 0.0
     marks = st.sd[p, SD_MARKS]          # holding needs active markers: only those rooms
     for fi in range(N_FLOORS - st.g[GS_COLLAPSED] - 1):
@@ -562,7 +562,7 @@ def _held_value(st, dat, p):
         for s in range(st.g[GS_SLOTS]):
             if (fm >> s) & 1 == 1 and st.gone[fi, s] == 0 and holds(st, dat, fi, s, p):
                 th = st.theme[fi, s]
-                tot += (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.depth[fi]
+                tot += (rooms[th, RM_VALUE] + st.plunder[fi, s]) * dat.book.depth[fi]
     return tot
 
 
@@ -571,7 +571,7 @@ def exit_choice(st, dat, kn, p):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. Whether the crew can pay for a
     Last Stand (board.ls_affordable) is asked only where it decides."""
     sd = st.sd
-    rules = dat.rules
+    rules = dat.book.rules
     if sd[p, SD_STAND] == 1:
         return 0
     if kn[K_RANDOM] > 0.5:
@@ -586,7 +586,7 @@ def exit_choice(st, dat, kn, p):
         if (kn[K_LAST_STAND] > 0.5 or cur == 1) and ls_affordable(st, dat, p):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
-                basis = np.float64(dat.depth[deepest - 1])
+                basis = np.float64(dat.book.depth[deepest - 1])
             worthy = basis * rules[R_WORTHY_MULT] * st.eff[p, E_WORTHY_MULT]
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]

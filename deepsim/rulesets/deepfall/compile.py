@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deepsim.rulesets.deepfall.board import Data
+from deepsim.rulesets.deepfall.board import BOOK_DTYPE, BOOK_FIELDS, Data
 from deepsim.rulesets.deepfall.layout import (
     MAX_SEATS,
     N_EFFECTS,
@@ -56,11 +56,25 @@ class Arrays:
     fmix: np.ndarray
 
     def kernel_data(self) -> Data:
-        """The kernel's data bundle (``board.Data``): these arrays, C-contiguous (the same
-        array objects where they already are), ``unique`` as int64."""
-        fields = {name: np.ascontiguousarray(getattr(self, name)) for name in Data._fields
-                  if name != "unique"}
-        return Data(unique=np.int64(self.unique), **fields)
+        """The kernel's data bundle (``board.Data``): the ruleset's numbers copied into one
+        record (``book``, board.BOOK_FIELDS), the scenario's arrays C-contiguous (the same
+        array objects where they already are), ``unique`` as int64.
+
+        Raises
+        ------
+        ValueError
+            An array of the ruleset's numbers does not have the shape the kernel's record
+            was laid out for (a data file and layout.py out of step)."""
+        book = np.zeros(1, BOOK_DTYPE).view(np.recarray)[0]
+        for name, _, shape in BOOK_FIELDS:
+            value = np.asarray(getattr(self, name))
+            if value.shape != shape:
+                raise ValueError(f"DEEPFALL data: {name} has shape {value.shape}, the "
+                                 f"kernel's record expects {shape} (board.BOOK_FIELDS)")
+            book[name] = value
+        rest = {name: np.ascontiguousarray(getattr(self, name)) for name in Data._fields
+                if name not in ("book", "unique")}
+        return Data(book=book, unique=np.int64(self.unique), **rest)
 
     def kernel_args(self) -> tuple:
         """Arguments of ``kernel.play_games`` after (seed, start, count) and of

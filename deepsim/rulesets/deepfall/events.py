@@ -121,16 +121,16 @@ def room(st, dat, p, fi, s):
     the company's threat ignored (§4 Dvergar), p's assault progress in it (A25), its value
     (tile + plunder risen, §6B.2) and the floor's Depth Value (§3.2)."""
     th = st.theme[fi, s]
-    rooms = dat.rooms
+    rooms = dat.book.rooms
     sd = st.sd
     ps = 0
     pc = 0
-    if dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
+    if dat.book.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
         ps = sd[p, SD_PROG_STEEL]
         pc = sd[p, SD_PROG_CUNNING]
     emit10(st, p, EV_ROOM, (fi + 1, s, th, rooms[th, RM_THREAT], rooms[th, RM_LOCK],
                             np.int64(st.eff[p, E_THREAT_IGNORE]), ps, pc,
-                            rooms[th, RM_VALUE] + st.plunder[fi, s], dat.depth[fi]))
+                            rooms[th, RM_VALUE] + st.plunder[fi, s], dat.book.depth[fi]))
 
 
 @njit(cache=True, _nrt=False)
@@ -150,7 +150,7 @@ def worthy_end(st, dat, p, basis, worth):
     """Emit the Worthy End's arithmetic (§7.3): ``basis`` (deepest floor, or its Depth
     Value with A6) x ``exits.worthy_end_multiplier`` x the company's (§4 Wardancer, A20),
     + the Loot kept x ``loot.glory_per_loot`` (A6) = ``worth`` Glory."""
-    rules = dat.rules
+    rules = dat.book.rules
     keeps = rules[R_WORTHY_KEEPS_LOOT] > 0.5
     emit10(st, p, EV_WORTHY, (st.sd[p, SD_DEEPEST], x100(basis), x100(rules[R_WORTHY_MULT]),
                               x100(st.eff[p, E_WORTHY_MULT]),

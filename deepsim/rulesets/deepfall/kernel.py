@@ -74,6 +74,7 @@ from deepsim.rulesets.deepfall.board import (
     SD_PROG_STEEL,
     SD_STAND,
     SD_WARNED,
+    TRACE_EVENTS,
     Tables,
     bag_size,
     copy_state,
@@ -294,7 +295,7 @@ def muster(st, dat, p):
     """Muster a fresh company (§7.3 Cash Out, §6B Taken; A13: at ``turn.start_floor``, with
     the Lineage's starting bag, or with ``turn.muster_bag: current`` the player's dice as
     they are; the first crew of a game always takes the starting bag)."""
-    rules = dat.rules
+    rules = dat.book.rules
     sd = st.sd
     bag = st.bag
     drawn = st.drawn
@@ -312,7 +313,7 @@ def muster(st, dat, p):
             bag[p, k] += drawn[p, k]
             drawn[p, k] = 0
     else:
-        lin_bag = dat.lin_bag
+        lin_bag = dat.book.lin_bag
         for k in range(N_DICE):
             bag[p, k] = lin_bag[sd[p, SD_LIN], k]
             drawn[p, k] = 0
@@ -327,7 +328,7 @@ def muster(st, dat, p):
 @njit(cache=True, _nrt=False, inline="always")
 def hand_size(st, dat, p):
     """Dice in a hand (§6A.1): ``turn.hand_size`` ± the company's (§4), at least 1."""
-    h = np.int64(dat.rules[R_HAND] + st.eff[p, E_HAND])
+    h = np.int64(dat.book.rules[R_HAND] + st.eff[p, E_HAND])
     return max(1, h)
 
 
@@ -336,7 +337,7 @@ def draw_hand(st, dat, p, h):
     """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4)."""
     bag = st.bag
     drawn = st.drawn
-    faces = dat.faces
+    faces = dat.book.faces
     sym = st.sym
     rolled = st.rolled
     n_drawn = 0
@@ -369,13 +370,13 @@ def draw_hand(st, dat, p, h):
 @njit(cache=True, _nrt=False, inline="always")
 def claim_cost(st, dat, fi, s, p):
     """(steel needed, cunning needed) to claim room (fi, s) now, after assault progress."""
-    rooms = dat.rooms
+    rooms = dat.book.rooms
     sd = st.sd
     th = st.theme[fi, s]
     need_s = rooms[th, RM_THREAT] - np.int64(st.eff[p, E_THREAT_IGNORE])  # §4 Dvergar
     need_c = rooms[th, RM_LOCK]
     need_s = max(need_s, 0)
-    if (dat.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
+    if (dat.book.rules[R_ASSAULT] > 0.5 and sd[p, SD_PROG_FLOOR] == fi
             and sd[p, SD_PROG_SLOT] == s):
         need_s -= sd[p, SD_PROG_STEEL]     # §7.1 assault progress carries over (A25)
         need_c -= sd[p, SD_PROG_CUNNING]
@@ -388,7 +389,7 @@ def claim_cost(st, dat, fi, s, p):
 def trinity_ok(st, dat, p, th):
     """§7.1 Vaults need a rolled Steel, Cunning and Faith this turn (``st.trin``), unless
     Lorekeeper. Returns (may claim, the Lorekeeper's card was needed)."""
-    if dat.rooms[th, RM_TRINITY] == 0:
+    if dat.book.rooms[th, RM_TRINITY] == 0:
         return True, False
     trin = st.trin
     if trin[STEEL] > 0 and trin[CUNNING] > 0 and trin[FAITH] > 0:
@@ -402,8 +403,8 @@ def trinity_ok(st, dat, p, th):
 def do_claim(st, dat, p, fi, s, surplus_s, surplus_c, solo_used):
     """Place a control marker (§7.1): pay threat and lock (:func:`claim_cost`) and the
     surplus; strength = base + surplus (A9). Returns the Loot gained."""
-    rules = dat.rules
-    rooms = dat.rooms
+    rules = dat.book.rules
+    rooms = dat.book.rooms
     eff = st.eff
     sd = st.sd
     sym = st.sym
@@ -431,7 +432,7 @@ def do_claim(st, dat, p, fi, s, surplus_s, surplus_c, solo_used):
     if gained > 0:
         credit(st, p, E_CLAIM_LOOT)
     if rooms[th, RM_COMBAT] == 1 and eff[p, E_COMBAT_LOOT] > 0:  # §4 Gnoll (A11)
-        gained += eff[p, E_COMBAT_LOOT] * dat.depth[fi]
+        gained += eff[p, E_COMBAT_LOOT] * dat.book.depth[fi]
         credit(st, p, E_COMBAT_LOOT)
     st.loot[p] += gained
     if sd[p, SD_PROG_SLOT] >= 0:            # A25: progress is for one target room only
@@ -495,7 +496,7 @@ def claim_action(st, dat, p, fi, s, assault, allow_assault, keep_c):
     A8's alternative: the new marker would not beat the leader). The surplus (Steel, then
     Cunning, at most ``claims.max_surplus``) adds strength to a claim (§7.1).
     """
-    rules = dat.rules
+    rules = dat.book.rules
     sym = st.sym
     if rules[R_REINFORCE] < 0.5 and st.act_cnt[fi, s, p] > 0:         # A34
         return NO_ACTION, 0, 0, 0, 0, 0, False
@@ -584,7 +585,7 @@ def turn_start(st, dat, p):
     produce (§7.1, A24). ``st.trin`` starts with the symbols that count for the trinity
     before the roll (A24: production and kept symbols, with
     ``production.counts_for_trinity``; else none)."""
-    rules = dat.rules
+    rules = dat.book.rules
     sym = st.sym
     kept = st.kept
     rolled = st.rolled
@@ -608,7 +609,7 @@ def turn_start(st, dat, p):
         events.bag(st, dat, p, hand_size(st, dat, p))
 
     # §7.1 / A24: held rooms produce at the start of the holder's turn.
-    rooms = dat.rooms
+    rooms = dat.book.rooms
     carry = st.carry
     eff = st.eff
     per_room = rules[R_PROD_PER_ROOM]
@@ -682,7 +683,7 @@ def step2_press_on(st, dat, p, decisions):
     (:func:`search_turn`). A search bot's ``GS_PRESS_MASK`` (bit 0 stop, bit 1 press)
     overrides the next decision when the bot's own is not among the best.
     """
-    rules = dat.rules
+    rules = dat.book.rules
     g = st.g
     if g[GS_PRESS_OVER] != 0:
         return
@@ -721,7 +722,7 @@ def setback(st, dat, p):
     """§6A.3 Setback: return the lowest dice to the box (A28; A43 from the dice drawn this
     turn or the whole bag); Golem-born ignores it, Sylphid loses one more, Hierophant heals
     one (§4, A27)."""
-    rules = dat.rules
+    rules = dat.book.rules
     eff = st.eff
     st.si[p, S_SETBACKS] += 1
     if eff[p, E_SETBACK_IMMUNE] > 0.5:                        # §4 Golem-born
@@ -738,7 +739,7 @@ def setback(st, dat, p):
     lost = 0
     drawn = st.drawn
     bag = st.bag
-    die_rank = dat.die_rank
+    die_rank = dat.book.die_rank
     from_bag = rules[R_SETBACK_FROM_BAG] > 0.5                # A43
     for _ in range(lose):                                     # A28 lowest die first
         best = -1
@@ -763,7 +764,7 @@ def step3_dread(st, dat, p):
     Faith first, A11; Revenant cannot cancel; Hierophant cancels one more, A26); 3 or more
     left is a Setback; the uncanceled Dread rises on the shared track (A12). Then the
     symbols the turn's claims may count for the trinity are known (§7.1)."""
-    rules = dat.rules
+    rules = dat.book.rules
     eff = st.eff
     sym = st.sym
     g = st.g
@@ -817,7 +818,7 @@ def move(st, dat, kn, p, target_floor):
     """§6A.4 Move toward ``target_floor``: the free Moves (± company, §4), then extra ones
     for 1 Mettle or 1 Cunning each (Mettle above the bot's Last-Stand reserve first), as
     far as the symbols pay. Moving off the floor ends assault progress (A25)."""
-    rules = dat.rules
+    rules = dat.book.rules
     eff = st.eff
     sd = st.sd
     sym = st.sym
@@ -862,16 +863,16 @@ def loot(st, dat, p, start_floor):
     sym = st.sym
     if sym[GREED] <= 0:
         return
-    rules = dat.rules
+    rules = dat.book.rules
     fl = st.sd[p, SD_FLOOR]
     if rules[R_LOOT_BEST_FLOOR] > 0.5 and start_floor > fl:   # A52
         fl = start_floor
-    gained = sym[GREED] * rules[R_LOOT_PER_GREED] * dat.depth[fl - 1]
+    gained = sym[GREED] * rules[R_LOOT_PER_GREED] * dat.book.depth[fl - 1]
     st.loot[p] += gained
     st.sf[p, SF_LOOT_GAINED] += gained
     emit(st, p, EV_LOOT, (sym[GREED], fl, np.int64(gained * 100),
                           np.int64(st.loot[p] * 100), x100(rules[R_LOOT_PER_GREED]),
-                          dat.depth[fl - 1], 0))
+                          dat.book.depth[fl - 1], 0))
     sym[GREED] = 0
 
 
@@ -880,11 +881,11 @@ def recruit(st, dat, kn, p):
     """§8 Recruit: Mettle buys dice of the Calling's type into the bag (cost ± company,
     §4, at least ``recruit.min_cost``, A36; from a limited pool with A37), as many as the
     bot wants and the Mettle pays."""
-    rules = dat.rules
+    rules = dat.book.rules
     eff = st.eff
     sym = st.sym
     pool = st.pool
-    die = dat.cal_recruit[st.sd[p, SD_CAL]]
+    die = dat.book.cal_recruit[st.sd[p, SD_CAL]]
     cost = np.int64(rules[R_RECRUIT_COST] + eff[p, E_RECRUIT_COST])
     cost = max(cost, np.int64(rules[R_RECRUIT_MIN]))
     want = bots.recruits(st, dat, kn, p, cost)
@@ -936,7 +937,7 @@ def step4_move(st, dat, p):
     floor first when the bot prefers (keeping the Cunning its Moves need), then Move. The
     claims left (A22: ``claims.per_turn``) and the floor the step began on (A52) are kept
     in the state for :func:`step4_claim`."""
-    rules = dat.rules
+    rules = dat.book.rules
     sd = st.sd
     g = st.g
     kn = knobs_of(st, dat, p)
@@ -981,7 +982,7 @@ def step4_claim(st, dat, p):
 @njit(cache=True, _nrt=False, forceinline=True)
 def cash_out(st, dat, p):
     """§7.3 Cash Out: bank Loot + depth dividend, markers become Fallen, muster afresh."""
-    rules = dat.rules
+    rules = dat.book.rules
     sd = st.sd
     banked = st.loot[p] * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * sd[p, SD_DEEPEST]
     st.glory[p] += banked
@@ -1013,7 +1014,7 @@ def step5_exit(st, dat, p):
     """§6A.5 Choose the exit (§7.3): Stay, Cash Out, or declare a Last Stand. First the
     dice drawn this turn go back to the bag (A4) or the discard; last, the unspent
     symbols are lost (A23) or kept for the next turn."""
-    rules = dat.rules
+    rules = dat.book.rules
     sd = st.sd
     sym = st.sym
     bag = st.bag
@@ -1118,7 +1119,7 @@ def finish_turn(st, dat, p, step):
 @njit(cache=True, _nrt=False, forceinline=True)
 def taken(st, dat, p, fi, final):
     """The Maw Takes p's crew on floor index fi (§6B.2, §7.3 Worthy End or disaster)."""
-    rules = dat.rules
+    rules = dat.book.rules
     sd = st.sd
     eff = st.eff
     loot = st.loot
@@ -1131,7 +1132,7 @@ def taken(st, dat, p, fi, final):
         deepest = sd[p, SD_DEEPEST]
         basis = np.float64(deepest)
         if rules[R_WORTHY_DEPTH_BASIS] > 0.5:                    # A6
-            basis = np.float64(dat.depth[deepest - 1])
+            basis = np.float64(dat.book.depth[deepest - 1])
         worth = basis * rules[R_WORTHY_MULT] * eff[p, E_WORTHY_MULT]  # A20 on top
         if eff[p, E_WORTHY_MULT] != 1.0:
             credit(st, p, E_WORTHY_MULT)
@@ -1190,8 +1191,8 @@ def taken(st, dat, p, fi, final):
 @njit(cache=True, _nrt=False, forceinline=True)
 def collapse(st, dat, fi):
     """Collapse floor index fi (§6B.2): score majorities, value rises, the Maw Takes."""
-    rules = dat.rules
-    rooms = dat.rooms
+    rules = dat.book.rules
+    rooms = dat.book.rooms
     g = st.g
     gi = st.gi
     n = g[GS_N]
@@ -1228,7 +1229,7 @@ def collapse(st, dat, fi):
                 emit(st, -1, EV_RISE, (fi + 1, s, th, up, 0, 0, 0))
             continue
         # §6B.2 most marker strength takes tile value x Depth Value; ties split rounding down
-        value = (rooms[th, RM_VALUE] + plunder[fi, s]) * dat.depth[fi]
+        value = (rooms[th, RM_VALUE] + plunder[fi, s]) * dat.book.depth[fi]
         k = 0
         mask = 0
         for q in range(n):
@@ -1247,7 +1248,7 @@ def collapse(st, dat, fi):
             gi[G_CONTESTED] += 1
             gi[G_CONTESTED_MARKERS] += markers
         emit10(st, -1, EV_SCORE, (fi + 1, s, th, value, mask, np.int64(share), claimants,
-                                  rooms[th, RM_VALUE], plunder[fi, s], dat.depth[fi]))
+                                  rooms[th, RM_VALUE], plunder[fi, s], dat.book.depth[fi]))
     final = fi == 0
     sd = st.sd
     for p in range(n):
@@ -1268,7 +1269,7 @@ def collapse(st, dat, fi):
 @njit(cache=True, _nrt=False, forceinline=True)
 def maw_phase(st, dat):
     """§6B.1 advance the Maw in steps (A1), with the one-collapse cap (§9, A31)."""
-    rules = dat.rules
+    rules = dat.book.rules
     g = st.g
     gi = st.gi
     g[GS_STEPS] += np.int64(rules[R_STEPS_PER_ROUND])
@@ -1314,7 +1315,7 @@ def maw_phase(st, dat):
 def setup(st, dat):
     """§3 setup: the player count (drawn from the scenario's), the dungeon by weights
     (A21), companies (A19), bots, the Maw and the Dread track."""
-    rules = dat.rules
+    rules = dat.book.rules
     g = st.g
     sd = st.sd
     si = st.si
@@ -1324,13 +1325,13 @@ def setup(st, dat):
         n = opts[rand_below(st, opts.shape[0])]
     g[GS_N] = n
     st.gi[G_PLAYERS] = n
-    slots = dat.scale[n, 0]
+    slots = dat.book.scale[n, 0]
     g[GS_SLOTS] = slots
-    g[GS_DREAD_LEN] = dat.scale[n, 1]                              # §9 track length
+    g[GS_DREAD_LEN] = dat.book.scale[n, 1]                              # §9 track length
     st.gi[G_ROOMS_PER_FLOOR] = slots
     st.gi[G_DREAD_LEN] = g[GS_DREAD_LEN]
     theme = st.theme
-    floor_cdf = dat.floor_cdf
+    floor_cdf = dat.book.floor_cdf
     for q in range(MAX_SEATS):
         sd[q, SD_MARKS] = 0
     for fi in range(N_FLOORS):
@@ -1390,14 +1391,14 @@ def setup(st, dat):
         ci = sd[p, SD_CAL]
         # a company with bots of its own (faction_bots) replaces the bot drawn; the game's
         # stream is unchanged (deepsim.factionmix)
-        b = faction_bot(dat.fmix, li * dat.cal_eff.shape[0] + ci, b, st.key[0])
+        b = faction_bot(dat.fmix, li * dat.book.cal_eff.shape[0] + ci, b, st.key[0])
         sd[p, SD_BOT] = b
-        lin_eff = dat.lin_eff
-        cal_eff = dat.cal_eff
+        lin_eff = dat.book.lin_eff
+        cal_eff = dat.book.cal_eff
         eff = st.eff
         for e in range(N_EFFECTS):
-            st.has_lin[p, e] = dat.lin_nn[li, e]
-            st.has_cal[p, e] = dat.cal_nn[ci, e]
+            st.has_lin[p, e] = dat.book.lin_nn[li, e]
+            st.has_cal[p, e] = dat.book.cal_nn[ci, e]
         for e in range(N_EFFECTS):
             eff[p, e] = lin_eff[li, e] + cal_eff[ci, e]
         # multipliers multiply (§4 Wardancer x2.2 on top, A20); flags are OR-ed
@@ -1456,7 +1457,7 @@ def play_rounds(st, dat, stop_turns):
     """
     g = st.g
     n = g[GS_N]
-    max_rounds = np.int64(dat.rules[R_MAX_ROUNDS])
+    max_rounds = np.int64(dat.book.rules[R_MAX_ROUNDS])
     while g[GS_COLLAPSED] < N_FLOORS:
         if g[GS_TURN_I] < 0:
             if g[GS_ROUND] >= max_rounds:
@@ -1517,7 +1518,7 @@ def end_game(st, dat):
         second = top
     for p in range(n):
         if glory[p] == top:
-            if dat.rules[R_TIE_SHARE] > 0.5:
+            if dat.book.rules[R_TIE_SHARE] > 0.5:
                 sf[p, SF_WIN] = 1.0 / k
             elif k == 1:
                 sf[p, SF_WIN] = 1.0
@@ -1876,27 +1877,20 @@ def write_row(st, tab, row):
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, games, lo, hi, dat, tab, search):
+def play_block(seed, games, lo, hi, dat, tab, st, scr):
     """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
     the tables ``tab`` (board.Tables); ``games``: int64 game indices, one per row.
-    ``search``: None when no seat's bot searches (:func:`searches`), else True; with None
-    the search bot is not compiled (see :func:`play_game`).
 
-    One thread's share of :func:`play_listed` (it releases the GIL); the game state is
-    allocated once and reset by each game. It is a quiet state (board.new_quiet_state):
-    batch games are never traced, and no trace code is compiled here.
+    One thread's share of :func:`play_listed` (it releases the GIL). ``st`` is the quiet
+    state (board.new_quiet_state) the block's games are played in, each game resetting it:
+    batch games are never traced, and no trace code is compiled here. ``scr`` is None when
+    no seat's bot searches (:func:`searches`), else a quiet scratch state for the search
+    bots' rollouts; with None the search bot is not compiled (see :func:`play_game`).
     """
-    st = new_quiet_state()
     work = np.zeros(SEARCH_WORK)
-    if search is None:
-        for r in range(lo, hi):
-            play_game(seed, games[r], st, None, work, dat, np.int64(0))
-            write_row(st, tab, r)
-    else:
-        scr = new_quiet_state()
-        for r in range(lo, hi):
-            play_game(seed, games[r], st, scr, work, dat, np.int64(0))
-            write_row(st, tab, r)
+    for r in range(lo, hi):
+        play_game(seed, games[r], st, scr, work, dat, np.int64(0))
+        write_row(st, tab, r)
 
 
 def searches(dat) -> bool:
@@ -1949,10 +1943,14 @@ def play_listed(seed, games, dat):
     count = int(games.shape[0])
     tab = new_tables(count)
     seed = np.int64(seed)
-    search = True if searches(dat) else None
-    run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab,
-                                         search),
-               count)
+    search = searches(dat)
+
+    def block(lo, hi):
+        # each block its own states: the blocks run at once on numba's threads
+        play_block(seed, games, np.int64(lo), np.int64(hi), dat, tab, new_quiet_state(),
+                   new_quiet_state() if search else None)
+
+    run_blocks(block, count)
     return tab.gi, tab.gf, tab.si, tab.sf
 
 
@@ -1964,8 +1962,9 @@ def trace_game(seed, game, max_events, dat):
     ----------
     seed, game : int64
         The run seed and the game's index.
-    max_events : int64
-        Rows of the event buffer; events past it are dropped.
+    max_events : int
+        Events kept, at most board.TRACE_EVENTS (the rows of a traced state's buffer);
+        events past it are dropped.
     dat : board.Data
 
     Returns
@@ -1973,28 +1972,36 @@ def trace_game(seed, game, max_events, dat):
     tuple
         (gi, gf, si, sf, events[:k]) for that single game (row 0; events int64[k,
         EVENT_WIDTH]).
+
+    Raises
+    ------
+    ValueError
+        ``max_events`` is negative or above board.TRACE_EVENTS.
     """
-    return play_traced(seed, game, max_events, dat, True if searches(dat) else None)
+    if not 0 <= int(max_events) <= TRACE_EVENTS:
+        raise ValueError(f"max_events must be in 0 .. {TRACE_EVENTS}, got {max_events}")
+    st = new_state()
+    scr = new_quiet_state() if searches(dat) else None
+    gi, gf, si, sf = play_traced(np.int64(seed), np.int64(game), st, scr, dat)
+    k = min(int(st.g[GS_EV]), int(max_events))
+    return gi, gf, si, sf, st.ev[:k].copy()
 
 
 @njit(cache=True)
-def play_traced(seed, game, max_events, dat, search):
-    """:func:`trace_game` compiled: ``search`` None plays without the search bot's code
-    (the data's bots do not search), True with it (see :func:`play_block`)."""
+def play_traced(seed, game, st, scr, dat):
+    """:func:`trace_game` compiled: play the game traced in ``st`` (board.new_state) and
+    return its row of the tables (gi, gf, si, sf, each with one row). ``scr`` None plays
+    without the search bot's code (the data's bots do not search), else it is the quiet
+    scratch state of the search bots' rollouts (see :func:`play_block`)."""
     tab = Tables(np.zeros((1, N_GAME_INT), np.int64), np.zeros((1, N_GAME_FLT), np.float64),
                  np.zeros((1, MAX_SEATS, N_SEAT_INT), np.int64),
                  np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64))
-    st = new_state(max_events)
     work = np.zeros(SEARCH_WORK)
     # trace as an int64 value, not a literal: one play_game per state type, not one more
     # for a literal signature
-    if search is None:
-        play_game(seed, game, st, None, work, dat, np.int64(1))
-    else:
-        play_game(seed, game, st, new_quiet_state(), work, dat, np.int64(1))
+    play_game(seed, game, st, scr, work, dat, np.int64(1))
     write_row(st, tab, 0)
-    k = st.g[GS_EV]
-    return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()
+    return tab.gi, tab.gf, tab.si, tab.sf
 
 
 @njit(cache=True)

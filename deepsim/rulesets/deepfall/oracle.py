@@ -22,12 +22,11 @@ from deepsim.rulesets.deepfall.board import (
     SD_PROG_SLOT,
     SD_PROG_STEEL,
     bag_size,
-    new_state,
+    new_quiet_state,
 )
-from deepsim.rulesets.deepfall.layout import CUNNING, FAITH, N_DICE, N_EFFECTS, N_SYMBOLS, STEEL
+from deepsim.rulesets.deepfall.layout import CUNNING, FAITH, N_DICE, N_SYMBOLS, STEEL
 
 
-@njit(cache=True)
 def roll_hands(seed, count, hand, presses, bag0, eff_row, theme, dat):
     """Roll ``count`` turns' hands; return (symbols[count, 6], claimable[count]).
 
@@ -38,7 +37,17 @@ def roll_hands(seed, count, hand, presses, bag0, eff_row, theme, dat):
     ``kernel.claim_cost`` for a room of ``theme`` and ``kernel.trinity_ok`` accepts the
     rolled symbols (company effects ``eff_row``, float64[N_EFFECTS]).
     """
-    st = new_state(1)                 # tracing off (g[GS_TRACE] == 0)
+    st = new_quiet_state()            # tracing off (g[GS_TRACE] == 0)
+    st.eff[0, :] = eff_row
+    st.theme[0, 0] = theme
+    return _roll_hands(st, seed, count, hand, presses, bag0, dat)
+
+
+@njit(cache=True)
+def _roll_hands(st, seed, count, hand, presses, bag0, dat):
+    """:func:`roll_hands` compiled, in the quiet state ``st`` (board.new_quiet_state) with
+    seat 0's company effects and the theme of room (0, 0) set."""
+    theme = st.theme[0, 0]
     sd = st.sd
     bag = st.bag
     drawn = st.drawn
@@ -46,9 +55,6 @@ def roll_hands(seed, count, hand, presses, bag0, eff_row, theme, dat):
     sym = st.sym
     rolled = st.rolled
     trin = st.trin
-    for e in range(N_EFFECTS):
-        st.eff[0, e] = eff_row[e]
-    st.theme[0, 0] = theme
     sd[0, SD_PROG_SLOT] = -1
     sd[0, SD_PROG_FLOOR] = -1
     sd[0, SD_PROG_STEEL] = 0

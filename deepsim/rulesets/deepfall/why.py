@@ -104,7 +104,7 @@ def forecast(st, dat, fl, p, margin, own):
     """Emit the Maw forecast ``board.doomed_this_round`` makes for floor ``fl`` (seat p,
     ``margin`` sds, ``own``: p's Dread still to come) with its numbers; return its
     verdict (True = falls this round)."""
-    rules = dat.rules
+    rules = dat.book.rules
     nxt = next_floor(st)
     need = steps_needed(st, dat, fl)
     gain = rules[R_STEPS_PER_ROUND]
@@ -148,7 +148,7 @@ def press(st, dat, kn, p, presses, target_floor, pressed):
     net = sym[DREAD] - cancel
     risk = -1.0
     if eff[p, E_SETBACK_IMMUNE] < 0.5:
-        line = dat.rules[R_SETBACK_AT] - kn[K_DREAD_STOP]
+        line = dat.book.rules[R_SETBACK_AT] - kn[K_DREAD_STOP]
         if net >= line - 0.5:
             emit(st, p, EV_WHY_PRESS, (pressed, 2, x100(net), x100(line), sym[DREAD],
                                        x100(cancel), 0))
@@ -196,7 +196,7 @@ def bag_empty(st, p):
 def floor(st, dat, kn, p, before_roll, chosen):
     """Why ``bots.choose_floor`` chose floor ``chosen`` (before the roll, or to spend)."""
     sd = st.sd
-    rules = dat.rules
+    rules = dat.book.rules
     cur = sd[p, SD_FLOOR]
     lowest = next_floor(st)
     if kn[K_RANDOM] > 0.5:
@@ -256,7 +256,7 @@ def here(st, dat, kn, p, target_floor, keep):
         return
     fi = target_floor - 1
     s_there, there = bots._best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.rules[R_ASSAULT] > 0.5:
+    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
         _s, there = bots._best_assault(st, dat, kn, p, fi, steel, cun)
     emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 3 if sc_here > there else 4,
                               x100(sc_here), x100(there), keep, 0, 0))
@@ -295,7 +295,7 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
                 best, best_s = sc, s
             elif sc > second:
                 second, second_s = sc, s
-    if best_s < 0 and allow_assault and dat.rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+    if best_s < 0 and allow_assault and dat.book.rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
         action = 1
         best = 0.0
         second_s = -1
@@ -347,7 +347,7 @@ def exit_(st, dat, kn, p, price, choice):
     Glory; 6-7 unbanked Loot, ``cash_loot``, deepest floor, ``cash_depth``.
     """
     sd = st.sd
-    rules = dat.rules
+    rules = dat.book.rules
     if sd[p, SD_STAND] == 1:
         emit(st, p, EV_WHY_EXIT, (choice, 1, 0, 0, 0, 0, 0))
         return
@@ -366,7 +366,7 @@ def exit_(st, dat, kn, p, price, choice):
         if affordable and (kn[K_LAST_STAND] > 0.5 or cur == 1):
             basis = np.float64(deepest)
             if rules[R_WORTHY_DEPTH_BASIS] > 0.5:
-                basis = np.float64(dat.depth[deepest - 1])
+                basis = np.float64(dat.book.depth[deepest - 1])
             worthy = basis * rules[R_WORTHY_MULT] * st.eff[p, E_WORTHY_MULT]
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
