@@ -91,3 +91,18 @@ def test_a_state_is_one_record_the_kernel_writes_in_place():
         if name != "g":
             assert np.array_equal(getattr(quiet, name), getattr(st, name)), name
     assert quiet.g[board.GS_TRACE] == 0 and quiet.g[board.GS_N] == 3
+
+
+def test_plain_python_reads_a_state_through_views_of_its_record(monkeypatch):
+    """NUMBA_DISABLE_JIT=1 (the bench's plain-Python reference): board.fields_of gives a
+    namedtuple of views of the record's fields, the same memory, not a copy."""
+    from numba import config
+    monkeypatch.setattr(config, "DISABLE_JIT", True)
+    buf = np.zeros(1, board.QUIET_STATE).view(np.recarray)
+    st = board.fields_of(buf[0])
+    assert st._fields == buf.dtype.names
+    st.sd[1, board.SD_FLOOR] = 4
+    st.g[board.GS_N] = 3
+    assert buf[0].sd[1, board.SD_FLOOR] == 4 and buf[0].g[board.GS_N] == 3
+    monkeypatch.setattr(config, "DISABLE_JIT", False)
+    assert isinstance(board.fields_of(buf[0]), np.record)      # with the JIT: the record

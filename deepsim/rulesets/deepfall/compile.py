@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deepsim.rulesets.deepfall.board import BOOK_DTYPE, BOOK_FIELDS, Data
+from deepsim.rulesets.deepfall.board import BOOK_DTYPE, BOOK_FIELDS, Data, fields_of
 from deepsim.rulesets.deepfall.layout import (
     MAX_SEATS,
     N_EFFECTS,
@@ -74,7 +74,7 @@ class Arrays:
             book[name] = value
         rest = {name: np.ascontiguousarray(getattr(self, name)) for name in Data._fields
                 if name not in ("book", "unique")}
-        return Data(book=book, unique=np.int64(self.unique), **rest)
+        return Data(book=fields_of(book), unique=np.int64(self.unique), **rest)
 
     def kernel_args(self) -> tuple:
         """Arguments of ``kernel.play_games`` after (seed, start, count) and of

@@ -22,7 +22,7 @@ from deepsim.rulesets.deepfall.board import (
     SD_PROG_FLOOR,
     SD_PROG_SLOT,
     SD_PROG_STEEL,
-    _quiet_type,
+    quiet_type,
 )
 from deepsim.rulesets.deepfall.layout import (
     E_THREAT_IGNORE,
@@ -45,28 +45,12 @@ from deepsim.rulesets.deepfall.layout import (
 def emit(st, seat, kind, vals):
     """Append one trace event of up to seven values (no-op unless the game is traced).
 
-    ``vals``: a 7-tuple (a .. g; layout.EVENT_SPECS names them; the rest stay 0). In
+    ``vals``: a 7-tuple (a .. g; layout.EVENT_SPECS names them; h .. j are written 0). In
     compiled code this is the overload below: nothing at all for a quiet state
     (``board.new_quiet_state``), this body for a state that can be traced.
     """
-    g = st.g
-    if g[GS_TRACE] == 0:
-        return
-    ev = st.ev
-    k = g[GS_EV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = g[GS_ROUND]
-    ev[k, 1] = seat
-    ev[k, 2] = kind
-    ev[k, 3] = vals[0]
-    ev[k, 4] = vals[1]
-    ev[k, 5] = vals[2]
-    ev[k, 6] = vals[3]
-    ev[k, 7] = vals[4]
-    ev[k, 8] = vals[5]
-    ev[k, 9] = vals[6]
-    g[GS_EV] = k + 1
+    emit10(st, seat, kind, (vals[0], vals[1], vals[2], vals[3], vals[4], vals[5], vals[6],
+                            0, 0, 0))
 
 
 def emit10(st, seat, kind, vals):
@@ -82,6 +66,7 @@ def emit10(st, seat, kind, vals):
     ev[k, 0] = g[GS_ROUND]
     ev[k, 1] = seat
     ev[k, 2] = kind
+    # one store per value: a tuple of mixed types is indexed by constants only
     ev[k, 3] = vals[0]
     ev[k, 4] = vals[1]
     ev[k, 5] = vals[2]
@@ -95,18 +80,18 @@ def emit10(st, seat, kind, vals):
     g[GS_EV] = k + 1
 
 
-@overload(emit, inline="always")
-def _emit(st, seat, kind, vals):
-    if _quiet_type(st):
-        return lambda st, seat, kind, vals: None
-    return emit
+def _trace_hook(writer):
+    """The overload of a trace writer: no code at all for a quiet state (board.quiet_type),
+    the writer itself for a state that can be traced."""
+    def typed(st, seat, kind, vals):
+        if quiet_type(st):
+            return lambda st, seat, kind, vals: None
+        return writer
+    return typed
 
 
-@overload(emit10, inline="always")
-def _emit10(st, seat, kind, vals):
-    if _quiet_type(st):
-        return lambda st, seat, kind, vals: None
-    return emit10
+overload(emit, inline="always")(_trace_hook(emit))
+overload(emit10, inline="always")(_trace_hook(emit10))
 
 
 @njit(cache=True, _nrt=False, inline="always")
