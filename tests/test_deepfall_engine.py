@@ -13,6 +13,7 @@ from deepsim.rulesets.deepfall.board import (
     GS_N,
     GS_ROUND,
     GS_TURN_I,
+    TRACE_EVENTS,
     copy_state,
     new_quiet_state,
     new_state,
@@ -170,6 +171,18 @@ def test_maw_never_collapses_two_floors_in_a_round():
         _, counts = np.unique(maw[:, 0], return_counts=True)
         assert counts.max() == 1
         assert list(maw[:, 3]) == [6, 5, 4, 3, 2, 1]   # bottom up
+
+
+def test_trace_keeps_at_most_max_events_and_rejects_more_than_its_buffer():
+    """kernel.trace_game: the first ``max_events`` events of the game (the buffer holds
+    board.TRACE_EVENTS rows), the same game whatever the cap; a cap above it is an error."""
+    args = prepared(seed=9).compiled["arrays"].kernel_args()
+    *row, ev = trace_game(np.int64(9), np.int64(0), 50_000, *args)
+    *row5, ev5 = trace_game(np.int64(9), np.int64(0), 5, *args)
+    assert len(ev) > 5 and np.array_equal(ev5, ev[:5])
+    assert all(np.array_equal(a, b) for a, b in zip(row, row5))
+    with pytest.raises(ValueError, match="max_events"):
+        trace_game(np.int64(9), np.int64(0), TRACE_EVENTS + 1, *args)
 
 
 def test_no_truncated_games_at_default_rules(mixed_10k):

@@ -9,8 +9,9 @@ Every kernel function takes its inputs in three named bundles; a field is read a
   (fields :data:`STATE_FIELDS`), which numba passes as one pointer: each field is an
   array at a fixed offset with a shape known when the kernel compiles, so an access
   costs no loads of array pointers, shapes or strides (docs/performance.md, "One record
-  per state"). :func:`new_state` and :func:`new_quiet_state` make one in Python,
-  :func:`state_buffer` and :func:`quiet_buffer` in compiled code; each game resets it;
+  per state"). :func:`new_state` and :func:`new_quiet_state` make one, in Python only:
+  a record does not keep its memory alive, so the kernel's entry points receive their
+  states from their Python callers; each game resets it;
   :func:`copy_state` copies a game into a scratch state, from which ``kernel.play_rest``
   plays it on (a search bot's look-ahead). A state made by :func:`new_state` can be
   traced; one made by :func:`new_quiet_state` never is: its record type differs (its
@@ -29,8 +30,8 @@ Every function that only reads and writes these arrays (all of the rules and the
 is compiled with ``_nrt=False``: numba then emits no reference counting for its array
 arguments. With it on, each call paid two atomic operations per array argument, and the
 rules pass several arrays to small helpers in inner loops: switching it off measured
-2.8x more games/s (docs/performance.md). Only the functions that allocate (the state
-buffers and the entry points in kernel.py) keep numba's runtime. The small helpers
+2.8x more games/s (docs/performance.md). Only the functions that allocate (the entry
+points in kernel.py) keep numba's runtime. The small helpers
 are also inlined in numba IR (``inline="always"``), a further 1.3x.
 """
 
@@ -256,24 +257,6 @@ def new_quiet_state():
     compiled only where used").
     """
     return fields_of(np.zeros(1, QUIET_STATE).view(np.recarray)[0])
-
-
-@njit(cache=True)
-def state_buffer():
-    """In compiled code: a one-record array holding a state that can be traced.
-
-    Returns record[1] of :data:`TRACED_STATE`, zero. Its state is ``buf[0]``: a record
-    refers to the array's memory and does not keep it alive, so take ``buf[0]`` where the
-    array is still used afterwards (at each call), never return it alone.
-    """
-    return np.zeros(1, TRACED_STATE)
-
-
-@njit(cache=True)
-def quiet_buffer():
-    """In compiled code: a one-record array holding a quiet state (as
-    :func:`state_buffer`, record[1] of :data:`QUIET_STATE`)."""
-    return np.zeros(1, QUIET_STATE)
 
 
 def quiet_type(st) -> bool:
