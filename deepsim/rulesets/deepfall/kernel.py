@@ -1097,7 +1097,7 @@ def turn_part(st, dat, p, first, last):
         step5_exit(st, dat, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn(st, dat, p):
     """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
     turn_part(st, dat, p, np.int64(STEP_START), np.int64(STEP_EXIT))
