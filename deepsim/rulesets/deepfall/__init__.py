@@ -334,7 +334,12 @@ class DeepfallRuleset(Ruleset):
     #: announces it until this machine has timed its own
     compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0}
 
-    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+    #: batch games and traced games share no compiled turn (a quiet state and a traceable
+    #: one are different numba types): ``deepsim warmup`` compiles them in parallel
+    warm_parts: ClassVar[dict[str, str]] = {"run": "batch games", "trace": "traced games"}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False,
+                part: str | None = None) -> None:
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
 
         ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
@@ -342,7 +347,8 @@ class DeepfallRuleset(Ruleset):
         search bot's code only when the scenario's bots search (``kernel.searches``), and
         with ``trace`` also ``trace_game`` (one game, replayed). Without ``prepared`` and
         with ``trace`` (``deepsim warmup``: everything) both the heuristic and the search
-        versions of each.
+        versions of each. ``part`` (``warm_parts``) compiles only the batch (``"run"``) or
+        only the traced (``"trace"``) entry points, both versions without ``prepared``.
         """
         from deepsim.rulesets.deepfall.board import Tables, new_quiet_state, new_state
         from deepsim.rulesets.deepfall.kernel import (
@@ -352,7 +358,9 @@ class DeepfallRuleset(Ruleset):
             searches,
             seat_columns,
         )
-        everything = prepared is None and trace
+        everything = prepared is None and (trace or part is not None)
+        batch = part in (None, "run")
+        traced = part == "trace" or (part is None and trace)
         if prepared is None:
             prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
                                      "games": 1, "seed": 0, "chunk_size": 1},
@@ -362,12 +370,14 @@ class DeepfallRuleset(Ruleset):
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
         # the search bot is compiled only for a scenario whose bots search (kernel.searches)
         for search in ((False, True) if everything else (searches(args[0]),)):
-            play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, new_quiet_state(),
-                       new_quiet_state() if search else None)
-            if trace:
+            if batch:
+                play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab,
+                           new_quiet_state(), new_quiet_state() if search else None)
+            if traced:
                 play_traced(seed, zero, new_state(), new_quiet_state() if search else None,
                             *args)
-        seat_columns(tab.gi, tab.si, tab.sf)
+        if batch:
+            seat_columns(tab.gi, tab.si, tab.sf)
 
     def run_chunk(self, prepared: Prepared, start: int, count: int
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
