@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 # numba's compile cache: one per user, keyed by the kernel sources' content, found by any
 # copy of them (deepsim/jitcache.py). Set before numba is imported; does not import it.
 from deepsim.jitcache import configure as _configure_numba_cache
+from deepsim.version import __version__ as __version__
 
 _configure_numba_cache()
 

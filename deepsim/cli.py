@@ -21,11 +21,12 @@ from rich.progress import ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
-from deepsim import __version__, runner
+from deepsim import runner
 from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
 from deepsim.output import read_run
 from deepsim.progressbar import games_progress
+from deepsim.version import __version__
 
 app = typer.Typer(
     name="deepsim",

@@ -26,7 +26,7 @@ from typing import Any
 
 import numba
 
-from deepsim import __version__, jitcache
+from deepsim import jitcache
 from deepsim.atomic import deferred_sigint
 from deepsim.errors import InputError, OutputError
 from deepsim.output import (
@@ -45,6 +45,7 @@ from deepsim.output import (
     read_run_json,
     write_run_json,
 )
+from deepsim.version import __version__
 
 __all__ = [
     "MAX_CHUNKS",
