@@ -323,7 +323,7 @@ def run(
             _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
-    from deepsim.summary import headline_groups, render_summary
+    from deepsim.summary import render_summary
 
     info = result.info
     rs = result.ruleset
@@ -333,7 +333,7 @@ def run(
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
-            [c for c, _ in headline_groups(rs)] + ["win", "fair", "players", "bot"]))),
+            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -343,7 +343,7 @@ def run(
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=headline_groups(rs))
+                   headline=rs.headline_groups())
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -627,15 +627,15 @@ def _check_scenario_file(path: Path) -> dict:
 def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:
     """Those of ``columns`` the run's ``kind`` parts have (a ruleset writes its own)."""
     from deepsim.output import read_manifest
-    from deepsim.report.load import _schema_names
+    from deepsim.report.load import schema_names
 
-    names = _schema_names(Path(run_dir), read_manifest(run_dir), kind)
+    names = schema_names(Path(run_dir), read_manifest(run_dir), kind)
     return columns if names is None else [c for c in columns if c in names]
 
 
 def _auto_report(run_dir: Path, console: Console, quiet: bool) -> None:
     """The report at the end of ``run``: a failure is a warning, the run stands."""
-    from deepsim.report import report_runs
+    from deepsim.reporting import report_runs
 
     try:
         _, paths = report_runs([run_dir])
@@ -670,7 +670,8 @@ def report(
     report ("Does it depend on skill?") again, as ladder.md / ladder.html."""
     from deepsim.ladder.report import is_ladder_dir, report_ladder
     from deepsim.output import check_writable, os_reason
-    from deepsim.report import parse_formats, report_runs
+    from deepsim.report.build import parse_formats
+    from deepsim.reporting import report_runs
 
     console = _console()
     ladder = bool(run_dirs) and is_ladder_dir(run_dirs[0])

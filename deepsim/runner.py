@@ -177,7 +177,15 @@ def _scenario_max(key: str) -> int | None:
     return None
 
 
-def _check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+def check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+    """``value`` when it is an integer in ``minimum .. maximum`` (no upper bound when
+    ``maximum`` is None; a bool is not an integer here).
+
+    Raises
+    ------
+    InputError
+        Naming ``what`` (the flag or key) and the bounds.
+    """
     if (isinstance(value, bool) or not isinstance(value, int) or value < minimum
             or (maximum is not None and value > maximum)):
         bounds = f">= {minimum}" if maximum is None else f"{minimum} .. {maximum}"
@@ -279,17 +287,17 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     """
     scenario = dict(scenario)
     if games is not None:
-        scenario["games"] = _check_count(games, "--games", 1, _scenario_max("games"))
+        scenario["games"] = check_count(games, "--games", 1, _scenario_max("games"))
     if seed is not None:
-        scenario["seed"] = _check_count(seed, "--seed", 0, _MAX_SEED)
+        scenario["seed"] = check_count(seed, "--seed", 0, _MAX_SEED)
     if chunk_size is not None:
-        scenario["chunk_size"] = _check_count(chunk_size, "--chunk-size", 1,
+        scenario["chunk_size"] = check_count(chunk_size, "--chunk-size", 1,
                                               _scenario_max("chunk_size"))
     for key, minimum in (("games", 1), ("seed", 0), ("chunk_size", 1)):
         if key not in scenario:
             raise InputError("scenario has no value for this key", file=source, key=key)
         try:
-            _check_count(scenario[key], key, minimum)
+            check_count(scenario[key], key, minimum)
         except InputError as exc:
             raise InputError(str(exc), file=source) from None
     _check_chunks(scenario, source, games_flag=games is not None,

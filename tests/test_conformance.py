@@ -33,7 +33,7 @@ def test_every_shipped_game_is_checked():
 def _fake_classes():
     from test_runner import FakeRuleset
 
-    from deepsim.testing.golden import GoldenCase
+    from deepsim.rulesets.golden import GoldenCase
 
     class Good(FakeRuleset):
         def golden_cases(self):

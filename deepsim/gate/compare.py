@@ -311,12 +311,12 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         raise InputError("name the metric to test, e.g. --metric 'win_share[company=Dvergar "
                          "Reaver]'", key="--metric")
     for name, v in (("--min-games", min_games), ("--max-games", max_games)):
-        runner._check_count(v, name, 1)
+        runner.check_count(v, name, 1)
     if min_games > max_games:
         raise InputError(f"--min-games {min_games} is above --max-games {max_games}",
                          key="--min-games")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     runner.set_threads(threads)
     a = Path(a)
     b = Path(b) if b is not None else a
@@ -357,7 +357,7 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         if batch is None:
             batch = int(min(va.prepared.scenario.get("chunk_size") or 50_000,
                             max(min_games, 1000)))
-        runner._check_count(batch, "--batch", 1)
+        runner.check_count(batch, "--batch", 1)
         pa, pb = _player(va, [inst_a]), _player(vb, [inst_b])
 
         def play(start: int, count: int) -> tuple[Obs, Obs]:
@@ -453,13 +453,14 @@ class _Run:
 
 def _load_run(run_dir: Path) -> _Run:
     from deepsim.output import read_manifest, read_run, read_run_json
-    from deepsim.report.load import _schema_names, run_ruleset
+    from deepsim.report.load import schema_names
+    from deepsim.reporting import run_ruleset
 
     info = read_run_json(run_dir)
     manifest = read_manifest(run_dir)
     rs = run_ruleset(info.get("ruleset") or manifest.get("ruleset"), str(run_dir))
-    g_have = _schema_names(Path(run_dir), manifest, "games")
-    s_have = _schema_names(Path(run_dir), manifest, "seats")
+    g_have = schema_names(Path(run_dir), manifest, "games")
+    s_have = schema_names(Path(run_dir), manifest, "seats")
     games, seats = read_run(run_dir, games_columns=sorted(g_have) if g_have else None,
                             seats_columns=sorted(s_have) if s_have else None)
     scen = info.get("scenario") or {}

@@ -73,7 +73,7 @@ def claims_by_rung(result) -> dict[str, list]:
     """
     from deepsim.report.config import ReportConfig
     from deepsim.report.context import Context
-    from deepsim.report.load import load_run
+    from deepsim.reporting import load_run
 
     base = runs_base(result)
     out = {}

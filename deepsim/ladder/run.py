@@ -11,7 +11,6 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ import pandas as pd
 from deepsim.atomic import atomic_write_text
 from deepsim.errors import InputError
 from deepsim.ladder import (
+    LadderResult,
     Rung,
     default_rungs,
     head_to_head_ratio,
@@ -28,24 +28,13 @@ from deepsim.ladder import (
     parse_rungs,
     verdict_table,
 )
+from deepsim.ladder.report import build, write_report
 from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
 from deepsim.respond.search import strongest_style
 
 __all__ = ["LadderResult", "run_ladder"]
-
-
-@dataclass
-class LadderResult:
-    """What a ladder found (tables as written to ``out_dir``)."""
-
-    rungs: list[Rung]
-    strongest: str | None
-    verdicts: pd.DataFrame      # verdict_table
-    depth: pd.DataFrame         # one row per rung above the first
-    info: dict
-    out_dir: Path
 
 
 def _meta_path(field: Field) -> str | None:
@@ -299,7 +288,6 @@ def write(result: LadderResult) -> None:
     """Write ladder.md, ladder.html, ladder.png, verdicts.csv, depth.csv and ladder.json
     (each whole or not at all: atomic writes); with kept rung runs, the claims per rung
     (:mod:`deepsim.ladder.claims`) join the report."""
-    from deepsim.ladder.report import build, write_report
 
     d = result.out_dir
     d.mkdir(parents=True, exist_ok=True)

@@ -97,7 +97,7 @@ def run_meta(scenario_path: Path | str, *, rounds: int, factions: list[str] | No
         before any game is played.
     """
     from deepsim.params import parse_override
-    from deepsim.tune.files import check_out, machine, make_out, utc_now, write_parquet
+    from deepsim.runfolders import check_out, machine, make_out, utc_now, write_parquet
 
     settings = settings or Settings(trials=DEFAULT_TRIALS, games=DEFAULT_GAMES)
     settings.check()

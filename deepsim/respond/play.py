@@ -171,14 +171,14 @@ class Field:
 
     def spec(self, variant: Variant) -> dict:
         """What a Dask worker needs to prepare ``variant`` again (and check it)."""
-        from deepsim.distributed import _versions
+        from deepsim.distributed import worker_versions
         from deepsim.output import hash_json
 
         return {"ruleset": self.ruleset.name, "scenario_input": variant.scenario,
                 "overrides": list(self.sets), "source": self.source,
                 "params_hash": variant.prepared.params_hash,
                 "scenario_hash": hash_json(variant.prepared.scenario),
-                "versions": _versions()}
+                "versions": worker_versions()}
 
     def _dask(self, variant: Variant, blocks: list[np.ndarray], keep_g: set[str],
               keep_s: set[str], progress: Callable[[int], None] | None) -> list:
@@ -232,8 +232,8 @@ def _listed_task(spec: dict, games: np.ndarray, keep_g: list[str], keep_s: list[
     """A Dask task: the listed games' frames, played on the worker with one numba thread."""
     import numba
 
-    from deepsim.distributed import _prepared
+    from deepsim.distributed import prepared_from_spec
 
     numba.set_num_threads(1)
-    ruleset, prepared = _prepared(spec)
+    ruleset, prepared = prepared_from_spec(spec)
     return _frames(ruleset, prepared, np.asarray(games, np.int64), set(keep_g), set(keep_s))

@@ -25,17 +25,32 @@ columns) is in :mod:`deepsim.rulesets.common`; bot styles and knob bounds in
 from __future__ import annotations
 
 import abc
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
+if TYPE_CHECKING:
+    from deepsim.report.config import ReportOption
+
 __all__ = [
     "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "OddsBook", "OddsOption",
-    "OddsRuleset", "Prepared", "ReportOption", "Ruleset", "RulesetInfo", "check_ruleset",
+    "OddsRuleset", "Prepared", "Ruleset", "RulesetInfo", "check_ruleset",
     "plural",
 ]
+
+def __getattr__(name: str):
+    # names that moved to the report kit, kept here for one version
+    if name == "ReportOption":
+        warnings.warn("deepsim.rulesets.base.ReportOption moved to "
+                      "deepsim.report.config.ReportOption; the old name goes in deepsim 0.2",
+                      DeprecationWarning, stacklevel=2)
+        from deepsim.report.config import ReportOption
+        return ReportOption
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: the dtypes a table column may be declared with (pandas dtype names)
 DTYPES = ("int64", "float64", "bool", "category")
@@ -87,22 +102,6 @@ class Prepared:
     skipped_rules: list[str] = field(default_factory=list)
     compiled: Any = None
     baseline_bots: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ReportOption:
-    """A setting of a ruleset's own report sections or claims (``deepsim report --option
-    KEY=VALUE``), printed with every report in its Method section.
-
-    ``key`` is the dotted key a user types, ``attr`` the attribute name the ruleset's code
-    reads (``ctx.config.attr``), ``default`` its value when not given, ``meaning`` one line
-    on what it decides.
-    """
-
-    key: str
-    attr: str
-    default: float
-    meaning: str
 
 
 @dataclass(frozen=True)
@@ -261,6 +260,15 @@ class Ruleset(RulesetInfo):
         """The faction noun's plural (``"companies"``, ``"factions"``)."""
         return plural(self.faction_label)
 
+    def headline_groups(self) -> list[tuple[str, str]]:
+        """The ``(column, noun)`` pairs the headline names (report, run summary): the
+        faction column, then the other group columns that are parts of a faction (not
+        ``bot`` or ``seat``: those are the field and seat advantage, reported apart)."""
+        out = [(self.faction_column, self.faction_label)]
+        out += [(c, c) for c in self.group_columns
+                if c not in (self.faction_column, "bot", "seat")]
+        return out
+
     # ---- required entry points --------------------------------------------------------------
 
     @abc.abstractmethod
@@ -318,8 +326,8 @@ class Ruleset(RulesetInfo):
     def golden_cases(self) -> list:
         """Frozen scenarios whose results ``tests/test_golden.py`` pins by digest.
 
-        Returns a list of :class:`deepsim.testing.golden.GoldenCase` (usually read from the
-        ruleset's ``golden.yaml`` with :func:`deepsim.testing.golden.load_cases`); at least
+        Returns a list of :class:`deepsim.rulesets.golden.GoldenCase` (usually read from the
+        ruleset's ``golden.yaml`` with :func:`deepsim.rulesets.golden.load_cases`); at least
         one.
         """
 

@@ -396,7 +396,7 @@ class Conformance:
 
     def check_commands(self) -> None:
         from deepsim.gate.compare import compare_runs
-        from deepsim.report import report_runs
+        from deepsim.reporting import report_runs
         from deepsim.tune.sweep import run_sweep
         from deepsim.tune.tune import run_tune
 

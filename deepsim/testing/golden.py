@@ -1,8 +1,8 @@
 """Golden results: SHA-256 digests of what a ruleset's games produce at a fixed seed.
 
 Each ruleset declares a handful of frozen scenarios (``golden.yaml`` in its folder, read by
-:func:`load_cases`); :func:`play_case` plays one, and :func:`digest_tables` reduces its games
-and seats tables to digests that do not depend on row order, chunking or thread count. A
+:func:`deepsim.rulesets.golden.load_cases`); :func:`play_case` plays one, and
+:func:`digest_tables` reduces its games and seats tables to digests that do not depend on row order, chunking or thread count. A
 change to a kernel, a bot or a data file that alters any game changes a digest; a change that
 keeps every game identical (speed, structure) changes none. The stored digests live with the
 tests (``tests/golden.json``) and are refreshed with ``python -m tests.golden --update``.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,81 +20,24 @@ import numpy as np
 import pandas as pd
 
 from deepsim.errors import InputError
-from deepsim.params import load_yaml
+from deepsim.rulesets.golden import GoldenCase
+
+
+def __getattr__(name: str):
+    # the cases are the engines' (a ruleset declares them); kept here for one version
+    if name in ("DEFAULT_GAMES", "load_cases"):
+        import warnings
+
+        from deepsim.rulesets import golden
+        warnings.warn(f"deepsim.testing.golden.{name} moved to deepsim.rulesets.golden.{name};"
+                      " the old name goes in deepsim 0.2", DeprecationWarning, stacklevel=2)
+        return getattr(golden, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: columns that depend on the machine or the clock, never on the game (none today: the
 #: kernels' tables are pure functions of seed and game index; listed for tables that grow one)
 WALL_CLOCK_COLUMNS: frozenset[str] = frozenset({"wall_time_s", "elapsed_s"})
-
-#: games per golden case unless the case names its own count
-DEFAULT_GAMES = 2000
-
-
-@dataclass(frozen=True)
-class GoldenCase:
-    """One frozen scenario whose results are pinned by digest.
-
-    Attributes
-    ----------
-    ruleset : str
-        Ruleset name.
-    name : str
-        Case name, unique within the ruleset (``"4p"``, ``"hit56-arena"``).
-    scenario : dict
-        A complete scenario mapping (frozen here, so edits to ``scenarios/`` never move it).
-    overrides : tuple of str
-        ``--set`` style overrides (``path=value``) applied after the scenario's.
-    games : int
-        Games played from index 0 (default 2,000).
-    source : str
-        The file the case came from (for error messages).
-    """
-
-    ruleset: str
-    name: str
-    scenario: dict = field(hash=False)
-    overrides: tuple[str, ...] = ()
-    games: int = DEFAULT_GAMES
-    source: str = "<golden>"
-
-    @property
-    def key(self) -> str:
-        """``ruleset/name``: the case's key in the digest file."""
-        return f"{self.ruleset}/{self.name}"
-
-
-def load_cases(path: Path | str, ruleset: str) -> list[GoldenCase]:
-    """The golden cases of a ruleset's ``golden.yaml``.
-
-    The file is a mapping ``{case name: {games: N, overrides: [path=value, ...],
-    scenario: {...}}}``; ``scenario`` is a full scenario (its ``ruleset`` key may be left
-    out).
-
-    Raises
-    ------
-    InputError
-        A case that is not a mapping, lacks ``scenario`` or has a bad ``games`` count.
-    """
-    data, lines = load_yaml(path)
-    cases = []
-    for name, spec in data.items():
-        if not isinstance(spec, dict) or not isinstance(spec.get("scenario"), dict):
-            raise InputError("a golden case is a mapping with a 'scenario' mapping",
-                             file=str(path), key=str(name), line=lines.get(str(name)))
-        games = spec.get("games", DEFAULT_GAMES)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-            raise InputError(f"games must be a positive integer (got {games!r})",
-                             file=str(path), key=f"{name}.games",
-                             line=lines.get(f"{name}.games"))
-        sc = dict(spec["scenario"])
-        sc.setdefault("ruleset", ruleset)
-        sc.setdefault("name", f"golden-{name}")
-        sc["games"] = games
-        cases.append(GoldenCase(ruleset=ruleset, name=str(name), scenario=sc,
-                                overrides=tuple(spec.get("overrides") or ()), games=games,
-                                source=str(path)))
-    return cases
-
 
 def play_case(ruleset: Any, case: GoldenCase) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play a golden case's games 0..games-1 in one chunk; return (games, seats) frames."""

@@ -45,9 +45,7 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, deferred_sigin
 from deepsim.errors import InputError
 from deepsim.measure.spec import Instance, expand, target_of
 from deepsim.measure.values import Codes, Obs, estimate_obs, fair_value, measure, paired
-from deepsim.runner import versions
-from deepsim.tune import plots
-from deepsim.tune.files import (
+from deepsim.runfolders import (
     DEFAULT_SWEEPS_ROOT,
     check_out,
     machine,
@@ -55,6 +53,8 @@ from deepsim.tune.files import (
     utc_now,
     write_parquet,
 )
+from deepsim.runner import versions
+from deepsim.tune import plots
 from deepsim.tune.grid import ParamSpec, build_grid, parse_param
 from deepsim.tune.objectives import (
     MetricSpec,

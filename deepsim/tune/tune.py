@@ -40,9 +40,8 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_t
 from deepsim.errors import InputError
 from deepsim.measure.spec import target_of
 from deepsim.output import read_manifest, read_run
-from deepsim.report.load import _schema_names
-from deepsim.tune import plots
-from deepsim.tune.files import (
+from deepsim.report.load import schema_names
+from deepsim.runfolders import (
     DEFAULT_TUNES_ROOT,
     check_out,
     machine,
@@ -50,6 +49,7 @@ from deepsim.tune.files import (
     utc_now,
     write_parquet,
 )
+from deepsim.tune import plots
 from deepsim.tune.grid import SearchSpace, format_value, parse_search
 from deepsim.tune.objectives import (
     Objective,
@@ -382,8 +382,8 @@ def _confirm(player: Player, obj: Objective, best: dict, out_dir: Path, *, games
                        threads=player.threads, progress=on_progress)
         offset += games
         manifest = read_manifest(run_dir)
-        g_have = set(_schema_names(run_dir, manifest, "games") or ())
-        s_have = set(_schema_names(run_dir, manifest, "seats") or ())
+        g_have = set(schema_names(run_dir, manifest, "games") or ())
+        s_have = set(schema_names(run_dir, manifest, "seats") or ())
         g, s = read_run(run_dir,
                         games_columns=sorted((obj.games_columns | {"game", "players"}) & g_have),
                         seats_columns=sorted((obj.seats_columns | {"game"}) & s_have))
@@ -395,7 +395,7 @@ def _confirm(player: Player, obj: Objective, best: dict, out_dir: Path, *, games
                            for k, v in parts.items()}}
         if report:
             try:
-                from deepsim.report import report_runs
+                from deepsim.reporting import report_runs
 
                 _, paths = report_runs([run_dir])
                 entry["report"] = str(paths[0].parent)

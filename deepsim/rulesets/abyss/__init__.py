@@ -365,7 +365,7 @@ class AbyssRuleset(Ruleset):
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
-        from deepsim.testing.golden import load_cases
+        from deepsim.rulesets.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
 
     def parameters(self) -> list[dict]:

@@ -528,7 +528,7 @@ class AtlantisRuleset(Ruleset):
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
-        from deepsim.testing.golden import load_cases
+        from deepsim.rulesets.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
 
     def bot_data(self) -> BotData:

@@ -14,8 +14,9 @@ from deepsim.botdata import BotData, load_bot_data
 from deepsim.errors import InputError
 from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import params_hash, validate
+from deepsim.report.config import ReportOption
 from deepsim.rulesets import common
-from deepsim.rulesets.base import Prepared, ReportOption, Ruleset
+from deepsim.rulesets.base import Prepared, Ruleset
 from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.scenario import DeepfallScenario
@@ -540,7 +541,7 @@ class DeepfallRuleset(Ruleset):
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
-        from deepsim.testing.golden import load_cases
+        from deepsim.rulesets.golden import load_cases
         return load_cases(HERE / "golden.yaml", self.name)
 
     def bot_data(self) -> BotData:
