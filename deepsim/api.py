@@ -261,7 +261,7 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
     if records:
-        if not hasattr(ruleset, "trace_records"):
+        if "json" not in ruleset.trace_formats:
             raise InputError(f"the {ruleset.name} ruleset has no record trace yet (only text)",
                              key="records")
         return list(ruleset.trace_records(prepared, game))

@@ -1019,7 +1019,7 @@ def _check_format(ruleset: Any, fmt: str) -> None:
     if fmt not in TRACE_FORMATS:
         raise InputError(f"expected one of {', '.join(TRACE_FORMATS)}, got {fmt!r}",
                          key="--format")
-    if fmt == "json" and not hasattr(ruleset, "trace_records"):
+    if fmt not in ruleset.trace_formats:
         raise InputError(f"the {ruleset.name} ruleset has no JSON trace yet (only text)",
                          key="--format")
 
