@@ -12,7 +12,7 @@ _configure_numba_cache()
 
 #: the Python API (deepsim/api.py), imported on first use so ``import deepsim`` stays light
 _API = ("simulate", "load", "trace", "estimate", "paired_change", "win_shares",
-        "seat_advantage", "game_length", "Simulation")
+        "seat_advantage", "game_length", "dice_odds", "Simulation")
 
 
 def __getattr__(name: str):

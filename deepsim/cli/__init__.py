@@ -22,7 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from deepsim import runner
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim.cli import options
+from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
 from deepsim.output import read_run
 from deepsim.progressbar import games_progress
@@ -37,37 +38,37 @@ app = typer.Typer(
 )
 
 # `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/odds/cli.py)
-from deepsim.odds.cli import odds_app
+from deepsim.cli.odds import odds_app
 
 app.add_typer(odds_app, name="odds")
 
 # `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
-from deepsim.gate.cli import register as _register_gate
+from deepsim.cli.gate import register as _register_gate
 
 _register_gate(app)
 
 # `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
-from deepsim.tune.cli import register as _register_tune
+from deepsim.cli.tune import register as _register_tune
 
 _register_tune(app)
 
 # `deepsim respond`: a best-response search per faction (deepsim/respond/cli.py)
-from deepsim.respond.cli import register as _register_respond
+from deepsim.cli.respond import register as _register_respond
 
 _register_respond(app)
 
 # `deepsim ladder`: balance verdicts along a skill ladder (deepsim/ladder/cli.py)
-from deepsim.ladder.cli import register as _register_ladder
+from deepsim.cli.ladder import register as _register_ladder
 
 _register_ladder(app)
 
 # `deepsim meta`: iterated best response, a field of competent players (deepsim/meta/cli.py)
-from deepsim.meta.cli import register as _register_meta
+from deepsim.cli.meta import register as _register_meta
 
 _register_meta(app)
 
 # `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
-from deepsim.newruleset.cli import register as _register_new_ruleset
+from deepsim.cli.newruleset import register as _register_new_ruleset
 
 _register_new_ruleset(app)
 
@@ -170,7 +171,7 @@ def _outside_import_failure(exc: BaseException) -> str | None:
         if not frames:
             return None
         file, line = frames[-1].filename, frames[-1].lineno
-    own = _Path(__file__).resolve().parent
+    own = _Path(__file__).resolve().parents[1]      # the deepsim package
     try:
         _Path(file).resolve().relative_to(own)
         return None     # our own bug: keep the traceback
@@ -222,24 +223,17 @@ def _check_run_mode(scenario: Path | None, resume: Path | None, from_: Path | No
 def run(
     scenario: Annotated[Path | None, typer.Argument(
         help="Scenario YAML file (not with --resume/--from).")] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games to play (default: scenario's); with rotate_seats, "
-        "deals, each played once per seat order.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Master seed (default: scenario's).")]
+    games: options.games(
+        "Games to play (default: scenario's); with rotate_seats, deals, each played once per seat "
+        "order.") = None,
+    seed: options.seed("Master seed (default: scenario's).")
     = None,
     threads: Threads = None,
-    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
-                                                   help="Games per chunk/part (default: "
-                                                        "scenario's).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Run directory (default: a new folder "
-                                                  "under reports/runs/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    chunk_size: options.chunk_size("Games per chunk/part (default: scenario's).") = None,
+    out: options.out("Run directory (default: a new folder under reports/runs/).") = None,
+    force: options.force("Overwrite an existing --out.")
     = False,
-    sets: Annotated[list[str] | None, typer.Option("--set",
-                                                   help="Ruleset parameter override "
-                                                        "path=value; repeatable.")] = None,
+    sets: options.sets("Ruleset parameter override path=value; repeatable.") = None,
     resume: Annotated[Path | None, typer.Option(
         "--resume", metavar="RUN_DIR",
         help="Finish an interrupted run in RUN_DIR (plays only its missing chunks).")]
@@ -248,11 +242,9 @@ def run(
         "--from", metavar="RUN_DIR",
         help="Re-run exactly the run recorded in RUN_DIR/run.json into a new --out.")]
     = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar or summary.")] = False,
-    make_report: Annotated[bool, typer.Option("--report/--no-report",
-                                              help="Write the balance report into "
-                                                   "RUN_DIR/report/ at the end.")] = True,
+    quiet: options.quiet("No progress bar or summary.") = False,
+    make_report: options.report_switch(
+        "Write the balance report into RUN_DIR/report/ at the end.") = True,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     workers: Workers = None,
@@ -352,17 +344,11 @@ def run(
 def trace(
     target: Annotated[Path, typer.Argument(help="A run directory, or a scenario YAML file.")],
     game: Annotated[int, typer.Option("--game", "-g", help="Global game index.")],
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed (scenario files only; default: "
-                                                  "the scenario's).")] = None,
-    sets: Annotated[list[str] | None, typer.Option("--set",
-                                                   help="Parameter override path=value "
-                                                        "(scenario files only); "
-                                                        "repeatable.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="text (readable, default) or json (one JSON "
-                                          "object per line: header with the seats, "
-                                          "each event, result).")] = "text",
+    seed: options.seed("Seed (scenario files only; default: the scenario's).") = None,
+    sets: options.sets("Parameter override path=value (scenario files only); repeatable.") = None,
+    fmt: options.output_format(
+        "text (readable, default) or json (one JSON object per line: header with the seats, each "
+        "event, result).") = "text",
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
@@ -468,9 +454,9 @@ def bench(
     ruleset: Annotated[str, typer.Argument(help="Ruleset to time (its bench scenario).")],
     quick: Annotated[bool, typer.Option("--quick",
                                         help="Tiny game counts (smoke test only).")] = False,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Also write the results as JSON to this file (e.g. "
-                            "reports/bench.json); by default nothing is written.")] = None,
+    out: options.out(
+        "Also write the results as JSON to this file (e.g. reports/bench.json); by default "
+        "nothing is written.") = None,
 ) -> None:
     """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
     Python, RNG floor, memory."""
@@ -656,11 +642,8 @@ def report(
         help="Run directories. The first is reported; the others add what the ruleset's "
              "claims need (e.g. a run with one parameter read another way, or 2-player "
              "games) or are shown side by side, labelled by the parameters that differ.")],
-    formats: Annotated[str, typer.Option("--format", "-f",
-                                         help="Comma-separated: md, html.")] = "md,html",
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Output folder (default: "
-                                                  "FIRST_RUN_DIR/report/).")] = None,
+    formats: options.output_format("Comma-separated: md, html.") = "md,html",
+    out: options.out("Output folder (default: FIRST_RUN_DIR/report/).") = None,
     options: Annotated[list[str] | None, typer.Option(
         "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
                          "repeatable (keys in the report's Method section).")] = None,
@@ -701,7 +684,7 @@ def report(
     except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     if ladder:
-        from deepsim.ladder.cli import print_summary
+        from deepsim.cli.ladder import print_summary
         from deepsim.ladder.report import load_result
 
         print_summary(load_result(run_dirs[0]), console)
