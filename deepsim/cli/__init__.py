@@ -37,40 +37,46 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-# `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/odds/cli.py)
+# `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/cli/odds.py)
 from deepsim.cli.odds import odds_app
 
 app.add_typer(odds_app, name="odds")
 
-# `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
+# `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/cli/gate.py)
 from deepsim.cli.gate import register as _register_gate
 
 _register_gate(app)
 
-# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
+# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/cli/tune.py)
 from deepsim.cli.tune import register as _register_tune
 
 _register_tune(app)
 
-# `deepsim respond`: a best-response search per faction (deepsim/respond/cli.py)
+# `deepsim respond`: a best-response search per faction (deepsim/cli/respond.py)
 from deepsim.cli.respond import register as _register_respond
 
 _register_respond(app)
 
-# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/ladder/cli.py)
+# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/cli/ladder.py)
 from deepsim.cli.ladder import register as _register_ladder
 
 _register_ladder(app)
 
-# `deepsim meta`: iterated best response, a field of competent players (deepsim/meta/cli.py)
+# `deepsim meta`: iterated best response, a field of competent players (deepsim/cli/meta.py)
 from deepsim.cli.meta import register as _register_meta
 
 _register_meta(app)
 
-# `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
+# `deepsim new-ruleset`: a ruleset package of one's own (deepsim/cli/newruleset.py)
 from deepsim.cli.newruleset import register as _register_new_ruleset
 
 _register_new_ruleset(app)
+
+# `deepsim conformance` / `deepsim golden`: a ruleset's conformance suite and golden digests
+# (deepsim/cli/testing.py)
+from deepsim.cli.testing import register as _register_testing
+
+_register_testing(app)
 
 
 def _console(stderr: bool = False) -> Console:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from deepsim.errors import InputError
 from deepsim.rulesets.golden import GoldenCase
 
 
@@ -139,8 +137,7 @@ def write_digests(path: Path | str, digests: dict[str, Any], *,
 
 def refresh_command(digests: Path | str, ruleset: str, case: str | None = None) -> str:
     """The command that refreshes ``digests`` for a ruleset (or one case of it)."""
-    return (f"python -m deepsim.testing.golden --digests {digests} --update "
-            f"{case or ruleset}")
+    return f"deepsim golden --digests {digests} --update {case or ruleset}"
 
 
 def check_case(ruleset: Any, case: GoldenCase, digests: Path | str) -> str | None:
@@ -157,60 +154,3 @@ def check_case(ruleset: Any, case: GoldenCase, digests: Path | str) -> str | Non
     return (f"golden case {case.key} ({case.source}) changed:\n  " + "\n  ".join(diff)
             + f"\nIf intended, run `{refresh_command(digests, ruleset.name, case.key)}` and "
               "say why in the commit message.")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m deepsim.testing.golden --digests FILE [--update] RULESET|CASE ...``:
-    play the golden cases of the named rulesets (``ruleset`` or ``ruleset/case``), print
-    which digests differ from FILE (exit 1 if any), and with ``--update`` store them."""
-    import argparse
-    import time
-
-    from deepsim.rulesets import get
-
-    ap = argparse.ArgumentParser(prog="python -m deepsim.testing.golden",
-                                 description=main.__doc__.split("\n\n")[0])
-    ap.add_argument("--digests", required=True, type=Path,
-                    help="the digest file (a plugin's tests/golden.json)")
-    ap.add_argument("--update", action="store_true", help="store the new digests")
-    ap.add_argument("only", nargs="+", help="ruleset names or ruleset/case keys")
-    args = ap.parse_args(argv)
-    stored = read_digests(args.digests)
-    fresh = dict(stored)
-    changed = 0
-    for item in args.only:
-        name, _, one = item.partition("/")
-        try:
-            rs = get(name)
-            cases = [c for c in rs.golden_cases() if not one or c.name == one]
-        except InputError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        if not cases:
-            print(f"error: {name} has no golden case {one!r}", file=sys.stderr)
-            return 2
-        for case in cases:
-            t0 = time.perf_counter()
-            now = digest_tables(*play_case(rs, case))
-            diff = compare(stored.get(case.key), now)
-            dt = time.perf_counter() - t0
-            print(f"{case.key}: {'CHANGED' if diff else 'same'} ({dt:.1f} s)")
-            for line in diff:
-                print(f"    {line}")
-            changed += bool(diff)
-            fresh[case.key] = now
-    if args.update:
-        if changed:
-            names = " ".join(args.only)
-            write_digests(args.digests, fresh,
-                          refresh=f"python -m deepsim.testing.golden --digests "
-                                  f"{args.digests} --update {names}")
-            print(f"{changed} digest(s) refreshed in {args.digests}")
-        else:
-            print("nothing to refresh")
-        return 0
-    return 1 if changed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
