@@ -370,7 +370,7 @@ def compare(
     """Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
     intervals and the before/after table of the factions (a fixed number of games, or two
     run directories). Exit 0 H0 (or no --sprt), 1 H1, 3 inconclusive, 2 bad input."""
-    from deepsim.gate.compare import compare_runs, run_compare
+    from deepsim.gate.compare import SprtPlan, compare_runs, run_compare
 
     console = Console()
     bar, on_progress = _progress(quiet)
@@ -401,13 +401,13 @@ def compare(
                 raise InputError("--games sets a fixed comparison; the SPRT plays up to "
                                  "--max-games", key="--games")
             try:
+                plan = (SprtPlan(sprt[0], sprt[1], alpha=alpha, beta=beta,
+                                 min_games=min_games, max_games=max_games, batch=batch)
+                        if sprt else SprtPlan(None, None, min_games=min_games,
+                                              max_games=max_games, batch=batch))
                 result = run_compare(a, b, metric=metric or None, sets=list(sets or []),
                                      sets_a=list(sets_a or []), sets_b=list(sets_b or []),
-                                     seed=seed, seed_b=seed_b,
-                                     theta0=sprt[0] if sprt else None,
-                                     theta1=sprt[1] if sprt else None,
-                                     alpha=alpha, beta=beta, min_games=min_games,
-                                     max_games=max_games, batch=batch, games=games,
+                                     seed=seed, seed_b=seed_b, plan=plan, games=games,
                                      threads=threads, progress=on_progress)
             finally:
                 bar.stop()

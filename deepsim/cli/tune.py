@@ -18,6 +18,7 @@ from deepsim.cli import options
 from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import InputError
 from deepsim.progressbar import phased_progress
+from deepsim.tune.settings import Settings
 
 __all__ = ["register", "sweep", "tune"]
 
@@ -154,9 +155,11 @@ def sweep(
     def call(on_progress):
         with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
             return run_sweep(scenario, list(params), metrics=list(metrics or []) or None,
-                             games=games, seed=seed, sets=list(sets or []),
-                             chunk_size=chunk_size, threads=threads, out=out, force=force,
-                             target_rounds=target_rounds, make_plots=not no_plots,
+                             settings=Settings(games=games, seed=seed, sets=tuple(sets or ()),
+                                               chunk_size=chunk_size, threads=threads,
+                                               out=out, force=force,
+                                               target_rounds=target_rounds,
+                                               make_plots=not no_plots),
                              progress=on_progress, backend=engine)
 
     result = _played(quiet, "sweep.parquet keeps the points that finished.", call)
@@ -292,11 +295,12 @@ def tune(
                                "readings|rounding|placeholders", key="--param"))
     def call(on_progress):
         return run_tune(scenario, list(params), objective=objective, trials=trials,
-                        games=games, seed=seed, sampler_seed=sampler_seed,
-                        sets=list(sets or []), chunk_size=chunk_size, threads=threads,
-                        out=out, force=force, target_rounds=target_rounds,
-                        confirm_games=confirm_games, confirm_seed=confirm_seed,
-                        report=make_report, progress=on_progress)
+                        sampler_seed=sampler_seed, confirm_games=confirm_games,
+                        confirm_seed=confirm_seed, report=make_report,
+                        settings=Settings(games=games, seed=seed, sets=tuple(sets or ()),
+                                          chunk_size=chunk_size, threads=threads, out=out,
+                                          force=force, target_rounds=target_rounds),
+                        progress=on_progress)
 
     result = _played(quiet, "trials.parquet keeps the trials that finished.", call)
     if quiet:

@@ -50,7 +50,8 @@ from deepsim.measure.spec import (
 )
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, measure, paired
 
-__all__ = ["CompareResult", "DeltaRow", "compare_runs", "run_compare", "sequential_test"]
+__all__ = ["CompareResult", "DeltaRow", "SprtPlan", "compare_runs", "run_compare",
+           "sequential_test"]
 
 ProgressFn = Callable[[int, int], None]
 #: how the LLR is computed (:mod:`deepsim.gate.sprt`)
@@ -253,14 +254,41 @@ def sequential_test(test: SequentialTest,
     return decision, diff, llr, history, done
 
 
+@dataclass(frozen=True)
+class SprtPlan:
+    """The sequential test of ``deepsim compare --sprt H0 H1`` (its flags ``--alpha``,
+    ``--beta``, ``--min-games``, ``--max-games``, ``--batch`` in one object).
+
+    Attributes
+    ----------
+    theta0, theta1 : float or str or None
+        H0 and H1 in the metric's unit of a difference (percentage points for shares:
+        ``2``, ``'2pp'``, ``'2%'``); both None: no sequential test (a fixed-sample
+        comparison; the game counts are still checked).
+    alpha, beta : float
+        Error rates: P(accept H1 | H0), P(accept H0 | H1).
+    min_games, max_games : int
+        Paired games before the first decision, and the budget (then inconclusive).
+    batch : int or None
+        Games between two looks at the LLR (None: the scenario's chunk size, at most
+        ``max(min_games, 1000)``).
+    """
+
+    theta0: float | str | None
+    theta1: float | str | None
+    alpha: float = 0.05
+    beta: float = 0.05
+    min_games: int = 2000
+    max_games: int = 200_000
+    batch: int | None = None
+
+
 def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | None,
                 sets: list[str] | None = None, sets_a: list[str] | None = None,
                 sets_b: list[str] | None = None, seed: int | None = None,
-                seed_b: int | None = None, theta0=None, theta1=None,
-                alpha: float = 0.05, beta: float = 0.05, min_games: int = 2000,
-                max_games: int = 200_000, batch: int | None = None, games: int | None = None,
-                threads: int | None = None, progress: ProgressFn | None = None
-                ) -> CompareResult:
+                seed_b: int | None = None, plan: SprtPlan | None = None,
+                games: int | None = None, threads: int | None = None,
+                progress: ProgressFn | None = None) -> CompareResult:
     """Compare two variants on paired games: the SPRT of H0 ``B - A == theta0`` against H1
     ``B - A == theta1`` when both are given, else a fixed-sample comparison of ``games``
     paired games (see the module docstring).
@@ -280,16 +308,9 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         Seed of both variants (default: A's scenario seed).
     seed_b : int, optional
         A different seed for B: unpaired games (an A/A test of the machinery).
-    theta0, theta1 : float or str, optional
-        H0 and H1 in the metric's unit of a difference (percentage points for shares:
-        ``2``, ``'2pp'``, ``'2%'``).
-    alpha, beta : float
-        Error rates of the SPRT.
-    min_games, max_games : int
-        SPRT: paired games before the first decision, and the budget.
-    batch : int, optional
-        SPRT: games between two looks at the LLR (default: scenario chunk size, at most
-        ``max(min_games, 1000)``).
+    plan : SprtPlan, optional
+        The SPRT's hypotheses, error rates and games; None (or no hypotheses): a
+        fixed-sample comparison.
     games : int, optional
         Fixed mode: paired games (default: the scenario's; deals when seats rotate).
 
@@ -304,6 +325,9 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         Bad scenario, override, metric, hypothesis or count (before any game but a probe).
     """
     t0 = time.perf_counter()
+    plan = plan or SprtPlan(None, None)
+    theta0, theta1, alpha, beta = plan.theta0, plan.theta1, plan.alpha, plan.beta
+    min_games, max_games, batch = plan.min_games, plan.max_games, plan.batch
     sprt = theta0 is not None or theta1 is not None
     if sprt and (theta0 is None or theta1 is None):
         raise InputError("give both hypotheses: --sprt H0 H1", key="--sprt")

@@ -408,6 +408,7 @@ class Conformance:
     def check_commands(self) -> None:
         from deepsim.gate.compare import compare_runs
         from deepsim.reporting import report_runs
+        from deepsim.tune.settings import Settings
         from deepsim.tune.sweep import run_sweep
         from deepsim.tune.tune import run_tune
 
@@ -447,15 +448,16 @@ class Conformance:
             raise self._fail(f"deepsim compare RUN RUN: exit {res.exit_code}: "
                              f"{res.output[-400:]}")
         path, values, span = self._numeric_path()
-        sw = run_sweep(self.scenario_file, [f"{path}={values}"], games=60,
-                       out=self.workdir / "sweep", force=True, make_plots=False)
+        sw = run_sweep(self.scenario_file, [f"{path}={values}"],
+                       settings=Settings(games=60, out=self.workdir / "sweep", force=True,
+                                         make_plots=False))
         got = set(sw.frame.loc[sw.frame["point"] >= 0, "metric"])
         if len(set(sw.frame["point"])) < 2 or got != {m.label for m in sw.metrics}:
             raise self._fail(f"sweep over {path}: points {sorted(set(sw.frame['point']))}, "
                              f"metrics {sorted(got)}")
-        tn = run_tune(self.scenario_file, [f"{path}={span}"], trials=2, games=60,
-                      confirm_games=0, report=False, make_plots=False,
-                      out=self.workdir / "tune", force=True)
+        tn = run_tune(self.scenario_file, [f"{path}={span}"], trials=2, confirm_games=0,
+                      report=False, settings=Settings(games=60, make_plots=False,
+                                                      out=self.workdir / "tune", force=True))
         values = tn.trials["value"].to_numpy(dtype=np.float64)
         if len(values) < 2 or not np.isfinite(values).all() or not math.isfinite(tn.best_value):
             raise self._fail(f"tune over {path}: trials without a finite objective value")
