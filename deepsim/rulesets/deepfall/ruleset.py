@@ -384,7 +384,7 @@ class DeepfallRuleset(KernelRuleset):
     def bench_scenario(self, players: int | None = None) -> dict:
         """Pinned here, apart from the default scenario (which other work changes): random
         companies (each Lineage and Calling at most once) and the shipped heuristic bot
-        styles (every style but the uniform ``random`` baseline) drawn per seat (issue 28:
-        the 100,000 games/s target is at 4 players with these bots)."""
+        styles (every style but the uniform ``random`` baseline) drawn per seat (the
+        100,000 games/s target of docs/performance.md is at 4 players with these bots)."""
         return {"players": players or 4, "companies": {"unique": True},
                 "bots": ["cautious", "balanced", "greedy", "martyr"]}
