@@ -50,6 +50,7 @@ from deepsim.output import (
     write_chunk_parts,
     write_run_json,
 )
+from deepsim.runner import get_ruleset, playable_ruleset, versions
 
 __all__ = [
     "BACKENDS",
@@ -79,7 +80,6 @@ _PREPARED: dict[str, tuple[Any, Any]] = {}  # per worker process: spec hash -> (
 def worker_versions() -> dict[str, str]:
     """The versions a worker's games depend on (deepsim, numba, numpy...): a worker whose
     versions differ from the client's refuses to play (:func:`prepared_from_spec`)."""
-    from deepsim.runner import versions
 
     return {k: v for k, v in versions().items() if k in _VERSION_KEYS}
 
@@ -97,7 +97,6 @@ def prepared_from_spec(spec: dict) -> tuple[Any, Any]:
     hit = _PREPARED.get(key)
     if hit is not None:
         return hit
-    from deepsim.runner import get_ruleset
 
     here = worker_versions()
     if here != spec["versions"]:
@@ -213,7 +212,6 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = 
     import numba
 
     from deepsim import jitcache, rulesets
-    from deepsim.runner import playable_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)

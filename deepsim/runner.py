@@ -26,7 +26,7 @@ from typing import Any
 
 import numba
 
-from deepsim import jitcache
+from deepsim import jitcache, rulesets
 from deepsim.atomic import deferred_sigint
 from deepsim.errors import InputError, OutputError
 from deepsim.output import (
@@ -40,11 +40,15 @@ from deepsim.output import (
     check_writable,
     clean_stray_files,
     hash_json,
+    os_reason,
     prepare_out_dir,
     read_manifest,
     read_run_json,
     write_run_json,
 )
+from deepsim.params import leaf_paths
+from deepsim.scenario import LINES, ScenarioBase
+from deepsim.scenario import load_scenario as _load
 from deepsim.version import __version__
 
 __all__ = [
@@ -85,14 +89,12 @@ def load_scenario(path: Path) -> dict:
     InputError
         The file is missing, malformed or invalid.
     """
-    from deepsim.scenario import load_scenario as _load
 
     return _load(Path(path))
 
 
 def available_rulesets() -> list[str]:
     """Names of the installed rulesets (``deepsim.rulesets.available()``)."""
-    from deepsim import rulesets
 
     return list(rulesets.available())
 
@@ -105,7 +107,6 @@ def get_ruleset(name: str) -> Any:
     InputError
         No such ruleset; the message lists the nearest names.
     """
-    from deepsim import rulesets
 
     try:
         return rulesets.get(name)
@@ -153,7 +154,6 @@ def versions() -> dict[str, str]:
 def ruleset_package(name: str) -> dict[str, str]:
     """Where ruleset ``name`` comes from, for ``run.json``: ``source`` (built-in, plugin,
     registered), ``package`` (its distribution) and ``version``."""
-    from deepsim import rulesets
 
     e = next((e for e in rulesets.entries() if e.name == name and e.error is None), None)
     if e is None:
@@ -169,7 +169,6 @@ MAX_CHUNKS = 100_000
 def _scenario_max(key: str) -> int | None:
     """The ``le`` bound of a generic scenario key (``games``, ``seed``, ``chunk_size``), so a
     CLI value is held to the same bound as the file's and blamed on its flag."""
-    from deepsim.scenario import ScenarioBase
 
     for meta in ScenarioBase.model_fields[key].metadata:
         if getattr(meta, "le", None) is not None:
@@ -307,7 +306,6 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     try:
         ruleset = playable_ruleset(scenario["ruleset"])
     except InputError as exc:
-        from deepsim.scenario import LINES
 
         message = str(exc).split(": ", 1)[-1] if exc.key else str(exc)
         raise InputError(message, file=source, key="ruleset",
@@ -324,7 +322,6 @@ def _check_chunks(scenario: dict, source: str, *, games_flag: bool, chunk_flag: 
     n_chunks = -(-games // chunk_size)
     if n_chunks <= MAX_CHUNKS:
         return
-    from deepsim.scenario import LINES
 
     need = -(-games // MAX_CHUNKS)
     message = (f"{games:,} games in chunks of {chunk_size:,} make {n_chunks:,} chunks; a run "
@@ -721,7 +718,6 @@ def _write_failure(exc: BaseException) -> str | None:
     """What failed to be written, when ``exc`` is an :class:`OutputError` or an ``OSError``
     naming a file, or was raised ``from`` one (a Dask task's error arrives wrapped in a
     RuntimeError); else None."""
-    from deepsim.output import os_reason
 
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"cannot write {exc.filename}: {os_reason(exc)}"
@@ -751,7 +747,6 @@ def _params_diff(recorded: Any, current: Any, limit: int = 5) -> str:
     """' (changed: a.b 1 -> 2, ...)' naming the parameter paths that differ, or ''."""
     if not isinstance(recorded, dict) or not isinstance(current, dict):
         return ""
-    from deepsim.params import leaf_paths
 
     old, new = leaf_paths(recorded), leaf_paths(current)
     changed = [f"{k} {old.get(k, '<absent>')!r} -> {new.get(k, '<absent>')!r}"
@@ -914,7 +909,6 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     try:
         removed = clean_stray_files(run_dir, manifest)
     except OSError as exc:
-        from deepsim.output import os_reason
 
         raise InputError(f"cannot remove what the interruption left: {os_reason(exc)}",
                          file=str(run_dir), key="--resume") from None

@@ -49,6 +49,9 @@ from deepsim.measure.spec import (
     universe_from_frames,
 )
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, measure, paired
+from deepsim.output import read_manifest, read_run, read_run_json
+from deepsim.report.load import schema_names
+from deepsim.reporting import run_ruleset
 
 __all__ = ["CompareResult", "DeltaRow", "SprtPlan", "compare_runs", "run_compare",
            "sequential_test"]
@@ -476,9 +479,6 @@ class _Run:
 
 
 def _load_run(run_dir: Path) -> _Run:
-    from deepsim.output import read_manifest, read_run, read_run_json
-    from deepsim.report.load import schema_names
-    from deepsim.reporting import run_ruleset
 
     info = read_run_json(run_dir)
     manifest = read_manifest(run_dir)

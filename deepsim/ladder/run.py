@@ -28,7 +28,9 @@ from deepsim.ladder import (
     parse_rungs,
     verdict_table,
 )
+from deepsim.ladder.claims import claims_sections
 from deepsim.ladder.report import build, write_report
+from deepsim.output import prepare_out_dir, read_run
 from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
@@ -256,7 +258,6 @@ def _kept_run(field: Field, variant: Variant, out_dir: Path, games: int, cols: s
     """Play ``variant`` on games 0..games-1 into the run directory ``out_dir`` and return
     its seats (``cols``): the same games :meth:`Field.play` plays."""
     from deepsim import runner
-    from deepsim.output import prepare_out_dir, read_run
 
     scenario = dict(variant.scenario)
     scenario["games"] = games
@@ -296,7 +297,6 @@ def write(result: LadderResult) -> None:
     atomic_write_text(d / "ladder.json", json.dumps(_jsonable(result.info), indent=2))
     extra = []
     if result.info.get("runs_dir"):
-        from deepsim.ladder.claims import claims_sections
         extra += claims_sections(result)
     write_report(build(result, extra), d)
 

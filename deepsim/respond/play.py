@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from deepsim import runner
+from deepsim.distributed import prepared_from_spec, worker_versions
 from deepsim.errors import InputError
+from deepsim.output import hash_json
 
 __all__ = ["Field", "Variant", "with_faction_styles"]
 
@@ -171,8 +173,6 @@ class Field:
 
     def spec(self, variant: Variant) -> dict:
         """What a Dask worker needs to prepare ``variant`` again (and check it)."""
-        from deepsim.distributed import worker_versions
-        from deepsim.output import hash_json
 
         return {"ruleset": self.ruleset.name, "scenario_input": variant.scenario,
                 "overrides": list(self.sets), "source": self.source,
@@ -182,7 +182,6 @@ class Field:
 
     def _dask(self, variant: Variant, blocks: list[np.ndarray], keep_g: set[str],
               keep_s: set[str], progress: Callable[[int], None] | None) -> list:
-        from deepsim.output import hash_json
 
         client = self.backend.client
         spec = self.spec(variant)
@@ -225,7 +224,6 @@ def _listed_task(spec: dict, games: np.ndarray, keep_g: list[str], keep_s: list[
     """A Dask task: the listed games' frames, played on the worker with one numba thread."""
     import numba
 
-    from deepsim.distributed import prepared_from_spec
 
     numba.set_num_threads(1)
     ruleset, prepared = prepared_from_spec(spec)

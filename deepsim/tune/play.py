@@ -17,8 +17,18 @@ from typing import Any
 import pandas as pd
 
 from deepsim import runner
+from deepsim.distributed import worker_versions
 from deepsim.errors import InputError
-from deepsim.tune.grid import format_value, parameter_table, point_overrides
+from deepsim.output import hash_json
+from deepsim.params import parse_override
+from deepsim.tune.grid import (
+    check_path,
+    coerce_value,
+    format_value,
+    kind_of,
+    parameter_table,
+    point_overrides,
+)
 
 __all__ = ["Player", "PreparedPoint", "check_sets"]
 
@@ -55,8 +65,6 @@ def check_sets(sets: list[str], table: dict[str, dict]) -> list[str]:
         A ``--set`` without ``=``, an unknown path (naming the nearest valid ones) or a
         value of the wrong type (``true`` for a number, ``2.5`` for an integer).
     """
-    from deepsim.params import parse_override
-    from deepsim.tune.grid import check_path, coerce_value, kind_of
 
     for item in sets:
         if "=" not in item:
@@ -131,8 +139,6 @@ class Player:
 
     def spec(self, point: PreparedPoint) -> dict:
         """What a Dask worker needs to prepare ``point`` again (and check it is the same)."""
-        from deepsim.distributed import worker_versions
-        from deepsim.output import hash_json
 
         return {"ruleset": self.ruleset.name, "scenario_input": point.scenario,
                 "overrides": list(point.overrides), "source": str(self.scenario_path),
