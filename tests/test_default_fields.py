@@ -27,7 +27,7 @@ GAMES = 20_000
 def test_every_style_of_a_default_field_reaches_0_8_x_fair(scenario):
     with open(scenario, encoding="utf-8") as fh:
         styles = yaml.safe_load(fh)["bots"]
-    games, seats = deepsim.simulate(scenario, games=GAMES, seed=2024)
+    _, seats = deepsim.simulate(scenario, games=GAMES, seed=2024)
     assert set(seats["bot"].astype(str)) == set(styles)
     alpha = 0.05 / len(styles)
     for style, grp in seats.groupby("bot", observed=True):
