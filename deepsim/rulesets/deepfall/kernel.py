@@ -547,7 +547,9 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
         if (mask >> (s + 1)) & 1 == 0:
             s = first_bit(mask) - 1
             assault = False
-    if s < 0:
+    # a room the Maw took or a Last Stand consumed is no room (the search's masks name
+    # standing rooms only, room_options; a mask built by hand may not)
+    if s < 0 or st.gone[fi, s] != 0:
         return False
     if traced(st):
         events.room(st, dat, p, fi, s)

@@ -212,6 +212,7 @@ KNOBS = (
     "search_room",     # search bot: 1 = also search the room on arrival
     "search_press",    # search bot: 1 = also search each Press On
     "search_margin",   # search bot: override the heuristic only by this many standard errors
+    "exit_via",        # 0 the heuristic's exit; 1 always Cash Out, 2 a Last Stand (B5)
 )
 _K = columns(KNOBS)
 K_RANDOM = _K["random"]
@@ -233,6 +234,7 @@ K_ROLLOUTS = _K["rollouts"]
 K_SEARCH_ROOM = _K["search_room"]
 K_SEARCH_PRESS = _K["search_press"]
 K_SEARCH_MARGIN = _K["search_margin"]
+K_EXIT_VIA = _K["exit_via"]
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
