@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import deepsim
-from deepsim.report.load import load_run
+from deepsim.reporting import load_run
 
 ROOT = Path(__file__).resolve().parent.parent
 FINDINGS = ROOT / "reports" / "FINDINGS.md"

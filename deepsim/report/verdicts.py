@@ -16,8 +16,9 @@ A claim made of several parts holds when every measured part holds and fails whe
 part fails. A claim read more than one way (:attr:`ClaimResult.readings`: alternative
 readings, each judged on its own) gets one verdict per reading, each over the parts of
 that reading (its conjuncts, :attr:`ClaimPart.readings`); the claim's verdict names the
-readings under which it holds (``holds (under 1 of 4 readings)``). The thresholds of a ruleset's claims are its report options
-(:class:`deepsim.rulesets.base.ReportOption`), fixed before looking at the data and printed
+readings under which it holds (``holds (under 1 of 4 readings)``). The thresholds of a
+ruleset's claims are its report options (:class:`deepsim.report.config.ReportOption`),
+fixed before looking at the data and printed
 with every report.
 
 Distances (claims as tune objectives, ``deepsim tune --objective claims``): a part may carry

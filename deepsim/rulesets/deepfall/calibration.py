@@ -29,17 +29,16 @@ reference (:mod:`deepsim.rulesets.deepfall.claims`):
 ``make findings-calibration`` plays the references on seeds apart from every verdict run
 (:data:`RUNS`) and writes ``calibration.yaml`` beside this module, which is committed
 before the verdict runs: the claims read their calibration and the mirror margins from it
-(:func:`load_calibration`)::
+(:func:`load_calibration`). The study that plays them is
+:mod:`deepsim.studies.calibration`::
 
-    python -m deepsim.rulesets.deepfall.calibration --runs DIR [--games N] [--out FILE]
+    python -m deepsim.studies.calibration --runs DIR [--games N] [--out FILE]
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -48,15 +47,15 @@ import yaml
 
 from deepsim.errors import InputError
 from deepsim.report.config import ReportConfig
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData
 from deepsim.rulesets.deepfall import claims as C
 from deepsim.rulesets.deepfall import instruments as I
+from deepsim.rulesets.deepfall.claims import CALIBRATION_FILE, load_calibration
 from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, display_name
 
-__all__ = ["CALIBRATION_FILE", "RUNS", "calibrate", "load_calibration", "main", "play",
-           "relabel"]
+__all__ = ["CALIBRATION_FILE", "REPS", "RUNS", "calibrate", "load_calibration", "relabel",
+           "write_calibration"]
 
-CALIBRATION_FILE = Path(__file__).with_name("calibration.yaml")
 #: relabellings (B2, B3, B7) and blocks of deals (B5) the error rates are counted over
 REPS = 200
 
@@ -78,32 +77,6 @@ RUNS = {
     "aa": {"scenario": "scenarios/claims/cal-b5-aa.yaml", "seed": 1006, "sets": [],
            "share": 1.0},
 }
-
-
-def load_calibration(path: str | Path | None = None) -> dict:
-    """The committed calibration (``calibration.yaml``): ``instruments`` (key -> reference,
-    figure, passed, numbers), ``thresholds``, ``runs`` and how it was made; ``{}`` when the
-    file is absent (every reading is then testable and the mirror reading unmeasured)."""
-    p = Path(path) if path else CALIBRATION_FILE
-    if not p.is_file():
-        return {}
-    with open(p, encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
-
-
-def play(out: str | Path, games: int, *, threads: int | None = None) -> dict[str, Path]:
-    """Play every reference run of :data:`RUNS` into ``out/NAME`` (replacing it)."""
-    import deepsim
-
-    out = Path(out)
-    made = {}
-    for name, spec in RUNS.items():
-        n = max(1000, round(games * spec["share"]))
-        sim = deepsim.simulate(spec["scenario"], games=n, seed=spec["seed"],
-                               overrides=spec["sets"], threads=threads, out=out / name,
-                               force=True)
-        made[name] = sim.out_dir
-    return made
 
 
 def relabel(seats: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
@@ -261,7 +234,8 @@ def _b5(aa: RunData, c, reps: int) -> dict:
 def _sub(run: RunData, games: set) -> RunData:
     return RunData(path=run.path, info=run.info, manifest=run.manifest,
                    games=run.games[run.games["game"].isin(games)],
-                   seats=run.seats[run.seats["game"].isin(games)], params=run.params)
+                   seats=run.seats[run.seats["game"].isin(games)], params=run.params,
+                   rs=run.rs)
 
 
 def _b6(mirror: RunData, c) -> tuple[dict, dict]:
@@ -372,8 +346,8 @@ def calibrate(runs: dict[str, RunData], config: ReportConfig | None = None,
 
 def write_calibration(result: dict, path: str | Path, made_by: str) -> Path:
     """Write ``result`` (:func:`calibrate`) as YAML with a header saying how it was made."""
-    from deepsim import __version__
     from deepsim.atomic import atomic_write_text
+    from deepsim.version import __version__
 
     doc = {"made_by": made_by, "made_utc": dt.datetime.now(dt.UTC).strftime(
         "%Y-%m-%d %H:%M"), "deepsim": __version__, **result}
@@ -384,34 +358,3 @@ def write_calibration(result: dict, path: str | Path, made_by: str) -> Path:
     atomic_write_text(p, head + yaml.safe_dump(doc, sort_keys=False, width=100,
                                                allow_unicode=True))
     return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.calibration",
-                                 description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", required=True, help="folder of the reference runs")
-    ap.add_argument("--games", type=int, default=None,
-                    help="play the references first, the largest with this many games")
-    ap.add_argument("--reps", type=int, default=REPS, help="relabellings and blocks")
-    ap.add_argument("--out", default=str(CALIBRATION_FILE), help="the YAML to write")
-    args = ap.parse_args(argv)
-    try:
-        if args.games:
-            play(args.runs, args.games)
-        runs = {n: load_run(Path(args.runs) / n) for n in RUNS}
-        result = calibrate(runs, reps=args.reps)
-        made_by = ("python -m deepsim.rulesets.deepfall.calibration --runs " + args.runs
-                   + (f" --games {args.games}" if args.games else "")
-                   + (f" --reps {args.reps}" if args.reps != REPS else ""))
-        p = write_calibration(result, args.out, made_by)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for key, e in result["instruments"].items():
-        print(f"{key:11} {'pass' if e['passed'] else 'FAIL'}  {e['figure']}")
-    print(p)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -27,9 +27,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from deepsim.report import metrics as M
 from deepsim.report.context import Context
@@ -47,7 +49,7 @@ from deepsim.report.verdicts import (
 )
 from deepsim.rulesets.deepfall import instruments as I
 
-__all__ = ["CLAIMS", "CLAIM_TABLE", "STUDY_PREFIX", "ClaimSpec", "Reading",
+__all__ = ["CALIBRATION_FILE", "CLAIMS", "CLAIM_TABLE", "STUDY_PREFIX", "ClaimSpec", "Reading",
            "evaluate_claims", "is_study_run", "measure_feel_bad", "measure_length",
            "measure_rest_view", "measure_strong", "measure_swing", "measure_tiers",
            "relative_glory", "study_runs"]
@@ -225,9 +227,23 @@ CLAIMS: dict[str, Claim] = {cid: spec.claim for cid, spec in CLAIM_TABLE.items()
 
 # --- calibration ------------------------------------------------------------------------------
 
+#: the committed calibration (made by deepsim/rulesets/deepfall/calibration.py)
+CALIBRATION_FILE = Path(__file__).with_name("calibration.yaml")
+
+
+def load_calibration(path: str | Path | None = None) -> dict:
+    """The committed calibration (``calibration.yaml``): ``instruments`` (key -> reference,
+    figure, passed, numbers), ``thresholds``, ``runs`` and how it was made; ``{}`` when the
+    file is absent (every reading is then testable and the mirror reading unmeasured)."""
+    p = Path(path) if path else CALIBRATION_FILE
+    if not p.is_file():
+        return {}
+    with open(p, encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or {}
+
+
 @lru_cache(maxsize=1)
 def _calibration() -> dict:
-    from deepsim.rulesets.deepfall.calibration import load_calibration
     return load_calibration()
 
 

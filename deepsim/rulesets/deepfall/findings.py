@@ -24,10 +24,10 @@ from pathlib import Path
 from deepsim.errors import InputError
 from deepsim.report.build import build_report, write_report
 from deepsim.report.config import ReportConfig
-from deepsim.report.load import load_run
 from deepsim.report.model import Report, Section
 from deepsim.report.render import claim_details, claims_table, compress_paths, md_section
 from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED, UNTESTABLE, verdict_word
+from deepsim.reporting import load_run
 from deepsim.rulesets.deepfall import REPORT_OPTIONS
 from deepsim.rulesets.deepfall import calibration as C
 from deepsim.rulesets.deepfall.claims import BOT_DESIGN, CLAIM_TABLE, CONSTRUCTION, GAMES
