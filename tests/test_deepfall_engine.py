@@ -212,8 +212,13 @@ def test_bot_styles_differ_as_named(mixed_10k):
     _, seats = mixed_10k
     m = seats.groupby("bot", observed=True).mean(numeric_only=True)
     assert m.loc["greedy", "press_ons"] > m.loc["cautious", "press_ons"]
+    # martyr dives deepest for its Worthy End; balanced declares its Last Stand once at
+    # Floor 4, so more often, shallower
+    assert m.loc["martyr", "deepest"] > max(m.loc[b, "deepest"]
+                                            for b in ("cautious", "balanced", "greedy"))
     assert m.loc["martyr", "last_stands"] > max(m.loc[b, "last_stands"]
-                                                for b in ("cautious", "balanced", "greedy"))
+                                                for b in ("cautious", "greedy"))
+    assert m.loc["balanced", "deepest"] < m.loc["martyr", "deepest"]
     assert m.loc["cautious", "deepest"] < m.loc["greedy", "deepest"]
     assert m.loc["greedy", "deepest"] <= m.loc["martyr", "deepest"] + 0.5
 
