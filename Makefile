@@ -12,6 +12,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # runs of any checkout of the same sources load it in about a second.
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
+	findings-calibration \
 	atlantis-findings abyss-findings golden warmup meta atlantis-skill
 
 venv: $(STAMP)
@@ -76,16 +77,24 @@ meta: $(STAMP)
 	cp $(META_RUNS)/atlantis/meta-bots.yaml scenarios/meta/atlantis-bots.yaml
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
-# players, random companies, the shipped heuristics balanced/greedy/martyr: a style-mixed
-# field for B5), a 2-player run (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8),
-# Wardancer's Worthy End read as "instead of" (A20), and the same mixed field played by the
-# meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's verdict
-# under both fields side by side, a flip marked "depends on play skill".
-# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md and its PNGs are committed.
+# players, random companies, the shipped heuristics balanced/greedy/martyr), a 2-player run
+# (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8), Wardancer's Worthy End read
+# as "instead of" (A20), B5's paired games (scenarios/claims/b5-*.yaml: each deal played by
+# two arms with the behaviours swapped between the seats), and the same mixed field played
+# by the meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's
+# verdict under both fields side by side, a flip marked "depends on play skill".
+# The instruments' calibration (deepsim/rulesets/deepfall/calibration.yaml) is made apart,
+# by `make findings-calibration` on seeds of its own, and committed before `make findings`
+# (which reads it: the mirror margins of B6 and each instrument's calibration figure).
+# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md, its PNGs and figures.json (every
+# committed figure, which tests/test_findings.py recomputes at a small budget) are committed.
 FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
+FINDINGS_PAIRED_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
+# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth
+CALIBRATION_GAMES ?= 200000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
@@ -111,6 +120,10 @@ findings-ladder-runs: $(STAMP)
 	$(VENV)/bin/deepsim ladder scenarios/deepfall-mixed.yaml --games $(FINDINGS_LADDER_GAMES) \
 		--depth-games 0 --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
 
+findings-calibration: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.calibration \
+		--runs $(FINDINGS_RUNS)/calibration --games $(CALIBRATION_GAMES)
+
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
@@ -125,6 +138,9 @@ findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	for arm in exits-a exits-b aggression-a aggression-b; do \
+		$(VENV)/bin/deepsim run scenarios/claims/b5-$$arm.yaml --games $(FINDINGS_PAIRED_GAMES) \
+			--out $(FINDINGS_RUNS)/b5-$$arm $(DEEPSIM_QUIET) || exit 1; done
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim tune $(RC) --space readings \
@@ -138,7 +154,9 @@ findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
-		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --meta $(FINDINGS_RUNS)/mixed-meta \
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
+		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
+		--meta $(FINDINGS_RUNS)/mixed-meta \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \

@@ -197,8 +197,10 @@ def bot_styles(ctx: Context, foot: str) -> Section:
     ws = ctx.win_shares("bot")
     base = ctx.primary.baseline_bots
     s.paragraphs.append("Win share by bot style (styles are drawn per seat), against the "
-                        "fair share 1/players over the whole field: does aggression "
-                        "over-win? Bot styles are knobs in `bots.yaml`, not rules."
+                        "fair share 1/players over the whole field: a style's share depends "
+                        "on the styles it meets, so a claim about a style is measured on "
+                        "paired games, not read here. Bot styles are knobs in `bots.yaml`, "
+                        "not rules."
                         + (f" Baseline styles ({', '.join(base)}: yardsticks, left out of "
                            f"every other balance table) are shown here for reference."
                            if base else ""))

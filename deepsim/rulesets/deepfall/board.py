@@ -89,8 +89,8 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
  GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR, GS_RB_EPOCH, GS_SHORT_SET, GS_SHORT_NS,
- GS_SHORT_NC) = range(29)
-G_N = 29
+ GS_SHORT_NC, GS_WARN_FLOOR) = range(30)
+G_N = 30
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
@@ -113,7 +113,10 @@ G_N = 29
 # test builds by hand, before the game's first turn). GS_SHORT_SET 1 = GS_SHORT_NS and
 # GS_SHORT_NC hold what the best room of the Press On target floor still needs (0, 0 when
 # none is worth it; bots.press_on), computed once per step 2: nothing it reads changes
-# while the crew presses on; step2_plan clears it.
+# while the crew presses on; step2_plan clears it. GS_WARN_FLOOR: the next floor to fall
+# at the start of the round (B8 "one floor away"); a Taking on another floor that round
+# was not warned of (kernel.collapse). SD_WARNED: 1 = the crew stood on that floor at the
+# start of the round, 0 = it did not, 2 = a fresh crew mustered during the round.
 
 
 #: The fields of one game in progress, in the order of its record (:func:`state_dtype`):
@@ -189,7 +192,9 @@ Data = namedtuple("Data", (
     "player_opts",  # int64[k] player counts a game draws from
     "seat_spec",    # int64[MAX_SEATS, 3] Lineage, Calling, bot profile per seat (-1 drawn)
     "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
-    "unique",       # int64 A19: Lineages and Callings drawn at most once per game
+    "unique",       # int64 A19: 1 = Lineages and Callings drawn at most once per game,
+                    # 0 = drawn independently per seat, 2 = mirror: every seat plays seat
+                    # 1's company and bot (drawn per game; scenario companies.mirror)
     "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
     "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
                     # profiles (scenario key faction_bots; deepsim.factionmix)

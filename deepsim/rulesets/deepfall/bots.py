@@ -67,6 +67,7 @@ from deepsim.rulesets.deepfall.layout import (
     K_CASH_LOOT,
     K_CONTEST,
     K_DREAD_STOP,
+    K_EXIT_VIA,
     K_LAST_STAND,
     K_MAW_MARGIN,
     K_PRESS_MAX,
@@ -569,7 +570,19 @@ def _held_value(st, dat, p):
 @njit(cache=True, _nrt=False, forceinline=True)
 def exit_choice(st, dat, kn, p):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. Whether the crew can pay for a
-    Last Stand (board.ls_affordable) is asked only where it decides."""
+    Last Stand (board.ls_affordable) is asked only where it decides. ``exit_via`` 1 or 2
+    keeps the heuristic's moment of leaving and steers the way out: always a Cash Out, or
+    a Last Stand whenever one can be paid for (else a Cash Out)."""
+    c = _exit_heuristic(st, dat, kn, p)
+    if c == 0 or kn[K_EXIT_VIA] < 0.5 or kn[K_RANDOM] > 0.5:
+        return c
+    if kn[K_EXIT_VIA] > 1.5 and (c == 2 or ls_affordable(st, dat, p)):
+        return 2
+    return 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _exit_heuristic(st, dat, kn, p):
     sd = st.sd
     rules = dat.book.rules
     if sd[p, SD_STAND] == 1:

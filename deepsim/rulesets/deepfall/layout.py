@@ -212,6 +212,7 @@ KNOBS = (
     "search_room",     # search bot: 1 = also search the room on arrival
     "search_press",    # search bot: 1 = also search each Press On
     "search_margin",   # search bot: override the heuristic only by this many standard errors
+    "exit_via",        # 0 the heuristic's exit; 1 always Cash Out, 2 a Last Stand (B5)
 )
 _K = columns(KNOBS)
 K_RANDOM = _K["random"]
@@ -233,13 +234,15 @@ K_ROLLOUTS = _K["rollouts"]
 K_SEARCH_ROOM = _K["search_room"]
 K_SEARCH_PRESS = _K["search_press"]
 K_SEARCH_MARGIN = _K["search_margin"]
+K_EXIT_VIA = _K["exit_via"]
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
 GAME_INT = ("players", "rounds", "truncated", "n_winners", "winner_seat", "maw_steps",
             "floors_collapsed", "dread_fills", "deferred_steps", "press_ons", "setbacks",
             "rooms_scored", "rooms_contested", "contested_markers", "rooms_unclaimed",
-            "rooms_consumed", "warned", "taken_after_warning", "rooms_per_floor",
+            "rooms_consumed", "warned", "taken_after_warning", "taken_moved_in",
+            "taken_mustered", "taken_blindsided", "rooms_per_floor",
             "dread_track_length", "rng_draws")
 _G = columns(GAME_INT)
 G_PLAYERS = _G["players"]
@@ -260,6 +263,13 @@ G_UNCLAIMED = _G["rooms_unclaimed"]
 G_CONSUMED = _G["rooms_consumed"]
 G_WARNED = _G["warned"]
 G_TAKEN_WARNED = _G["taken_after_warning"]
+# every Taking is one of four (B8): the crew stood on the floor at the start of the round
+# (taken_after_warning), moved onto it during the round, was mustered onto it during the
+# round, or stood on a floor that was not the next to fall when the round began
+# (blindsided: only when the Maw eats more than one floor in a round)
+G_TAKEN_MOVED_IN = _G["taken_moved_in"]
+G_TAKEN_MUSTERED = _G["taken_mustered"]
+G_TAKEN_BLINDSIDED = _G["taken_blindsided"]
 G_ROOMS_PER_FLOOR = _G["rooms_per_floor"]
 G_DREAD_LEN = _G["dread_track_length"]
 G_RNG_DRAWS = _G["rng_draws"]

@@ -79,9 +79,11 @@ class DeepfallRuleset(KernelRuleset):
     report_games_columns = (
         "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
         "rooms_contested", "contested_markers", "deferred_steps", "warned",
-        "taken_after_warning", "floors_collapsed", "deal", "rotation")
+        "taken_after_warning", "taken_moved_in", "taken_mustered", "taken_blindsided",
+        "floors_collapsed", "deal", "rotation")
     report_seats_columns = (
-        "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
+        "seat", "players", "lineage", "calling", "company", "bot", "place", "win", "fair",
+        "glory",
         "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
         "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
         "calling_ability", "rotation")
@@ -132,6 +134,11 @@ class DeepfallRuleset(KernelRuleset):
                 raise common.knobs_need_a_bot("seat", source=source, key=f"seats.{i}.knobs",
                                               lines=lines)
             seat_bots.append(seat.bot)
+        if sc.companies.mirror and any(s != sc.seats[0] for s in sc.seats[1:]):
+            i = next(i for i, s in enumerate(sc.seats) if s != sc.seats[0])
+            raise InputError("companies.mirror plays seat 1's company and bot at every "
+                             "seat: list the other seats as seat 1 (or leave 'seats:' out)",
+                             file=source, key=f"seats.{i}", line=lines.get(f"seats.{i}"))
         if sc.companies.unique:
             for half, label in ((0, "lineage"), (1, "calling")):
                 fixed = [v for v in spec[:, half] if v >= 0]
@@ -149,7 +156,8 @@ class DeepfallRuleset(KernelRuleset):
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
         arrays = comp.build(data, players=counts, seat_spec=spec,
                             bot_pool=[names.index(b) for b in sc.bots],
-                            unique=sc.companies.unique, knobs=knobs, fmix=fmix)
+                            unique=2 if sc.companies.mirror else int(sc.companies.unique),
+                            knobs=knobs, fmix=fmix)
         params = data.model_dump()
         # a scenario without rotate_seats resolves exactly as before (same scenario hash)
         resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})

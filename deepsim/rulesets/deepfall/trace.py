@@ -60,6 +60,7 @@ REASONS: dict[str, dict[int, tuple[str, tuple[str, ...]]]] = {
         5: ("floor_falls", ("affordable", "last_stand/100", "price")),
         6: ("cash_loot", ("loot/100", "cash_loot/100", "deepest/100", "cash_depth/100")),
         7: ("stay", ("loot/100", "cash_loot/100", "deepest/100", "cash_depth/100")),
+        8: ("exit_via", ("exit_via/100",)),
     },
 }
 _GENERIC = ("x", "y", "z", "w", "u", "v")
@@ -363,6 +364,9 @@ def _why(e: dict) -> str:
         act = {0: "stays", 1: "cashes out", 2: "declares a Last Stand"}[e["exit"]]
         if r == "random":
             return f"{act}: random bot"
+        if r == "exit_via":
+            return (f"{act}: exit_via {_g(e['exit_via'])} steers the way out (the "
+                    f"heuristic leaves here)")
         if r == "last_stand_declared":
             return f"{act}: a Last Stand is declared (no Cash Out after one, A29)"
         if r == "last_stand_2":

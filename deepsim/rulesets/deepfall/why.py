@@ -25,7 +25,8 @@ Reason codes (the ``reason`` value of each event; trace.py words them):
   ``target_depth``; 3 the floor falls: Worthy End beats Cash Out by more than half the
   held rooms' Glory; 4 the floor falls: Cash Out (Worthy End not worth it); 5 the floor
   falls: Cash Out (no Last Stand: not affordable or ``last_stand`` 0); 6 Loot reached
-  ``cash_loot`` at ``cash_depth``; 7 stays.
+  ``cash_loot`` at ``cash_depth``; 7 stays; 8 ``exit_via`` steers the way out of a crew
+  the heuristic makes leave.
 - forecast verdict: 0 not the next floor to fall; 1 falls (the round's own steps reach
   it); 2 stands (even a full Dread track would not reach it); 3 falls (the track is full);
   4 falls by the forecast; 5 stands by the forecast.
@@ -75,6 +76,7 @@ from deepsim.rulesets.deepfall.layout import (
     K_CASH_DEPTH,
     K_CASH_LOOT,
     K_DREAD_STOP,
+    K_EXIT_VIA,
     K_LAST_STAND,
     K_MAW_MARGIN,
     K_PRESS_MAX,
@@ -354,6 +356,9 @@ def exit_(st, dat, kn, p, price, choice):
     affordable = price <= 0 or st.sym[METTLE] >= price
     if kn[K_RANDOM] > 0.5:
         emit(st, p, EV_WHY_EXIT, (choice, 0, 0, 0, 0, 0, 0))
+        return
+    if choice != 0 and kn[K_EXIT_VIA] > 0.5:
+        emit(st, p, EV_WHY_EXIT, (choice, 8, x100(kn[K_EXIT_VIA]), 0, 0, 0, 0))
         return
     cur = sd[p, SD_FLOOR]
     deepest = sd[p, SD_DEEPEST]
