@@ -45,6 +45,7 @@ from deepsim.output import (
     read_run_json,
     write_run_json,
 )
+from deepsim.rulesets.base import safety_cap_values
 
 __all__ = [
     "MAX_CHUNKS",
@@ -528,6 +529,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "params_hash": prepared.params_hash,
         "placeholders": list(prepared.placeholders),
         "skipped_rules": list(prepared.skipped_rules),
+        # engine caps, never rules: invented data (deepsim.rulesets.base.UNRESOLVED)
+        "safety_caps": safety_cap_values(ruleset, prepared.params),
         "baseline_bots": list(prepared.baseline_bots),
         "seed": seed,
         "games": games,

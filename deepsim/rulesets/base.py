@@ -32,24 +32,47 @@ from typing import Any, ClassVar
 import pandas as pd
 
 __all__ = [
-    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "OddsBook", "OddsOption",
-    "OddsRuleset", "Prepared", "ReportOption", "Ruleset", "RulesetInfo", "check_ruleset",
-    "plural",
+    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "UNRESOLVED", "OddsBook",
+    "OddsOption", "OddsRuleset", "Prepared", "ReportOption", "Ruleset", "RulesetInfo",
+    "cap_text", "check_ruleset", "param_value", "plural", "safety_cap_values",
 ]
 
 #: the dtypes a table column may be declared with (pandas dtype names)
 DTYPES = ("int64", "float64", "bool", "category")
 
-#: columns every playable ruleset's games table carries, with their dtypes
+#: columns every playable ruleset's games table carries, with their dtypes: ``truncated``
+#: is True when a safety cap (:attr:`Ruleset.safety_caps`) stopped the game before its rules
+#: ended it: the game is *unresolved* (see :data:`UNRESOLVED`)
 BASE_GAMES_COLUMNS: Mapping[str, str] = {"game": "int64", "seed": "int64", "truncated": "bool"}
 
 #: columns every playable ruleset's seats table carries (one row per seat of each game):
-#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0),
-#: ``fair`` (the seat's fair share of a win; 1/players when every seat may win) and ``bot``
-#: (the seat's bot style label)
+#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0;
+#: NaN for every seat of an unresolved game), ``fair`` (the seat's fair share of a win;
+#: 1/players when every seat may win) and ``bot`` (the seat's bot style label)
 BASE_SEATS_COLUMNS: Mapping[str, str] = {"game": "int64", "seat": "int64", "players": "int64",
                                          "win": "float64", "fair": "float64",
                                          "bot": "category"}
+
+#: The one rule for a game a safety cap stops (every ruleset keeps it; the conformance
+#: suite's ``unresolved`` check tests it):
+#:
+#: - a **safety cap** is an engine limit, not a rule (a turn or round count after which a
+#:   game no bot can finish is stopped); the ruleset names each in :attr:`Ruleset.
+#:   safety_caps`. The rulebook never gives one (a limit the rules give ends the game by
+#:   the rules), so every banner and ``run.json`` flag its value as invented data;
+#: - a game a cap stops has ``truncated`` = True and is **unresolved**: never a draw and
+#:   never a win. Each of its seat rows holds ``win`` = NaN (no result), and the shared
+#:   report, the terminal summary, ``check``/``compare``/``sweep``/``tune``, ``respond``
+#:   and the ladder leave those rows out of every win share, ratio and draw share, count
+#:   the unresolved games in the headline (``0.3% unresolved at the 1,000 player-turn
+#:   cap``) and warn above :data:`deepsim.stats.UNRESOLVED_WARN` (1%);
+#: - a ruleset may offer a documented **adjudication** of a stopped game (Atlantis: by
+#:   material) as an opt-in parameter. An adjudicated game keeps ``truncated`` = True, has
+#:   the optional games column ``adjudicated`` (bool) = True and ``win`` as the
+#:   adjudication decides (summing to 1 like any result); the report says how many games
+#:   were adjudicated. A ruleset marks its rows with
+#:   :func:`deepsim.rulesets.common.mark_unresolved`.
+UNRESOLVED = "truncated and not adjudicated: win = NaN for every seat"
 
 
 @dataclass
@@ -219,7 +242,9 @@ class Ruleset(RulesetInfo):
     - ``report_options``: its report settings (:class:`ReportOption`), default none;
     - ``seat_order``: one phrase on who plays first (the report's seat advantage);
     - ``score_label``: what a player scores (``"Glory"``, ``"VP"``; the unit of a games
-      table's ``margin``), or None when the game has no score.
+      table's ``margin``), or None when the game has no score;
+    - ``safety_caps``: its engine caps ``{path: unit}`` (default none); a game a cap stops
+      is *unresolved* (:data:`UNRESOLVED`: ``truncated``, ``win`` NaN), never a draw.
 
     **Required entry points** (abstract methods): :meth:`prepare`, :meth:`run_chunk`,
     :meth:`trace`, :meth:`trace_result`, :meth:`parameters`, :meth:`bot_data` (bot styles
@@ -387,6 +412,14 @@ class Ruleset(RulesetInfo):
     #: estimate
     compile_estimate_s: ClassVar[Mapping[str, float]] = {}
 
+    #: the safety caps of its data file, ``{parameter path: unit}`` (``{"end.max_turns":
+    #: "player-turn"}``): engine limits, not rules, that stop a game the bots cannot finish.
+    #: A game one stops is unresolved (:data:`UNRESOLVED`); every banner and ``run.json``
+    #: flag each cap's value as invented (:func:`safety_cap_values`); the conformance suite
+    #: sets each to 1 and checks the unresolved rows. Empty: the engine never stops a game
+    #: early (then no game may be ``truncated``).
+    safety_caps: ClassVar[Mapping[str, str]] = {}
+
     #: ``warm_up(prepared=None, *, trace=False)``: compile (or load from numba's cache) the
     #: kernels ``run_chunk`` calls for the argument types of ``prepared`` (default: the
     #: ruleset's own default scenario), and ``trace``'s too with ``trace``, playing at most a
@@ -440,9 +473,54 @@ def _metadata_problems(cls) -> list[str]:
             out.append(f"group_columns must include {g!r}")
     if not cls.default_metrics:
         out.append("default_metrics is empty")
+    caps = getattr(cls, "safety_caps", {}) or {}
+    if not isinstance(caps, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                for k, v in caps.items()):
+        out.append("safety_caps must map parameter paths to unit nouns (str: str)")
+    if "adjudicated" in cols and cols["adjudicated"] != "bool":
+        out.append(f"games_columns must declare 'adjudicated' as bool (got "
+                   f"{cols['adjudicated']})")
     if cls.target_rounds is not None and not cls.target_rounds > 0:
         out.append(f"target_rounds must be None or > 0 (got {cls.target_rounds})")
     return out
+
+
+def param_value(params: Mapping[str, Any], path: str) -> Any:
+    """The value at dotted ``path`` of a nested parameters mapping (``Prepared.params``),
+    or of a flat one keyed by dotted paths (a report's ``RunData.params``); None when
+    absent."""
+    if path in params:
+        return params[path]
+    node: Any = params
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def safety_cap_values(ruleset: Any, params: Mapping[str, Any]) -> list[dict]:
+    """Each safety cap of ``ruleset`` (:attr:`Ruleset.safety_caps`) with its value in
+    ``params``: ``[{"path", "value", "unit", "invented": True}]`` (a cap is never a rule:
+    the value is invented data), in declaration order; caps absent from ``params`` are left
+    out. What ``run.json`` records as ``safety_caps`` and every banner shows."""
+    out = []
+    for path, unit in dict(getattr(ruleset, "safety_caps", {}) or {}).items():
+        value = param_value(params, path)
+        if value is not None:
+            out.append({"path": path, "value": value, "unit": unit, "invented": True})
+    return out
+
+
+def cap_text(caps: Sequence[Mapping[str, Any]]) -> str:
+    """``the 1,000 player-turn cap (end.max_turns)``: the caps for a sentence ('' when
+    none)."""
+    bits = []
+    for c in caps:
+        v = c.get("value")
+        num = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        bits.append(f"the {num} {c.get('unit', '')} cap ({c.get('path')})".replace("  ", " "))
+    return " / ".join(bits)
 
 
 def check_ruleset(obj: Any) -> list[str]:

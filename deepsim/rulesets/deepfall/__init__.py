@@ -208,6 +208,8 @@ class DeepfallRuleset(Ruleset):
     seat_order = ("seat 1 plays first in round 1; the first-player marker then passes "
                   "clockwise")
     score_label = "Glory"
+    #: A39: the round cap is an engine limit, not a rule (a game it stops is unresolved)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_rounds": "round"}
     report_options = REPORT_OPTIONS
     claims_title = "Claims B1-B8"
     #: what its report sections and claims read (report.py)
@@ -448,7 +450,8 @@ class DeepfallRuleset(Ruleset):
         for j, c in enumerate(L.SEAT_FLT):
             seats[c] = s_flt[j]
         seats["fair"] = 1.0 / players
-        return games_df, pd.DataFrame(seats, copy=False)
+        # a game the round cap (A39) stopped is unresolved: no seat's win (contract)
+        return games_df, common.mark_unresolved(games_df, pd.DataFrame(seats, copy=False))
 
     def _traced(self, prepared: Prepared, game_index: int):
         """Play game ``game_index`` with the event buffer on: (gi, si, sf, events, seat
