@@ -80,7 +80,8 @@ def _side_title(side: str) -> str:
 
 
 _GAMES_COLUMNS = {"game": "int64", "seed": "int64", **{c: "int64" for c in L.GAME_INT},
-                  "truncated": "bool", **{c: "float64" for c in L.GAME_FLT},
+                  "truncated": "bool", "adjudicated": "bool",
+                  **{c: "float64" for c in L.GAME_FLT},
                   **{c: "category" for c in ("winner", "end", "first", "killer")}}
 _SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64",
                   **{c: "category" for c in ("faction", "bot")},
@@ -97,10 +98,10 @@ class AtlantisRuleset(Ruleset):
     faction_column = "faction"
     faction_label = "faction"
     group_columns = ("faction", "bot", "seat")
-    #: sweep metrics when none are named: side balance, draws (turn cap), first-move
-    #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
-    #: each side's own turns); tune minimises the side balance
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
+    #: sweep metrics when none are named: side balance, games the safety cap stopped,
+    #: first-move edge, and length in rounds (two player-turns; "turns" would be the seats
+    #: column, each side's own turns); tune minimises the side balance
+    default_metrics = ("faction_spread", "unresolved", "seat_advantage", "rounds")
     default_objective = "faction_spread"
     #: the rulebook states no game length
     target_rounds = None
@@ -108,10 +109,14 @@ class AtlantisRuleset(Ruleset):
     seats_columns = _SEATS_COLUMNS
     seat_order = "seat 1 moves first"
     score_label = None
+    #: AMB-T23: the rules have no turn limit (a game ends when a leader dies, AT-V1); the
+    #: engine's cap stops a game the bots cannot finish (unresolved, or adjudicated by
+    #: material with end.at_cap)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_turns": "player-turn"}
     #: what its report sections read (report.py)
     report_games_columns = (
         "turns", "rounds", "winner_side", "first_side", "end_cause", "truncated",
-        "killer_type", "killer", "end", "winner", "first", "material_witch", "material_king",
+        "adjudicated", "killer_type", "killer", "end", "winner", "first", "material_witch", "material_king",
         "material_margin", "units_left_witch", "units_left_king")
     report_seats_columns = ("faction", "bot", "side", "win", "fair", "outcome", "first",
                             "players")
@@ -410,11 +415,13 @@ class AtlantisRuleset(Ruleset):
         for j, c in enumerate(L.GAME_INT):
             games[c] = gi[:, j]
         games["truncated"] = games["truncated"].astype(bool)
+        games["adjudicated"] = games["adjudicated"].astype(bool)
         for j, c in enumerate(L.GAME_FLT):
             games[c] = gf[:, j]
         ws = gi[:, L.G_WINNER_SIDE]
+        # no draw in the rules (AT-V1): no winner only when the safety cap stopped the game
         games["winner"] = pd.Categorical.from_codes(
-            np.where(ws < 0, 2, ws), categories=list(L.SIDE_TITLES) + ["draw"])
+            np.where(ws < 0, 2, ws), categories=list(L.SIDE_TITLES) + ["unresolved"])
         games["end"] = pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
                                                  categories=list(L.END_CAUSES))
         games["first"] = pd.Categorical.from_codes(gi[:, L.G_FIRST_SIDE],
@@ -441,11 +448,13 @@ class AtlantisRuleset(Ruleset):
             seats[c] = s_flt[j]
         seats["fair"] = np.full(2 * count, 0.5)
         win = s_flt[L.SF_WIN]
+        open_ = ws[gidx] < 0
         seats["outcome"] = pd.Categorical.from_codes(
-            np.where(win >= 1.0, 0, np.where(win <= 0.0, 1, 2)),
-            categories=["win", "loss", "draw"])
+            np.where(open_, 2, np.where(win >= 1.0, 0, 1)),
+            categories=["win", "loss", "unresolved"])
         seats["first"] = seat == 0
-        return games_df, pd.DataFrame(seats)
+        # a game the safety cap stopped is unresolved: win = NaN on both seats (contract)
+        return games_df, common.mark_unresolved(games_df, pd.DataFrame(seats))
 
     # ---- trace --------------------------------------------------------------------------
 
@@ -482,8 +491,9 @@ class AtlantisRuleset(Ruleset):
                                spell_names=prepared.compiled["spell_titles"])
         lines.append("")
         g = gi[0]
-        winner = ("draw" if g[L.G_WINNER_SIDE] < 0
-                  else L.SIDE_TITLES[int(g[L.G_WINNER_SIDE])])
+        winner = ("unresolved (stopped by the safety cap end.max_turns)"
+                  if g[L.G_WINNER_SIDE] < 0 else L.SIDE_TITLES[int(g[L.G_WINNER_SIDE])]
+                  + (" by material (end.at_cap)" if g[L.G_ADJUDICATED] else ""))
         killer = (prepared.compiled["unit_titles"][int(g[L.G_KILLER_TYPE])]
                   if g[L.G_KILLER_TYPE] >= 0 else "-")
         lines.append(f"Result: {winner} after {g[L.G_TURNS]} player-turns "

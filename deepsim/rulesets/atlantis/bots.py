@@ -101,9 +101,11 @@ from deepsim.rulesets.atlantis.layout import (
     K_STANDOFF_TURNS,
     N_DIRS,
     R_HIDE_MIN,
+    R_MESMERIZE_RANGE,
     R_PARALYZED_BONUS,
     R_RANGED_MAX,
     R_RANGED_MIN,
+    R_SIREN_RANGE,
     SP_FREEZE,
     SP_HEALING,
     SP_LUMINESCENCE,
@@ -123,10 +125,13 @@ from deepsim.rulesets.atlantis.layout import (
     T_PASSABLE,
     U_AD,
     U_DR,
+    U_ENTANGLE,
     U_LARGE,
     U_LEADER,
     U_MARTYR,
+    U_MESMERIZE,
     U_MV,
+    U_NET,
     U_POISON,
     U_RANGED,
     U_SIREN,
@@ -702,6 +707,35 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
     if best >= 0:
         return 1, best
     return 0, -1
+
+
+@njit(cache=True, _nrt=False)
+def keep_hidden(scr, dat, kn, i):
+    """AMB-T28: does hidden slot i, not attacking this turn, skip its specials to keep its
+    Hide marker (using Entangle, Net, Mesmerize or Siren's Call would discard it)?
+
+    The heuristic keeps hiding unless an enemy leader it could target stands within the
+    reach of one of its specials (a paralysed or Sirened leader is worth the marker);
+    ``random`` never gives its specials up (a coin would be a second policy for the
+    baseline). Decision only: legality is the kernel's.
+    """
+    if kn[K_RANDOM] > 0.5:
+        return False
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    rules = dat[D_RULES]
+    t = u[i, UC_TYPE]
+    reach = 0
+    if units[t, U_ENTANGLE] == 1 or units[t, U_NET] == 1:
+        reach = 1
+    if units[t, U_MESMERIZE] == 1:
+        reach = max(reach, np.int64(rules[R_MESMERIZE_RANGE]))
+    if units[t, U_SIREN] == 1 or u[i, UC_SONG] > 0:
+        reach = max(reach, np.int64(rules[R_SIREN_RANGE]))
+    _own, foe_l = _leaders(scr, u[i, UC_SIDE])
+    if foe_l >= 0 and dat[D_DIST][u[i, UC_CELL], u[foe_l, UC_CELL]] <= reach:
+        return False
+    return True
 
 
 @njit(cache=True, _nrt=False)
