@@ -59,14 +59,16 @@ from deepsim.rulesets.atlantis.layout import (
 (GS_CTR, GS_EV, GS_TRACE, GS_TURN, GS_ACTIVE, GS_W, GS_H, GS_C, GS_NSLOTS, GS_OVER,
  GS_WINNER, GS_CAUSE, GS_KILLER, GS_FORCED_N, GS_FORCED_POS, GS_PHASE, GS_LEADER_W,
  GS_LEADER_K, GS_BOT_W, GS_BOT_K, GS_PN, GS_FIRST, GS_KILLER_SLOT, GS_LAST_ATTACK,
- GS_BREAKING, GS_MAT0_W, GS_MAT0_K, GS_MIN_COST, GS_ADJUDICATED) = range(29)
-G_N = 29
+ GS_BREAKING, GS_MAT0_W, GS_MAT0_K, GS_MIN_COST, GS_ADJUDICATED, GS_PURSUERS) = range(30)
+G_N = 30
 # GS_LAST_ATTACK: the player-turn of the last attack made (0: none yet); GS_BREAKING: 1
 # while the active side's bot breaks a standoff (bots.breaking) this turn; GS_MAT0_W/K:
 # each side's material (AD x DR, x 100) when play begins, the breaker's reference.
 # GS_MIN_COST: the least move cost of any terrain row (AT-M1), set by setup; 0 (a state
 # built by hand) makes kernel.reach expand every cell, as it would with free hexes.
 # GS_ADJUDICATED: 1 when end.at_cap = material decided a game the safety cap stopped.
+# GS_PURSUERS: while a side breaks a standoff, its units other than the leader that can
+# attack and swim and have a path to the enemy leader (bots.leader_paths).
 
 # ---- unit slot columns: int64[MAX_UNITS, UC_N] -----------------------------------------
 (UC_TYPE, UC_SIDE, UC_CELL, UC_DMG, UC_ALIVE, UC_HIDDEN, UC_PARA, UC_NENT, UC_SIREN,

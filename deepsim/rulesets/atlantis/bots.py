@@ -41,6 +41,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_MAT0_W,
     GS_MIN_COST,
     GS_NSLOTS,
+    GS_PURSUERS,
     GS_TURN,
     UC_ALIVE,
     UC_CELL,
@@ -192,7 +193,8 @@ def leader_paths(scr, dat, side):
     the search goes on around it; enemy units are ignored: they die or move); -1 where no
     such path exists. The breaker walks units along it, so a wall of rocks, land, (for
     Large units) shallow reef or a jam of its own army between the armies is walked
-    around, not pressed against."""
+    around, not pressed against. Also sets ``GS_PURSUERS``: the side's units other than its
+    leader that can attack and swim (AD, MV > 0) and have such a path."""
     g = scr[X_G]
     u = scr[X_U]
     q = scr[X_LQ]
@@ -222,6 +224,19 @@ def leader_paths(scr, dat, side):
                     continue        # a friend's hex gets its steps but blocks the way on
                 q[n] = nc
                 n += 1
+    # the units that can carry the hunt without the leader (AD > 0, MV > 0, a path)
+    units = dat[D_UNITS]
+    k = 0
+    for j in range(g[GS_NSLOTS]):
+        if u[j, UC_ALIVE] == 0 or u[j, UC_SIDE] != side:
+            continue
+        t = u[j, UC_TYPE]
+        if units[t, U_LEADER] == 1 or units[t, U_AD] <= 0 or units[t, U_MV] <= 0:
+            continue
+        lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
+        if lead[u[j, UC_CELL]] >= 0:
+            k += 1
+    g[GS_PURSUERS] = k
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -521,11 +536,15 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     # the cell's mask of such neighbours (board.adj_mask; 0 for most cells)
     adj = scr[X_ENTRY][ER_ADJ, ec]
     if adj != 0:
+        # the leader's weight 10 (AT-V1); a unit of a side breaking a standoff weighs them
+        # as it weighs the enemy (a quarter): a pocket whose approaches pass Vortex or Lava
+        # hexes is entered, not watched from its edge for the rest of the game
+        w_adj = 10.0 if leader else (0.25 if scr[X_G][GS_BREAKING] == 1 else 1.0)
         for d in range(N_DIRS):
             if (adj >> (2 * d)) & 1:
-                s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+                s -= 2.0 * (1.0 + _worth(dat, t)) * w_adj
             if (adj >> (2 * d + 1)) & 1:
-                s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+                s -= p / left * (1.0 + _worth(dat, t)) * w_adj
     hid = 0.0
     if can_hide(scr, dat, i):
         hid = min(max(hide_modifier(dat, t, tr) + 1 - rules[R_HIDE_MIN] + 6, 0.0), 6.0)
@@ -535,7 +554,10 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         # reach is safe; ending a turn in reach needs a gain worth the risk (a likely
         # strike at the enemy leader through _best_from's leader_hunt term)
         keep = kn[K_LEADER_KEEP_BACK]
-        if near < keep:
+        if near < keep and (scr[X_G][GS_BREAKING] == 0 or scr[X_G][GS_PURSUERS] > 0):
+            # kept back while its army can fight; a leader breaking a standoff with no unit
+            # left to hunt the enemy leader goes in itself (its danger below still
+            # counted): only it can end the game
             s -= 4.0 * (keep - near)
         lam = scr[X_LTHR][ec]
         if phase == 1:
@@ -733,9 +755,7 @@ def keep_hidden(scr, dat, kn, i):
     if units[t, U_SIREN] == 1 or u[i, UC_SONG] > 0:
         reach = max(reach, np.int64(rules[R_SIREN_RANGE]))
     _own, foe_l = _leaders(scr, u[i, UC_SIDE])
-    if foe_l >= 0 and dat[D_DIST][u[i, UC_CELL], u[foe_l, UC_CELL]] <= reach:
-        return False
-    return True
+    return not (foe_l >= 0 and dat[D_DIST][u[i, UC_CELL], u[foe_l, UC_CELL]] <= reach)
 
 
 @njit(cache=True, _nrt=False)
