@@ -197,8 +197,10 @@ def summary(df: pd.DataFrame) -> list[str]:
     t = df[df["truncated"]]
     lines.append(f"stopped by the cap: {len(t):,}")
     if len(t):
-        lines.append("  with no mover of the side ahead able to reach the enemy leader: "
-                     + str(int((~t["can_reach_witch"] & ~t["can_reach_king"]).sum())))
+        cw = t["can_reach_witch"].astype(bool).to_numpy()
+        ck = t["can_reach_king"].astype(bool).to_numpy()
+        lines.append(f"  where neither side has a mover that could reach the enemy leader: "
+                     f"{int((~cw & ~ck).sum())}")
     return lines
 
 

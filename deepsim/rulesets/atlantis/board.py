@@ -90,8 +90,10 @@ INF = 1 << 40
 # ---- positions in the scratch tuple ----------------------------------------------------
 (X_G, X_U, X_CHITS, X_ENT, X_OCC, X_TER, X_CUR, X_TSRC, X_POOL, X_PKEY, X_PPREV, X_PLIST,
  X_PDONE, X_PATH, X_ORDER, X_NEAR, X_THREAT, X_TMP, X_FORCED, X_KEY, X_EV, X_GSTAT, X_SSTAT,
- X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L, X_ENTRY) = range(32)
+ X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L, X_ENTRY, X_LPOI) = range(33)
 # X_LTHR..X_LH: the bots' leader-danger field (bots.leader_threat): expected hits per cell
+# of non-poisonous attackers (X_LTHR) and of poisonous ones (X_LPOI: one of those kills,
+# AT-X1)
 # from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks;
 # X_LEAD / X_LEAD_L: the standoff breaker's steps from each cell to the enemy leader for
 # units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
@@ -156,7 +158,8 @@ def new_scratch(n_cells, max_events):
             np.full(n_cells, -1, np.int64),                 # bots: attacker mark per cell
             np.full(n_cells, -1, np.int64),                 # bots: steps to the enemy leader
             np.full(n_cells, -1, np.int64),                 # ... for Large units (AT-M5)
-            np.full((3, n_cells), -1, np.int64))            # entry keys, adjacent hazards
+            np.full((3, n_cells), -1, np.int64),            # entry keys, adjacent hazards
+            np.zeros(n_cells, np.float64))                  # bots: poison hits per cell
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -65,6 +65,7 @@ from deepsim.rulesets.atlantis.board import (
     X_ENTRY,
     X_LH,
     X_LM,
+    X_LPOI,
     X_LQ,
     X_LTHR,
     X_NEAR,
@@ -251,7 +252,9 @@ def _crossable(scr, dat, c, large):
 
 @njit(cache=True, _nrt=False)
 def leader_threat(scr, dat, i):
-    """Fill ``X_LTHR[c]``: expected hits the other player could deal to slot i on cell c.
+    """Fill ``X_LTHR[c]`` / ``X_LPOI[c]``: expected hits the other player's non-poisonous /
+    poisonous units could deal to slot i on cell c (one poison hit destroys it, AT-X1, so
+    :func:`leader_danger` weighs the two apart).
 
     Sharper than the kernel's ``X_THREAT`` (which ignores the board): an enemy unit free to
     act (no Paralyzation or Siren counter, AD > 0) reaches the hexes within MV steps of
@@ -259,7 +262,8 @@ def leader_threat(scr, dat, i):
     hex is never passed, AT-M7) and threatens their neighbours, so a screen of units or
     rocks between a leader and the enemy shelters it. Steps, not move costs: a cautious
     (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
-    of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
+    of sight ignored). Each unit adds AD x hit chance once per hex, to ``X_LPOI`` for a
+    Poison unit (AT-X1), else to ``X_LTHR``.
     Units too far to reach any hex within slot i's MV + 1 (a Current's push) are skipped,
     and a unit's search does not go on from a hex beyond that reach (hex distance to slot
     i's cell over its MV + 1 plus the unit's steps left + 1): the field is exact only
@@ -272,7 +276,8 @@ def leader_threat(scr, dat, i):
     g = scr[X_G]
     u = scr[X_U]
     occ = scr[X_OCC]
-    thr = scr[X_LTHR]
+    thr_n = scr[X_LTHR]
+    thr_p = scr[X_LPOI]
     q = scr[X_LQ]
     hop = scr[X_LM]
     mark = scr[X_LH]
@@ -287,7 +292,8 @@ def leader_threat(scr, dat, i):
     lmv = units[u[i, UC_TYPE], U_MV]       # the field is read within MV (+1 push) of ci
     dci = dist[ci]                         # symmetric: hex distances to ci
     for c in range(C):
-        thr[c] = 0.0
+        thr_n[c] = 0.0
+        thr_p[c] = 0.0
         mark[c] = -1
     for j in range(g[GS_NSLOTS]):
         if u[j, UC_ALIVE] == 0 or not is_opponent(u, i, j):
@@ -296,8 +302,7 @@ def leader_threat(scr, dat, i):
         if paralysis(u, j) > 0 or u[j, UC_SIREN] > 0 or units[t, U_AD] <= 0:
             continue                         # AT-A1 / AT-X10: cannot attack next turn
         w = units[t, U_AD] * p
-        if units[t, U_POISON] == 1:
-            w *= 3.0
+        thr = thr_p if units[t, U_POISON] == 1 else thr_n     # AT-X1: one hit kills
         cj = u[j, UC_CELL]
         mv = units[t, U_MV]
         if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, U_RANGED] == 1 else 1):
@@ -355,29 +360,35 @@ def _poisson_tail(lam, k):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def leader_danger(kn, lam, left):
-    """Cost of the own leader facing ``lam`` expected hits with ``left`` DR to lose:
-    ``LEADER_RISK x caution x (lam / left + 4 P(killed))``."""
-    return LEADER_RISK * kn[K_CAUTION] * (lam / left + 4.0 * _poisson_tail(lam, left))
+def leader_danger(kn, lam, lam_p, left):
+    """Cost of the own leader facing ``lam`` expected ordinary hits and ``lam_p`` expected
+    poison hits with ``left`` DR to lose: ``LEADER_RISK x caution x ((lam + left x lam_p)
+    / left + 4 P(killed))``. A poison hit destroys it whatever its DR (AT-X1): it counts as
+    ``left`` ordinary hits, and P(killed) = 1 - P(no poison hit) x P(fewer than ``left``
+    ordinary hits), both Poisson."""
+    dead = 1.0 - np.exp(-lam_p) * (1.0 - _poisson_tail(lam, left))
+    return LEADER_RISK * kn[K_CAUTION] * (lam / left + lam_p + 4.0 * dead)
 
 
 @njit(cache=True, _nrt=False)
-def _escape(scr, dat, i, c, r):
-    """Lowest ``X_LTHR`` within r hexes of c that slot i could stand on (empty, passable,
-    not a Vortex/Lava): where the leader could back off to with r moves left (paths and
-    move costs ignored)."""
+def _escape(scr, dat, kn, i, c, r, left):
+    """The hex within r hexes of c that slot i could stand on (empty, passable, not a
+    Vortex/Lava) where its :func:`leader_danger` is lowest: where the leader could back off
+    to with r moves left (paths and move costs ignored); c itself when none is safer."""
     g = scr[X_G]
     occ = scr[X_OCC]
     ter = scr[X_TER]
     thr = scr[X_LTHR]
+    thr_p = scr[X_LPOI]
     terrain = dat[D_TERRAIN]
     dist = dat[D_DIST]
     large = dat[D_UNITS][scr[X_U][i, UC_TYPE], U_LARGE]
-    best = thr[c]
+    best = c
+    bd = leader_danger(kn, thr[c], thr_p[c], left)
     if r <= 0:
         return best
     for x in range(g[GS_C]):
-        if thr[x] >= best or dist[c, x] > r:
+        if dist[c, x] > r or (thr[x] >= thr[best] and thr_p[x] >= thr_p[best]):
             continue
         if occ[x] >= 0 and occ[x] != i:
             continue
@@ -386,7 +397,10 @@ def _escape(scr, dat, i, c, r):
             continue
         if large == 1 and terrain[tx, T_LARGE_OK] == 0:
             continue
-        best = thr[x]
+        d = leader_danger(kn, thr[x], thr_p[x], left)
+        if d < bd:
+            bd = d
+            best = x
     return best
 
 
@@ -559,19 +573,29 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             # left to hunt the enemy leader goes in itself (its danger below still
             # counted): only it can end the game
             s -= 4.0 * (keep - near)
-        lam = scr[X_LTHR][ec]
+        thr_n = scr[X_LTHR]
+        thr_p = scr[X_LPOI]
+        lam = thr_n[ec]
+        lam_p = thr_p[ec]
         if phase == 1:
             # AT-M1: moves saved now let it back off in the Second Swim phase
             r = units[t, U_MV] - (scr[X_PKEY][c] >> 3)
-            if r > 0 and ec == c and lam > 0.0:
-                lam = 0.3 * lam + 0.7 * _escape(scr, dat, i, c, r)
+            if r > 0 and ec == c and (lam > 0.0 or lam_p > 0.0):
+                x = _escape(scr, dat, kn, i, c, r, left)
+                lam = 0.3 * lam + 0.7 * thr_n[x]
+                lam_p = 0.3 * lam_p + 0.7 * thr_p[x]
             if hid > 0.0 and kn[K_HIDE] > 0.0:
                 # AT-A7 / AT-A3: hiding here in the attack phase (each attacker must
                 # then find it with a search)
-                lam = min(lam, scr[X_LTHR][ec] * (1.0 - (1.0 - SEARCH_P) * hid / 6.0))
+                f = 1.0 - (1.0 - SEARCH_P) * hid / 6.0
+                if leader_danger(kn, thr_n[ec] * f, thr_p[ec] * f, left) < \
+                        leader_danger(kn, lam, lam_p, left):
+                    lam = thr_n[ec] * f
+                    lam_p = thr_p[ec] * f
         elif c == start and u[i, UC_HIDDEN] == 1:
             lam *= SEARCH_P                  # staying keeps the marker (AT-M6 / AT-A8)
-        s -= leader_danger(kn, lam, left)
+            lam_p *= SEARCH_P
+        s -= leader_danger(kn, lam, lam_p, left)
         s += kn[K_HIDE] * 0.3 * hid
         if phase == 1 and can_attack(scr, dat, i):
             s += _best_from(scr, dat, kn, i, c)
@@ -713,10 +737,14 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
             # hex in reach; attacking also keeps its worth bv
             leader_threat(scr, dat, i)
             lt = scr[X_LTHR]
+            lp = scr[X_LPOI]
             left = max(units[t, U_DR] - u[i, UC_DMG], 1)
-            r = u[i, UC_SAVED] if paralysis(u, i) == 0 and lt[c] > 0.0 else 0
-            away = leader_danger(kn, _escape(scr, dat, i, c, r), left)
-            hidden = leader_danger(kn, lt[c] * (1.0 - (1.0 - SEARCH_P) * ph), left)
+            r = u[i, UC_SAVED] if paralysis(u, i) == 0 and (lt[c] > 0.0 or lp[c] > 0.0) \
+                else 0
+            x = _escape(scr, dat, kn, i, c, r, left)
+            away = leader_danger(kn, lt[x], lp[x], left)
+            f = 1.0 - (1.0 - SEARCH_P) * ph
+            hidden = leader_danger(kn, lt[c] * f, lp[c] * f, left)
             if ph > 0.0 and away - hidden > bv + 1e-9:
                 return 2, -1
             if best >= 0:
