@@ -405,6 +405,58 @@ def _escape(scr, dat, kn, i, c, r, left):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _tail_binomial(n, p, k):
+    """P(X >= k) for X ~ Binomial(n, p): the chance ``n`` dice hitting with ``p`` make k or
+    more hits (AT-A5)."""
+    if k <= 0:
+        return 1.0
+    if k > n or p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    acc = 0.0
+    term = (1.0 - p) ** n                    # P(X = 0)
+    for m in range(k):
+        acc += term
+        term *= (n - m) / (m + 1.0) * p / (1.0 - p)
+    return max(0.0, 1.0 - acc)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_cost(dat, t, left, ad, p):
+    """Cost for a unit of type t with ``left`` DR to lose of an entry attack of ``ad`` dice
+    (a Whirl Pool or Vent hex, AT-M7): its expected damage share, and for the own leader
+    (AT-V1: destroyed, the game is lost) ``4 x LEADER_RISK`` x the chance the dice destroy
+    it, whatever the style's caution (the dice are certain, unlike an enemy's attack)."""
+    units = dat[D_UNITS]
+    c = 3.0 * p * ad / left * (1.0 + _worth(dat, t))
+    if units[t, U_LEADER] == 1:
+        c += 4.0 * LEADER_RISK * _tail_binomial(ad, p, left)
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def avoid_entry(scr, dat, kn, i):
+    """Does slot i's move avoid passing through Whirl Pool / Vent hexes (``kernel.reach``
+    ``avoid``)? The heuristic's own leader does when an entry attack could destroy it (its
+    DR left is at most the largest entry attack's dice, AT-M7): it may still end its move on
+    one when that is worth the risk (:func:`entry_cost`). ``random`` never avoids (its moves
+    stay uniform over every hex it can reach)."""
+    if kn[K_RANDOM] > 0.5:
+        return False
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    t = u[i, UC_TYPE]
+    if units[t, U_LEADER] == 0:
+        return False
+    terrain = dat[D_TERRAIN]
+    ad = 0
+    for r in range(terrain.shape[0]):
+        ad = max(ad, terrain[r, T_ENTRY_ATTACK])
+    return units[t, U_DR] - u[i, UC_DMG] <= ad
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _leaders(scr, side):
     """(own leader slot, enemy leader slot) of ``side``, -1 when dead or absent."""
     g = scr[X_G]
@@ -528,7 +580,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     s = 0.0
     p = hit_prob(rules)
     if c != start and terrain[tr, T_ENTRY_ATTACK] > 0:
-        s -= 3.0 * p * terrain[tr, T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+        s -= entry_cost(dat, t, left, terrain[tr, T_ENTRY_ATTACK], p)   # AT-M7
     # AT-E1: a unit that ends its turn on a Current / River Outflow is pushed one hex before
     # the Vortex/Lava checks, so the hex that matters is where the push takes it (in the
     # First Swim phase only when no move is left to step off it in the Second)
@@ -544,7 +596,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             if terrain[ter[pc], T_ENTRY_DEATH] == 1:
                 return -1e9                  # AMB-T17: pushed into a Vortex / Lava
             if terrain[ter[pc], T_ENTRY_ATTACK] > 0:
-                s -= 3.0 * p * terrain[ter[pc], T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+                s -= entry_cost(dat, t, left, terrain[ter[pc], T_ENTRY_ATTACK], p)
             ec = pc
     # End-phase hazards next door (AT-E1; the active side's units always exposed), from
     # the cell's mask of such neighbours (board.adj_mask; 0 for most cells)

@@ -510,14 +510,17 @@ def release_entangle(scr, dat, i):
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def reach(scr, dat, i, budget):
+def reach(scr, dat, i, budget, avoid=False):
     """Cells slot i can reach this Swim phase with ``budget`` moves (AT-M1, M2, M5, M8).
 
     A path may not pass through units (AT-M2), impassable hexes (AT-M8) or, for a Large
     unit, shallow 2-cost hexes (AT-M5); each hex costs its terrain cost. A Vortex or Lava
     hex (AT-M7) may end a path but not be passed through. Among paths of equal cost the
-    one entering fewer Whirl Pool / Vent hexes is kept. Fills ``plist[0:n]`` (the unit's
-    own cell first) and ``pkey[c] = cost * 8 + hazard entries``, ``pprev`` for the path.
+    one entering fewer Whirl Pool / Vent hexes is kept. ``avoid`` (the bot's choice,
+    :func:`bots.avoid_entry`: a leader an entry attack could destroy) treats a Whirl Pool /
+    Vent hex like a Vortex: it may end the path but is not passed through. Fills
+    ``plist[0:n]`` (the unit's own cell first) and ``pkey[c] = cost * 8 + hazard
+    entries``, ``pprev`` for the path.
 
     Each step settles the open cell of least key, the first found among equals; the open
     cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
@@ -567,7 +570,7 @@ def reach(scr, dat, i, budget):
             opn[k] = opn[k + 1]
         m -= 1
         done[best] = 1
-        if best != start and ent[best] & E_DEATH:
+        if best != start and (ent[best] & E_DEATH or (avoid and ent[best] & E_ATTACK)):
             continue                        # AT-M7: a unit entering is destroyed there
         cost_b = bk >> 3
         if cost_b + min_cost > budget:
@@ -1270,7 +1273,7 @@ def swim_phase(scr, dat, kn, side, phase):
             if g[GS_OVER] == 1:
                 return
             continue
-        n = reach(scr, dat, i, budget)
+        n = reach(scr, dat, i, budget, bots.avoid_entry(scr, dat, kn, i))
         if n <= 1:
             if phase == 1:
                 u[i, UC_SAVED] = budget
