@@ -101,7 +101,8 @@ def audit_game(prepared, game: int, max_events: int = 400_000) -> dict:
     ter, _w, _h = _terrain_map(prepared, seed, game)
     cell, utype, side, alive, dmg = {}, {}, {}, {}, {}
     hid_turn = {}
-    out = {"game": game, "hides_ok": 0, "hides_undone": 0, "leader_entry_deaths": 0,
+    out = {"game": game, "hides_ok": 0, "hides_undone": 0, "hides_undone_move": 0,
+           "hides_undone_push": 0, "leader_entry_deaths": 0,
            "leader_risky_entries": 0, "same_terrain_casts": 0, "poison_leader_deaths": 0,
            "last_attack_turn": 0, "events": len(ev), "truncated": bool(gi[0, L.G_TRUNCATED]),
            "king_won": int(gi[0, L.G_WINNER_SIDE] == L.KING),
@@ -122,6 +123,7 @@ def audit_game(prepared, game: int, max_events: int = 400_000) -> dict:
             i = x[0]
             if hid_turn.get(i) == turn:
                 out["hides_undone"] += 1
+                out["hides_undone_push" if kind == L.EV_CURRENT else "hides_undone_move"] += 1
                 hid_turn.pop(i)
             cell[i] = x[3]
         elif kind == L.EV_HIDE and x[5] == 1:
@@ -185,7 +187,9 @@ def summary(df: pd.DataFrame) -> list[str]:
     h, u = int(df["hides_ok"].sum()), int(df["hides_undone"].sum())
     lo, hi = wilson(u, h)
     lines.append(f"hides undone in the same turn: {u:,} of {h:,} successful hides "
-                 f"({100 * u / max(h, 1):.1f}% [{100 * lo:.1f}, {100 * hi:.1f}])")
+                 f"({100 * u / max(h, 1):.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]; by a move "
+                 f"{int(df['hides_undone_move'].sum()):,}, by a current "
+                 f"{int(df['hides_undone_push'].sum()):,})")
     for col, what in (("leader_entry_deaths", "games lost by a leader's hazard entry"),
                       ("leader_risky_entries", "leader entries at <= the hex's dice"),
                       ("same_terrain_casts", "terrain spells cast on their own terrain"),
@@ -206,8 +210,13 @@ def summary(df: pd.DataFrame) -> list[str]:
 
 def compare(a: pd.DataFrame, b: pd.DataFrame) -> list[str]:
     m = a.merge(b, on="game", suffixes=("_a", "_b"))
+    for col in ("hides_undone_move", "hides_undone_push"):
+        for k in ("_a", "_b"):
+            if col + k not in m.columns:
+                m[col + k] = np.nan              # an audit made before the split
     lines = [f"paired games: {len(m):,} (B - A per game, 95% normal interval)"]
-    for col in ("hides_ok", "hides_undone", "leader_entry_deaths", "leader_risky_entries",
+    for col in ("hides_ok", "hides_undone", "hides_undone_move", "hides_undone_push",
+                "leader_entry_deaths", "leader_risky_entries",
                 "same_terrain_casts", "poison_leader_deaths", "truncated", "king_won",
                 "witch_won", "turns"):
         d = m[f"{col}_b"].astype(float) - m[f"{col}_a"].astype(float)

@@ -557,6 +557,27 @@ def _best_from(scr, dat, kn, i, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _pushed(scr, dat, i, c):
+    """Will the End phase's current push slot i off cell c this turn (AT-E1, AMB-T17: a
+    Current / River Outflow hex whose next hex it may enter; one push a turn)? Then a Hide
+    marker it takes there is lost in the End phase (AT-M6)."""
+    terrain = dat[D_TERRAIN]
+    ter = scr[X_TER]
+    cur = scr[X_CUR]
+    u = scr[X_U]
+    if terrain[ter[c], T_CURRENT] == 0 or cur[c] < 0 or \
+            u[i, UC_CUR_TURN] == scr[X_G][GS_TURN]:
+        return False
+    pc = dat[D_NB][c, cur[c]]
+    if pc < 0:
+        return False
+    occ = scr[X_OCC]
+    large = dat[D_UNITS][u[i, UC_TYPE], U_LARGE]
+    return (occ[pc] < 0 or occ[pc] == i) and terrain[ter[pc], T_PASSABLE] == 1 \
+        and (large == 0 or terrain[ter[pc], T_LARGE_OK] == 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def cell_score(scr, dat, kn, i, c, phase, start):
     """Heuristic worth of slot i ending this Swim phase on cell c."""
     u = scr[X_U]
@@ -612,7 +633,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             if (adj >> (2 * d + 1)) & 1:
                 s -= p / left * (1.0 + _worth(dat, t)) * w_adj
     hid = 0.0
-    if can_hide(scr, dat, i):
+    if can_hide(scr, dat, i) and ec == c:        # a push would take a marker (AT-M6)
         hid = min(max(hide_modifier(dat, t, tr) + 1 - rules[R_HIDE_MIN] + 6, 0.0), 6.0)
     if leader:
         # the own leader (AT-V1): its danger where the enemy's next turn finds it, from
@@ -688,6 +709,13 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             s += 1.0 * w
         else:
             s -= 0.5 * w * (dl - 2)
+    if phase == 2 and c == start and ec == c and u[i, UC_HIDDEN] == 1:
+        # after the attack phase, staying (and not pushed) keeps the Hide marker it has,
+        # maybe taken this turn (AT-M6, AT-E1): each attacker must find it first (AT-A3,
+        # 5-6), and it is worth what a sure hide would be
+        cw = 0.25 * kn[K_CAUTION] if breaker else kn[K_CAUTION]
+        s += (1.0 - SEARCH_P) * cw * thr / left * (1.0 + _worth(dat, t))
+        hid = 6.0
     s += kn[K_HIDE] * 0.2 * hid
     return s
 
@@ -782,6 +810,8 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
         c = u[i, UC_CELL]
         ph = min(max(hide_modifier(dat, t, scr[X_TER][c]) + 7 - rules[R_HIDE_MIN], 0.0),
                  6.0) / 6.0
+        if _pushed(scr, dat, i, c):
+            ph = 0.0                         # the End phase's push would take the marker
         hv = kn[K_HIDE] * ph
         if units[t, U_LEADER] == 1 and kn[K_HIDE] > 0.0:
             # the own leader: hide and stay (AT-A7; moving would discard the marker,
