@@ -1201,6 +1201,8 @@ def spell_option(scr, dat, kn, i, sp, pick_random):
         nlegal += 1
         if pick_random:
             continue
+        if sets >= 0 and sp != SP_FREEZE and scr[X_TER][c] == sets:
+            continue                         # the hex has that terrain already: no effect
         v = -1e18
         if creates >= 0:
             ct = creates
