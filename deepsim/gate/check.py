@@ -274,7 +274,7 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
         sequential=sequential, spending=spending, planned_looks=list(looks),
         looks_done=looks_done, k=k, rows=ordered, not_played=not_played,
         placeholders=list(prepared.placeholders),
-        safety_caps=safety_cap_values(ruleset, prepared.params),
+        safety_caps=safety_cap_values(ruleset, getattr(prepared, "params", None) or {}),
         elapsed_s=time.perf_counter() - t0,
         stopped_early=stopped, notes=notes)
 

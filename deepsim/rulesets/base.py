@@ -394,8 +394,10 @@ class Ruleset(RulesetInfo):
     def language_rows(self, ctx, shared: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """The Method section's table of the report's numbers in the metric language, as
         rows ``(section, metrics)``, given the shared sections' rows (win share, seat
-        advantage, game length, bot styles). Default: those and the draw share."""
-        return [shared[0], ("Draws", "draw_share"), *shared[1:]]
+        advantage, game length, bot styles). Default: those, the draw share and the games
+        a safety cap left unresolved."""
+        return [shared[0], ("Draws; unresolved games", "draw_share, unresolved"),
+                *shared[1:]]
 
     def bench_scenario(self, players: int | None = None) -> dict | None:
         """The scenario ``deepsim bench`` times (a mapping; ``players`` asks for that player
