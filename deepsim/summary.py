@@ -15,8 +15,8 @@ from rich.table import Table
 from deepsim import stats
 from deepsim.report.config import ReportConfig
 
-__all__ = ["balance_verdict", "data_banner", "field_line", "headline_groups", "headline_lines",
-           "render_summary", "rounds_table", "unresolved_line", "win_share_table"]
+__all__ = ["balance_verdict", "data_banner", "field_line", "headline_lines", "render_summary",
+           "rounds_table", "unresolved_line", "win_share_table"]
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -149,16 +149,6 @@ def field_line(seats: pd.DataFrame, baseline_bots: Sequence[str] = (),
     return text
 
 
-def headline_groups(meta) -> list[tuple[str, str]]:
-    """The (column, noun) pairs a ruleset's headline names: its faction column, then its
-    other group columns that are parts of a faction (not ``bot`` or ``seat``: those are the
-    field and seat advantage, reported apart)."""
-    out = [(meta.faction_column, meta.faction_label)]
-    out += [(c, c) for c in meta.group_columns
-            if c not in (meta.faction_column, "bot", "seat")]
-    return out
-
-
 def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],
                    color: bool = True) -> list[str]:
     """The answer first: for each ``(column, noun)`` the strongest and the weakest group by
@@ -207,7 +197,7 @@ def unresolved_line(ov: dict, caps: Sequence[dict] = (), color: bool = True) -> 
     caps : sequence of dict
         Its safety caps (``run.json`` ``safety_caps``).
     """
-    from deepsim.rulesets.base import cap_text
+    from deepsim.params import cap_text
 
     if ov.get("unresolved") is None:
         return None

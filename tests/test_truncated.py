@@ -74,7 +74,7 @@ def test_a_capped_game_is_unresolved_everywhere(tmp_path):
     import numpy as np
 
     from deepsim import stats
-    from deepsim.report import report_runs
+    from deepsim.reporting import report_runs
 
     free_out, free = _run(tmp_path / "free")
     cap = int(free["rounds"].median())

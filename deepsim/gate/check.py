@@ -43,7 +43,7 @@ from deepsim.gate.expect import (
 )
 from deepsim.gate.sequential import look_alphas, schedule
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, estimate_obs, measure
-from deepsim.rulesets.base import safety_cap_values
+from deepsim.params import safety_cap_values
 
 __all__ = ["CheckResult", "Row", "check_prepared", "run_check"]
 
@@ -168,7 +168,7 @@ def run_check(scenario_path: Path | str, *, games: int | None = None, seed: int 
     if not 0.0 < alpha < 1.0:
         raise InputError(f"expected 0 < alpha < 1, got {alpha}", key="--alpha")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed, games=games,
                                                  overrides=list(overrides or []))
     from deepsim.scenario import LINES
