@@ -414,6 +414,24 @@ def test_court_shift_slot_four_bonus_and_refill():
     assert s.ps[S.PS_LDECK_N] == 1 and s.ps[S.PS_REFILL_FAILED] == 0
 
 
+def test_the_slot_four_bonus_is_paid_only_when_this_purchase_empties_slot_four():
+    """AB-L4 "check whether this purchase freed the fourth place; if so, take two pearls
+    and refill": a purchase from a Court whose slot 4 was already empty (a refill the deck
+    could not complete left 2 lords) pays no pearls and refills nothing."""
+    s = State(2).court(["purple-1", "red-1"]).lord_deck([])       # slot 4 empty already
+    s.hand(1, [("crab", 5), ("crab", 1)])
+    s.recruit(1, "red-1", [("crab", 5), ("crab", 1)])
+    assert s.court_names() == ["purple-1"]
+    assert s.pl[1, S.PL_PEARLS] == 0                                 # no bonus
+    assert s.ps[S.PS_REFILL_FAILED] == 0                            # no refill tried
+    # the same purchase when slot 4 held a lord before it: the bonus (and a refill that
+    # the empty deck cannot complete, G-A10)
+    t = State(2).court(["purple-1", "red-1", "green-1"]).lord_deck([])
+    t.hand(1, [("crab", 5), ("crab", 1)])
+    t.recruit(1, "red-1", [("crab", 5), ("crab", 1)])
+    assert t.pl[1, S.PL_PEARLS] == 2 and t.ps[S.PS_REFILL_FAILED] == 1
+
+
 def test_a_refill_the_deck_cannot_complete_triggers_the_end():
     """AB-L4 / AB-G1 a Court refill with too few lords in the deck places what is left and
     triggers the end of the game."""
