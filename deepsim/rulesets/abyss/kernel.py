@@ -161,6 +161,7 @@ from deepsim.rulesets.abyss.layout import (
     S_BOUGHT_VALUE,
     S_BUY_PEARLS,
     S_BUYS,
+    S_BUYS_AFTER_FINAL,
     S_CARDS_SPENT,
     S_COUNCIL_CARDS,
     S_COUNCIL_VALUE,
@@ -579,6 +580,8 @@ def auction(scr, dat, p, code):
             g[G_PEARLS_AUCTION] += price
             s = scr[X_SST]
             s[q, S_BUYS] += 1
+            if ps[PS_FINAL] != 0 and (pl[q, PL_DONE] == 1 or ps[PS_TRIGGER_SEAT] == q):
+                s[q, S_BUYS_AFTER_FINAL] += 1       # AB-G2: after its own final turn
             s[q, S_BUY_PEARLS] += price
             s[q, S_BOUGHT_VALUE] += v
             s[p, S_SALE_PEARLS] += price

@@ -191,7 +191,7 @@ SEAT_INT = ("bot", "place", "score", "lord_vp", "loc_vp", "ally_vp", "monster_vp
             "refill_bonus_pearls", "last_slot_pearls", "monster_pearls", "cards_spent",
             "value_spent", "final_aff_gain", "ally_vp_other_reading", "hand_left", "turns",
             "triggered", "loc_face_up", "loc_drawn", "lords_keyed", "plot_pearls",
-            "take_value")
+            "take_value", "buys_after_final")
 (S_BOT, S_PLACE, S_SCORE, S_LORD_VP, S_LOC_VP, S_ALLY_VP, S_MONSTER_VP, S_PEARLS, S_LORDS,
  S_LOCATIONS, S_LORDS_COVERED, S_KEY_TOKENS_WON, S_KEY_TOKENS_USED, S_MONSTER_TOKENS,
  S_EXPLORES, S_COUNCILS, S_RECRUITS, S_PLOTS, S_PASSES, S_BUYS, S_BUY_PEARLS,
@@ -199,7 +199,7 @@ SEAT_INT = ("bot", "place", "score", "lord_vp", "loc_vp", "ally_vp", "monster_vp
  S_COUNCIL_VALUE, S_BOUGHT_VALUE, S_TOPUP_PEARLS, S_REFILL_PEARLS, S_LAST_PEARLS,
  S_MONSTER_PEARLS, S_CARDS_SPENT, S_VALUE_SPENT, S_FINAL_AFF_GAIN, S_ALLY_VP_OTHER,
  S_HAND_LEFT, S_TURNS, S_TRIGGERED, S_LOC_FACE_UP, S_LOC_DRAWN, S_LORDS_KEYED,
- S_PLOT_PEARLS, S_TAKE_VALUE) = range(len(SEAT_INT))
+ S_PLOT_PEARLS, S_TAKE_VALUE, S_BUYS_AFTER_FINAL) = range(len(SEAT_INT))
 N_SEAT_INT = len(SEAT_INT)
 SEAT_FLT = ("win",)
 SF_WIN = 0
