@@ -171,7 +171,14 @@ ATLANTIS_RUNS ?= reports/runs/atlantis
 AR := $(ATLANTIS_RUNS)
 KING_FIRST := --set setup.first_side=sea_king
 MIRRORED := --set map.generator.mirrored=true
-ATLANTIS_SKILL_GAMES ?= 100000
+# Game budgets: games now last until a leader dies (the safety cap end.max_turns is 1,000
+# player-turns; about 70 player-turns a game, 4x the 60-turn cap's), so the default field
+# plays ~80 games/s on 2 threads: 20,000 games for the main runs (Wilson half-width about
+# 0.7 points of a side's share), 10,000 for the variants, 5,000 per mirrored-map run.
+ATLANTIS_GAMES ?= 20000
+ATLANTIS_VARIANT_GAMES ?= 10000
+ATLANTIS_MIRROR_GAMES ?= 5000
+ATLANTIS_SKILL_GAMES ?= $(ATLANTIS_GAMES)
 
 # reports/atlantis/skill.md: each side's verdict under the shipped bots
 # (scenarios/atlantis.yaml) and under the meta field (scenarios/atlantis-meta.yaml), side by
@@ -184,24 +191,25 @@ atlantis-skill: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
 		--out reports/atlantis/skill.md
 
+# the default field's run is atlantis-skill's shipped one (the same scenario, seed and games)
 atlantis-findings: $(STAMP) atlantis-skill
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --out $(AR)/hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --out $(AR)/hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 --set 'combat.hit_faces=[4,5,6]' \
-		--out $(AR)/hit456 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 $(KING_FIRST) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_GAMES) \
+		--out $(AR)/hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		--set 'combat.hit_faces=[4,5,6]' --out $(AR)/hit456 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) $(KING_FIRST) \
 		--out $(AR)/hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 50000 $(KING_FIRST) \
-		--out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		$(KING_FIRST) --out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
 		--out $(AR)/mirror-hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) \
-		--out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim report $(AR)/hit1 $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
+		$(KING_FIRST) --out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) --out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) $(KING_FIRST) --out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(AR)/skill-shipped $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
 		$(AR)/hit56-kingfirst --format md --out reports/atlantis
 	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
@@ -214,11 +222,19 @@ atlantis-findings: $(STAMP) atlantis-skill
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
+# Game budgets (the machine is shared: tens of thousands of games, ~70 games/s on 2 threads)
+ABYSS_GAMES ?= 20000
+ABYSS_4P_GAMES ?= 10000
+
 abyss-findings: $(STAMP)
-	$(VENV)/bin/deepsim run scenarios/abyss.yaml --out $(BR)/mixed $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games 50000 --out $(BR)/4p $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --out $(BR)/threat $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --out $(BR)/auction $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss.yaml --games $(ABYSS_GAMES) --out $(BR)/mixed \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games $(ABYSS_4P_GAMES) --out $(BR)/4p \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --games $(ABYSS_GAMES) --out $(BR)/threat \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --games $(ABYSS_GAMES) \
+		--out $(BR)/auction $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim report $(BR)/mixed --format md --out reports/abyss/mixed
 	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat

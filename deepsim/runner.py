@@ -46,7 +46,7 @@ from deepsim.output import (
     read_run_json,
     write_run_json,
 )
-from deepsim.params import leaf_paths
+from deepsim.params import leaf_paths, safety_cap_values
 from deepsim.scenario import LINES, ScenarioBase
 from deepsim.scenario import load_scenario as _load
 from deepsim.version import __version__
@@ -534,6 +534,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "params_hash": prepared.params_hash,
         "placeholders": list(prepared.placeholders),
         "skipped_rules": list(prepared.skipped_rules),
+        # engine caps, never rules: invented data (deepsim.rulesets.base.UNRESOLVED)
+        "safety_caps": safety_cap_values(ruleset, prepared.params),
         "baseline_bots": list(prepared.baseline_bots),
         "seed": seed,
         "games": games,

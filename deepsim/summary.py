@@ -16,7 +16,7 @@ from deepsim import stats
 from deepsim.report.config import ReportConfig
 
 __all__ = ["balance_verdict", "data_banner", "field_line", "headline_lines", "render_summary",
-           "rounds_table", "win_share_table"]
+           "rounds_table", "unresolved_line", "win_share_table"]
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -25,8 +25,10 @@ def _fmt(x: float | None, spec: str = ".1f") -> str:
     return format(x, spec)
 
 
-def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Panel | None:
-    """A yellow panel listing placeholder data and skipped rules, or None if neither.
+def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str],
+                caps: Sequence[dict] = ()) -> Panel | None:
+    """A yellow panel listing placeholder data, invented safety caps and skipped rules, or
+    None if none.
 
     Parameters
     ----------
@@ -34,14 +36,22 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str]) -> Pa
         Parameter paths whose values are placeholders (``Prepared.placeholders``).
     skipped_rules : sequence of str
         Rules the engine does not implement (``Prepared.skipped_rules``).
+    caps : sequence of dict
+        The run's safety caps (``run.json`` ``safety_caps``:
+        :func:`deepsim.rulesets.base.safety_cap_values`): invented data, never a rule.
     """
-    if not placeholders and not skipped_rules:
+    if not placeholders and not skipped_rules and not caps:
         return None
     lines = []
     if placeholders:
         lines.append("[bold]Placeholder data[/bold] (not in the rulebook; results depend on "
                      "these guesses):")
         lines += [f"  - {escape(p)}" for p in placeholders]
+    if caps:
+        lines.append("[bold]Invented safety caps[/bold] (not in the rulebook; a game one "
+                     "stops is unresolved, left out of the win shares):")
+        lines += [f"  - {escape(str(c['path']))} = {escape(str(c['value']))} "
+                  f"{escape(str(c.get('unit', '')))}s" for c in caps]
     if skipped_rules:
         lines.append("[bold]Skipped rules[/bold] (not simulated):")
         lines += [f"  - {escape(r)}" for r in skipped_rules]
@@ -175,6 +185,38 @@ def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],
     return out
 
 
+def unresolved_line(ov: dict, caps: Sequence[dict] = (), color: bool = True) -> str | None:
+    """``Unresolved: 0.3% of games (312 of 100,000) at the 1,000 player-turn cap
+    (end.max_turns): left out of the win shares``, styled red above
+    :data:`deepsim.stats.UNRESOLVED_WARN`; None without a ``truncated`` column.
+
+    Parameters
+    ----------
+    ov : dict
+        :func:`deepsim.stats.game_overview` of the run's games.
+    caps : sequence of dict
+        Its safety caps (``run.json`` ``safety_caps``).
+    """
+    from deepsim.params import cap_text
+
+    if ov.get("unresolved") is None:
+        return None
+    n, total = ov["unresolved"], ov["games"]
+    share = ov["unresolved_share"] or 0.0
+    where = cap_text(caps)
+    text = (f"Unresolved: {100 * share:.1f}% of games ({n:,} of {total:,})"
+            + (f" at {where}" if where else " at a safety cap")
+            + ": left out of the win shares")
+    adjudicated = (ov["truncated"] or 0) - n
+    if adjudicated:
+        text += f"; {adjudicated:,} more stopped there and adjudicated"
+    if share > stats.UNRESOLVED_WARN:
+        text += (f" (over {100 * stats.UNRESOLVED_WARN:g}%: the win shares describe only the "
+                 "games that ended)")
+    style = "bold red" if share > stats.UNRESOLVED_WARN else ("yellow" if n else "green")
+    return f"[{style}]{text}[/{style}]" if color else text
+
+
 def rounds_table(games: pd.DataFrame) -> Table:
     """Table of rounds per game by player count: mean, sd, median, 5th-95th percentile."""
     df = stats.rounds_by_players(games)
@@ -195,8 +237,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                    games_per_s: float | None = None, compile_s: float | None = None,
                    compiled: bool | None = None, out_dir: str | None = None,
                    status: str | None = None, baseline_bots: Sequence[str] = (),
-                   headline: Sequence[tuple[str, str]] = ()) -> None:
-    """Print a run's summary: banner, win shares per faction, rounds, margin, truncation.
+                   headline: Sequence[tuple[str, str]] = (),
+                   caps: Sequence[dict] = ()) -> None:
+    """Print a run's summary: banner, win shares per faction, rounds, margin, unresolved
+    games.
 
     Parameters
     ----------
@@ -204,7 +248,10 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         Where to print.
     games : DataFrame
         Uses ``players`` (else the seats' ``players``), ``rounds``, ``margin``,
-        ``margin_rel``, ``truncated`` and ``winner_side`` (-1 = a draw) when present.
+        ``margin_rel``, ``truncated``, ``adjudicated`` and ``winner_side`` (-1 = no winner)
+        when present. Unresolved games (a safety cap stopped them) are counted in the
+        headline and left out of the win shares (their seats' ``win`` is NaN), of the
+        margins and of the draws.
     seats : DataFrame
         Needs ``by``, ``win``, ``fair``; ``players`` when the games have none.
     by, label : str
@@ -232,27 +279,36 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     headline : sequence of (column, noun)
         The groups the headline names strongest and weakest (default: ``by`` alone);
         DEEPFALL's are companies, Lineages and Callings.
+    caps : sequence of dict
+        The run's safety caps (``run.json`` ``safety_caps``), named in the unresolved line
+        and flagged as invented in the caution banner.
     """
     console.rule(f"[bold]{escape(title)}")
     if status is not None and status != "complete":
         console.print(f"[bold red]Run is {escape(status)}: these are partial results.[/]")
     parts = []
+    ov = stats.game_overview(games)
+    color = console.color_system is not None
+    unresolved = unresolved_line(ov, caps, color=color)
     if not seats.empty and by in seats.columns:
         from deepsim.botdata import split_baseline
         kept, n_out = split_baseline(seats, tuple(baseline_bots))
         note = (f"Baseline bots ({', '.join(baseline_bots)}) left out: {n_out:,} seat-games; "
                 f"fair share = the kept seats' mean win" if n_out else "")
-        color = console.color_system is not None
         lines = headline_lines(kept, list(headline) or [(by, label or by)], color=color)
         field = field_line(kept, baseline_bots, n_out)
         if lines:
             console.print("[bold]Headline[/bold] (win/fair, 95% Wilson interval)",
                           highlight=False)
-            for line in lines + ([field] if field else []):
+            for line in lines + ([field] if field else []) + ([unresolved] if unresolved
+                                                               else []):
                 console.print("  " + line, highlight=False)
+            unresolved = None
         parts.append(win_share_table(kept, by=by, label=label, left_out=note))
     # the answer first, then the caveats it rests on, then the tables
-    banner = data_banner(placeholders, skipped_rules)
+    if unresolved:
+        console.print(unresolved, highlight=False)
+    banner = data_banner(placeholders, skipped_rules, caps)
     if banner is not None:
         console.print(banner)
     if ("players" not in games.columns and "players" in seats.columns and not games.empty
@@ -263,7 +319,6 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         parts.append(rounds_table(games))
     if parts:
         console.print(Group(*parts))
-    ov = stats.game_overview(games)
     lines = [f"Games: {ov['games']:,}"]
     if ov["mean_margin"] is not None:
         rel = (f"; mean relative margin {ov['mean_margin_rel']:.3f}"
@@ -271,11 +326,15 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
         unit = f" {score}" if score else ""
         lines.append(f"Mean margin (winner minus runner-up): {ov['mean_margin']:.2f}{unit}{rel}")
     if ov["truncated"] is not None:
-        style = "red" if ov["truncated"] else "green"
-        lines.append(f"Truncated games (stopped by the game-length cap): [{style}]{ov['truncated']:,}[/{style}]")
+        style = "red" if ov["unresolved"] else "green"
+        lines.append(f"Stopped by a safety cap: [{style}]{ov['truncated']:,}[/{style}] "
+                     f"({ov['unresolved']:,} unresolved)")
     if "winner_side" in games.columns and not games.empty:
-        draws = int((games["winner_side"].to_numpy() < 0).sum())
-        lines.append(f"Draws: {draws:,} ({100 * draws / len(games):.1f}% of games)")
+        from deepsim.report.metrics import draw_flags
+        ended = len(games) - (ov["unresolved"] or 0)
+        draws = int(draw_flags(games).sum())
+        lines.append(f"Draws: {draws:,} ({100 * draws / max(ended, 1):.1f}% of the games "
+                     "with a result)")
     if wall_time_s is not None:
         speed = f", {games_per_s:,.0f} games/s" if games_per_s else ""
         lines.append(f"Wall time: {wall_time_s:,.1f} s{speed}"

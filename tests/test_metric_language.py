@@ -51,7 +51,8 @@ SPECS = [
     "feel_bad_crew[players=3]", "feel_bad_crew_mid", "cash_outs", "last_stands[bot=martyr]",
     "worthy_ends", "crews", "faction_spread", "company_spread", "lineage_spread",
     "calling_spread[players=4]", "bot_spread", "seat_advantage", "rounds[players=3]",
-    "length_error", "truncated", "margin", "margin_rel", "draw_share", "tie_share",
+    "length_error", "truncated", "unresolved", "margin", "margin_rel", "draw_share",
+    "tie_share",
     "contested_share", "markers_per_contested", "cap_binds", "taken_if_warned",
     "turns[calling=Reaver]", "maw_steps",
 ]

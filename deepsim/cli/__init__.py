@@ -330,7 +330,7 @@ def run(
         result.out_dir,
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
-                                                          "winner_side"]),
+                                                          "adjudicated", "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
             [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
     )
@@ -342,7 +342,8 @@ def run(
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=rs.headline_groups())
+                   headline=rs.headline_groups(),
+                   caps=info.get("safety_caps") or ())
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 

@@ -146,6 +146,12 @@ def _check_footer(console: Console, result) -> None:
     if result.placeholders:
         console.print(f"[yellow]placeholder data:[/yellow] "
                       f"{escape(', '.join(result.placeholders))}", highlight=False)
+    caps = getattr(result, "safety_caps", [])
+    if caps:
+        console.print("[yellow]invented safety caps[/yellow] (not in the rulebook; a game "
+                      "one stops is unresolved, left out of every win share): "
+                      + escape(", ".join(f"{c['path']}={c['value']}" for c in caps)),
+                      highlight=False)
     if result.not_played:
         console.print(f"[dim]left out (never played in this scenario, "
                       f"{len(result.not_played)}): "

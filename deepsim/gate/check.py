@@ -43,6 +43,7 @@ from deepsim.gate.expect import (
 )
 from deepsim.gate.sequential import look_alphas, schedule
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, estimate_obs, measure
+from deepsim.params import safety_cap_values
 
 __all__ = ["CheckResult", "Row", "check_prepared", "run_check"]
 
@@ -80,6 +81,9 @@ class CheckResult:
     rows: list[Row]
     not_played: list[str] = field(default_factory=list)
     placeholders: list[str] = field(default_factory=list)
+    #: the ruleset's safety caps with their values (invented data; a game one stops is
+    #: unresolved, left out of every win share: deepsim.rulesets.base.UNRESOLVED)
+    safety_caps: list[dict] = field(default_factory=list)
     elapsed_s: float = 0.0
     stopped_early: str = ""
     #: deprecation lines of old spellings in the expect: block
@@ -269,7 +273,9 @@ def check_prepared(ruleset, prepared, expectations, *, source: str, lines: dict,
         seed=int(resolved["seed"]), overrides=list(overrides), alpha=alpha,
         sequential=sequential, spending=spending, planned_looks=list(looks),
         looks_done=looks_done, k=k, rows=ordered, not_played=not_played,
-        placeholders=list(prepared.placeholders), elapsed_s=time.perf_counter() - t0,
+        placeholders=list(prepared.placeholders),
+        safety_caps=safety_cap_values(ruleset, getattr(prepared, "params", None) or {}),
+        elapsed_s=time.perf_counter() - t0,
         stopped_early=stopped, notes=notes)
 
 

@@ -54,16 +54,20 @@ def require(df: pd.DataFrame, columns, what: str = "frame") -> None:
 
 
 def draw_flags(games: pd.DataFrame) -> np.ndarray:
-    """Per game: True when no seat won outright (a draw, or a tie for first).
+    """Per game: True when the game ended and no seat won outright (a draw, or a tie for
+    first). An unresolved game (a safety cap stopped it: :func:`deepsim.stats.
+    unresolved_flags`) is never a draw.
 
-    Reads ``winner_side`` (-1 = a draw; Atlantis) or else ``n_winners`` (> 1 = a tie for
-    first; DEEPFALL).
+    Reads ``winner_side`` (-1 = no winner; Atlantis) or else ``n_winners`` (> 1 = a tie for
+    first; DEEPFALL), and ``truncated`` / ``adjudicated`` when present.
     """
     if "winner_side" in games.columns:
-        return games["winner_side"].to_numpy(dtype=np.int64) < 0
-    if "n_winners" in games.columns:
-        return games["n_winners"].to_numpy(dtype=np.int64) > 1
-    raise KeyError("games has no column(s) winner_side or n_winners")
+        flags = games["winner_side"].to_numpy(dtype=np.int64) < 0
+    elif "n_winners" in games.columns:
+        flags = games["n_winners"].to_numpy(dtype=np.int64) > 1
+    else:
+        raise KeyError("games has no column(s) winner_side or n_winners")
+    return flags & ~stats.unresolved_flags(games)
 
 
 # --- generic statistics ---------------------------------------------------------------------
@@ -204,6 +208,7 @@ def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
     probabilities, whose variance is smaller, so the test is slightly conservative.
     """
     require(seats, [by, "win", "fair"], "seats")
+    seats = stats.resolved_seats(seats)      # unresolved games: no win, loss or draw
     base = stats.win_shares(seats, by=by, alpha=alpha)
     if base.empty:
         return base
@@ -240,11 +245,13 @@ def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per (players, seat): ``players``, ``seat``, ``games``, ``wins``,
-        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (the mean of the
-        ``fair`` column when there is one, else 1/players), ``ratio``.
+        One row per (players, seat): ``players``, ``seat``, ``games`` (with a result:
+        unresolved games left out), ``wins``, ``win_share``, Wilson ``ci_low``/``ci_high``,
+        ``fair_share`` (the mean of the ``fair`` column when there is one, else 1/players),
+        ``ratio``.
     """
     require(seats, ["players", "seat", "win"], "seats")
+    seats = stats.resolved_seats(seats)
     g = seats.groupby(["players", "seat"], observed=True)
     cols = {"games": g.size(), "wins": g["win"].sum()}
     if "fair" in seats.columns:
@@ -324,10 +331,12 @@ def matchup_matrix(seats: pd.DataFrame, by: str
     -------
     wins, games : DataFrame
         Square, indexed and columned by the groups (sorted): ``wins.loc[a, b]`` = wins of
-        ``a`` against ``b`` (ties count 1/2 each), ``games.loc[a, b]`` = games between them.
-        Empty frames when there is no 2-player game.
+        ``a`` against ``b`` (ties count 1/2 each), ``games.loc[a, b]`` = games between them
+        that have a result (unresolved games left out). Empty frames when there is no
+        2-player game.
     """
     require(seats, ["game", "seat", "players", by, "win"], "seats")
+    seats = stats.resolved_seats(seats)      # both rows of an unresolved game go
     two = seats.loc[seats["players"] == 2, ["game", "seat", by, "win"]]
     if two.empty:
         return pd.DataFrame(), pd.DataFrame()

@@ -63,6 +63,10 @@ def run_lines(report: Report) -> list[str]:
         "Placeholder data used: " + (", ".join(f"`{p}`" for p in compress_paths(r.placeholders))
                                      if r.placeholders else "none"),
     ]
+    if r.safety_caps:
+        lines.append("Invented safety caps (not in the rulebook; a game one stops is "
+                     "unresolved): " + ", ".join(f"`{c['path']}` = {c['value']}"
+                                                 for c in r.safety_caps))
     if r.skipped_rules:
         lines.append("Skipped rules: " + "; ".join(r.skipped_rules))
     versions = r.info.get("versions") or {}

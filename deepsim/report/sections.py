@@ -109,7 +109,36 @@ def headline(ctx: Context) -> Section:
         note = ctx.baseline_note()
         s.paragraphs.append(f"Field: {field} of the seat-games judged"
                             + (f"; {note}." if note else "."))
+    line = unresolved_text(ctx.primary)
+    if line:
+        s.paragraphs.append(line)
     return s
+
+
+def unresolved_text(run: RunData) -> str:
+    """The headline's account of the games a safety cap stopped: how many, at which cap,
+    left out of the win shares (and how many an adjudication decided); a warning above
+    :data:`deepsim.stats.UNRESOLVED_WARN`. '' for a run without a ``truncated`` column."""
+    from deepsim import stats
+    from deepsim.params import cap_text
+
+    ov = stats.game_overview(run.games)
+    if ov["unresolved"] is None:
+        return ""
+    n, share = ov["unresolved"], ov["unresolved_share"] or 0.0
+    where = cap_text(run.safety_caps) or "a safety cap"
+    text = (f"**Unresolved: {100 * share:.1f}% of games** ({n:,} of {ov['games']:,}) stopped "
+            f"at {where}, an engine limit the rulebook does not give: no result, left out of "
+            "every win share, ratio and draw share.")
+    adjudicated = (ov["truncated"] or 0) - n
+    if adjudicated:
+        text += (f" {adjudicated:,} more games stopped there were adjudicated by the "
+                 "ruleset's documented opt-in rule and count with that result.")
+    if share > stats.UNRESOLVED_WARN:
+        text += (f" **Warning:** more than {100 * stats.UNRESOLVED_WARN:g}% of games are "
+                 "unresolved, so the win shares describe only the games that ended, which "
+                 "may not be a random sample of them.")
+    return text
 
 
 def faction_share(ctx: Context, foot: str) -> Section:

@@ -40,6 +40,7 @@ from deepsim.factionbots import match_name, norm_name
 from deepsim.measure import METRICS, Instance, Selection, estimate_obs, measure, paired
 from deepsim.respond.play import Field
 from deepsim.respond.verdict import family_gains, verdict
+from deepsim.stats import resolved_seats
 
 __all__ = ["PASS_BLOCK", "Confirmed", "Settings", "faction_games", "field_ratio",
            "resolve_factions", "run_search", "slug", "start_style"]
@@ -224,6 +225,7 @@ def strongest_style(field: Field, seats: pd.DataFrame, alpha: float) -> tuple[st
         No non-baseline style of the ruleset's bots plays in the field.
     """
     kept, _ = split_baseline(seats, field.baseline)
+    kept = resolved_seats(kept)              # unresolved games: neither won nor lost
     rows = []
     for style, s in field.bot_data.styles.items():
         if s.baseline:

@@ -73,6 +73,8 @@ class DeepfallRuleset(KernelRuleset):
     seat_order = ("seat 1 plays first in round 1; the first-player marker then passes "
                   "clockwise")
     score_label = "Glory"
+    #: A39: the round cap is an engine limit, not a rule (a game it stops is unresolved)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_rounds": "round"}
     report_options = REPORT_OPTIONS
     claims_title = "Claims B1-B8"
     #: what its report sections and claims read (report.py)
