@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
@@ -22,6 +23,7 @@ from deepsim.cli_options import fail
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
 from deepsim.progressbar import games_progress
+from deepsim.report import viability as V
 
 __all__ = ["check", "compare", "register", "render_check", "render_compare"]
 
@@ -248,6 +250,21 @@ def _d(x: float) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.3g}"
 
 
+def _change_cells(row) -> list[str]:
+    """The B - A and interval cells of one row (markup): a paired change with its 95%
+    interval (bold when it excludes 0), or, when no game changed, that fact with an exact
+    bound instead of a zero-width interval."""
+    du = "pp" if row.unit == "%" else row.unit
+    if row.unchanged:
+        bound = (f"|B - A| < {row.bound:.2g} {du}" if not math.isnan(row.bound)
+                 else f"< {row.bound_share:.2g}% of games change")
+        return [escape(f"no game changed\n(0 of {row.n:,})"), escape(bound)]
+    cells = [f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
+    if row.low <= 0 <= row.high or math.isnan(row.low):
+        return [escape(c) for c in cells]
+    return [f"[bold]{escape(c)}[/bold]" for c in cells]
+
+
 def _delta_table(title: str, rows, first: str) -> Table:
     """Each number's value in A and B and the paired change B - A with its interval."""
     table = Table(title=title, title_justify="left")
@@ -257,21 +274,75 @@ def _delta_table(title: str, rows, first: str) -> Table:
     table.add_column("B - A", justify="right")
     table.add_column("95% interval", justify="right")
     for row in rows:
-        du = "pp" if row.unit == "%" else row.unit
         name = row.member or row.label
         if row.metric.endswith("_spread"):
             name = f"[bold]{escape(row.metric)}[/bold]"
         else:
             name = escape(name)
-        style = "" if row.low <= 0 <= row.high or math.isnan(row.low) else "bold"
-        cells = [_share(row.value_a, row.unit), _share(row.value_b, row.unit),
-                 f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
-        if style:
-            cells[2:] = [f"[{style}]{escape(c)}[/{style}]" for c in cells[2:]]
-        else:
-            cells = [escape(c) for c in cells[:2]] + [escape(c) for c in cells[2:]]
-        table.add_row(name, *cells)
+        table.add_row(name, escape(_share(row.value_a, row.unit)),
+                      escape(_share(row.value_b, row.unit)), *_change_cells(row))
     return table
+
+
+def _side(value: float, unit: str, ratio, verdict: str) -> str:
+    """One variant's cell of the faction table: win share, x fair and the verdict."""
+    head = escape(_share(value, unit))
+    if ratio is None:
+        return head
+    st = V.style_of(verdict)
+    word = escape(verdict)
+    return f"{head}\n{ratio[0]:.2f}x\n" + (f"[{st}]{word}[/{st}]" if st else word)
+
+
+def _faction_table(title: str, rows, first: str) -> Table:
+    """Before/after per faction: in A and in B its win share, x fair and verdict (the
+    report's), the paired change of the win share with its interval (or "no game
+    changed"), and a marker where the verdict changed."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, show_edge=False,
+                  pad_edge=False)
+    table.add_column(first, overflow="fold", ratio=2)
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("B", justify="right", no_wrap=True)
+    table.add_column("B - A\n(95% interval)", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for row in rows:
+        if row.metric.endswith("_spread"):
+            table.add_row(f"[bold]{escape(row.metric)}[/bold]",
+                          escape(_share(row.value_a, row.unit)),
+                          escape(_share(row.value_b, row.unit)), "\n".join(_change_cells(row)),
+                          "")
+            continue
+        mark = "[bold]*[/bold]" if row.verdict_changed else ""
+        table.add_row(escape(row.member or row.label),
+                      _side(row.value_a, row.unit, row.ratio_a, row.verdict_a),
+                      _side(row.value_b, row.unit, row.ratio_b, row.verdict_b),
+                      "\n".join(_change_cells(row)), mark)
+    return table
+
+
+def balanced_now(rows, label: str) -> list[str]:
+    """"Is it balanced now?": the verdict counts in A and B and every faction whose
+    verdict changed (A -> B)."""
+    fac = [r for r in rows if r.verdict_a and r.verdict_b]
+    if not fac:
+        return []
+    out = []
+    for side, key in (("A", "verdict_a"), ("B", "verdict_b")):
+        c = V.counts(getattr(r, key) for r in fac)
+        out.append(f"{side}: " + ", ".join(f"{c[v]} {v}" for v in V.VERDICTS))
+    moved = [r for r in fac if r.verdict_changed]
+    if moved:
+        out.append(f"{len(moved)} {label} verdict(s) changed: " + "; ".join(
+            f"{r.member} {r.verdict_a} -> {r.verdict_b} ({r.ratio_a[0]:.2f}x -> "
+            f"{r.ratio_b[0]:.2f}x)" for r in moved))
+    else:
+        out.append(f"no {label} verdict changed")
+    unchanged = [r for r in fac if r.unchanged]
+    if unchanged:
+        out.append(f"{len(unchanged)} {label}(s) where no game changed: "
+                   + ", ".join(r.member for r in unchanged[:8])
+                   + (" ..." if len(unchanged) > 8 else ""))
+    return out
 
 
 def render_compare(console: Console, r) -> None:
@@ -310,15 +381,24 @@ def render_compare(console: Console, r) -> None:
     if not math.isnan(r.p_value):
         ref = r.theta0 if r.theta0 is not None else 0.0
         table.add_row("p-value", f"{r.p_value:.3g} (two-sided, B - A = {ref:g})")
+    measured = ""
+    if single:
+        lo, hi = r.diff.interval(0.05)
+        measured = f"; measured B - A = {r.diff.est:+.3g} {du} [{lo:+.3g}, {hi:+.3g}]"
     if r.theta0 is None:
         decision = "no hypotheses given (--sprt H0 H1): estimates only"
         style = "bold"
-    elif r.decision == "H1":
-        decision, style = f"H1 accepted: B - A = {r.theta1:g} {du} (exit 1)", "bold red"
-    elif r.decision == "H0":
-        decision, style = f"H0 accepted: B - A = {r.theta0:g} {du} (exit 0)", "bold green"
+    elif r.decision in ("H0", "H1"):
+        win, lose = ((r.theta1, r.theta0) if r.decision == "H1" else (r.theta0, r.theta1))
+        code = 1 if r.decision == "H1" else 0
+        decision = (f"{r.decision} accepted (exit {code}): the data favour B - A = {win:g} "
+                    f"{du} over B - A = {lose:g} {du} (a decision between the two "
+                    f"hypotheses, not an estimate){measured}")
+        style = "bold red" if r.decision == "H1" else "bold green"
     else:
-        decision, style = (f"inconclusive after {r.games:,} games (exit 3)", "bold yellow")
+        decision = (f"inconclusive after {r.games:,} games (exit 3): neither hypothesis "
+                    f"accepted{measured}")
+        style = "bold yellow"
     table.add_row("Decision", f"[{style}]{escape(decision)}[/{style}]")
     console.print(table)
     if r.rows:
@@ -326,11 +406,18 @@ def render_compare(console: Console, r) -> None:
                                    r.rows, "number"))
     if r.factions:
         label = r.faction_label
-        console.print(_delta_table(f"Before/after per {escape(label)}: win share in A and B, "
-                                   f"its paired change, and the spread", r.factions,
-                                   escape(label)))
-        console.print("[dim]bold: the 95% interval of the change excludes 0 (one interval "
-                      "per row, not simultaneous)[/dim]", highlight=False)
+        console.print(_faction_table(
+            f"Is it balanced now? Per {escape(label)} in A and B: win share, x fair and "
+            "verdict; the paired change of the win share", r.factions, escape(label)))
+        console.print("[dim]*: the verdict changed. x fair: win share / fair share, baseline "
+                      "bots left out; verdict: "
+                      + escape(V.rule_text(holm=False)) + ". Bold: the 95% interval of the "
+                      "change excludes 0 (one interval per row, not simultaneous). No game "
+                      "changed: the exact (Clopper-Pearson) bound on the share of games that "
+                      "change, which bounds the win share's change too.[/dim]",
+                      highlight=False)
+        for line in balanced_now(r.factions, label):
+            console.print(escape(line), highlight=False)
     for n in r.notes:
         console.print(f"[dim]{escape(n)}[/dim]", highlight=False)
     console.print(f"[dim]{r.elapsed_s:.1f} s[/dim]", highlight=False)
