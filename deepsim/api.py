@@ -213,7 +213,9 @@ def load(run_dir: str | Path, *, games_columns: Sequence[str] | None = None,
 
 def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | None = None,
           overrides: Mapping[str, Any] | Sequence[str] | None = None,
-          records: bool = False) -> list[str] | list[dict[str, Any]]:
+          records: bool = False, seats: Sequence[int] | None = None,
+          rounds: Sequence[int] | None = None,
+          only: str | None = None) -> list[str] | list[dict[str, Any]]:
     """One game replayed as the turn-by-turn log ``deepsim trace`` prints.
 
     Parameters
@@ -233,6 +235,11 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         the seats, one ``event`` dict per kernel event with its round, seat, rulebook
         section and named values, a bot decision's ``reason``; a ``result`` dict) instead
         of the text lines.
+    seats, rounds : sequence of int, optional
+        Keep only these seats' lines (from 1; the table's own lines stay) and these
+        rounds' (``deepsim trace --seat``, ``--round``).
+    only : {"bot", "rules"}, optional
+        Keep only the bots' decisions, or only the rules' lines (``--only``).
 
     Returns
     -------
@@ -246,15 +253,18 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         record trace (DEEPFALL has one).
     """
     from deepsim import runner
+    from deepsim.tracefilter import TraceFilter
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"game must be a game index >= 0, got {game!r}")
+    view = TraceFilter(None if seats is None else frozenset(int(x) for x in seats),
+                       None if rounds is None else frozenset(int(x) for x in rounds), only)
     if isinstance(scenario, (str, Path)) and Path(scenario).is_dir():
         # a run folder: replay with the scenario, seed and overrides its run.json recorded
         if seed is not None or overrides:
             raise InputError("seed and overrides apply to a scenario; a run directory "
                              "replays its own", file=str(scenario))
         lines, notes = runner.trace_run(Path(scenario), game,
-                                        fmt="json" if records else "text")
+                                        fmt="json" if records else "text", view=view)
         for note in notes:
             warnings.warn(note, stacklevel=2)
         if records:
@@ -264,12 +274,18 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     mapping, source = _scenario_mapping(scenario)
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
+    kw = {}
+    if view.active:
+        if not getattr(ruleset, "trace_filters", False):
+            raise InputError(f"the {ruleset.name} trace has no seats/rounds/only filters yet",
+                             key="seats")
+        kw = {"view": view}
     if records:
         if not hasattr(ruleset, "trace_records"):
             raise InputError(f"the {ruleset.name} ruleset has no record trace yet (only text)",
                              key="records")
-        return list(ruleset.trace_records(prepared, game))
-    return list(ruleset.trace(prepared, game))
+        return list(ruleset.trace_records(prepared, game, **kw))
+    return list(ruleset.trace(prepared, game, **kw))
 
 
 def win_shares(seats: pd.DataFrame | Simulation, by: str, *,

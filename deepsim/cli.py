@@ -10,6 +10,7 @@ valid.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -362,21 +363,39 @@ def trace(
                                      help="text (readable, default) or json (one JSON "
                                           "object per line: header with the seats, "
                                           "each event, result).")] = "text",
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="Only these seats (from 1; repeatable or 1,3), with the table's "
+                       "own lines.")] = None,
+    round_: Annotated[list[str] | None, typer.Option(
+        "--round", help="Only these rounds (3, 2-4 or 1,5; repeatable).")] = None,
+    only: Annotated[str | None, typer.Option(
+        "--only", help="bot: only the bots' decisions and what they read; rules: only "
+                       "the rules' lines.")] = None,
+    width: Annotated[int | None, typer.Option(
+        "--width", help="Wrap lines to this many columns (0: never; default: the "
+                        "terminal's width, no wrapping when the output is a pipe or a "
+                        "file).")] = None,
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
+    from deepsim.tracefilter import TraceFilter, parse_numbers
+
     err_console = _console(stderr=True)
     compiling = _CompileStatus(err_console)
     try:
+        view = TraceFilter(parse_numbers(seat, "--seat", low=1),
+                           parse_numbers(round_, "--round", low=1), only)
+        if width is not None and width < 0:
+            raise InputError(f"expected a width >= 0, got {width}", key="--width")
         if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game, on_compile=compiling.start,
-                                               fmt=fmt)
+                                               fmt=fmt, view=view)
         elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
-                                          on_compile=compiling.start, fmt=fmt)
+                                          on_compile=compiling.start, fmt=fmt, view=view)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))
@@ -386,10 +405,32 @@ def trace(
         compiling.stop()
     for w in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    if width is None:
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 0
+    if fmt == "text" and width > 0:
+        lines = wrap_lines(lines, width)
     out = sys.stdout
     for line in lines:
         out.write(line + "\n")
     out.flush()
+
+
+def wrap_lines(lines: list[str], width: int) -> list[str]:
+    """Lines longer than ``width`` wrapped at spaces, each continuation indented four more
+    than its line (a word longer than the width is kept whole)."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[:len(line) - len(body)]
+        out += textwrap.wrap(body, width, initial_indent=indent,
+                             subsequent_indent=indent + "    ", break_long_words=False,
+                             break_on_hyphens=False) or [line]
+    return out
 
 
 @app.command()

@@ -465,12 +465,18 @@ class DeepfallRuleset(Ruleset):
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
         return gi, si, sf, ev, names, where, seed
 
-    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+    #: ``trace`` and ``trace_records`` take a ``view`` (deepsim.tracefilter.TraceFilter)
+    trace_filters = True
+
+    def trace(self, prepared: Prepared, game_index: int, view=None) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
 
         It is the same kernel code path as the batch (``play_game``), so the trace ends
         with the Glory and winner of that game's batch row. Each line cites the rulebook
-        section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py).
+        section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py);
+        each round ends with the seats' Glory so far. ``view``
+        (:class:`deepsim.tracefilter.TraceFilter`) keeps only some seats, rounds or kinds
+        of line.
         """
         from deepsim.rulesets.deepfall.trace import format_events
         gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
@@ -483,7 +489,7 @@ class DeepfallRuleset(Ruleset):
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
-        lines += format_events(ev, names)
+        lines += format_events(ev, names, view=view)
         lines.append("")
         lines.append("Final Glory:")
         for p in range(n):
@@ -493,7 +499,7 @@ class DeepfallRuleset(Ruleset):
                          f"{si[0, p, L.S_PLACE]}")
         return lines
 
-    def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
+    def trace_records(self, prepared: Prepared, game_index: int, view=None) -> list[dict]:
         """The trace of game ``game_index`` as records for tools (``trace --format json``).
 
         First a ``header`` record (game, seed, players, rooms per floor, Dread track, the
@@ -501,9 +507,12 @@ class DeepfallRuleset(Ruleset):
         (:func:`deepsim.rulesets.deepfall.trace.decode`: round, seat, event, rule and its
         named values), last a ``result`` record (each seat's Glory by source, place, win).
         Seats are numbered from 1 as in every table (``seat`` -1 = the table); a room's
-        ``winners`` is the list of their seat numbers.
+        ``winners`` is the list of their seat numbers; each code of a die, face or room
+        theme has its name beside it (``die_name``, ``face_name``, ``room_name``; a
+        setup's ``rooms``). ``view`` (:class:`deepsim.tracefilter.TraceFilter`) keeps only
+        the events of some seats, rounds or kinds.
         """
-        from deepsim.rulesets.deepfall.trace import decode
+        from deepsim.rulesets.deepfall.trace import decode, named
         gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
         seats = [{"seat": p + 1, "label": names[p],
@@ -526,7 +535,10 @@ class DeepfallRuleset(Ruleset):
                              "place": int(si[0, p, L.S_PLACE]),
                              "win": float(sf[0, p, L.SF_WIN])}
                             for p in range(len(names))]}
-        return [header] + [{"type": "event", **_numbered(e)} for e in decode(ev)] + [result]
+        events = [{"type": "event", **named(_numbered(e))} for e in decode(ev)]
+        if view is not None:
+            events = [e for e in events if view.keeps(e)]
+        return [header] + events + [result]
 
     def trace_result(self, prepared: Prepared, game_index: int):
         """(games_df, seats_df) of one traced game, for checking against a batch row."""
