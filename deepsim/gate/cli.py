@@ -84,17 +84,15 @@ _CHECK_TABLE_WIDTH = 110
 def _check_list(console: Console, result, title: str) -> None:
     """The check's rows as paragraphs: verdict, number and name; the expectation and its
     bound; what was measured, its interval and the games (an 80-column CI log)."""
-    from deepsim.gate.check import level_text
+    from deepsim.gate.check import level_text, member_names
 
     console.print(f"[bold]{title}[/bold]", highlight=False)
-    previous = None
     width = max((len(r.verdict) for r in result.rows), default=0)
+    names = member_names(result.rows)
     for i, row in enumerate(result.rows, 1):
         inst, est = row.instance, row.estimate
         style = _STYLE[row.verdict]
-        name = escape(inst.name) if inst.name and inst.position != previous else ""
-        previous = inst.position
-        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {name}",
+        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {escape(names[i - 1])}",
                       highlight=False)
         console.print(f"    {escape(inst.spec)} {escape(inst.bound_text)}", highlight=False,
                       overflow="fold")
@@ -114,13 +112,12 @@ def _check_table(console: Console, result, title: str, head: str, one_level: boo
     table.add_column(head, justify="right")
     table.add_column("Games", justify="right")
     table.add_column("Verdict")
-    previous = None
+    from deepsim.gate.check import member_names
+
+    names = member_names(result.rows)
     for i, row in enumerate(result.rows, 1):
         inst, est = row.instance, row.estimate
-        label = escape(inst.spec)
-        if inst.name and inst.position != previous:  # the name once per expectation
-            label = f"[dim]{escape(inst.name)}[/dim]\n{label}"
-        previous = inst.position
+        label = f"[dim]{escape(names[i - 1])}[/dim]\n{escape(inst.spec)}"
         interval = f"[{_num(est.low)}, {_num(est.high)}]"
         if not one_level:
             interval += f" ({level_text(row.alpha)})"
@@ -144,6 +141,9 @@ def _check_footer(console: Console, result) -> None:
         console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
     for note in getattr(result, "notes", []):
         console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
+    for line in defaults_lines(result):
+        head = "[yellow]warning:[/yellow]" if "fails at the" in line else "[dim]note:[/dim]"
+        console.print(f"{head} {escape(line)}", highlight=False)
     if result.placeholders:
         console.print(f"[yellow]placeholder data:[/yellow] "
                       f"{escape(', '.join(result.placeholders))}", highlight=False)
@@ -153,10 +153,37 @@ def _check_footer(console: Console, result) -> None:
                       f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
 
 
+def defaults_lines(result) -> list[str]:
+    """With ``--set``: for each failed test, whether it fails at the scenario's own rules
+    too (then its bound failed before the change: the gate needs new bounds, `deepsim check
+    --init`) or passes there (the change moved it)."""
+    from deepsim.gate.check import member_names
+
+    if not getattr(result, "defaults", None):
+        return []
+    names = member_names(result.rows)
+    out = []
+    for i, v in sorted(result.defaults.items()):
+        r = result.rows[i]
+        where = f"#{i + 1} {names[i]} ({r.instance.spec})"
+        if v == "fail":
+            out.append(f"{where} fails at the scenario's own rules too (without --set, "
+                       f"same {r.games:,} games): its bound fails today, not because of "
+                       "the change; deepsim check --init measures new bounds")
+        else:
+            word = "passes" if v == "pass" else "is inconclusive"
+            out.append(f"{where} {word} at the scenario's own rules (without --set, same "
+                       f"{r.games:,} games): the change moves it")
+    return out
+
+
 def quiet_lines(result) -> list[str]:
     """``check --quiet``: the verdict counts, then one line per expectation that did not
     pass (verdict, number, expectation, measured value, interval, bound)."""
+    from deepsim.gate.check import member_names
+
     c = result.counts
+    names = member_names(result.rows)
     lines = [(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
               f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
               f"({EXIT_TEXT[result.exit_code]})")]
@@ -164,10 +191,11 @@ def quiet_lines(result) -> list[str]:
         if row.verdict == "pass":
             continue
         inst, est = row.instance, row.estimate
-        lines.append(f"  {row.verdict} #{i} {inst.spec} {inst.bound_text}: measured "
-                     f"{_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
+        lines.append(f"  {row.verdict} #{i} {names[i - 1]}: {inst.spec} {inst.bound_text}: "
+                     f"measured {_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
                      f"{_num(est.high)}]")
-    return lines
+    return lines + [f"  {'warning' if 'fails at the' in x else 'note'}: {x}"
+                    for x in defaults_lines(result)]
 
 
 def check(
@@ -205,15 +233,46 @@ def check(
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="No progress bar and no table: the counts, then a line for each expectation that did not pass.")]
     = False,
+    init: Annotated[bool, typer.Option(
+        "--init", help="Write an expect: block instead: today's measured values of "
+                       "--metric (default: every faction's and faction part's win/fair, "
+                       "rounds and the first seat's edge per player count) with a "
+                       "tolerance, in a scenario that extends SCENARIO (--out FILE, "
+                       "else printed).")] = False,
+    metric: Annotated[list[str] | None, typer.Option(
+        "--metric", "-m", help="With --init: a number of the metric language to bound; "
+                               "repeatable.")] = None,
+    tolerance: Annotated[float, typer.Option(
+        "--tolerance", help="With --init: times the tolerance each bound adds to today's "
+                            "interval (0.1 x fair, 2 pp, 0.5 rounds, else 10%% of the "
+                            "value).")] = 1.0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="With --init: the gate file to write (a scenario with "
+                            "extends: SCENARIO and the expect: block).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --init: replace --out.")]
+    = False,
 ) -> None:
     """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
-    input."""
+    input. With --init, write the block from today's measured values."""
     from deepsim.gate.check import run_check
     from deepsim.gate.junit import write_junit
 
     console = Console()
     bar, on_progress = _progress(quiet)
+    if init:
+        _init(console, scenario, bar, on_progress, games=games, seed=seed,
+              sets=list(sets or []), alpha=alpha, threads=threads, metric=metric,
+              tolerance=tolerance, out=out, force=force, quiet=quiet,
+              misplaced=[n for n, v in (("--sequential", sequential), ("--junit", junit),
+                                        ("--fail-fast", fail_fast),
+                                        ("--max-games", max_games),
+                                        ("--min-games", min_games)) if v])
+        return
     try:
+        stray = [n for n, v in (("--metric", metric), ("--out", out), ("--force", force),
+                                ("--tolerance", tolerance != 1.0)) if v]
+        if stray:
+            raise InputError(f"{', '.join(stray)} go(es) with --init", key=stray[0])
         try:
             result = run_check(scenario, games=games, seed=seed, overrides=list(sets or []),
                                alpha=alpha, sequential=sequential, max_games=max_games,
@@ -516,6 +575,63 @@ def compare(
         raise _fail(exc) from None
     render_compare(console, result)
     raise typer.Exit(result.exit_code)
+
+
+def _init(console: Console, scenario: Path, bar, on_progress, *, games, seed, sets, alpha,
+          threads, metric, tolerance, out, force, quiet, misplaced) -> None:
+    """``check --init``: measure, then write (or print) the gate file."""
+    import os
+    import shlex
+    import sys
+
+    from deepsim.atomic import atomic_write_text
+    from deepsim.gate.check import init_expect
+
+    try:
+        if misplaced:
+            raise InputError(f"{', '.join(misplaced)} judge(s) a block; --init writes one",
+                             key=misplaced[0])
+        if out is not None:
+            if out.exists() and not force:
+                raise InputError("exists; pass --force to replace it", file=str(out),
+                                 key="--out")
+            if out.exists() and out.is_dir():
+                raise InputError("is a directory; --out names the gate file to write",
+                                 file=str(out), key="--out")
+            if not out.parent.is_dir():
+                raise InputError("no such folder for the gate file", file=str(out.parent),
+                                 key="--out")
+            if out.resolve() == Path(scenario).resolve():
+                raise InputError("would replace the scenario it extends", file=str(out),
+                                 key="--out")
+        try:
+            res = init_expect(scenario, games=games, seed=seed, overrides=sets,
+                              metrics=list(metric or []) or None, tolerance=tolerance,
+                              alpha=alpha, threads=threads, progress=on_progress)
+        finally:
+            bar.stop()
+        base = (os.path.relpath(Path(scenario).resolve(), out.resolve().parent)
+                if out is not None else str(scenario))
+        command = "deepsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+            if sys.argv[1:2] == ["check"] else f"deepsim check --init {scenario}"
+        text = res.yaml(base, command)
+        if out is not None:
+            try:
+                atomic_write_text(out, text)
+            except OSError as exc:
+                raise InputError(f"cannot write the gate file: {exc.strerror}",
+                                 file=str(out)) from None
+    except InputError as exc:
+        raise _fail(exc) from None
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    if not quiet:
+        console.print(f"Wrote {escape(str(out))}: {len(res.rows)} expectations measured on "
+                      f"{res.games:,} games of seed {res.seed} (extends {escape(base)}). "
+                      f"Check it: deepsim check {escape(str(out))}", highlight=False)
+    else:
+        typer.echo(str(out))
 
 
 def register(app: typer.Typer) -> None:
