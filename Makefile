@@ -55,7 +55,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
 
-# The meta fields (issue 18): `deepsim meta` at its default budget (3 rounds; README,
+# The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
 # scenarios/deepfall-meta.yaml, deepfall-mixed-meta.yaml and atlantis-meta.yaml). The
 # output folders go to $(META_RUNS) (not in git). META_ARGS adds options (e.g. a budget).

@@ -15,8 +15,8 @@ from rich.table import Table
 from deepsim import stats
 from deepsim.report import viability as V
 
-__all__ = ["data_banner", "field_line", "headline_groups", "headline_lines", "how_sure_lines",
-           "render_summary", "rounds_table", "win_share_table"]
+__all__ = ["data_banner", "field_line", "headline_lines", "how_sure_lines", "render_summary",
+           "rounds_table", "win_share_table"]
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -111,9 +111,6 @@ def field_line(seats: pd.DataFrame, baseline_bots: Sequence[str] = (),
         text += (f"\n  Baseline bots ({escape(', '.join(baseline_bots))}) left out: "
                  f"{n_left_out:,} seat-games")
     return text
-
-
-headline_groups = V.headline_groups
 
 
 def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],

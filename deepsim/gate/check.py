@@ -167,7 +167,7 @@ def run_check(scenario_path: Path | str, *, games: int | None = None, seed: int 
     if not 0.0 < alpha < 1.0:
         raise InputError(f"expected 0 < alpha < 1, got {alpha}", key="--alpha")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed, games=games,
                                                  overrides=list(overrides or []))
     from deepsim.scenario import LINES
@@ -344,9 +344,7 @@ def default_metrics(ruleset) -> list[str]:
     """What ``check --init`` bounds by default: the win/fair ratio of every faction and of
     every part of one (DEEPFALL: companies, Lineages, Callings), the mean rounds and the
     first seat's edge per player count."""
-    from deepsim.report.viability import headline_groups
-
-    out = [f"win_ratio[{col}]" for col, _ in headline_groups(ruleset)]
+    out = [f"win_ratio[{col}]" for col, _ in ruleset.headline_groups()]
     return out + ["rounds[players]", "win_edge[seat=1, players]"]
 
 
@@ -391,7 +389,7 @@ class InitResult:
     def yaml(self, extends: str, command: str) -> str:
         """A scenario file that extends ``extends`` and adds the block (comments say how
         it was measured and which tolerance each bound carries)."""
-        from deepsim import __version__
+        from deepsim.version import __version__
 
         f = self.factor
         units = (f"{TOLERANCE['x fair'] * f:g} x fair for win ratios, {TOLERANCE['%'] * f:g} "
@@ -464,7 +462,7 @@ def init_expect(scenario_path: Path | str, *, games: int | None = None,
         raise InputError(f"expected a tolerance factor >= 0, got {tolerance}",
                          key="--tolerance")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed, games=games,
                                                  overrides=list(overrides or []))
     specs = list(metrics or default_metrics(ruleset))

@@ -27,8 +27,9 @@ from deepsim.errors import InputError
 from deepsim.report.build import build_report
 from deepsim.report.config import ReportConfig
 from deepsim.report.context import Context
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData
 from deepsim.report.verdicts import FAILS, HOLDS
+from deepsim.reporting import load_run
 from deepsim.respond.report import plural
 
 __all__ = ["FLIP", "claims_frame", "factions_frame", "main", "markdown", "side_by_side"]

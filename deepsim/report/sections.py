@@ -70,7 +70,7 @@ def headline(ctx: Context) -> Section:
     s = Section("headline", "Headline")
     seats = ctx.balance_seats
     rows, answer = [], []
-    for col, noun in V.headline_groups(ctx.rs):
+    for col, noun in ctx.rs.headline_groups():
         if col not in seats.columns:
             continue
         ws = ctx.win_shares(col)

@@ -57,7 +57,6 @@ __all__ = [
     "changed",
     "counts",
     "headline",
-    "headline_groups",
     "holm_tests",
     "how_sure",
     "in_percent",
@@ -317,17 +316,6 @@ def rule_text(lines: Lines = DEFAULT, *, markdown: bool = False, holm: bool = Tr
         text += (f". Holm: {em(OVER)} / {em(UNDER)} when an exact test says the share "
                  f"differs from fair (Holm-corrected at {lines.alpha:g}), else {em(FAIR)}")
     return text
-
-
-def headline_groups(meta) -> list[tuple[str, str]]:
-    """The (column, noun) pairs a ruleset's headline names: its faction column, then its
-    other group columns that are parts of a faction (not ``bot`` or ``seat``: those are the
-    field and seat advantage, reported apart). ``meta`` has ``faction_column``,
-    ``faction_label`` and ``group_columns`` (a :class:`~deepsim.rulesets.base.Ruleset`)."""
-    out = [(meta.faction_column, meta.faction_label)]
-    out += [(c, c) for c in meta.group_columns
-            if c not in (meta.faction_column, "bot", "seat")]
-    return out
 
 
 @dataclass
