@@ -24,7 +24,6 @@ from deepsim.cli.options import fail
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
 from deepsim.progressbar import games_progress
-from deepsim.report import viability as V
 
 __all__ = ["check", "compare", "register", "render_check", "render_compare"]
 
@@ -341,6 +340,8 @@ def _delta_table(title: str, rows, first: str) -> Table:
 
 def _side(value: float, unit: str, ratio, verdict: str) -> str:
     """One variant's cell of the faction table: win share, x fair and the verdict."""
+    from deepsim.report import viability as V
+
     head = escape(_share(value, unit))
     if ratio is None:
         return head
@@ -378,6 +379,8 @@ def _faction_table(title: str, rows, first: str) -> Table:
 def balanced_now(rows, label: str) -> list[str]:
     """"Is it balanced now?": the verdict counts in A and B and every faction whose
     verdict changed (A -> B)."""
+    from deepsim.report import viability as V
+
     fac = [r for r in rows if r.verdict_a and r.verdict_b]
     if not fac:
         return []
@@ -404,6 +407,8 @@ def render_compare(console: Console, r) -> None:
     """Both variants, the difference with its interval and, with the SPRT, the LLR, its
     bounds and the decision; in fixed mode also the table of the metric's numbers and the
     before/after table of the factions."""
+    from deepsim.report import viability as V
+
     du = "pp" if r.unit == "%" else r.unit
     games = (f"{r.games:,} paired games (same seed and game indices: common random numbers)"
              if r.paired else f"{r.games:,} games, unpaired (different seeds)")

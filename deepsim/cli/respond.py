@@ -17,7 +17,6 @@ from deepsim.cli import options
 from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError
 from deepsim.progressbar import phased_progress
-from deepsim.report import viability as V
 
 __all__ = ["guarded", "register", "respond", "result_table"]
 
@@ -50,6 +49,8 @@ def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted:
 
 
 def _ratio_cell(v: float, lo: float, hi: float, word: str, head: str = "") -> str:
+    from deepsim.report import viability as V
+
     style = V.style_of(word)
     word = escape(word)
     return (f"{escape(head)}{v:.2f}\n[{lo:.2f}-{hi:.2f}]\n"

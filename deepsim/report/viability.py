@@ -37,8 +37,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from deepsim import stats
-
 __all__ = [
     "DEFAULT",
     "FAIR",
@@ -245,6 +243,8 @@ def table(seats: pd.DataFrame, by: str, lines: Lines = DEFAULT) -> pd.DataFrame:
     KeyError
         A required column is missing.
     """
+    from deepsim import stats  # statsmodels: loaded when a table is made, not on import
+
     for col in (by, "win", "fair"):
         if col not in seats.columns:
             raise KeyError(f"seats has no column(s) {col}")

@@ -14,7 +14,6 @@ from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.base import KernelRuleset, KernelTables, Prepared
-from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.data import (
     DATA,
@@ -147,6 +146,9 @@ class DeepfallRuleset(KernelRuleset):
         fmix = (fbots.attach(companies(), profiles, bot_labels,
                              {n: i for i, n in enumerate(names)}) if fbots else None)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
+        # the kernel's arrays (numba) load when a scenario is prepared, not when the ruleset
+        # is looked up (deepsim odds deepfall --help)
+        from deepsim.rulesets.deepfall import compile as comp
         arrays = comp.build(data, players=counts, seat_spec=spec,
                             bot_pool=[names.index(b) for b in sc.bots],
                             unique=sc.companies.unique, knobs=knobs, fmix=fmix)
