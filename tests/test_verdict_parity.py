@@ -121,3 +121,16 @@ def test_the_same_lines_by_default_everywhere():
     assert (sig["alpha"].default, sig["min_ratio"].default, sig["max_ratio"].default,
             sig["max_rel_width"].default) == (V.DEFAULT.alpha, V.DEFAULT.min_ratio,
                                               V.DEFAULT.max_ratio, V.DEFAULT.max_rel_width)
+
+
+def test_the_commands_default_to_the_same_lines():
+    """respond's and meta's --min-ratio/--max-ratio defaults are the shared lines (the
+    command line states them as numbers so that --help loads no numerical library)."""
+    import inspect
+
+    from deepsim.cli.meta import meta
+    from deepsim.cli.respond import respond
+    for fn in (respond, meta):
+        sig = inspect.signature(fn).parameters
+        assert sig["min_ratio"].default == V.DEFAULT.min_ratio, fn.__name__
+        assert sig["max_ratio"].default == V.DEFAULT.max_ratio, fn.__name__

@@ -52,6 +52,9 @@ def print_summary(result, console: Console) -> None:
                     max_rel_width=info["max_rel_width"])
     for j, r in enumerate(result.rungs):
         console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
+    console.print("At each rung every seat plays the rung's bots, so a faction's x fair "
+                  "there is not its x fair in `deepsim run`, where the scenario's field "
+                  "mixes styles.", highlight=False)
     console.print(escape(V.rule_text(lines, holm=False)) + "; * not settled by "
                   "this ladder (the two strongest rungs disagree, or one is inconclusive)",
                   highlight=False)
