@@ -1029,7 +1029,7 @@ def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None,
     if view is not None and view.active:
         if not ruleset.trace_filters:
             raise InputError(f"the {ruleset.name} trace has no --seat/--round/--only "
-                             "filters yet (DEEPFALL's has)", key="--seat")
+                             "filters yet", key="--seat")
         kw = {"view": view}
     if jitcache.can_warm(ruleset):
         jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)

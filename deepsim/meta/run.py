@@ -14,7 +14,7 @@ import pandas as pd
 
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
-from deepsim.meta import DEFAULT_GAMES, DEFAULT_ROOT, DEFAULT_TRIALS, FILES
+from deepsim.meta.budget import DEFAULT_GAMES, DEFAULT_ROOT, DEFAULT_TRIALS, FILES
 from deepsim.meta.rounds import EVAL_OFFSET, MetaRun, play_rounds
 from deepsim.params import parse_override
 from deepsim.respond.play import Field
