@@ -159,7 +159,7 @@ atlantis-skill: $(STAMP)
 		--out $(AR)/skill-shipped $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/atlantis-meta.yaml --games $(ATLANTIS_SKILL_GAMES) \
 		--out $(AR)/skill-meta $(DEEPSIM_QUIET)
-	$(VENV)/bin/python -m deepsim.meta.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
+	$(VENV)/bin/python -m deepsim.studies.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
 		--out reports/atlantis/skill.md
 
 atlantis-findings: $(STAMP) atlantis-skill

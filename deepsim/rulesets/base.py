@@ -5,17 +5,23 @@ an instance of a subclass of
 
 - :class:`Ruleset`: a game deepsim plays (a kernel, bots, data). The runner, output,
   report, gate (``check``/``compare``), ``sweep``/``tune``, bench and API talk to it only
-  through the attributes and methods below; or
+  through the attributes and methods below. A game whose numba kernel plays whole games
+  derives from :class:`KernelRuleset`, which plays it and builds the tables; or
 - :class:`OddsRuleset`: a game whose dice deepsim only answers questions about
-  (``deepsim odds``), with no kernel. ``deepsim run`` refuses it (exit 2) and ``deepsim
-  rulesets`` lists it as odds-only.
+  (``deepsim odds``), with no kernel (:class:`DataOddsRuleset` when its questions read one
+  data file). ``deepsim run`` refuses it (exit 2) and ``deepsim rulesets`` lists it as
+  odds-only.
 
 Shared code never imports a ruleset's folder by name and never falls back on a missing
 attribute: a subclass that leaves out a piece of declared metadata is refused when the
 registry loads it (:func:`check_ruleset` says which), and an abstract method it does not
-implement keeps it from being instantiated. So a new game is a new folder: copy the
-smallest ruleset, fill in every entry point, declare its metadata, and the conformance
-suite (:mod:`deepsim.testing.conformance`) tells what does not hold.
+implement keeps it from being instantiated. Every optional hook is declared here with its
+default. So a new game is a new folder (or ``deepsim new-ruleset NAME``): declare the
+metadata, write what is the game's own, and the conformance suite
+(:mod:`deepsim.testing.conformance`) tells what does not hold.
+
+This module is the engines' floor (docs/contract.md, "Layers"): it imports the base
+layer and the report kit, never a tool or the registry.
 
 Shared plumbing the game folders use (data file and overrides, strict schemas, bot label
 columns) is in :mod:`deepsim.rulesets.common`; bot styles and knob bounds in
