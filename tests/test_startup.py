@@ -35,7 +35,7 @@ else:
 
 
 def test_every_help_loads_no_numerical_library():
-    out = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY)],
+    out = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY)], check=False,
                          capture_output=True, text=True, timeout=300,
                          env={"COLUMNS": "80", "PATH": ""})
     last = out.stdout.strip().splitlines()[-1]
@@ -48,7 +48,7 @@ def test_the_odds_help_lists_rulesets_without_importing_them():
              "try:\n    app(['odds', '--help'], prog_name='deepsim', standalone_mode=False)\n"
              "except SystemExit:\n    pass\n"
              "print([m for m in sys.modules if m.startswith('deepsim.rulesets.')])")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         timeout=300, env={"COLUMNS": "80", "PATH": ""})
+    out = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True,
+                         text=True, timeout=300, env={"COLUMNS": "80", "PATH": ""})
     assert "deepfall" in out.stdout and "atlantis" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
