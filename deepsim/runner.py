@@ -1021,21 +1021,28 @@ def _check_format(ruleset: Any, fmt: str) -> None:
 
 
 def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None,
-           fmt: str = "text") -> list[str]:
+           fmt: str = "text", view: Any = None) -> list[str]:
     """``ruleset.trace`` (or, for ``fmt`` "json", one JSON object per line of
     ``ruleset.trace_records``), its kernels compiled first (with ``on_compile``) when it
-    can."""
+    can; ``view`` (:class:`deepsim.tracefilter.TraceFilter`) for a ruleset whose trace
+    filters (``trace_filters``)."""
     _check_format(ruleset, fmt)
+    kw = {}
+    if view is not None and view.active:
+        if not ruleset.trace_filters:
+            raise InputError(f"the {ruleset.name} trace has no --seat/--round/--only "
+                             "filters yet", key="--seat")
+        kw = {"view": view}
     if jitcache.can_warm(ruleset):
         jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
     if fmt == "json":
         return [json.dumps(rec, ensure_ascii=False)
-                for rec in ruleset.trace_records(prepared, game)]
-    return list(ruleset.trace(prepared, game))
+                for rec in ruleset.trace_records(prepared, game, **kw)]
+    return list(ruleset.trace(prepared, game, **kw))
 
 
 def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None,
-              fmt: str = "text") -> tuple[list[str], list[str]]:
+              fmt: str = "text", view: Any = None) -> tuple[list[str], list[str]]:
     """Replay game ``game`` of a finished (or interrupted) run with its recorded overrides.
 
     Parameters
@@ -1082,12 +1089,13 @@ def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = 
         warnings.append("the ruleset parameters changed since this run (params hash "
                         f"{prepared.params_hash[:12]} vs recorded {info['params_hash'][:12]}); "
                         "the replay may differ from the game the batch played")
-    return _trace(ruleset, prepared, game, on_compile, fmt), warnings
+    return _trace(ruleset, prepared, game, on_compile, fmt, view), warnings
 
 
 def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = None,
                    overrides: list[str] | None = None,
-                   on_compile: CompileFn | None = None, fmt: str = "text") -> list[str]:
+                   on_compile: CompileFn | None = None, fmt: str = "text",
+                   view: Any = None) -> list[str]:
     """Replay game ``game`` of a scenario (with ``seed`` and ``overrides``).
 
     Parameters
@@ -1118,4 +1126,4 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"expected a game index >= 0, got {game!r}", key="--game")
     ruleset, _, prepared = resolve(scenario_path, seed=seed, overrides=overrides)
-    return _trace(ruleset, prepared, game, on_compile, fmt)
+    return _trace(ruleset, prepared, game, on_compile, fmt, view)

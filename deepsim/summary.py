@@ -13,10 +13,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from deepsim import stats
-from deepsim.report.config import ReportConfig
+from deepsim.report import viability as V
 
-__all__ = ["balance_verdict", "data_banner", "field_line", "headline_lines", "render_summary",
-           "rounds_table", "unresolved_line", "win_share_table"]
+__all__ = ["data_banner", "field_line", "headline_lines", "how_sure_lines",
+           "render_summary", "rounds_table", "unresolved_line", "win_share_table"]
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -59,77 +59,51 @@ def data_banner(placeholders: Sequence[str], skipped_rules: Sequence[str],
                  border_style="yellow", expand=False)
 
 
-#: the summary's verdict scale (the report's defaults: viability.min_ratio,
-#: viability.max_ratio, viability.max_rel_width)
-MIN_RATIO, MAX_RATIO, MAX_REL_WIDTH = (ReportConfig.min_ratio, ReportConfig.max_ratio,
-                                      ReportConfig.max_rel_width)
-_VERDICT_STYLE = {"too strong": "bold red", "not viable": "bold red", "over": "green",
-                  "under": "yellow", "inconclusive": "dim"}
-
-
-def balance_verdict(ci_low: float, ci_high: float, fair: float, *,
-                    min_ratio: float = MIN_RATIO, max_ratio: float = MAX_RATIO,
-                    max_rel_width: float = MAX_REL_WIDTH) -> str:
-    """One group's place on the verdict scale, from its win-share interval (shares, 0-1).
-
-    The report's rule (:func:`deepsim.report.metrics.viability_verdict`: ``"too strong"``
-    when the whole interval is above ``max_ratio`` x fair share, ``"not viable"`` when it is
-    all below ``min_ratio`` x fair share, ``"inconclusive"`` when it is wider than
-    ``max_rel_width`` x fair share), with its ``"viable"`` told apart as ``"over"`` /
-    ``"under"`` (the interval excludes the fair share) or ``"fair"``.
-    """
-    from deepsim.report.metrics import viability_verdict
-
-    if not fair > 0:
-        return "inconclusive"
-    verdict = viability_verdict([ci_low], [ci_high], [fair], min_ratio=min_ratio,
-                                max_rel_width=max_rel_width, max_ratio=max_ratio)[0]
-    if verdict != "viable":
-        return verdict
-    return "over" if ci_low > fair else "under" if ci_high < fair else "fair"
-
-
-def _styled(verdict: str, color: bool = True) -> str:
-    style = _VERDICT_STYLE.get(verdict)
-    return f"[{style}]{verdict}[/{style}]" if style and color else verdict
+def _styled(word: str, color: bool = True) -> str:
+    style = V.style_of(word)
+    return f"[{style}]{word}[/{style}]" if style and color else word
 
 
 def win_share_table(seats: pd.DataFrame, by: str, label: str | None = None,
-                    left_out: str = "") -> Table:
-    """Table of win share per ``by`` group with the 95% Wilson interval, the fair share and
-    the verdict (:func:`balance_verdict`: too strong, over, fair, under, not viable,
-    inconclusive; coloured on a colour terminal, words either way).
+                    left_out: str = "", lines: V.Lines = V.DEFAULT) -> Table:
+    """Table of win share per ``by`` group: seat-games, win share with its 95% Wilson
+    interval, fair share (percent), x fair, the Holm test and the viability verdict, row
+    by row the balance report's table (:func:`deepsim.report.viability.table`); words,
+    coloured on a colour terminal.
 
     Parameters
     ----------
     seats : DataFrame
-        Columns ``by``, ``win``, ``fair`` (see :func:`deepsim.stats.win_shares`).
+        Columns ``by``, ``win``, ``fair`` (baseline bots already left out).
     by : str
         The ruleset's faction column (``Ruleset.faction_column``) or any group column.
     label : str, optional
         Its noun in prose (``Ruleset.faction_label``); default ``by``.
     left_out : str, optional
         What the caller left out of ``seats`` (e.g. baseline bots), said in the caption.
+    lines : Lines
+        The verdict scale (the report's defaults).
     """
     label = label or by
-    df = stats.win_shares(seats, by=by)
+    df = V.in_percent(V.table(seats, by, lines))
+    # one space between columns (the box's divider): the longest DEEPFALL company and
+    # "inconclusive" stay whole at 80 columns
     table = Table(title=f"Win share per {label} (95% Wilson interval)", box=box.SIMPLE_HEAVY,
-                  title_justify="left", pad_edge=False)
-    table.add_column(label.capitalize(), overflow="fold")
+                  title_justify="left", pad_edge=False, padding=(0, 0),
+                  show_edge=False, caption_justify="left")
+    longest = max((len(str(n)) for n in df[by]), default=len(label))
+    table.add_column(label.capitalize(), overflow="fold", min_width=min(longest, 24))
     for name in ("Games", "Win %", "95% CI", "Fair", "x fair"):
         table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("Holm", no_wrap=True)
     table.add_column("Verdict", no_wrap=True)
     for row in df.itertuples(index=False):
-        verdict = balance_verdict(row.ci_low, row.ci_high, row.fair_share)
         table.add_row(
-            escape(str(getattr(row, by))), f"{row.games:,}",
-            f"{100 * row.win_share:.1f}",
-            f"{100 * row.ci_low:.1f}-{100 * row.ci_high:.1f}",
-            f"{100 * row.fair_share:.1f}", f"{row.ratio:.2f}", _styled(verdict),
+            escape(str(getattr(row, by))), f"{row.games:,}", f"{row.win_share:.1f}",
+            f"{row.ci_low:.1f}-{row.ci_high:.1f}", f"{row.fair_share:.1f}",
+            f"{row.ratio:.2f}", _styled(row.test), _styled(row.verdict),
         )
-    table.caption = (f"too strong: interval above {MAX_RATIO:g} x fair; not viable: below "
-                     f"{MIN_RATIO:g} x fair; over/under: excludes fair; inconclusive: wider "
-                     f"than {MAX_REL_WIDTH:.0%} of fair") + (f"\n{left_out}" if left_out else "")
+    table.caption = V.rule_text(lines) + (f"\n{left_out}" if left_out else "")
     return table
 
 
@@ -150,38 +124,27 @@ def field_line(seats: pd.DataFrame, baseline_bots: Sequence[str] = (),
 
 
 def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],
-                   color: bool = True) -> list[str]:
+                   color: bool = True, lines: V.Lines = V.DEFAULT) -> list[str]:
     """The answer first: for each ``(column, noun)`` the strongest and the weakest group by
     win/fair, with its 95% Wilson interval on the same scale and its verdict, and how many
-    groups are too strong or not viable.
+    groups are too strong or not viable (:func:`deepsim.report.viability.headline`, as the
+    report's headline).
 
     ``seats`` needs ``win``, ``fair`` and each column; the groups of a column with fewer
     than two groups are skipped.
     """
     out = []
-    for col, noun in columns:
-        if col not in seats.columns:
-            continue
-        df = stats.win_shares(seats, by=col)
-        if len(df) < 2:
-            continue
-        df = df.sort_values("ratio", ascending=False, kind="stable")
-        verdicts = [balance_verdict(r.ci_low, r.ci_high, r.fair_share)
-                    for r in df.itertuples(index=False)]
-
-        def one(i: int, df=df, col=col, verdicts=verdicts) -> str:
-            r = df.iloc[i]
-            f = r["fair_share"]
+    for h in V.headline(seats, columns, lines):
+        def one(r, col=h.column) -> str:
             return (f"{escape(str(r[col]))} {r['ratio']:.2f}x fair "
-                    f"[{r['ci_low'] / f:.2f}-{r['ci_high'] / f:.2f}] "
-                    f"{_styled(verdicts[i], color)}")
+                    f"[{r['ratio_low']:.2f}-{r['ratio_high']:.2f}] "
+                    f"{_styled(r['verdict'], color)}")
 
-        n_strong, n_dead = verdicts.count("too strong"), verdicts.count("not viable")
-        head = escape(noun.capitalize())
-        out.append(f"{f'[bold]{head}[/bold]' if color else head} ({len(df)}: {n_strong} too "
-                   f"strong, {n_dead} not viable)")
-        out.append(f"  strongest {one(0)}")
-        out.append(f"  weakest   {one(len(df) - 1)}")
+        head = escape(h.noun.capitalize())
+        out.append(f"{f'[bold]{head}[/bold]' if color else head} ({h.n}: {h.n_strong} too "
+                   f"strong, {h.n_dead} not viable)")
+        out.append(f"  strongest {one(h.strongest)}")
+        out.append(f"  weakest   {one(h.weakest)}")
     return out
 
 
@@ -215,6 +178,19 @@ def unresolved_line(ov: dict, caps: Sequence[dict] = (), color: bool = True) -> 
                  "games that ended)")
     style = "bold red" if share > stats.UNRESOLVED_WARN else ("yellow" if n else "green")
     return f"[{style}]{text}[/{style}]" if color else text
+
+
+def how_sure_lines(seats: pd.DataFrame, lines: V.Lines = V.DEFAULT,
+                   color: bool = True) -> list[str]:
+    """How far the verdicts rest on the field's bots: each bot style's x fair in this
+    field and, when they differ by more than the viability band, how to check a verdict
+    against better play (:func:`deepsim.report.viability.how_sure`)."""
+    text = V.how_sure(seats, lines)
+    if text is None:
+        return []
+    first, *rest = text
+    return [escape(first)] + [("[dim]" + escape(t) + "[/dim]") if color else escape(t)
+                              for t in rest]
 
 
 def rounds_table(games: pd.DataFrame) -> Table:
@@ -291,17 +267,17 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     color = console.color_system is not None
     unresolved = unresolved_line(ov, caps, color=color)
     if not seats.empty and by in seats.columns:
-        from deepsim.botdata import split_baseline
-        kept, n_out = split_baseline(seats, tuple(baseline_bots))
+        kept, n_out = V.balance_seats(seats, tuple(baseline_bots))
         note = (f"Baseline bots ({', '.join(baseline_bots)}) left out: {n_out:,} seat-games; "
                 f"fair share = the kept seats' mean win" if n_out else "")
         lines = headline_lines(kept, list(headline) or [(by, label or by)], color=color)
         field = field_line(kept, baseline_bots, n_out)
+        sure = how_sure_lines(kept, color=color)
         if lines:
             console.print("[bold]Headline[/bold] (win/fair, 95% Wilson interval)",
                           highlight=False)
-            for line in lines + ([field] if field else []) + ([unresolved] if unresolved
-                                                               else []):
+            for line in lines + ([field] if field else []) + sure + ([unresolved] if unresolved
+                                                                      else []):
                 console.print("  " + line, highlight=False)
             unresolved = None
         parts.append(win_share_table(kept, by=by, label=label, left_out=note))

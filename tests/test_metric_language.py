@@ -165,7 +165,7 @@ def test_cli_compare_fixed(tiny):
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert "win_share[calling]: A, B and the paired change B - A" in text
-    assert "Before/after per company" in text and "faction_spread" in text
+    assert "Is it balanced now? Per company" in text and "faction_spread" in text
     assert "Wardancer" in text
 
 

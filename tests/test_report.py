@@ -124,8 +124,10 @@ def test_viability_rule_has_a_too_strong_end():
     # above 1.25 x fair: too strong, even when the interval is wide (0.32-0.50); below
     # 0.8 x fair: not viable; between: the viability rule as before
     assert list(v) == ["too strong", "too strong", "not viable", "viable"]
-    assert list(M.viability_verdict(lo, hi, fair)) == [
-        "viable", "inconclusive", "not viable", "viable"]            # no top end given
+    # the same lines by default as every surface (deepsim.report.viability.DEFAULT)
+    assert list(M.viability_verdict(lo, hi, fair)) == list(v)
+    assert list(M.viability_verdict(lo, hi, fair, max_ratio=None)) == [
+        "viable", "inconclusive", "not viable", "viable"]            # no top end asked for
 
 
 def test_win_share_table_fair_share_in_mixed_counts_and_holm():
@@ -144,7 +146,8 @@ def test_win_share_table_fair_share_in_mixed_counts_and_holm():
     assert ws.loc["A", "fair_share"] == pytest.approx(0.5)
     assert ws.loc["C", "fair_wins"] == pytest.approx(3000 * 0.25)
     assert ws.loc["A", "test"] == "over" and ws.loc["B", "test"] == "under"
-    assert ws.loc["B", "verdict"] == "not viable" and ws.loc["A", "verdict"] == "viable"
+    # A wins every game at a fair share of 1/2: too strong by the shared lines
+    assert ws.loc["B", "verdict"] == "not viable" and ws.loc["A", "verdict"] == "too strong"
     assert set(ws.loc[list("CDEF"), "test"]) == {"fair"}
 
 

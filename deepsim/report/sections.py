@@ -12,6 +12,7 @@ import pandas as pd
 
 from deepsim.report import metrics as M
 from deepsim.report import plots
+from deepsim.report import viability as V
 from deepsim.report.context import Context
 from deepsim.report.fmt import ci, integer, num, pci, pct
 from deepsim.report.load import RunData
@@ -75,7 +76,7 @@ def headline(ctx: Context) -> Section:
         ws = ctx.win_shares(col)
         if len(ws) < 2:
             continue
-        ws = ws.sort_values("ratio", ascending=False, kind="stable")
+        ws = ws.sort_values(["ratio", col], ascending=[False, True], kind="stable")
         counts = ws["verdict"].value_counts()
         plural = (ctx.rs.factions_label if col == ctx.rs.faction_column
                   else f"{noun.capitalize()}s")
@@ -98,17 +99,18 @@ def headline(ctx: Context) -> Section:
         s.tables.append(Table("", pd.DataFrame(rows)))
     s.paragraphs.append("**" + ("; ".join(answer) if answer else
                                 "No group is too strong or not viable") + ".**")
-    s.paragraphs.append(
-        f"Win share over fair share with its 95% Wilson interval on that scale. *Too strong*: "
-        f"the whole interval above {c.max_ratio:g} x fair (`viability.max_ratio`); *not "
-        f"viable*: all below {c.min_ratio:g} x fair (`viability.min_ratio`); *inconclusive*: "
-        f"wider than {c.max_rel_width:g} x fair; otherwise *viable*.")
+    s.paragraphs.append("Win share over fair share with its 95% Wilson interval on that "
+                        "scale. " + V.rule_text(c.lines, markdown=True) + ".")
     if "bot" in seats.columns and not seats.empty:
         share = seats["bot"].astype(str).value_counts(normalize=True)
         field = ", ".join(f"{b} {100 * v:.0f}%" for b, v in share.items())
         note = ctx.baseline_note()
         s.paragraphs.append(f"Field: {field} of the seat-games judged"
                             + (f"; {note}." if note else "."))
+        sure = V.how_sure(seats, c.lines)
+        if sure:
+            s.paragraphs.append(" ".join(f"{t}." if not t.endswith(".") else t
+                                         for t in sure))
     line = unresolved_text(ctx.primary)
     if line:
         s.paragraphs.append(line)

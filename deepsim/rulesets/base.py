@@ -405,6 +405,10 @@ class Ruleset(RulesetInfo):
     #: the ``deepsim trace --format`` values the ruleset gives: ``text`` (:meth:`trace`),
     #: and ``json`` when it implements :meth:`trace_records`
     trace_formats: ClassVar[tuple[str, ...]] = ("text",)
+    #: True when :meth:`trace` and :meth:`trace_records` take ``view`` (a
+    #: :class:`deepsim.tracefilter.TraceFilter`: ``deepsim trace --seat/--round/--only``);
+    #: else the filters are refused (exit 2)
+    trace_filters: ClassVar[bool] = False
 
     def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
         """The replay of :meth:`trace` as records for tools (``deepsim trace --format

@@ -476,6 +476,35 @@ def moves_cunning(st, dat, kn, p, target_floor):
     return max(0, keep)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def move_plan(st, dat, kn, p, target_floor):
+    """(floor reached, Cunning left) if seat p's crew Moved toward ``target_floor`` now,
+    paying as kernel.move pays (§6A.4: the free Moves ± company, then each extra Move with
+    Mettle above the Last-Stand reserve, else Cunning, else the reserve's Mettle), without
+    changing the state: where a claim "on arrival" is made and with what."""
+    rules = dat.book.rules
+    free = np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES])
+    cost = np.int64(rules[R_MOVE_COST])
+    keep_m = mettle_reserve(st, dat, kn, p)
+    m = st.sym[METTLE]
+    c = st.sym[CUNNING]
+    cur = st.sd[p, SD_FLOOR]
+    used = 0
+    while cur != target_floor:
+        if used >= free:
+            if m - keep_m >= cost:
+                m -= cost
+            elif c >= cost:
+                c -= cost
+            elif m >= cost:
+                m -= cost
+            else:
+                break
+        used += 1
+        cur += 1 if target_floor > cur else -1
+    return cur, c
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def claim_here_first(st, dat, kn, p, target_floor):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)
@@ -483,9 +512,12 @@ def claim_here_first(st, dat, kn, p, target_floor):
     Returns -1 to move first (and claim on arrival), else the Cunning the claim leaves for
     the extra Moves (:func:`moves_cunning`), so the crew still reaches ``target_floor``.
     Leaving upward (this floor falls sooner) the bot claims first. Otherwise it claims
-    first when the best claim here, with the symbols the Moves leave, beats what it could
-    do on arrival with them: the best claim there, or else the best assault. The random
-    bot tosses a coin.
+    first when the best claim here beats what it could do on arrival: the claim here is
+    scored with exactly the symbols :func:`choose_room` will then have (the Cunning less
+    what the Moves need: none when the crew lacks it), and arrival is the floor the Moves
+    reach (:func:`move_plan`, which need not be ``target_floor``) with the Cunning they
+    leave, where the best claim, or else the best assault, is scored. The random bot
+    tosses a coin.
     """
     sd = st.sd
     keep = moves_cunning(st, dat, kn, p, target_floor)
@@ -493,17 +525,27 @@ def claim_here_first(st, dat, kn, p, target_floor):
         return keep if _coin(st) else -1
     if target_floor < sd[p, SD_FLOOR]:
         return keep
-    sym = st.sym
-    steel = sym[STEEL]
-    cun = sym[CUNNING] - min(keep, sym[CUNNING])
-    s_here, here = _best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel, cun)
+    steel = st.sym[STEEL]
+    s_here, here = _best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel,
+                               st.sym[CUNNING] - keep)
     if s_here < 0:
         return -1
-    fi = target_floor - 1
-    s_there, there = _best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
-        _s, there = _best_assault(st, dat, kn, p, fi, steel, cun)
+    there = arrival_score(st, dat, kn, p, target_floor)
     return keep if here > there else -1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def arrival_score(st, dat, kn, p, target_floor):
+    """Score of the best claim (else the best assault) on the floor the crew's Moves toward
+    ``target_floor`` reach, with the Steel it has and the Cunning the Moves leave: what
+    :func:`choose_room` will score there after the Move (0.0 when nothing)."""
+    dest, cun = move_plan(st, dat, kn, p, target_floor)
+    fi = dest - 1
+    steel = st.sym[STEEL]
+    s_there, there = _best_claim(st, dat, kn, p, fi, steel, cun)
+    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+        _s, there = _best_assault(st, dat, kn, p, fi, steel, cun)
+    return there
 
 
 @njit(cache=True, _nrt=False, inline="always")

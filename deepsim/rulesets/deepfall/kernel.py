@@ -1237,6 +1237,9 @@ def collapse(st, dat, fi):
             if fi > 0 and up > 0 and gone[fi - 1, s] == 0:
                 plunder[fi - 1, s] += up
                 emit(st, -1, EV_RISE, (fi + 1, s, th, up, 0, 0, 0))
+            else:                   # counted unclaimed all the same: say why it stays
+                blocked = 1 if fi == 0 else (2 if up <= 0 else 3)
+                emit(st, -1, EV_RISE, (fi + 1, s, th, 0, blocked, 0, 0))
             continue
         # §6B.2 most marker strength takes tile value x Depth Value; ties split rounding down
         value = (rooms[th, RM_VALUE] + plunder[fi, s]) * dat.book.depth[fi]

@@ -358,7 +358,10 @@ EVENT_SPECS = (
     ("maw", "§6B.2", ("floor", "maw_steps", "dread")),
     ("score", "§6B.2", ("floor", "slot", "room", "glory", "winners", "share", "claimants",
                         "tile_value", "plunder", "depth")),
-    ("rise", "§6B.2", ("floor", "slot", "room", "plunder")),
+    # every unclaimed room of a collapsing floor: its value rising (plunder > 0) or why it
+    # cannot (blocked: 0 rises, 1 no floor above, 2 the share rounds to 0, 3 the room
+    # above is gone)
+    ("rise", "§6B.2", ("floor", "slot", "room", "plunder", "blocked")),
     ("taken", "§6B.2", ("floor", "last_stand", "glory/100", "loot/100", "crew_turns")),
     ("consumed", "§7.3", ("floor", "slot", "room")),
     ("muster", "§7.3", ("floor",)),
@@ -380,7 +383,8 @@ EVENT_SPECS = (
     ("why_floor", "bot", ("floor", "reason", "x", "y", "z", "w")),
     ("why_room", "bot", ("floor", "slot", "room", "action", "score/100", "next_slot",
                          "next_score/100", "options", "assault", "best_slot")),
-    ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep")),
+    ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep",
+                         "cunning", "current_floor", "arrival_floor")),
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
     # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit, 2 = room

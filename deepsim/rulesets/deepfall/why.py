@@ -240,28 +240,27 @@ def floor(st, dat, kn, p, before_roll, chosen):
 
 @trace_writer
 def here(st, dat, kn, p, target_floor, keep):
-    """Why ``bots.claim_here_first`` answered ``keep`` (-1 = move first, §6A.4)."""
+    """Why ``bots.claim_here_first`` answered ``keep`` (-1 = move first, §6A.4): the claim
+    here scored with the Cunning the Moves leave, against the best on arrival at the floor
+    the Moves reach (``bots.move_plan``)."""
     sd = st.sd
+    cur = sd[p, SD_FLOOR]
+    cun = st.sym[CUNNING]
     if kn[K_RANDOM] > 0.5:
-        emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 0, 0, 0, keep, 0, 0))
+        emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 0, 0, 0, keep, cun, cur))
         return
-    if target_floor < sd[p, SD_FLOOR]:
-        emit(st, p, EV_WHY_HERE, (1, 1, 0, 0, keep, 0, 0))
+    if target_floor < cur:
+        emit(st, p, EV_WHY_HERE, (1, 1, 0, 0, keep, cun, cur))
         return
-    sym = st.sym
     k = bots.moves_cunning(st, dat, kn, p, target_floor)
-    steel = sym[STEEL]
-    cun = sym[CUNNING] - min(k, sym[CUNNING])
-    s_here, sc_here = bots._best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel, cun)
+    dest, _c = bots.move_plan(st, dat, kn, p, target_floor)
+    s_here, sc_here = bots._best_claim(st, dat, kn, p, cur - 1, st.sym[STEEL], cun - k)
     if s_here < 0:
-        emit(st, p, EV_WHY_HERE, (0, 2, 0, 0, keep, 0, 0))
+        emit10(st, p, EV_WHY_HERE, (0, 2, 0, 0, k, cun, cur, dest, 0, 0))
         return
-    fi = target_floor - 1
-    s_there, there = bots._best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
-        _s, there = bots._best_assault(st, dat, kn, p, fi, steel, cun)
-    emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 3 if sc_here > there else 4,
-                              x100(sc_here), x100(there), keep, 0, 0))
+    there = bots.arrival_score(st, dat, kn, p, target_floor)
+    emit10(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 3 if sc_here > there else 4,
+                                x100(sc_here), x100(there), keep, cun, cur, dest, 0, 0))
 
 
 @trace_writer
