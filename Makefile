@@ -11,7 +11,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
 # runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test test-slow clean venv bench findings findings-ladder findings-ladder-runs \
+.PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	atlantis-findings abyss-findings golden warmup meta atlantis-skill
 
 venv: $(STAMP)
@@ -27,12 +27,16 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
 
-# the suite without the tests marked slow (pyproject addopts); test-slow runs only those
+# the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
+# runs only those, test-all both (.ci/run runs test, then test-slow)
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
 
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -q -m slow
+
+test-all: $(STAMP)
+	$(VENV)/bin/pytest -q -m "slow or not slow"
 
 # Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
 warmup: $(STAMP)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -484,6 +485,9 @@ def bench(
 def warmup(
     rulesets: Annotated[list[str] | None, typer.Argument(
         metavar="[RULESET]...", help="Rulesets to compile (default: all).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", min=1, help="Processes compiling at once (default: the cores this "
+                                    "process may use).")] = None,
     print_key: Annotated[bool, typer.Option(
         "--print-key", help="Print the cache key (kernel sources, Python, numba, machine) "
                             "and exit; for CI caches.")] = False,
@@ -494,10 +498,13 @@ def warmup(
 ) -> None:
     """Compile the rulesets' kernels into numba's per-user cache ahead of time.
 
-    Later runs of the same sources, from any checkout or installed copy, load them in about
-    a second. The cache is NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
+    Independent parts (a ruleset's kernels for batch games and for traced games, other
+    rulesets) compile in parallel processes, one per core. Later runs of the same sources,
+    from any checkout or installed copy, load them in about a second. The cache is
+    NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
     """
     from deepsim import jitcache
+    from deepsim import warmup as warming
 
     if print_key or print_dir:
         if print_key:
@@ -516,27 +523,51 @@ def warmup(
     if prune:
         for p in jitcache.prune():
             console.print(f"removed {escape(str(p))}", highlight=False)
-    for name, rs in zip(names, objs, strict=True):
+    parts = []
+    for rs in objs:
         title = escape(rs.title)
         if not rs.plays:
             console.print(f"{title}: odds only, no kernel to compile", highlight=False)
-            continue
-        if not jitcache.can_warm(rs):
+        elif not jitcache.can_warm(rs):
             console.print(f"{title}: no warm_up entry (compiles on its first run)",
                           highlight=False)
-            continue
-        status = _CompileStatus(err_console)
-        try:
-            rep = jitcache.warm(rs, trace=True, on_compile=status.start)
-        finally:
-            status.stop()
-        if rep.compiled:
-            console.print(f"{title}: compiled {len(rep.compiled)} functions in "
-                          f"{rep.seconds:,.1f} s ({rep.cpu_seconds:,.1f} s CPU)",
-                          highlight=False)
         else:
-            console.print(f"{title}: in the cache (loaded in {rep.seconds:,.1f} s)",
+            parts.extend(warming.parts_of(rs))
+    plan = warming.plan(parts, jobs or warming.available_cores())
+    if len(plan.groups) > 1:
+        console.print(f"Compiling (or loading) in {len(plan.groups)} processes:",
+                      highlight=False)
+        for i, group in enumerate(plan.groups, 1):
+            console.print(f"  {i}. " + "; ".join(escape(p.label) for p in group),
                           highlight=False)
+    else:
+        for p in parts:
+            console.print(f"Compiling (or loading) the {escape(p.label)}", highlight=False)
+
+    status = _CompileStatus(err_console)
+
+    def done(r) -> None:
+        status.stop()
+        label = escape(r.part.label)
+        if r.compiled:
+            console.print(f"{label}: compiled {r.compiled} functions in {r.seconds:,.1f} s "
+                          f"({r.cpu_seconds:,.1f} s CPU)", highlight=False)
+        else:
+            console.print(f"{label}: in the cache (loaded in {r.seconds:,.1f} s)",
+                          highlight=False)
+
+    t0 = time.perf_counter()
+    try:
+        results = warming.run(plan, on_done=done, on_compile=status.start)
+    except RuntimeError as exc:
+        err_console.print(f"error: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(1) from None
+    finally:
+        status.stop()
+    if len(plan.groups) > 1 and any(r.compiled for r in results):
+        cpu = sum(r.cpu_seconds for r in results)
+        console.print(f"All parts: {time.perf_counter() - t0:,.1f} s wall, {cpu:,.1f} s CPU "
+                      f"in {len(plan.groups)} processes", highlight=False)
     console.print(f"Cache: {escape(str(jitcache.cache_dir()))}", highlight=False)
 
 

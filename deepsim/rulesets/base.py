@@ -467,6 +467,13 @@ class Ruleset(RulesetInfo):
     #: default): the kernel compiles on its first call.
     warm_up: ClassVar[Callable[..., None] | None] = None
 
+    #: the parts of everything ``warm_up`` compiles (``warm_up(None, trace=True)``) that
+    #: share little compiled code, name -> what it is for (``{"run": "batch games",
+    #: "trace": "traced games"}``): ``warm_up(part=name)`` compiles that part alone, and
+    #: ``deepsim warmup`` compiles the parts in parallel processes when the machine has
+    #: the cores (:mod:`deepsim.warmup`). Empty (the default): one part.
+    warm_parts: ClassVar[Mapping[str, str]] = {}
+
 
 # --- games played by a numba kernel ------------------------------------------------------------
 

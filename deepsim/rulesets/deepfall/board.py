@@ -269,7 +269,9 @@ def traced(st) -> bool:
     """True when the game in ``st`` is traced (``GS_TRACE`` on, in a state that can be).
 
     In a compiled function the answer for a quiet state (:func:`new_quiet_state`) is the
-    constant False, so ``if traced(st):`` guards code that is compiled away there.
+    constant False, so ``if traced(st):`` guards code that is compiled away there (numba
+    still types it: a writer called there is made with ``events.trace_writer``, which is
+    no code at all for a quiet state).
     """
     return st.ev.shape[0] > 0 and st.g[GS_TRACE] != 0
 

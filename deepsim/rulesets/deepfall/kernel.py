@@ -533,6 +533,9 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
     best, claimed when the crew can, else poured into."""
     g = st.g
     fi = st.sd[p, SD_FLOOR] - 1
+    # allow_assault and keep_c come as np.bool_ and np.int64 values, never literals: one
+    # compiled try_claim (and choose_room) for both call sites, LLVM folding the constants
+    # after it inlines it (a literal True/False compiled each twice, ~4 s)
     s, assault = bots.choose_room(st, dat, kn, p, fi, keep_c, allow_assault)
     if traced(st):
         why.room(st, dat, kn, p, fi, keep_c, allow_assault, s, assault)
@@ -959,7 +962,7 @@ def step4_move(st, dat, p):
         keep_c = bots.claim_here_first(st, dat, kn, p, target_floor)
         if traced(st):
             why.here(st, dat, kn, p, target_floor, keep_c)
-        if keep_c >= 0 and try_claim(st, dat, kn, p, False, keep_c):
+        if keep_c >= 0 and try_claim(st, dat, kn, p, np.bool_(False), keep_c):
             claims_left -= 1
     move(st, dat, kn, p, target_floor)
     g[GS_CLAIMS_LEFT] = claims_left
@@ -972,7 +975,7 @@ def step4_claim(st, dat, p):
     g = st.g
     kn = knobs_of(st, dat, p)
     while g[GS_CLAIMS_LEFT] > 0:
-        if not try_claim(st, dat, kn, p, True, 0):
+        if not try_claim(st, dat, kn, p, np.bool_(True), np.int64(0)):
             break
         g[GS_CLAIMS_LEFT] -= 1
     loot(st, dat, p, g[GS_START_FLOOR])
@@ -1097,7 +1100,7 @@ def turn_part(st, dat, p, first, last):
         step5_exit(st, dat, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn(st, dat, p):
     """One player's turn of the Delve phase (§6A): the start of the turn, then steps 1-5."""
     turn_part(st, dat, p, np.int64(STEP_START), np.int64(STEP_EXIT))

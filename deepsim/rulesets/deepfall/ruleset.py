@@ -199,7 +199,12 @@ class DeepfallRuleset(KernelRuleset):
     #: announces it until this machine has timed its own
     compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0}
 
-    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+    #: batch games and traced games share no compiled turn (a quiet state and a traceable
+    #: one are different numba types): ``deepsim warmup`` compiles them in parallel
+    warm_parts: ClassVar[dict[str, str]] = {"run": "batch games", "trace": "traced games"}
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False,
+                part: str | None = None) -> None:
         """Compile (or load from numba's cache) the kernel entry points; plays no batch game.
 
         ``run_chunk``'s (``play_block`` called for zero games, ``seat_columns``) for the
@@ -207,7 +212,8 @@ class DeepfallRuleset(KernelRuleset):
         search bot's code only when the scenario's bots search (``kernel.searches``), and
         with ``trace`` also ``trace_game`` (one game, replayed). Without ``prepared`` and
         with ``trace`` (``deepsim warmup``: everything) both the heuristic and the search
-        versions of each.
+        versions of each. ``part`` (``warm_parts``) compiles only the batch (``"run"``) or
+        only the traced (``"trace"``) entry points, both versions without ``prepared``.
         """
         from deepsim.rulesets.deepfall.board import Tables, new_quiet_state, new_state
         from deepsim.rulesets.deepfall.kernel import (
@@ -217,7 +223,9 @@ class DeepfallRuleset(KernelRuleset):
             searches,
             seat_columns,
         )
-        everything = prepared is None and trace
+        everything = prepared is None and (trace or part is not None)
+        batch = part in (None, "run")
+        traced = part == "trace" or (part is None and trace)
         if prepared is None:
             prepared = self.prepare({"name": "warm-up", "ruleset": self.name, "players": 4,
                                      "games": 1, "seed": 0, "chunk_size": 1},
@@ -227,12 +235,14 @@ class DeepfallRuleset(KernelRuleset):
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
         # the search bot is compiled only for a scenario whose bots search (kernel.searches)
         for search in ((False, True) if everything else (searches(args[0]),)):
-            play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, new_quiet_state(),
-                       new_quiet_state() if search else None)
-            if trace:
+            if batch:
+                play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab,
+                           new_quiet_state(), new_quiet_state() if search else None)
+            if traced:
                 play_traced(seed, zero, new_state(), new_quiet_state() if search else None,
                             *args)
-        seat_columns(tab.gi, tab.si, tab.sf)
+        if batch:
+            seat_columns(tab.gi, tab.si, tab.sf)
 
     def factions(self, prepared: Prepared | None = None) -> list[str]:
         """Every company (the faction column's values), in company-code order."""

@@ -53,7 +53,7 @@ from deepsim.rulesets.deepfall.board import (
     steps_needed,
     turns_to_come,
 )
-from deepsim.rulesets.deepfall.events import emit, emit10, x100
+from deepsim.rulesets.deepfall.events import emit, emit10, trace_writer, x100
 from deepsim.rulesets.deepfall.layout import (
     CUNNING,
     DREAD,
@@ -131,7 +131,7 @@ def forecast(st, dat, fl, p, margin, own):
     return verdict == 1 or verdict == 3 or verdict == 4
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def press(st, dat, kn, p, presses, target_floor, pressed):
     """Why ``bots.press_on`` answered ``pressed`` (§6A.2) at Press On number ``presses``."""
     if kn[K_RANDOM] > 0.5:
@@ -185,14 +185,14 @@ def press(st, dat, kn, p, presses, target_floor, pressed):
                                  sym[STEEL], sym[CUNNING], 0, 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def bag_empty(st, p):
     """The Press Ons stopped because the bag is empty (§6A.2: nothing left to draw)."""
     if bag_size(st, p) == 0:
         emit(st, p, EV_WHY_PRESS, (0, 8, 0, 0, 0, 0, 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def floor(st, dat, kn, p, before_roll, chosen):
     """Why ``bots.choose_floor`` chose floor ``chosen`` (before the roll, or to spend)."""
     sd = st.sd
@@ -236,7 +236,7 @@ def floor(st, dat, kn, p, before_roll, chosen):
                                    x100(kn[K_SAFETY]), 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def here(st, dat, kn, p, target_floor, keep):
     """Why ``bots.claim_here_first`` answered ``keep`` (-1 = move first, §6A.4)."""
     sd = st.sd
@@ -262,7 +262,7 @@ def here(st, dat, kn, p, target_floor, keep):
                               x100(sc_here), x100(there), keep, 0, 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
     """Why ``bots.choose_room`` chose ``slot`` (§7.1): its score, the runner-up's, and how
     many rooms of the floor the crew could claim or assault."""
@@ -330,7 +330,7 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
                                 x100(second), options, 1 if assault else 0, best_s))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def recruit(st, dat, kn, p, cost, want):
     """Why ``bots.recruits`` wanted ``want`` dice at ``cost`` Mettle each (§8)."""
     reserve = 0 if kn[K_RANDOM] > 0.5 else bots.mettle_reserve(st, dat, kn, p)
@@ -339,7 +339,7 @@ def recruit(st, dat, kn, p, cost, want):
                                  0, 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def exit_(st, dat, kn, p, price, choice):
     """Why ``bots.exit_choice`` chose ``choice`` (0 Stay, 1 Cash Out, 2 Last Stand; §7.3).
 
