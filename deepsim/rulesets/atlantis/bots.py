@@ -722,7 +722,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
 
 @njit(cache=True, _nrt=False, inline="always")
 def edge_limits(scr, dat, kn, i, phase):
-    """The ``edge_moves`` approximation's bounds for slot i's move (issue 28): (cost, hexes).
+    """The ``edge_moves`` approximation's bounds for slot i's move: (cost, hexes).
 
     With the knob on, a unit other than the own leader scores a reachable hex other than
     its own only when the hex costs more than ``cost`` (no hex of the cheapest terrain is

@@ -95,8 +95,8 @@ G_N = 30
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
 # forecast reads the observed rate, dread_rate); GS_TURN_I: turns begun in the current
-# round, -1 before the round begins (where kernel.play_rest resumes). Search bots (issue
-# 21, kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
+# round, -1 before the round begins (where kernel.play_rest resumes). Search bots
+# (kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
 # itself; 0 in a rollout, whose seats all play the heuristic); GS_DECISIONS: searched
 # decisions so far (the rollouts' stream key); GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK,
 # GS_PRESS_MASK (in the order of the decision kinds, kernel.FLOOR_DECISION ..): bit set of

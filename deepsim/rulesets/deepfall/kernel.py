@@ -1585,7 +1585,7 @@ def reset(st, seed, game, trace):
 
 
 # ---------------------------------------------------------------------------------------
-# the search bot (issue 21): rollouts from a scratch copy of the state
+# the search bot: rollouts from a scratch copy of the state
 # ---------------------------------------------------------------------------------------
 
 #: child of the game's stream key (rng.child_key) that roots its rollouts' streams
@@ -1796,7 +1796,7 @@ def search_decision(st, scr, work, dat, p, kind, options):
 
 @njit(cache=True, _nrt=False)
 def search_turn(st, scr, work, dat, p):
-    """Seat p's turn with a search bot (§6A; issue 21): the parts of :func:`turn_part`,
+    """Seat p's turn with a search bot (§6A): the parts of :func:`turn_part`,
     stopping at the bot's decisions to weigh each legal option by rollouts.
 
     - each Press On (§6A.2, knob ``search_press``): stop or press, while the bag lasts;

@@ -368,7 +368,7 @@ EVENT_SPECS = (
     ("end", "§1", ("rounds", "winners", "glory/100", "floors_collapsed", "truncated")),
     ("setup", "§3.1", ("floor", "room_1", "room_2", "room_3", "room_4", "room_5", "room_6")),
     ("defer", "§9", ("held_back", "maw_steps")),
-    # -- added for the audit trace (issue 27)
+    # -- the audit trace: bags, dice, rooms, Worthy End, forecasts and the bots' reasons
     ("bag", "§6A.1", tuple(f"bag_{d}" for d in DICE) + ("discard", "hand")),
     ("die", "§5", ("die", "face")),
     ("room", "§7.2", ("floor", "slot", "room", "threat", "lock", "threat_ignore",
@@ -387,7 +387,7 @@ EVENT_SPECS = (
                          "cunning", "current_floor", "arrival_floor")),
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
-    # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit, 2 = room
+    # -- a search bot's decision: decision 0 = target floor, 1 = exit, 2 = room
     # on arrival, 3 = Press On; the mean win of each option over its rollouts, in percent
     # x100 (-1 = not an option); options are floors 1..6 (floor), Stay, Cash Out, Last
     # Stand (exit), stop, press (Press On); a room's options (0 = no claim, s + 1 = slot s)

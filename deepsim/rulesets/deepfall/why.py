@@ -174,11 +174,11 @@ def press(st, dat, kn, p, presses, target_floor, pressed):
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        sc = bots._room_score(st, dat, kn, fi, s, p, 0)
+        sc = bots.room_score(st, dat, kn, fi, s, p, 0)
         if sc > best:
             best = sc
             best_s = s
-            ns, nc = bots._need(st, dat, fi, s, p)
+            ns, nc = bots.claim_need(st, dat, fi, s, p)
     if best_s < 0:
         emit(st, p, EV_WHY_PRESS, (pressed, 7, target_floor, 0, 0, 0, 0))
         return
@@ -254,7 +254,7 @@ def here(st, dat, kn, p, target_floor, keep):
         return
     k = bots.moves_cunning(st, dat, kn, p, target_floor)
     dest, _c = bots.move_plan(st, dat, kn, p, target_floor)
-    s_here, sc_here = bots._best_claim(st, dat, kn, p, cur - 1, st.sym[STEEL], cun - k)
+    s_here, sc_here = bots.best_claim(st, dat, kn, p, cur - 1, st.sym[STEEL], cun - k)
     if s_here < 0:
         emit10(st, p, EV_WHY_HERE, (0, 2, 0, 0, k, cun, cur, dest, 0, 0))
         return
@@ -283,13 +283,13 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
     second = 0.0
     options = 0
     action = 0
-    # claims first (bots._best_claim), the assaults only when no claim is worth it
+    # claims first (bots.best_claim), the assaults only when no claim is worth it
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = bots._need(st, dat, fi, s, p)
-        if steel >= ns and cun >= nc and bots._trinity(st, dat, p, st.theme[fi, s]):
-            sc = bots._room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
+        ns, nc = bots.claim_need(st, dat, fi, s, p)
+        if steel >= ns and cun >= nc and bots.trinity_ok(st, dat, p, st.theme[fi, s]):
+            sc = bots.room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
             options += 1
             if sc > best:
                 second, second_s = best, best_s
@@ -310,13 +310,13 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
             for s in range(st.g[GS_SLOTS]):
                 if gone[fi, s] == 1:
                     continue
-                ns, nc = bots._need(st, dat, fi, s, p)
-                if not bots._adds(ns, nc, steel, cun):
+                ns, nc = bots.claim_need(st, dat, fi, s, p)
+                if not bots.adds_strength(ns, nc, steel, cun):
                     continue
                 if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
                     continue
                 options += 1
-                sc = bots._room_score(st, dat, kn, fi, s, p, 0)
+                sc = bots.room_score(st, dat, kn, fi, s, p, 0)
                 if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
                     sc *= 1.5
                 if sc > best:
@@ -375,7 +375,7 @@ def exit_(st, dat, kn, p, price, choice):
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
             cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest
-            held = bots._held_value(st, dat, p)
+            held = bots.held_value(st, dat, p)
             emit(st, p, EV_WHY_EXIT, (choice, 3 if worthy - cash > 0.5 * held else 4,
                                       x100(worthy), x100(cash), x100(held), 0, 0))
             return
