@@ -90,6 +90,8 @@ class DeepsimGroup(PlainFlagsGroup):
             command.help = reflow(command.help)
             if name in _PANEL:
                 command.rich_help_panel = _PANEL[name]
+        # the listing's order is also the commands' own order (the CLI reference keeps it)
+        self.commands = {name: self.commands[name] for name in self.list_commands(None)}
 
     def list_commands(self, ctx) -> list[str]:
         names = list(self.commands)
