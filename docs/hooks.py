@@ -97,7 +97,22 @@ def on_config(config):
     return config
 
 
+_GROUPS = "<!-- deepsim:cli-groups -->"
+
+
+def cli_groups() -> str:
+    """The Markdown table of ``deepsim --help``'s command groups (``deepsim.cli.help``)."""
+    from deepsim.cli.help import GROUPS
+
+    rows = ["| Group | Commands |", "| --- | --- |"]
+    rows += [f"| {title} | {', '.join(f'`{n}`' for n in names)} |"
+             for title, names in GROUPS.items()]
+    return "\n".join(rows)
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    if _GROUPS in markdown:
+        markdown = markdown.replace(_GROUPS, cli_groups())
     markdown = _BENCH.sub(lambda m: bench_table(m.group(1)), markdown)
     return _PARAMS.sub(lambda m: _params(m.group(1)), markdown)
 

@@ -340,3 +340,12 @@ def _assert_not_blank(png: Path) -> None:
         assert im.size == (1280, 900), im.size
         colours = im.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 50, f"{png.name}: {len(colours)} colours"
+
+
+def test_ci_builds_the_docs_and_installs_chromium():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    steps = [line.strip() for line in ci.splitlines() if not line.lstrip().startswith("#")]
+    assert "make docs" in steps
+    assert any("apt-get install" in s and "chromium" in s for s in steps)
+    # the site is built before the tests that read it
+    assert steps.index("make docs") < steps.index("make test")
