@@ -254,7 +254,7 @@ def test_guide_commands_are_found_and_skips_give_a_reason(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_guide_commands_run(tmp_path, pytestconfig):
+def test_the_guide_commands_run(tmp_path, capsys):
     commands, skipped = guide_commands(guide_pages())
     assert len(commands) >= 20, commands
     # each command runs in a scratch folder that sees the repository's scenarios, so the
@@ -273,12 +273,10 @@ def test_the_guide_commands_run(tmp_path, pytestconfig):
         if res.returncode not in ok:
             failed.append(f"{page}:{line}: {' '.join(argv)} -> exit {res.returncode}\n"
                           f"{(res.stdout + res.stderr)[-1500:]}")
-    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
     message = (f"Guide commands: ran {len(commands)}, {len(failed)} failed; "
                f"{len(skipped)} blocks skipped: {'; '.join(skipped) or 'none'}")
-    print(message)
-    if reporter is not None:
-        reporter.write_line(message)
+    with capsys.disabled():         # the count shows in the test log, captured or not
+        print(f"\n{message}")
     assert not failed, "\n\n".join(failed)
 
 
