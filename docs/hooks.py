@@ -97,6 +97,18 @@ def on_config(config):
     return config
 
 
+# a Sphinx role in a docstring (":class:`~deepsim.errors.InputError`") as mkdocstrings
+# renders it: the role's name left as text before the code span
+_ROLE = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj|const):(<code[^>]*>)(~?)([\w.]+)")
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    """Drop the Sphinx role names the API docstrings use (numpy and scipy style):
+    ``:func:`simulate``` reads ``simulate``; a ``~`` keeps the last name only."""
+    return _ROLE.sub(lambda m: m.group(1) + (m.group(3).rsplit(".", 1)[-1] if m.group(2)
+                                              else m.group(3)), html)
+
+
 _GROUPS = "<!-- deepsim:cli-groups -->"
 
 

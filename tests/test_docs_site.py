@@ -130,6 +130,7 @@ def test_generated_reference_pages(site):
     assert "--games" in cli and "&lt;bool&gt;" not in cli
     api = (site / "reference" / "api.html").read_text()
     assert "simulate" in api and "paired_change" in api and "InputError" in api
+    assert not re.search(r":(class|func|meth|mod|data):", api)     # Sphinx roles read as text
     params = (site / "reference" / "parameters.html").read_text()
     assert "maw.steps_per_floor" in params and "combat.hit_faces" in params
     perf = (site / "develop" / "performance.html").read_text()
