@@ -42,7 +42,8 @@ def _params(name: str) -> str:
     from deepsim import rulesets
 
     parts = []
-    for rs_name in sorted(rulesets.playable()):
+    # the main ruleset first, then the others by name
+    for rs_name in sorted(rulesets.playable(), key=lambda n: (n != "deepfall", n)):
         title = rulesets.get(rs_name).title
         parts.append(f"## {title}\n\n{params_table(rs_name)}\n")
     return "\n".join(parts)
