@@ -13,7 +13,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	findings-calibration \
-	atlantis-findings abyss-findings golden warmup meta atlantis-skill
+	atlantis-findings abyss-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
 
@@ -27,6 +27,23 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
+
+# The documentation site: mkdocs-material from docs/ (mkdocs.yml) into site/ (not in
+# git), --strict (a broken link or reference fails), offline (no fonts or scripts from
+# other hosts: open site/index.html from disk). Installs the docs extra on first use.
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(VENV)/bin/python -m pip install -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# README.md's sample of what `make run` prints (between its readme-sample markers),
+# regenerated from a fresh run at the stated seed and games; tests/test_readme.py fails
+# when the README's copy differs from a fresh run.
+readme-sample: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
 # runs only those, test-all both (.ci/run runs test, then test-slow)
