@@ -110,25 +110,29 @@ FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
 FINDINGS_PAIRED_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
-# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth
-CALIBRATION_GAMES ?= 200000
+# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth. Each
+# of the 200 relabellings of the mirror games costs ~1 s of CPU per 40,000 games.
+CALIBRATION_GAMES ?= 50000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
 # kept as a run; $(FINDINGS_LADDER_GAMES) games per rung (the search rungs cost about
 # 60 ms of CPU per game at 32 rollouts: docs/performance.md)
-FINDINGS_LADDER_GAMES ?= 4000
+FINDINGS_LADDER_GAMES ?= 2000
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
 # (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
-# placeholders and readings+rounding run at the smaller space budget.
-RECONSTRUCT_TRIALS ?= 200
-RECONSTRUCT_GAMES ?= 20000
-RECONSTRUCT_SPACE_TRIALS ?= 100
-RECONSTRUCT_SPACE_GAMES ?= 10000
+# placeholders and readings+rounding run at the smaller space budget. The ladder's and the
+# tunes' budgets are sized so that the whole of `make findings` ends in about an hour on the
+# shared 2-core machine (the search rungs and the tunes are most of it); FINDINGS prints the
+# budgets it was made with, and tests/test_findings.py checks they are these.
+RECONSTRUCT_TRIALS ?= 40
+RECONSTRUCT_GAMES ?= 5000
+RECONSTRUCT_SPACE_TRIALS ?= 30
+RECONSTRUCT_SPACE_GAMES ?= 5000
 RECONSTRUCT_CONFIRM_GAMES ?= 20000
 RECONSTRUCT_RESPOND_TRIALS ?= 20
-RECONSTRUCT_RESPOND_GAMES ?= 1000
+RECONSTRUCT_RESPOND_GAMES ?= 500
 RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
 	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
 
