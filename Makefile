@@ -147,7 +147,7 @@ findings-calibration: $(STAMP)
 
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings --ladder $(FINDINGS_RUNS)/ladder \
 		--ladder-only --out reports
 
 findings: $(STAMP) findings-ladder-runs
@@ -174,7 +174,7 @@ findings: $(STAMP) findings-ladder-runs
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
 	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
 		--meta $(FINDINGS_RUNS)/mixed-meta \
@@ -240,7 +240,7 @@ atlantis-findings: $(STAMP) atlantis-skill
 # default field (2-4 players), 4 players with the random baseline, hunters
 # that differ only in when they fight (E4) and merchants that differ only in what they pay
 # in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
-# measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
+# measured answers, written by deepsim/studies/abyss_findings.py) are committed.
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
@@ -262,4 +262,4 @@ abyss-findings: $(STAMP)
 	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
 	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
-	$(VENV)/bin/python -m deepsim.rulesets.abyss.findings $(BR) --out reports/abyss/README.md
+	$(VENV)/bin/python -m deepsim.studies.abyss_findings $(BR) --out reports/abyss/README.md
