@@ -1,0 +1,167 @@
+"""Bank, the co-operative proof ruleset (deepsim/rulesets/bank/rules.md): the simulated
+party win rate against the exact dynamic programme, the rules on set-up states, and bad
+co-operative data refused with exit 2."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from deepsim import rulesets
+from deepsim.cli import app
+from deepsim.rulesets.bank.data import bot_data
+from deepsim.rulesets.bank.exact import (
+    Dice,
+    SeatSpec,
+    party_from_data,
+    turn_outcomes,
+    win_probability,
+)
+
+RS = rulesets.get("bank")
+
+#: three settings: (seats (class, bot), overrides)
+SETTINGS = [
+    ([("banker", "steady"), ("gambler", "careful"), ("warden", "bold")], []),
+    ([("gambler", "random"), ("warden", "steady")], ["goal.total=50"]),
+    ([("banker", "careful"), ("banker", "bold"), ("gambler", "steady"), ("warden", "steady")],
+     ["clock.limit=9", "clock.faces=[5,6]", "goal.total=90"]),
+]
+
+
+def _scenario(seats, **extra) -> dict:
+    return {"ruleset": "bank", "name": "t", "players": len(seats), "rotate": False,
+            "seats": [{"class": c, "bot": b} for c, b in seats], **extra}
+
+
+def _exact_and_sim(seats, overrides, games):
+    p = RS.prepare(_scenario(seats), overrides=overrides)
+    values = bot_data().values()
+    exact = win_probability(*party_from_data(p.params, [(c, values[b]) for c, b in seats]))
+    g, _ = RS.run_chunk(p, 0, games)
+    return exact, float(g["won"].mean())
+
+
+def _within(exact, sim, games, k=4.0):
+    se = math.sqrt(exact * (1 - exact) / games)
+    assert abs(sim - exact) <= k * se, (exact, sim, (sim - exact) / se)
+
+
+@pytest.mark.parametrize("seats,overrides", SETTINGS)
+def test_win_rate_matches_exact_quick(seats, overrides):
+    exact, sim = _exact_and_sim(seats, overrides, 20_000)
+    assert 0.05 < exact < 0.95          # a setting where the test has power both ways
+    _within(exact, sim, 20_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats,overrides", SETTINGS)
+def test_win_rate_matches_exact_200k(seats, overrides):
+    exact, sim = _exact_and_sim(seats, overrides, 200_000)
+    _within(exact, sim, 200_000)
+
+
+def test_exact_detects_a_wrong_rule():
+    """The comparison has power: a changed clock limit moves the exact value by far more
+    than 4 standard errors at 20,000 games."""
+    seats, _ = SETTINGS[0]
+    a, _ = _exact_and_sim(seats, [], 1)
+    b, _ = _exact_and_sim(seats, ["clock.limit=7"], 1)
+    assert abs(a - b) > 4 * math.sqrt(a * (1 - a) / 20_000)
+
+
+def test_turn_outcomes_sum_to_one():
+    dice = Dice(6, 1, frozenset({6}))
+    for seat in (SeatSpec(), SeatSpec(rerolls=1), SeatSpec(shields=1, hold_near=2),
+                 SeatSpec(random=True, hold_p=0.3)):
+        lost, ends = turn_outcomes(dice, seat, 40, 3)
+        assert lost + sum(p for _, _, p in ends) == pytest.approx(1.0, abs=1e-12)
+
+
+# --- the rules on set-up states -----------------------------------------------------------------
+
+def _play(overrides, seats=(("banker", "steady"), ("banker", "steady")), games=300):
+    p = RS.prepare(_scenario(list(seats)), overrides=overrides)
+    return RS.run_chunk(p, 0, games)
+
+
+def test_b3_clock_on_every_face_loses_at_once():
+    g, s = _play(["clock.faces=[1,2,3,4,5,6]", "clock.limit=1"])
+    assert (g["outcome"] == "clock").all() and not g["won"].any()
+    assert (g["turns"] == 1).all() and (s["win"] == 0).all()
+
+
+def test_b7_shield_stops_the_first_clock_step():
+    g, s = _play(["clock.faces=[1,2,3,4,5,6]", "clock.limit=1", "die.bust_face=1"],
+                 seats=(("warden", "steady"), ("banker", "steady")))
+    # the warden's first roll is shielded (B7), so seat 1 never loses on its first roll
+    first = s[s["seat"] == 1]
+    assert (first["shields"] == 1).all()
+    assert (g["outcome"] == "clock").all()
+    # a first roll that busts ends seat 1's turn (B4) and seat 2 loses on its first roll;
+    # else seat 1's second roll stops the clock
+    ended_in_turn = np.where(first["rolls"].to_numpy() == 1, 2, 1)
+    assert np.array_equal(g.sort_values("game")["turns"].to_numpy(), ended_in_turn)
+
+
+def test_b4_bust_face_every_roll_runs_out_of_time():
+    g, _ = _play(["die.faces=2", "die.bust_face=1", "clock.faces=[2]", "clock.limit=1000",
+                  "goal.total=10000", "goal.rounds=2"])
+    assert (g["outcome"] == "out_of_time").all() and (g["rounds"] == 2).all()
+    assert (g["pool"] == 0).all() or (g["pool"] % 2 == 0).all()
+
+
+def test_b5_goal_reached_wins_at_once():
+    # a goal of 1: the first roll that does not bust (and does not stop the clock) wins
+    g, s = _play(["goal.total=1"])
+    won = g[g["won"]]
+    assert (won["outcome"] == "banked").all() and (won["pool"] >= 1).all()
+    assert set(g["outcome"].astype(str)) <= {"banked", "out_of_time", "clock"}
+    assert (s.groupby("game")["win"].nunique() == 1).all()
+
+
+def test_b7_gambler_rerolls_a_bust():
+    _, s = _play([], seats=(("gambler", "bold"), ("banker", "bold")), games=2000)
+    g1 = s[s["seat"] == 1]
+    assert g1["rerolls"].sum() > 0 and (g1["rerolls"] <= g1["turns"]).all()
+    assert s[s["seat"] == 2]["rerolls"].sum() == 0
+
+
+def test_coop_columns():
+    g, s = _play([])
+    assert g["target"].eq(0.5).all() and s["fair"].eq(0.5).all()
+    per = g.set_index("game")["won"].astype(float)
+    assert np.array_equal(s["win"].to_numpy(), per.reindex(s["game"]).to_numpy())
+
+
+# --- bad co-operative data -----------------------------------------------------------------------
+
+@pytest.fixture
+def scenario_file(tmp_path):
+    f = tmp_path / "bank.yaml"
+    f.write_text(yaml.safe_dump(_scenario(SETTINGS[0][0], games=20)), encoding="utf-8")
+    return f
+
+
+@pytest.mark.parametrize("value", ["1.5", "0", "1", "-0.2"])
+def test_target_outside_0_1_exits_2(scenario_file, tmp_path, value):
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["run", str(scenario_file), "--out", str(out), "--quiet",
+                                   "--no-report", "--set", f"party.target_win_rate={value}"])
+    assert res.exit_code == 2, res.output
+    assert "party.target_win_rate" in res.output and "error:" in res.output
+    assert not out.exists()
+
+
+def test_target_in_scenario_overrides_names_the_file(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text(yaml.safe_dump({**_scenario(SETTINGS[0][0], games=20),
+                                 "overrides": {"party.target_win_rate": 2}}), encoding="utf-8")
+    res = CliRunner().invoke(app, ["run", str(f), "--out", str(tmp_path / "r"), "--quiet",
+                                   "--no-report"])
+    assert res.exit_code == 2 and "bad.yaml" in res.output
+    assert "party.target_win_rate" in res.output
