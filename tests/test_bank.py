@@ -165,3 +165,63 @@ def test_target_in_scenario_overrides_names_the_file(tmp_path):
                                    "--no-report"])
     assert res.exit_code == 2 and "bad.yaml" in res.output
     assert "party.target_win_rate" in res.output
+
+
+def test_unknown_outcome_code_exits_2(scenario_file, tmp_path):
+    sc = yaml.safe_load(scenario_file.read_text())
+    sc["expect"] = [{"metric": "outcome_share[outcome=eaten]", "below": "50%"}]
+    f = tmp_path / "gate.yaml"
+    f.write_text(yaml.safe_dump(sc), encoding="utf-8")
+    res = CliRunner().invoke(app, ["check", str(f), "--games", "50"])
+    assert res.exit_code == 2, res.output
+    assert "eaten" in res.output and "banked" in res.output and "gate.yaml" in res.output
+
+
+def test_outcome_share_and_victory_metrics(tmp_path):
+    """The metric language's co-op numbers equal the tables' own counts."""
+    from deepsim.measure import parse_metric_spec
+    from deepsim.measure.spec import expand, universe_from_frames
+    from deepsim.measure.values import estimate_obs, measure
+
+    g, s = _play([], games=500)
+    uni = universe_from_frames(g, s, [2], RS.group_columns, RS.faction_column)
+    for spec, want in (("victory", 100 * g["won"].mean()),
+                       ("outcome_share[outcome=clock]", 100 * (g["outcome"] == "clock").mean()),
+                       ("victory_error", 100 * abs(g["won"].mean() - 0.5))):
+        inst = expand([parse_metric_spec(spec)], uni, key="--metric")[0]
+        est = estimate_obs(measure(inst, g, s), 0.05)
+        assert est.value == pytest.approx(want), spec
+
+
+def _exact_best(seats, values, target=0.5):
+    vals = bot_data().values()
+    out = {}
+    for v in values:
+        p = RS.prepare(_scenario(seats), overrides=[f"goal.total={v}"])
+        out[v] = win_probability(*party_from_data(p.params, [(c, vals[b]) for c, b in seats]))
+    return min(out, key=lambda v: abs(out[v] - target)), out
+
+
+@pytest.mark.parametrize("span,trials,games", [
+    ("80:120:20", 6, 2000),
+    pytest.param("60:140:10", 12, 4000, marks=pytest.mark.slow),
+])
+def test_tune_toward_the_target_finds_the_exact_setting(tmp_path, span, trials, games):
+    """``deepsim tune --objective victory_error`` over goal.total lands on the value whose
+    exact win probability is nearest the target (the values' exact rates are far apart
+    compared with a trial's standard error)."""
+    from deepsim.tune.settings import Settings
+    from deepsim.tune.tune import run_tune
+
+    seats = SETTINGS[0][0]
+    lo, hi, step = map(int, span.split(":"))
+    best, exact = _exact_best(seats, range(lo, hi + 1, step))
+    ranked = sorted(abs(p - 0.5) for p in exact.values())
+    assert ranked[1] - ranked[0] > 6 * math.sqrt(0.25 / games)   # the test can decide
+    f = tmp_path / "tune.yaml"
+    f.write_text(yaml.safe_dump(_scenario(seats)), encoding="utf-8")
+    tn = run_tune(f, [f"goal.total={span}"], objective="victory_error", trials=trials,
+                  confirm_games=0, report=False,
+                  settings=Settings(games=games, out=tmp_path / "out", force=True,
+                                    make_plots=False))
+    assert int(tn.best["goal.total"]) == best, (tn.best, exact)

@@ -104,6 +104,9 @@ class Metric:
     limits: tuple[float, float] = (-math.inf, math.inf)
     any_of: bool = False  # ``columns`` are alternatives (one is enough), not all needed
     spread_by: str | None = None
+    #: a per-game metric selected by a categorical games column (``outcome_share[outcome=
+    #: clock]``): the share of games whose value is among the selected ones
+    game_group: str | None = None
 
     @property
     def share_like(self) -> bool:
@@ -113,7 +116,8 @@ class Metric:
     @property
     def groupable(self) -> bool:
         """Takes a group column in its brackets (``win_share[company=...]``)."""
-        return self.level == "seat" and self.kind not in ("spread", "length_error")
+        return (self.level == "seat" and self.kind not in ("spread", "length_error")
+                or self.game_group is not None)
 
     @property
     def diff_unit(self) -> str:
@@ -199,6 +203,10 @@ _M = [
            _col("won"), _ended, "|the party's win rate - the designer's target|, in "
            "percentage points (a co-operative game; tune's objective toward the target)",
            "coop headline: |win rate - target|", limits=(0.0, 100.0)),
+    Metric("outcome_share", "game", "share", "%", 100.0, ("outcome",), None, _ended,
+           "share of the games with a result that end in the selected outcomes (a "
+           "co-operative game's outcome codes: outcome_share[outcome=clock])",
+           "coop: how games end", limits=_PCT, game_group="outcome"),
     Metric("truncated", "game", "share", "%", 100.0, ("truncated",), _positive("truncated"),
            None, "share of games a safety cap stopped (the ruleset's safety_caps: "
            "end.max_rounds, end.max_turns), adjudicated or not", "game_length: truncated",

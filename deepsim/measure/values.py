@@ -110,7 +110,11 @@ def observe(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
     n = len(games)
     if m.level == "game":
         sel = _players_mask(games, inst.players)
-        num = m.num(games)
+        if m.game_group is not None:     # the share of games among the selected values
+            col = games[m.game_group].astype(str).to_numpy()
+            num = np.isin(col, list(inst.groups)).astype(np.float64)
+        else:
+            num = m.num(games)
         den = m.den(games) if m.den is not None else np.ones(n)
         return np.where(sel, num, 0.0), np.where(sel, den, 0.0), np.zeros(n)
     sel = _players_mask(seats, inst.players) & _resolved_mask(m, seats)
