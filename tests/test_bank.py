@@ -187,7 +187,8 @@ def test_outcome_share_and_victory_metrics(tmp_path):
     uni = universe_from_frames(g, s, [2], RS.group_columns, RS.faction_column)
     for spec, want in (("victory", 100 * g["won"].mean()),
                        ("outcome_share[outcome=clock]", 100 * (g["outcome"] == "clock").mean()),
-                       ("victory_error", 100 * abs(g["won"].mean() - 0.5))):
+                       ("victory_error", 100 * abs(g["won"].mean() - 0.5)),
+                       ("victory_edge", 100 * (g["won"].mean() - 0.5))):
         inst = expand([parse_metric_spec(spec)], uni, key="--metric")[0]
         est = estimate_obs(measure(inst, g, s), 0.05)
         assert est.value == pytest.approx(want), spec
@@ -225,3 +226,26 @@ def test_tune_toward_the_target_finds_the_exact_setting(tmp_path, span, trials, 
                   settings=Settings(games=games, out=tmp_path / "out", force=True,
                                     make_plots=False))
     assert int(tn.best["goal.total"]) == best, (tn.best, exact)
+
+
+def test_run_summary_and_report_as_a_user(tmp_path):
+    """`deepsim run` prints the party's headline and the presence effects in 80 columns,
+    and the report (markdown and HTML) has the co-operative sections."""
+    f = tmp_path / "bank.yaml"
+    f.write_text(yaml.safe_dump({"ruleset": "bank", "name": "party", "players": [2, 3, 4],
+                                 "games": 3000}), encoding="utf-8")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["run", str(f), "--out", str(out)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    text = res.output
+    assert "Party wins" in text and "2 players:" in text and "target 50%" in text
+    assert any(w in text for w in ("too easy", "too hard", "on target", "unclear"))
+    assert "Presence effect of each class" in text and "gambler" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    md = (out / "report" / "report.md").read_text()
+    for title in ("## Headline", "## Party win rate", "## Presence effect per class",
+                  "## How games end", "coop.band"):
+        assert title in md
+    assert "Win share per" not in md             # no competitive win-share section
+    assert (out / "report" / "report.html").exists()
+    assert (out / "report" / "party_win_rate.png").exists()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from deepsim.factionmix import faction_bot
 from deepsim.rng import below, game_key, mix64, uniform
 
 #: widest party, most die faces, most classes (schema.py's bounds)
@@ -89,13 +90,14 @@ def _event(ev, nev, trace, rnd, seat, code, a, b):
 
 @njit(cache=True)
 def play_game(seed, game, rules, clock_face, powers, knobs, player_opts, seat_class,
-              class_pool, seat_bot, bot_pool, rotate, gi, si, sf, ev, trace):
+              class_pool, seat_bot, bot_pool, rotate, fmix, gi, si, sf, ev, trace):
     """Play game ``game`` of run ``seed``; write its row into ``gi`` (int64[len(GAME_INT)]),
     ``si`` (int64[MAX_P, len(SEAT_INT)]) and ``sf`` (float64[MAX_P, len(SEAT_FLT)]).
 
     ``clock_face``: int64[MAX_FACES + 1], 1 for a clock face (B3); ``powers``:
     int64[classes, N_POWERS] (B7); ``seat_class`` / ``seat_bot``: int64[MAX_P], a seat
-    spec's class / bot profile row (-1: drawn from ``class_pool`` / ``bot_pool``).
+    spec's class / bot profile row (-1: drawn from ``class_pool`` / ``bot_pool``); ``fmix``:
+    the ``faction_bots`` mixtures per class (:mod:`deepsim.factionmix`; empty: none).
     With ``trace`` it records events into ``ev`` (int64[m, EV_COLS]) and returns how many
     it wrote; the batch passes an empty ``ev``: the same code path either way.
     """
@@ -113,7 +115,7 @@ def play_game(seed, game, rules, clock_face, powers, knobs, player_opts, seat_cl
         if b < 0:
             b = bot_pool[below(key, np.uint64(2 + 2 * s), bot_pool.shape[0])]
         cls[s] = c
-        bots[s] = b
+        bots[s] = faction_bot(fmix, c, b, key)   # a class with bots of its own (faction_bots)
     faces = rules[R_FACES]
     bust = rules[R_BUST]
     limit = rules[R_LIMIT]
@@ -198,7 +200,7 @@ def play_game(seed, game, rules, clock_face, powers, knobs, player_opts, seat_cl
 
 @njit(cache=True, parallel=True)
 def play_listed(seed, games, rules, clock_face, powers, knobs, player_opts, seat_class,
-                class_pool, seat_bot, bot_pool, rotate):
+                class_pool, seat_bot, bot_pool, rotate, fmix):
     """Play the games of index ``games`` (int64[count]) of run ``seed``, in parallel.
 
     Returns (gi int64[count, len(GAME_INT)], gf float64[count, 0],
@@ -213,7 +215,8 @@ def play_listed(seed, games, rules, clock_face, powers, knobs, player_opts, seat
     ev = np.zeros((0, EV_COLS), np.int64)
     for i in prange(count):
         play_game(seed, games[i], rules, clock_face, powers, knobs, player_opts, seat_class,
-                  class_pool, seat_bot, bot_pool, rotate, gi[i], si[i], sf[i], ev, False)
+                  class_pool, seat_bot, bot_pool, rotate, fmix, gi[i], si[i], sf[i], ev,
+                  False)
     return gi, gf, si, sf
 
 
@@ -224,7 +227,7 @@ def play_games(seed, start, count, *args):
 
 @njit(cache=True)
 def trace_game(seed, game, max_events, rules, clock_face, powers, knobs, player_opts,
-               seat_class, class_pool, seat_bot, bot_pool, rotate):
+               seat_class, class_pool, seat_bot, bot_pool, rotate, fmix):
     """Replay game ``game`` with the event buffer on: the four tables of one game (as
     :func:`play_listed`) and its events int64[k, EV_COLS], k <= ``max_events``."""
     gi = np.zeros((1, len(GAME_INT)), np.int64)
@@ -233,5 +236,6 @@ def trace_game(seed, game, max_events, rules, clock_face, powers, knobs, player_
     sf = np.zeros((1, MAX_P, len(SEAT_FLT)), np.float64)
     ev = np.zeros((max_events, EV_COLS), np.int64)
     k = play_game(seed, game, rules, clock_face, powers, knobs, player_opts, seat_class,
-                  class_pool, seat_bot, bot_pool, rotate, gi[0], si[0], sf[0], ev, True)
+                  class_pool, seat_bot, bot_pool, rotate, fmix, gi[0], si[0], sf[0], ev,
+                  True)
     return gi, gf, si, sf, ev[:k]

@@ -12,6 +12,7 @@ import numpy as np
 
 from deepsim.botdata import BotData
 from deepsim.errors import InputError
+from deepsim.factionbots import empty_fmix, resolve_faction_bots
 from deepsim.params import nearest, params_hash, validate
 from deepsim.report.party import COOP_OPTIONS
 from deepsim.rulesets import common
@@ -42,6 +43,7 @@ class Inputs(KernelInputs):
     seat_bot: np.ndarray        # int64[MAX_P]: a seat's profile row, -1 = drawn
     bot_pool: np.ndarray        # int64: the profile rows a drawn seat picks from
     rotate: bool                # seat specs rotate over games
+    fmix: np.ndarray            # float64: faction_bots mixtures per class (factionmix)
 
 
 class BankRuleset(KernelRuleset):
@@ -93,10 +95,6 @@ class BankRuleset(KernelRuleset):
 
         lines = LINES.get(source, {})
         sc = validate(BankScenario, scenario, source=source, lines=lines)
-        if sc.faction_bots is not None:
-            raise InputError("Bank takes no faction_bots: give each seat its bot",
-                             file=source, key="faction_bots",
-                             line=lines.get("faction_bots"))
         ov = common.merge_overrides(sc.overrides, overrides, source=source, lines=lines)
         data = DATA.load_merged(ov)
         counts = common.player_counts(sc.players)
@@ -142,6 +140,12 @@ class BankRuleset(KernelRuleset):
                 profiles.append({**values[seat.bot], **given})
                 labels.append(label)
             seat_bot[i] = labels.index(label)
+        # every seat of a class with bots of its own (faction_bots, deepsim respond) plays
+        # them: the class is the faction
+        fbots = resolve_faction_bots(sc.faction_bots, factions=classes, bot_data=bd,
+                                     source=source, lines=lines)
+        fmix = (fbots.attach(classes, profiles, labels, {n: i for i, n in enumerate(names)})
+                if fbots else empty_fmix(len(classes)))
         rules = np.zeros(K.N_RULES, np.int64)
         rules[K.R_FACES] = data.die.faces                # B2
         rules[K.R_BUST] = data.die.bust_face             # B4
@@ -156,12 +160,14 @@ class BankRuleset(KernelRuleset):
                         np.array(counts, np.int64), seat_class,
                         np.array([classes.index(c) for c in pool], np.int64), seat_bot,
                         np.array([names.index(b) for b in sc.bots], np.int64),
-                        bool(sc.rotate))
+                        bool(sc.rotate), np.ascontiguousarray(fmix))
         params = data.model_dump()
         # a plugin's schema may forget the bounds: the contract's check, naming the file
         self.target_win_rate(params, source=ov.src if ov.merged else None)
         resolved = sc.model_dump(by_alias=True)
         resolved["resolved_overrides"] = ov.merged
+        if fbots is not None:
+            resolved["faction_bots"] = fbots.resolved()
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params), skipped_rules=list(SKIPPED_RULES),
                         baseline_bots=list(bd.baseline_styles),
