@@ -249,3 +249,19 @@ def test_run_summary_and_report_as_a_user(tmp_path):
     assert "Win share per" not in md             # no competitive win-share section
     assert (out / "report" / "report.html").exists()
     assert (out / "report" / "party_win_rate.png").exists()
+
+
+def test_respond_searches_one_class_for_the_party(tmp_path):
+    """`respond --faction gambler` plays the gambler's seats with searched knobs (the
+    class's faction_bots), the other seats fixed, maximising the party's win rate in its
+    games; the JSON says the game is co-operative."""
+    from deepsim.respond import run_respond
+    from deepsim.respond.search import Settings
+
+    f = tmp_path / "bank.yaml"
+    f.write_text(yaml.safe_dump(_scenario(SETTINGS[0][0], games=500)), encoding="utf-8")
+    res = run_respond(f, factions=["gambler"], settings=Settings(trials=2, games=300,
+                                                                 confirm_games=300),
+                      out=tmp_path / "respond", plots=False)
+    assert res.info["cooperative"] is True
+    assert list(res.search.table["faction"].astype(str)) == ["gambler"]
