@@ -23,7 +23,8 @@ def register(app: typer.Typer) -> None:
                                   "instead of Pig.")] = False,
     ) -> None:
         """Start a game of your own: write a ruleset package (the dice game Pig as a
-        working example) that deepsim finds once installed with `pip install -e DIR`."""
+        working example; with --cooperative a co-operative dice game with an exact answer)
+        that deepsim finds once installed with `pip install -e DIR`."""
         from rich.console import Console
         from rich.markup import escape
 
