@@ -110,25 +110,29 @@ FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
 FINDINGS_PAIRED_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
-# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth
-CALIBRATION_GAMES ?= 200000
+# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth. Each
+# of the 200 relabellings of the mirror games costs ~1 s of CPU per 40,000 games.
+CALIBRATION_GAMES ?= 50000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
 # kept as a run; $(FINDINGS_LADDER_GAMES) games per rung (the search rungs cost about
 # 60 ms of CPU per game at 32 rollouts: docs/performance.md)
-FINDINGS_LADDER_GAMES ?= 4000
+FINDINGS_LADDER_GAMES ?= 2000
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
 # (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
-# placeholders and readings+rounding run at the smaller space budget.
-RECONSTRUCT_TRIALS ?= 200
-RECONSTRUCT_GAMES ?= 20000
-RECONSTRUCT_SPACE_TRIALS ?= 100
-RECONSTRUCT_SPACE_GAMES ?= 10000
+# placeholders and readings+rounding run at the smaller space budget. The ladder's and the
+# tunes' budgets are sized so that the whole of `make findings` ends in about an hour on the
+# shared 2-core machine (the search rungs and the tunes are most of it); FINDINGS prints the
+# budgets it was made with, and tests/test_findings.py checks they are these.
+RECONSTRUCT_TRIALS ?= 40
+RECONSTRUCT_GAMES ?= 5000
+RECONSTRUCT_SPACE_TRIALS ?= 30
+RECONSTRUCT_SPACE_GAMES ?= 5000
 RECONSTRUCT_CONFIRM_GAMES ?= 20000
 RECONSTRUCT_RESPOND_TRIALS ?= 20
-RECONSTRUCT_RESPOND_GAMES ?= 1000
+RECONSTRUCT_RESPOND_GAMES ?= 500
 RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
 	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
 
@@ -143,7 +147,7 @@ findings-calibration: $(STAMP)
 
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings --ladder $(FINDINGS_RUNS)/ladder \
 		--ladder-only --out reports
 
 findings: $(STAMP) findings-ladder-runs
@@ -170,7 +174,7 @@ findings: $(STAMP) findings-ladder-runs
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
 	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
 		--meta $(FINDINGS_RUNS)/mixed-meta \
@@ -236,7 +240,7 @@ atlantis-findings: $(STAMP) atlantis-skill
 # default field (2-4 players), 4 players with the random baseline, hunters
 # that differ only in when they fight (E4) and merchants that differ only in what they pay
 # in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
-# measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
+# measured answers, written by deepsim/studies/abyss_findings.py) are committed.
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
@@ -258,4 +262,4 @@ abyss-findings: $(STAMP)
 	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
 	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
-	$(VENV)/bin/python -m deepsim.rulesets.abyss.findings $(BR) --out reports/abyss/README.md
+	$(VENV)/bin/python -m deepsim.studies.abyss_findings $(BR) --out reports/abyss/README.md

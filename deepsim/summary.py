@@ -206,6 +206,56 @@ def rounds_table(games: pd.DataFrame) -> Table:
     return table
 
 
+def _party_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *, by: str,
+                   label: str, baseline_bots: Sequence[str], band: float,
+                   unresolved: str | None) -> list:
+    """Print a co-operative run's headline; return its presence-effect table (or none)."""
+    from deepsim.report import party as P
+
+    judged, _, n_base = P.party_games(games, seats, baseline_bots)
+    rates = P.party_rates(judged, band=band / 100)
+    console.print(f"[bold]Headline[/bold] (party win rate, 95% Wilson interval, "
+                  f"target +- {band:g} pts)", highlight=False)
+    for line in P.headline_text(rates, band / 100):
+        console.print("  " + escape(line), highlight=False)
+    if "outcome" in judged.columns and len(judged):
+        share = judged["outcome"].astype(str).value_counts(normalize=True)
+        console.print("  Outcomes: " + ", ".join(f"{escape(k)} {100 * v:.1f}%"
+                                                for k, v in share.items()), highlight=False)
+    if n_base:
+        console.print(f"  Baseline bots ({', '.join(baseline_bots)}) left out: {n_base:,} "
+                      "games with such a seat", highlight=False)
+    if unresolved and (stats.game_overview(games)["unresolved"] or 0) > 0:
+        console.print("  " + unresolved, highlight=False)
+    if seats.empty or by not in seats.columns or "game" not in seats.columns:
+        return []
+    eff = P.class_effects(judged, seats, by)
+    strata = [s for s in dict.fromkeys(eff["stratum"]) if s != "all"]
+    table = Table(title=f"Presence effect of each {label}: party win rate with it minus "
+                  "without (pts)", box=box.SIMPLE_HEAD, title_justify="left",
+                  pad_edge=False)
+    cols = [label.capitalize(), "Effect", "95% CI"] + [s.replace(" players", "p")
+                                                      for s in strata]
+    for name in cols:
+        table.add_column(name, justify="left" if name == cols[0] else "right",
+                         no_wrap=True)
+
+    def pts(x: float) -> str:
+        return "-" if math.isnan(x) else f"{100 * x:+.1f}"
+
+    for member, rows in eff.groupby("member", sort=False):
+        overall = rows.iloc[-1]
+        per = rows.set_index("stratum")
+        table.add_row(escape(str(member)), pts(overall["effect"]),
+                      "-" if math.isnan(overall["low"]) else
+                      f"{pts(overall['low'])} to {pts(overall['high'])}",
+                      *[pts(per.loc[s, "effect"]) if s in per.index else "-"
+                        for s in strata])
+    table.caption = ("stratified by player count; Newcombe intervals; '-': the "
+                     f"{label} sits in every game or in none")
+    return [table]
+
+
 def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,
                    by: str, label: str | None = None, score: str | None = None,
                    title: str = "Run summary", placeholders: Sequence[str] = (),
@@ -214,7 +264,8 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                    compiled: bool | None = None, out_dir: str | None = None,
                    status: str | None = None, baseline_bots: Sequence[str] = (),
                    headline: Sequence[tuple[str, str]] = (),
-                   caps: Sequence[dict] = ()) -> None:
+                   caps: Sequence[dict] = (), cooperative: bool = False,
+                   band: float = 5.0) -> None:
     """Print a run's summary: banner, win shares per faction, rounds, margin, unresolved
     games.
 
@@ -258,6 +309,14 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     caps : sequence of dict
         The run's safety caps (``run.json`` ``safety_caps``), named in the unresolved line
         and flagged as invented in the caution banner.
+    cooperative : bool
+        A co-operative game (``Ruleset.cooperative``): the headline is the party's win rate
+        against the target by player count (games columns ``game``, ``won``,
+        ``target``, ``outcome``; :mod:`deepsim.report.party`) and the table each
+        ``by`` member's presence effect, instead of win shares.
+    band : float
+        The co-operative verdict's band around the target, in percentage points (the
+        report option ``coop.band``).
     """
     console.rule(f"[bold]{escape(title)}")
     if status is not None and status != "complete":
@@ -266,7 +325,12 @@ def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
     ov = stats.game_overview(games)
     color = console.color_system is not None
     unresolved = unresolved_line(ov, caps, color=color)
-    if not seats.empty and by in seats.columns:
+    if cooperative and not games.empty and "won" in games.columns:
+        parts += _party_summary(console, games, seats, by=by, label=label or by,
+                                baseline_bots=baseline_bots, band=band,
+                                unresolved=unresolved)
+        unresolved = None
+    elif not seats.empty and by in seats.columns:
         kept, n_out = V.balance_seats(seats, tuple(baseline_bots))
         note = (f"Baseline bots ({', '.join(baseline_bots)}) left out: {n_out:,} seat-games; "
                 f"fair share = the kept seats' mean win" if n_out else "")

@@ -276,7 +276,7 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
         run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "c", runs=tmp_path / "r",
                    **kw)
     # FINDINGS.md gets the claims per rung in place (make findings-ladder), once
-    from deepsim.rulesets.deepfall.findings import LADDER_HEADING, main
+    from deepsim.studies.deepfall_findings import LADDER_HEADING, main
 
     (tmp_path / "f").mkdir()
     md = tmp_path / "f" / "FINDINGS.md"

@@ -415,7 +415,7 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
 
 
 def test_one_gap_variations_and_findings(runs, tmp_path):
-    from deepsim.rulesets.deepfall.findings import write_findings
+    from deepsim.studies.deepfall_findings import write_findings
 
     paths = write_findings([runs["mixed"], runs["2p"], runs["spf1"], runs["a20"]],
                            tmp_path / "reports")

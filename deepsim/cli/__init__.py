@@ -346,9 +346,12 @@ def run(
         result.out_dir,
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
-                                                          "adjudicated", "winner_side"]),
+                                                          "adjudicated", "winner_side"]
+                                + (["game", "won", "outcome", "target"] if rs.cooperative
+                                   else [])),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
-            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
+            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]
+            + (["game"] if rs.cooperative else [])))),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -359,7 +362,7 @@ def run(
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
                    headline=rs.headline_groups(),
-                   caps=info.get("safety_caps") or ())
+                   caps=info.get("safety_caps") or (), cooperative=rs.cooperative)
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 

@@ -384,18 +384,21 @@ def _faction_table(title: str, rows, first: str) -> Table:
     return table
 
 
-def balanced_now(rows, label: str) -> list[str]:
+def balanced_now(rows, label: str, cooperative: bool = False) -> list[str]:
     """"Is it balanced now?": the verdict counts in A and B and every faction whose
-    verdict changed (A -> B)."""
+    verdict changed (A -> B); a co-operative game's: the party's verdicts per player
+    count."""
+    from deepsim.report import party as P
     from deepsim.report import viability as V
 
     fac = [r for r in rows if r.verdict_a and r.verdict_b]
     if not fac:
         return []
     out = []
+    words = P.VERDICTS if cooperative else V.VERDICTS
     for side, key in (("A", "verdict_a"), ("B", "verdict_b")):
-        c = V.counts(getattr(r, key) for r in fac)
-        out.append(f"{side}: " + ", ".join(f"{c[v]} {v}" for v in V.VERDICTS))
+        got = [getattr(r, key) for r in fac]
+        out.append(f"{side}: " + ", ".join(f"{got.count(v)} {v}" for v in words))
     moved = [r for r in fac if r.verdict_changed]
     if moved:
         out.append(f"{len(moved)} {label} verdict(s) changed: " + "; ".join(
@@ -472,7 +475,20 @@ def render_compare(console: Console, r) -> None:
     if r.rows:
         console.print(_delta_table(f"{escape(r.metric)}: A, B and the paired change B - A",
                                    r.rows, "number"))
-    if r.factions:
+    if r.factions and r.cooperative:
+        label = r.faction_label
+        console.print(_faction_table(
+            "Is it on target now? The party's win rate per player count in A and B, x "
+            "target and verdict; the paired change", r.factions, escape(label)))
+        console.print("[dim]*: the verdict changed. x fair: the party's win rate / the "
+                      "target (Wilson interval), games with a baseline bot's seat left out; "
+                      "verdict: too easy / too hard when the interval lies wholly above / "
+                      "below the target +- 5 pts, on target when inside it, else unclear. "
+                      "Bold: the 95% interval of the change excludes 0.[/dim]",
+                      highlight=False)
+        for line in balanced_now(r.factions, label, cooperative=True):
+            console.print(escape(line), highlight=False)
+    elif r.factions:
         label = r.faction_label
         console.print(_faction_table(
             f"Is it balanced now? Per {escape(label)} in A and B: win share, x fair and "

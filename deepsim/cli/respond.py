@@ -162,6 +162,13 @@ def respond(
     console.print(result_table(table, info["faction_label"]))
     console.print(columns_note(info["faction_label"], styles[0] if len(styles) == 1
                                else "start style"), highlight=False)
+    if info.get("cooperative"):
+        label = info["faction_label"]
+        console.print(f"A co-operative game: the search maximises the party's win rate in "
+                      f"the games where the {escape(label)} sits (every seat's win is the "
+                      f"party's result), the other seats' bots fixed; 'x fair' is that rate "
+                      f"over the designer's target, so 'too strong' reads 'the party wins "
+                      f"above its target with this {escape(label)}'.", highlight=False)
     console.print(f"Search: {info['trials']} trials x {info['games']:,} games of seed "
                   f"{info['seed']} per {info['faction_label']}; confirmation "
                   f"{info['confirm_games']:,} games of seed {info['confirm_seed']}; start "

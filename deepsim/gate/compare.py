@@ -132,6 +132,9 @@ class CompareResult:
     #: each faction's win share and the faction spread, before and after (fixed mode)
     factions: list[DeltaRow] = field(default_factory=list)
     faction_label: str = "faction"
+    #: the runs are of a co-operative game: the table is the party's win rate per player
+    #: count, its verdicts the party's (too easy, on target, unclear, too hard)
+    cooperative: bool = False
 
     @property
     def diff_unit(self) -> str:
@@ -176,10 +179,24 @@ def _theta(value, metric: Metric, name: str) -> float:
         raise InputError(str(exc), key="--sprt") from None
 
 
+def _table_specs(ruleset) -> tuple[str, str]:
+    """The "is it balanced now?" table's two numbers: each faction's win share and the
+    faction spread; for a co-operative game the party's win rate per player count and
+    over all games."""
+    if ruleset.cooperative:
+        return "victory[players]", "victory"
+    return f"win_share[{ruleset.faction_column}]", "faction_spread"
+
+
+def _table_label(ruleset) -> str:
+    return "player count" if ruleset.cooperative else ruleset.faction_label
+
+
 def _faction_instances(ruleset, prepared) -> tuple[list[Instance], str]:
-    insts = _instances(f"win_share[{ruleset.faction_column}]", ruleset, prepared)
-    insts += _instances("faction_spread", ruleset, prepared)
-    return insts, ruleset.faction_label
+    each, overall = _table_specs(ruleset)
+    insts = _instances(each, ruleset, prepared)
+    insts += _instances(overall, ruleset, prepared)
+    return insts, _table_label(ruleset)
 
 
 @dataclass
@@ -279,12 +296,46 @@ def _seat_cols(ruleset) -> list[str]:
     return ["game", "seat", "players", ruleset.faction_column, "bot", "win", "fair"]
 
 
+def _add_party_verdicts(rows: list[DeltaRow], seats_a: pd.DataFrame, seats_b: pd.DataFrame,
+                        baseline_a, baseline_b) -> None:
+    """A co-operative game's rows (the party's win rate per player count): the rate over
+    the target with its Wilson interval and the party verdict (too easy, on target,
+    unclear, too hard: :mod:`deepsim.report.party`, band 5 pts) in A and in B. The party's
+    result is every seat's ``win`` and the target every seat's ``fair``."""
+    from deepsim.report import party as P
+
+    for side, seats, base in (("a", seats_a, baseline_a), ("b", seats_b, baseline_b)):
+        if seats is None or seats.empty:
+            return
+        first = seats[seats["seat"] == 1]
+        win = first["win"].to_numpy(dtype=np.float64)
+        games = pd.DataFrame({"game": first["game"].to_numpy(),
+                              "players": first["players"].to_numpy(), "won": win == 1.0,
+                              "target": first["fair"].to_numpy(dtype=np.float64),
+                              "truncated": np.isnan(win)})
+        judged, _, _ = P.party_games(games, seats, tuple(base or ()))
+        by = {r.group.replace(" players", "p"): r
+              for r in P.party_rates(judged).itertuples(index=False)}
+        for row in rows:
+            r = by.get(row.member or "all")
+            if r is None or not r.target > 0:
+                continue
+            setattr(row, f"ratio_{side}", (r.rate / r.target, r.low / r.target,
+                                           r.high / r.target))
+            setattr(row, f"verdict_{side}", r.verdict)
+
+
 def _add_verdicts(factions: list[DeltaRow], column: str, seats_a: pd.DataFrame,
-                  seats_b: pd.DataFrame, baseline_a, baseline_b) -> None:
+                  seats_b: pd.DataFrame, baseline_a, baseline_b,
+                  cooperative: bool = False) -> None:
     """Each faction row's x fair, interval and viability verdict in A and in B (baseline
-    bots left out, as in the balance report: :mod:`deepsim.report.viability`)."""
+    bots left out, as in the balance report: :mod:`deepsim.report.viability`); a
+    co-operative game's rows: :func:`_add_party_verdicts`."""
     from deepsim.report import viability as V
 
+    if cooperative:
+        _add_party_verdicts(factions, seats_a, seats_b, baseline_a, baseline_b)
+        return
     tabs = []
     for seats, base in ((seats_a, baseline_a), (seats_b, baseline_b)):
         if seats is None or seats.empty or column not in seats.columns:
@@ -550,11 +601,14 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         factions.append(_row(inst, oa, ob, is_paired))
     seats_a = pd.concat(pa.kept, ignore_index=True) if pa.kept else None
     seats_b = pd.concat(pb.kept, ignore_index=True) if pb.kept else None
-    _add_verdicts([f for f in factions if f.member], va.ruleset.faction_column, seats_a,
-                  seats_b, va.prepared.baseline_bots, vb.prepared.baseline_bots)
+    _add_verdicts([f for f in factions if f.member or va.ruleset.cooperative],
+                  va.ruleset.faction_column, seats_a,
+                  seats_b, va.prepared.baseline_bots, vb.prepared.baseline_bots,
+                  cooperative=va.ruleset.cooperative)
     res = _fixed_result(metric, rows, labels, is_paired, done, (seed, seed_b_eff), notes,
                         factions, fac_label, ca[0] if rows else None,
                         cb[0] if rows else None)
+    res.cooperative = bool(va.ruleset.cooperative)
     res.elapsed_s = time.perf_counter() - t0
     return res
 
@@ -667,27 +721,28 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
     ob = [measure(i, gb, sb_) for i in m_b]
     rows = [_row(i, oa[k], ob[k], is_paired) for k, i in enumerate(m_a)]
     factions = []
-    fa = ra.instances(f"win_share[{ra.rs.faction_column}]", "faction table") + \
-        ra.instances("faction_spread", "faction table")
-    fb = {i.spec: i for i in rb.instances(f"win_share[{rb.rs.faction_column}]",
-                                          "faction table")}
-    spread_b = rb.instances("faction_spread", "faction table")[0]
+    each, overall = _table_specs(ra.rs)
+    fa = ra.instances(each, "faction table") + ra.instances(overall, "faction table")
+    fb = {i.spec: i for i in rb.instances(_table_specs(rb.rs)[0], "faction table")}
+    spread_b = rb.instances(_table_specs(rb.rs)[1], "faction table")[0]
     ka, kb = _without_baseline(sa_, ra.baseline), _without_baseline(sb_, rb.baseline)
     for inst in fa:
-        other = spread_b if inst.metric.kind == "spread" else fb.get(inst.spec)
+        other = spread_b if inst.spec == spread_b.spec else fb.get(inst.spec)
         if other is None:
             continue
         x, y = measure(inst, ga, ka), measure(other, gb, kb)
         if x.ids.size == 0 and y.ids.size == 0:
             continue
         factions.append(_row(inst, x, y, is_paired))
-    _add_verdicts([f for f in factions if f.member], ra.rs.faction_column, sa_, sb_,
-                  ra.baseline, rb.baseline)
+    _add_verdicts([f for f in factions if f.member or ra.rs.cooperative],
+                  ra.rs.faction_column, sa_, sb_,
+                  ra.baseline, rb.baseline, cooperative=ra.rs.cooperative)
     la, lb, seed_a, seed_b, rs_a = ra.label, rb.label, ra.seed, rb.seed, ra.rs
     res = _fixed_result(metric, rows, (la, lb), is_paired, games, (seed_a, seed_b), notes,
-                        factions, rs_a.faction_label, oa[0] if rows else None,
+                        factions, _table_label(rs_a), oa[0] if rows else None,
                         ob[0] if rows else None)
     res.alpha, res.beta = alpha, beta
+    res.cooperative = bool(rs_a.cooperative)
     if theta0 is not None:
         if len(m_a) != 1:
             _one(m_a, metric or "")

@@ -16,7 +16,9 @@ and ``F`` (fair shares) over the selected rows; see :mod:`deepsim.measure.values
 - ``spread``: the largest ``|win share - fair share|`` over the members of a group
   column (companies, Lineages, Callings, bot styles, the ruleset's factions) or over
   (player count, seat) for ``seat_advantage``;
-- ``length_error``: ``|mean rounds - target|``.
+- ``length_error``: ``|mean rounds - target|``;
+- ``target_error``: ``|share - target|`` in ``pp``, the target a games column (a
+  co-operative game's ``target``: ``victory_error``).
 
 Any numeric seats column not named here is a mean per player-game (``turns``,
 ``press_ons``), any numeric games column a mean per game (``margin``, ``maw_steps``).
@@ -72,7 +74,8 @@ def _unresolved(df: pd.DataFrame) -> np.ndarray:
     return unresolved_flags(df).astype(np.float64)
 
 
-Kind = Literal["share", "mean", "ratio", "win_ratio", "win_edge", "spread", "length_error"]
+Kind = Literal["share", "mean", "ratio", "win_ratio", "win_edge", "spread", "length_error",
+               "target_error"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,9 @@ class Metric:
     limits: tuple[float, float] = (-math.inf, math.inf)
     any_of: bool = False  # ``columns`` are alternatives (one is enough), not all needed
     spread_by: str | None = None
+    #: a per-game metric selected by a categorical games column (``outcome_share[outcome=
+    #: clock]``): the share of games whose value is among the selected ones
+    game_group: str | None = None
 
     @property
     def share_like(self) -> bool:
@@ -110,7 +116,8 @@ class Metric:
     @property
     def groupable(self) -> bool:
         """Takes a group column in its brackets (``win_share[company=...]``)."""
-        return self.level == "seat" and self.kind not in ("spread", "length_error")
+        return (self.level == "seat" and self.kind not in ("spread", "length_error")
+                or self.game_group is not None)
 
     @property
     def diff_unit(self) -> str:
@@ -182,6 +189,24 @@ _M = [
     Metric("length_error", "game", "length_error", "rounds", 1.0, ("rounds",),
            _col("rounds"), None, "|mean rounds - target| (target: --target-rounds, default "
            "the report's claims.rounds_target)", "game_length: mean", limits=_NONNEG),
+    # co-operative games (the party's one result: games columns won, target)
+    Metric("victory", "game", "share", "%", 100.0, ("won",), _col("won"), _ended,
+           "the party's win rate: games the party won per game with a result (a "
+           "co-operative game; an unresolved game is left out)", "coop headline: win rate",
+           ("party_win_rate",), limits=_PCT),
+    Metric("victory_edge", "game", "mean", "pp", 100.0, ("won", "target"),
+           lambda df: df["won"].to_numpy(dtype=np.float64)
+           - df["target"].to_numpy(dtype=np.float64), _ended,
+           "the party's win rate minus the designer's target, in percentage points (a "
+           "co-operative game)", "coop headline: win rate - target", limits=_PP),
+    Metric("victory_error", "game", "target_error", "pp", 100.0, ("won", "target"),
+           _col("won"), _ended, "|the party's win rate - the designer's target|, in "
+           "percentage points (a co-operative game; tune's objective toward the target)",
+           "coop headline: |win rate - target|", limits=(0.0, 100.0)),
+    Metric("outcome_share", "game", "share", "%", 100.0, ("outcome",), None, _ended,
+           "share of the games with a result that end in the selected outcomes (a "
+           "co-operative game's outcome codes: outcome_share[outcome=clock])",
+           "coop: how games end", limits=_PCT, game_group="outcome"),
     Metric("truncated", "game", "share", "%", 100.0, ("truncated",), _positive("truncated"),
            None, "share of games a safety cap stopped (the ruleset's safety_caps: "
            "end.max_rounds, end.max_turns), adjudicated or not", "game_length: truncated",

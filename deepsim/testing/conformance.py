@@ -9,7 +9,10 @@ its golden scenarios (the one with the most player counts):
 - ``invariants``: one games row per game (``game`` = its index, ``seed`` the scenario's),
   one seats row per seat (seats 1..n, ``players`` = n), ``win`` in [0, 1] and summing to
   1 over the seats of a game with a result and NaN on every seat of an unresolved one,
-  ``fair`` in (0, 1] and summing to 1, no missing faction or bot;
+  ``fair`` in (0, 1] and summing to 1, no missing faction or bot; for a co-operative
+  ruleset instead (:data:`deepsim.rulesets.base.COOPERATIVE`): every ``outcome`` a
+  declared code, ``won`` as its declared kind, every seat's ``win`` the party's result
+  and ``fair`` the target win rate;
 - ``unresolved``: the contract's rule for a game a safety cap stops
   (:data:`deepsim.rulesets.base.UNRESOLVED`): each declared cap set to 1 stops games,
   every stopped game is ``truncated`` with ``win`` NaN on every seat (unless
@@ -24,7 +27,8 @@ its golden scenarios (the one with the most player counts):
 - ``parameters``: every parameter path is settable by ``--set`` (to its default value,
   which leaves the parameters' hash unchanged);
 - ``bad_overrides``: an unknown path, a value of the wrong type and a malformed ``--set``
-  are answered with exit 2 and no run folder;
+  (and for a co-operative ruleset a target win rate of 1.5 or 0) are answered with exit 2
+  and no run folder;
 - ``commands``: ``run``, ``report``, ``check``, ``compare``, ``sweep``, ``tune`` and
   ``trace`` run on a tiny run of the scenario.
 
@@ -252,6 +256,9 @@ class Conformance:
             g = games.set_index("game")["players"].sort_index()
             if not (g.to_numpy() == sizes.sort_index().to_numpy()).all():
                 raise self._fail("games.players differs from the seats rows of a game")
+        if self.rs.cooperative:
+            self._check_party(games, seats)
+            return
         self._check_results(games, seats)
         fair = seats["fair"].to_numpy(dtype=np.float64)
         if np.isnan(fair).any() or (fair <= 0).any() or (fair > 1).any():
@@ -261,6 +268,39 @@ class Conformance:
         if len(bad):
             raise self._fail(f"seats.fair does not sum to 1 over the seats of game "
                              f"{int(bad.index[0])} (sum {float(bad.iloc[0]):g})")
+        for col in {self.rs.faction_column, "bot"}:
+            if seats[col].isna().any():
+                raise self._fail(f"seats.{col} has missing values")
+
+    def _check_party(self, games: pd.DataFrame, seats: pd.DataFrame) -> None:
+        """A co-operative game's rows (:data:`deepsim.rulesets.base.COOPERATIVE`): every
+        ``outcome`` a declared code, ``won`` exactly for the codes declared ``won``, every
+        seat's ``win`` the party's result (1.0 or 0.0, NaN when unresolved) and ``fair``
+        the target win rate of the parameters."""
+        from deepsim.stats import unresolved_flags
+        declared = dict(self.rs.outcomes)
+        got = set(map(str, games["outcome"].dropna().unique()))
+        if games["outcome"].isna().any() or not got <= set(declared):
+            raise self._fail(f"games.outcome has codes the ruleset does not declare: "
+                             f"{sorted(got - set(declared))} (declared {sorted(declared)})")
+        want = games["outcome"].astype(str).map(lambda c: declared[c] == "won")
+        if not (want.to_numpy(dtype=bool) == games["won"].to_numpy(dtype=bool)).all():
+            raise self._fail("games.won differs from the declared kind of its outcome")
+        open_ = unresolved_flags(games)
+        result = np.where(open_, np.nan, games["won"].to_numpy(dtype=np.float64))
+        per = pd.Series(result, index=games["game"].to_numpy())
+        expect = per.reindex(seats["game"].to_numpy()).to_numpy()
+        win = seats["win"].to_numpy(dtype=np.float64)
+        same = (win == expect) | (np.isnan(win) & np.isnan(expect))
+        if not same.all():
+            g = int(seats["game"].to_numpy()[~same][0])
+            raise self._fail(f"seats.win of game {g} is not the party's result on every "
+                             "seat (1.0 won, 0.0 lost, NaN unresolved)")
+        target = self.rs.target_win_rate(self.prepared.params)
+        fair = seats["fair"].to_numpy(dtype=np.float64)
+        if not np.allclose(fair, target, rtol=0, atol=1e-12):
+            raise self._fail(f"seats.fair is not the target win rate {target:g} on every "
+                             "seat of a co-operative game")
         for col in {self.rs.faction_column, "bot"}:
             if seats[col].isna().any():
                 raise self._fail(f"seats.{col} has missing values")
@@ -468,6 +508,9 @@ class Conformance:
         bad = ["--set", "no_such_parameter.anywhere=1"], ["--set", "no_equals_sign"]
         if number is not None:
             bad += (["--set", f"{number['path']}=not-a-number"],)
+        if self.rs.cooperative:        # a target win rate is a share strictly inside (0, 1)
+            bad += (["--set", f"{self.rs.target_path}=1.5"],
+                    ["--set", f"{self.rs.target_path}=0"])
         for i, args in enumerate(bad):
             out = self.workdir / f"bad-{i}"
             res = self._cli("run", self.scenario_file, "--games", "5", "--out", out,
@@ -503,8 +546,10 @@ class Conformance:
         run = self.run_dir
         rep, paths = report_runs([run], out_dir=self.workdir / "report", formats=("md",))
         keys = {s.key for s in rep.sections}
-        if not {"win-share", "method"} <= keys or not paths[0].exists():
-            raise self._fail(f"the report lacks win share or method sections ({keys})")
+        need = {"party", "classes", "method"} if self.rs.cooperative else {"win-share",
+                                                                           "method"}
+        if not need <= keys or not paths[0].exists():
+            raise self._fail(f"the report lacks the sections {sorted(need - keys)} ({keys})")
         broken = [s.key for s in rep.sections if s.missing]
         if broken:
             raise self._fail(f"report sections not computed on a run of this ruleset: "

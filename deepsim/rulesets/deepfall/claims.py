@@ -50,9 +50,10 @@ from deepsim.report.verdicts import (
 from deepsim.rulesets.deepfall import instruments as I
 
 __all__ = ["CALIBRATION_FILE", "CLAIMS", "CLAIM_TABLE", "STUDY_PREFIX", "ClaimSpec", "Reading",
-           "evaluate_claims", "is_study_run", "measure_feel_bad", "measure_length",
-           "measure_rest_view", "measure_strong", "measure_swing", "measure_tiers",
-           "relative_glory", "study_runs"]
+           "arm_seats", "b5_pair", "calibrated_threshold", "evaluate_claims", "is_study_run",
+           "measure_feel_bad", "measure_length", "measure_rest_view", "measure_strong",
+           "measure_swing", "measure_tiers", "relative_glory", "rest_view", "study_runs",
+           "variant_runs"]
 
 #: scenario names of the paired-game runs a claim needs of its own (B5), e.g.
 #: ``claims-b5-exits-a``: read by the claims only, never by the report's other sections
@@ -259,7 +260,9 @@ def _untestable(spec: ClaimSpec) -> dict[str, str]:
     return out
 
 
-def _threshold(key: str):
+def calibrated_threshold(key: str):
+    """A threshold the committed calibration sets (``calibration.yaml`` ``thresholds``:
+    ``key`` -> value); None when it has none."""
     return (_calibration().get("thresholds") or {}).get(key)
 
 
@@ -275,7 +278,7 @@ def study_runs(ctx: Context) -> dict[str, RunData]:
     return {r.scenario_name: r for r in ctx.others if is_study_run(r)}
 
 
-def _variants(ctx: Context, path: str) -> dict:
+def variant_runs(ctx: Context, path: str) -> dict:
     """Runs whose rules differ from the primary's at most in ``path``, by its value (the
     run with the most games per value; study runs left out)."""
     out: dict = {}
@@ -459,7 +462,7 @@ def _part(label, measured, interval, verdict, run, note, distance, readings=()
 def _b1(ctx: Context) -> list[ClaimPart]:
     c = ctx.config
     lo, hi = c.rounds_target - c.rounds_tolerance, c.rounds_target + c.rounds_tolerance
-    variants = _variants(ctx, "maw.steps_per_floor")
+    variants = variant_runs(ctx, "maw.steps_per_floor")
     region = Region(lo, hi, scale=_scale(c.rounds_tolerance, 1.0))
     parts = []
     for value in (2, 1):
@@ -503,7 +506,9 @@ def _too_strong(ctx: Context) -> list[str]:
     return sorted(ws.loc[ws["verdict"] == "too strong", "company"].astype(str))
 
 
-def _rest(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
+def rest_view(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
+    """The balance seats of games without the too strong companies, and those companies
+    (the B2/B3 "among the rest" readings)."""
     strong = _too_strong(ctx)
     return ctx.cached(("rest-view", tuple(strong)), lambda: measure_rest_view(
         ctx.balance_seats, strong)), strong
@@ -517,7 +522,7 @@ def _b2(ctx: Context) -> list[ClaimPart]:
     if seats.empty:
         return [not_measured("every company", "every seat plays a baseline style (left out "
                              "of balance verdicts)")]
-    rest, strong = _rest(ctx)
+    rest, strong = rest_view(ctx)
     n_exp = _expected_companies(ctx.primary)
     parts = []
     for key, line, tier in (("dead", c.dead_ratio, "dead"), ("weak", c.min_ratio, "weak")):
@@ -582,7 +587,7 @@ def _b3(ctx: Context) -> list[ClaimPart]:
     c = ctx.config
     touch = c.touch_max
     region = Region(1.0, 1.0 + touch, lo_open=True, scale=_scale(touch, 0.2))
-    rest, strong = _rest(ctx)
+    rest, strong = rest_view(ctx)
     parts = []
     for view, frame, key in (("whole field", ctx.balance_seats, "field"),
                              ("without the too strong", rest, "rest")):
@@ -664,7 +669,7 @@ def _b4(ctx: Context) -> list[ClaimPart]:
     return parts
 
 
-def _arm_x(run: RunData, style: dict) -> set[int]:
+def arm_seats(run: RunData, style: dict) -> set[int]:
     """Seats (from 1) of a crossover arm that play ``style`` (a seat entry of the
     scenario)."""
     seats = (run.info.get("scenario") or {}).get("seats") or []
@@ -684,7 +689,9 @@ def _exit_use(run: RunData, x: set[int]) -> str:
             f"{s.loc[isx, 'worthy_ends'].mean():.2f} Worthy Ends per player-game")
 
 
-def _b5_pair(ctx: Context, kind: str) -> tuple[RunData, RunData, dict, dict] | str:
+def b5_pair(ctx: Context, kind: str) -> tuple[RunData, RunData, dict, dict] | str:
+    """B5's two paired runs of ``kind`` (``exits`` or ``aggression``) and the two arms' seat
+    styles, or a sentence saying why they cannot be paired."""
     runs = study_runs(ctx)
     a, b = runs.get(f"claims-b5-{kind}-a"), runs.get(f"claims-b5-{kind}-b")
     if a is None or b is None:
@@ -707,16 +714,16 @@ def _b5(ctx: Context) -> list[ClaimPart]:
     specs = (("exits", "Cash Out and Worthy End substitutes under greedy play"),
              ("aggression", "aggression (greedy) slightly over-wins, reference balanced"))
     for kind, label in specs:
-        got = _b5_pair(ctx, kind)
+        got = b5_pair(ctx, kind)
         if isinstance(got, str):
             parts.append(not_measured(label, got))
             continue
         a, b, xs, ys = got
-        xa, xb = _arm_x(a, xs), _arm_x(b, xs)
+        xa, xb = arm_seats(a, xs), arm_seats(b, xs)
         r = measure_crossover(crossover_frame(a, xa), crossover_frame(b, xb), c.alpha)
         run_label = f"{a.label}; {b.label}"
         use = (f"X seats {_exit_use(a, xa)}; Y seats "
-               f"{_exit_use(a, _arm_x(a, ys))} (arm a)")
+               f"{_exit_use(a, arm_seats(a, ys))} (arm a)")
         if kind == "exits":
             tol = 1.0 + c.substitute_tolerance
             region = Region(1.0 / tol, tol, scale=_scale(c.substitute_tolerance, 0.25))
@@ -751,7 +758,7 @@ def _b6(ctx: Context) -> list[ClaimPart]:
     c = ctx.config
     games = ctx.primary.games
     parts = []
-    mirror = _threshold("B6.mirror_median")
+    mirror = calibrated_threshold("B6.mirror_median")
     tol = c.mirror_tolerance
     for key in ("literal", "mirror"):
         if key == "literal":
@@ -826,7 +833,7 @@ def _b8(ctx: Context) -> list[ClaimPart]:
     from deepsim.rulesets.deepfall import metrics as DM
 
     c = ctx.config
-    variants = _variants(ctx, "maw.steps_per_floor")
+    variants = variant_runs(ctx, "maw.steps_per_floor")
     parts = []
     for value in (2, 1):
         key = f"spf{value}"

@@ -65,12 +65,12 @@ def _table(out: dict, prefix: str, seats: pd.DataFrame, by: str, alpha: float) -
 
 
 def _crossover(out: dict, ctx: Context, kind: str, alpha: float) -> None:
-    got = C._b5_pair(ctx, kind)
+    got = C.b5_pair(ctx, kind)
     if isinstance(got, str):
         return
     a, b, xs, _ = got
-    r = C.measure_crossover(C.crossover_frame(a, C._arm_x(a, xs)),
-                            C.crossover_frame(b, C._arm_x(b, xs)), alpha)
+    r = C.measure_crossover(C.crossover_frame(a, C.arm_seats(a, xs)),
+                            C.crossover_frame(b, C.arm_seats(b, xs)), alpha)
     for k, e in r.items():
         out[f"claims/B5/{kind}/{k}"] = (e.value, e.low, e.high)
 
@@ -110,11 +110,11 @@ def figures(runs: list[RunData], config: ReportConfig | None = None, alpha: floa
     for by in ("company", "lineage", "calling"):
         _table(out, f"win-share/{by}", ctx.balance_seats, by, alpha)
     # the claims table
-    spf = C._variants(ctx, "maw.steps_per_floor")
+    spf = C.variant_runs(ctx, "maw.steps_per_floor")
     for value, run in sorted(spf.items(), key=lambda kv: -kv[0]):
         for p, d in run.games.groupby("players", sort=True):
             out[f"claims/B1/spf{value}/{int(p)}p"] = _mean_ci(d["rounds"], alpha)
-    rest, _ = C._rest(ctx)
+    rest, _ = C.rest_view(ctx)
     for by in ("company", "lineage", "calling"):
         _table(out, f"claims/B2-B3-rest/{by}", rest, by, alpha)
     e = C.measure_swing(ctx.balance_seats, "calling", "Wardancer", c.touch_max, alpha)
@@ -129,7 +129,7 @@ def figures(runs: list[RunData], config: ReportConfig | None = None, alpha: floa
     g = ctx.primary.games
     e = C.measure_tight(g, c.tight_margin, alpha)
     out["claims/B6/literal"] = (e.value, e.low, e.high)
-    mirror = C._threshold("B6.mirror_median")
+    mirror = C.calibrated_threshold("B6.mirror_median")
     if mirror:
         e = C.measure_tight(g, {int(p): (1 + c.mirror_tolerance) * float(v)
                                 for p, v in mirror.items()}, alpha)

@@ -3,7 +3,7 @@
 ``make findings`` plays the runs (a large mixed run, a 2-player run, one run per rule reading
 the claims need) and calls::
 
-    python -m deepsim.rulesets.deepfall.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
+    python -m deepsim.studies.deepfall_findings PRIMARY_RUN [OTHER_RUN ...] --out reports
 
 which writes ``reports/FINDINGS.md``, its plots under ``reports/findings/`` and the full
 report of the primary run into ``PRIMARY_RUN/report/``. With ``--meta META_RUN`` (a run of
@@ -447,7 +447,7 @@ def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[P
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.findings",
+    ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_findings",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="*", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")

@@ -1,6 +1,6 @@
 """``reports/abyss/README.md``: the digest's balance questions answered from measured runs.
 
-``python -m deepsim.rulesets.abyss.findings RUNS_DIR --out reports/abyss/README.md`` (run by
+``python -m deepsim.studies.abyss_findings RUNS_DIR --out reports/abyss/README.md`` (run by
 ``make abyss-findings``) reads the run directories ``RUNS_DIR/mixed`` (scenarios/abyss.yaml),
 ``4p`` (scenarios/abyss-4p.yaml), ``threat`` (scenarios/abyss-threat.yaml) and ``auction``
 (scenarios/abyss-auction.yaml) and writes every number of the answers from them, with the
@@ -510,7 +510,7 @@ def build(runs_dir: Path) -> str:
     lines = [
         "# Abyss: the digest's balance questions, measured",
         "",
-        ("Made by `make abyss-findings` (`deepsim/rulesets/abyss/findings.py`): every number "
+        ("Made by `make abyss-findings` (`deepsim/studies/abyss_findings.py`): every number "
         "below comes from these runs (95% intervals in brackets: Wilson for shares, t for "
         "means, games as clusters for ratios, Newcombe for differences of shares):"),
         "",
