@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["AXIAL_DIRS", "EPS", "N_DIRS", "axial_distance_table", "axial_from_offset",
+__all__ = ["APOTHEM", "AXIAL_DIRS", "CORNERS", "EPS", "NORMALS", "N_DIRS", "axial_distance_table", "axial_from_offset",
            "axial_neighbors", "centers", "corner_los", "cube_coords", "distance_table",
-           "hexagon", "neighbor_table", "offset_from_axial", "ring", "touch_masks"]
+           "hexagon", "neighbor_table", "offset_from_axial", "ring", "segment_touches", "touch_masks"]
 
 N_DIRS = 6
 #: axial (dq, dr) of directions E, NE, NW, W, SW, SE
@@ -142,13 +142,13 @@ _ANG = np.deg2rad(30.0 + 60.0 * np.arange(6))
 #: corner offsets of a pointy-top hex of circumradius 1 (corner k at 30 + 60 k degrees)
 CORNERS = np.stack([np.cos(_ANG), np.sin(_ANG)], axis=1)
 #: unit normals of a pointy-top hex's three edge directions (0, 60, 120 degrees)
-_NORMALS = np.stack([np.cos(np.deg2rad([0.0, 60.0, 120.0])),
+NORMALS = np.stack([np.cos(np.deg2rad([0.0, 60.0, 120.0])),
                      np.sin(np.deg2rad([0.0, 60.0, 120.0]))], axis=1)
-_APOTHEM = np.sqrt(3.0) / 2.0
+APOTHEM = np.sqrt(3.0) / 2.0
 
 
 @njit(cache=True)
-def _touches(ax, ay, bx, by, cx, cy, corners, normals, apothem, eps):
+def segment_touches(ax, ay, bx, by, cx, cy, corners, normals, apothem, eps):
     """Whether the closed segment (ax, ay)-(bx, by) meets the closed hexagon centred at
     (cx, cy) (separating-axis test: the hexagon's three edge normals and the segment's
     normal; a gap below ``eps`` counts as touching)."""
@@ -205,7 +205,7 @@ def _touch_masks(xy, corners, normals, apothem, eps, words):
                         cy = xy[c, 1]
                         if cx < xlo or cx > xhi or cy < ylo or cy > yhi:
                             continue
-                        if _touches(ax, ay, bx, by, cx, cy, corners, normals, apothem, eps):
+                        if segment_touches(ax, ay, bx, by, cx, cy, corners, normals, apothem, eps):
                             out[a, b, k, c >> 6] |= one << np.uint64(c & 63)
             for k in range(36):
                 # b -> a is the same set of segments, reversed
@@ -223,7 +223,7 @@ def touch_masks(coords: np.ndarray) -> np.ndarray:
     """
     coords = np.ascontiguousarray(coords, np.int64)
     words = max(1, (len(coords) + 63) // 64)
-    return _touch_masks(centers(coords), CORNERS, _NORMALS, _APOTHEM, EPS, words)
+    return _touch_masks(centers(coords), CORNERS, NORMALS, APOTHEM, EPS, words)
 
 
 @njit(cache=True)

@@ -42,3 +42,7 @@ N_SIT = len(SITUATIONS)
 MOD_DEG_ATT, MOD_UP_ATT, MOD_DEG_DEF, MOD_UP_DEF, MOD_AUTO = range(5)
 MOD_N = 5
 # then the dice added to an attack pool (C columns) and to a defence pool (C columns)
+
+# ---- tiles (RV-T1) ----------------------------------------------------------------------
+TILE_TYPES = ("void", "spawn", "sand", "coral", "rock", "den")
+TT_VOID, TT_SPAWN, TT_SAND, TT_CORAL, TT_ROCK, TT_DEN = range(len(TILE_TYPES))
