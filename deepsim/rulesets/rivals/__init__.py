@@ -1,41 +1,14 @@
-"""Rivals: Masters of the Deep: an odds-only ruleset (``deepsim odds rivals QUESTION``; no kernel yet).
+"""Rivals: Masters of the Deep: a 2-4 player hex skirmish with exploding dice.
 
-Its dice and the numbers its questions read are in ``rivals.yaml`` (with ``--set``
-overrides, listed by ``deepsim params rivals``); the questions are in ``odds.py``.
+The rules (``../shared/rulebooks/000_22dabda40dfb512e.txt``; rule ids RV-* and ambiguities
+AMB-* of the digest, AMB-27.. of the scope) are played by ``kernel.py`` from the numbers of
+``rivals.yaml``; the bots are ``bots.py`` with ``bots.yaml``; ``odds.py`` answers
+``deepsim odds rivals`` from the same dice data. The ruleset class is ``ruleset.py``.
 """
 
-from __future__ import annotations
+from deepsim.rulesets.rivals.ruleset import DATA, RULESET, RivalsRuleset
 
-from pathlib import Path
+#: every settable dotted path of rivals.yaml with its default
+parameter_paths = DATA.parameter_paths
 
-from deepsim.rulesets.base import OddsRuleset
-from deepsim.rulesets.common import DataFile
-
-
-def _model():
-    from deepsim.rulesets.rivals.odds import RivalsData
-    return RivalsData
-
-
-#: the data file the odds read (``--set`` paths: ``deepsim params rivals``)
-DATA = DataFile(Path(__file__).with_name("rivals.yaml"), _model)
-
-
-class RivalsRuleset(OddsRuleset):
-    """Rivals: Masters of the Deep: dice odds only (deepsim.rulesets.base.OddsRuleset)."""
-
-    name = "rivals"
-    title = "Rivals: Masters of the Deep"
-
-    def odds(self):
-        """The questions of odds.py."""
-        from deepsim.rulesets.rivals.odds import BOOK
-        return BOOK
-
-    def parameters(self) -> list[dict]:
-        """Every path of rivals.yaml a ``--set`` can change, with its default, type and
-        bounds."""
-        return DATA.parameters()
-
-
-RULESET = RivalsRuleset()
+__all__ = ["RULESET", "RivalsRuleset", "parameter_paths"]

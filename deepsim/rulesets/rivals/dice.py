@@ -57,9 +57,12 @@ RR_N = 7
 FACE_MUL = 8
 EXTRA_FLAG = 64
 MAX_ROLLED = 128
+#: typed constants (a Python literal argument makes numba compile the callee per value)
+_TRUE = np.bool_(True)
+_ZERO = np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def upgrade_weakest(pool, beyond_top):
     """RV-D5: the weakest die steps up one colour; the strongest keeps and adds a
     ``beyond_top`` die; an empty pool gets a die of the weakest colour (``odds.upgrade``)."""
@@ -76,7 +79,7 @@ def upgrade_weakest(pool, beyond_top):
         pool[beyond_top] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def degrade_weakest(pool):
     """RV-D5/D6: the weakest die steps down one colour; the weakest colour is removed."""
     n = pool.shape[0]
@@ -147,7 +150,7 @@ def situated_pool(base, sit, defending, modtab, ups, downs, dr, out):
     return auto
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _face(faces, nfaces, c, key, eng, ctr_at):
     f = faces[c, below(key, np.uint64(eng[ctr_at]), nfaces[c])]
     eng[ctr_at] += 1
@@ -230,7 +233,7 @@ def attack_roll(apool, dpool, auto_shields, def_explodes, faces, nfaces, dr, key
     0. ``ares``/``dres`` receive each roll's totals, ``abuf``/``dbuf`` its faces
     (:func:`roll_pool`).
     """
-    roll_pool(apool, True, faces, nfaces, dr, key, eng, ctr_at, ares, abuf)
+    roll_pool(apool, _TRUE, faces, nfaces, dr, key, eng, ctr_at, ares, abuf)
     roll_pool(dpool, def_explodes, faces, nfaces, dr, key, eng, ctr_at, dres, dbuf)
     net = ares[RR_HITS] - dres[RR_SHIELDS] - auto_shields
     return max(0, net)
@@ -256,7 +259,7 @@ def sample_attacks(key, n, apool, dpool, auto_shields, faces, nfaces, dr):
     dex = dr[DR_DEF_EXPLODES] > 0.5
     for i in range(n):
         net[i] = attack_roll(apool, dpool, auto_shields, dex, faces, nfaces, dr, key, eng,
-                             0, ares, dres, abuf, dbuf)
+                             _ZERO, ares, dres, abuf, dbuf)
         aa[i] = ares[RR_AETHER]
         da[i] = dres[RR_AETHER]
     return net, aa, da

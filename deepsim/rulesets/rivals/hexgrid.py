@@ -254,8 +254,8 @@ def corner_los(masks, blocking, both_blocking_clear, adjacent_clear, dist):
     for a in range(t):
         out[a, a] = 1
         for b in range(a + 1, t):
-            clear = ((both_blocking_clear and blocking[a] and blocking[b])
-                     or (adjacent_clear and dist[a, b] == 1))
+            clear = ((both_blocking_clear & (blocking[a] != 0) & (blocking[b] != 0))
+                     | (adjacent_clear & (dist[a, b] == 1)))
             if not clear:
                 for k in range(36):
                     hit = False

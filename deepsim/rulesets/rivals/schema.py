@@ -141,6 +141,7 @@ class Movement(StrictModel):
 
 
 class Terrain(StrictModel):
+    small_per_tile: int = Field(3, ge=1, le=6)         # RV-T2 (or one Large model)
     coral_search_die: str = "red"                      # RV-X2
     coral_flip_on_fail: bool = True                    # AMB-20
     den_enterable: str = "cleared_only"                # AMB-33
