@@ -56,7 +56,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench abyss
 	$(VENV)/bin/deepsim bench rivals
 
-# The meta fields (issue 18): `deepsim meta` at its default budget (3 rounds; README,
+# The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
 # scenarios/deepfall-meta.yaml, deepfall-mixed-meta.yaml and atlantis-meta.yaml). The
 # output folders go to $(META_RUNS) (not in git). META_ARGS adds options (e.g. a budget).
@@ -160,7 +160,7 @@ atlantis-skill: $(STAMP)
 		--out $(AR)/skill-shipped $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/atlantis-meta.yaml --games $(ATLANTIS_SKILL_GAMES) \
 		--out $(AR)/skill-meta $(DEEPSIM_QUIET)
-	$(VENV)/bin/python -m deepsim.meta.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
+	$(VENV)/bin/python -m deepsim.studies.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
 		--out reports/atlantis/skill.md
 
 atlantis-findings: $(STAMP) atlantis-skill

@@ -26,6 +26,7 @@ from deepsim.errors import InputError
 
 __all__ = [
     "Simulation",
+    "dice_odds",
     "estimate",
     "game_length",
     "load",
@@ -261,7 +262,7 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
     if records:
-        if not hasattr(ruleset, "trace_records"):
+        if "json" not in ruleset.trace_formats:
             raise InputError(f"the {ruleset.name} ruleset has no record trace yet (only text)",
                              key="records")
         return list(ruleset.trace_records(prepared, game))
@@ -453,3 +454,28 @@ def paired_change(a: Simulation | tuple[pd.DataFrame, pd.DataFrame],
                      "b": p.value_b, "change": p.est, "low": p.est - half,
                      "high": p.est + half, "unit": unit, "games": p.n, "paired": same})
     return pd.DataFrame(rows)
+
+
+def dice_odds(ruleset: str, question: str, **options):
+    """Answer a ``deepsim odds RULESET QUESTION`` question from Python: the exact dice
+    odds of ``ruleset``'s data (icepool), options named as the command's (``dice=...``,
+    ``sets=["path=value"]``).
+
+    Returns
+    -------
+    deepsim.odds.table.Result
+        The answer: its ``columns`` and ``rows`` (exact probabilities as fractions),
+        ``method`` and ``notes`` (:func:`deepsim.odds.table.to_markdown` renders it).
+
+    Raises
+    ------
+    InputError
+        An unknown ruleset, one without odds questions, an unknown question, or a bad
+        option or ``--set``.
+    """
+    from deepsim import rulesets
+
+    book = rulesets.get(ruleset).odds()
+    if book is None:
+        raise InputError(f"ruleset '{ruleset}' has no odds questions", key="RULESET")
+    return book.answer(question, **options)

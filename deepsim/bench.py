@@ -37,6 +37,8 @@ import numba
 import numpy as np
 
 from deepsim.atomic import atomic_write_json
+from deepsim.errors import InputError
+from deepsim.rulesets import get
 
 
 def bench_ruleset(name: str):
@@ -47,8 +49,6 @@ def bench_ruleset(name: str):
     InputError
         Unknown ruleset, or one without a kernel or without a bench scenario.
     """
-    from deepsim.errors import InputError
-    from deepsim.rulesets import get
     rs = get(name)
     if not rs.plays or not rs.bench_players():
         raise InputError(f"ruleset '{name}' declares no bench scenario (Ruleset."

@@ -50,6 +50,7 @@ from deepsim.output import (
     write_chunk_parts,
     write_run_json,
 )
+from deepsim.runner import get_ruleset, playable_ruleset, versions
 
 __all__ = [
     "BACKENDS",
@@ -76,13 +77,14 @@ ProgressFn = Callable[[int, int], None]
 _PREPARED: dict[str, tuple[Any, Any]] = {}  # per worker process: spec hash -> (ruleset, prepared)
 
 
-def _versions() -> dict[str, str]:
-    from deepsim.runner import versions
+def worker_versions() -> dict[str, str]:
+    """The versions a worker's games depend on (deepsim, numba, numpy...): a worker whose
+    versions differ from the client's refuses to play (:func:`prepared_from_spec`)."""
 
     return {k: v for k, v in versions().items() if k in _VERSION_KEYS}
 
 
-def _prepared(spec: dict) -> tuple[Any, Any]:
+def prepared_from_spec(spec: dict) -> tuple[Any, Any]:
     """The ruleset and its prepared scenario for ``spec``, prepared once per process.
 
     Raises
@@ -95,9 +97,8 @@ def _prepared(spec: dict) -> tuple[Any, Any]:
     hit = _PREPARED.get(key)
     if hit is not None:
         return hit
-    from deepsim.runner import get_ruleset
 
-    here = _versions()
+    here = worker_versions()
     if here != spec["versions"]:
         raise RuntimeError(f"this worker runs {here}, the client {spec['versions']}: install "
                            "the same deepsim, numba and numpy on every worker")
@@ -152,7 +153,7 @@ def _play_chunk(spec: dict, out_dir: str, identity: dict, index: int, start: int
 
     t0, cpu0 = time.perf_counter(), time.process_time()
     numba.set_num_threads(1)  # one Dask thread per worker process, one numba thread each
-    ruleset, prepared = _prepared(spec)
+    ruleset, prepared = prepared_from_spec(spec)
     games, seats = ruleset.run_chunk(prepared, start, count)
     played = time.perf_counter() - t0
     _crash_now(crash_once, index, Path(out_dir))
@@ -173,7 +174,7 @@ def _chunk_frames(spec: dict, start: int, count: int, keep_games: list[str] | No
     import numba
 
     numba.set_num_threads(1)
-    ruleset, prepared = _prepared(spec)
+    ruleset, prepared = prepared_from_spec(spec)
     games, seats = ruleset.run_chunk(prepared, start, count)
     if keep_games is not None:
         games = games[[c for c in games.columns if c in set(keep_games)]]
@@ -211,7 +212,6 @@ def warm_up(scenario: str | Path | dict | None = None, *, ruleset: str | None = 
     import numba
 
     from deepsim import jitcache, rulesets
-    from deepsim.runner import playable_ruleset
 
     t0 = time.perf_counter()
     numba.set_num_threads(1)
@@ -496,7 +496,7 @@ class DaskBackend:
                 "overrides": list(info.get("overrides") or []),
                 "source": str(info.get("scenario_path") or "<scenario>"),
                 "params_hash": prepared.params_hash, "scenario_hash": info["scenario_hash"],
-                "versions": _versions()}
+                "versions": worker_versions()}
         run_id = hash_json([str(out_dir), identity["scenario_hash"], identity["params_hash"],
                             identity["seed"], total, int(info["chunk_size"])])[:16]
         with deferred_sigint():
@@ -549,7 +549,7 @@ class DaskBackend:
         """Play ``chunks`` as tasks and return their (games, seats) frames, in game order.
 
         Nothing is written: each task returns its chunk's frames (only the kept columns),
-        as ``deepsim sweep --backend dask`` needs them. ``spec`` is what :func:`_prepared`
+        as ``deepsim sweep --backend dask`` needs them. ``spec`` is what :func:`prepared_from_spec`
         checks on the worker (see :meth:`play_chunks`); ``progress(count)`` is called as
         each task finishes.
 

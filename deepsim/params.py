@@ -41,6 +41,21 @@ def leaf_paths(obj: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def value_at(data: dict, path: str) -> Any:
+    """The value at dotted ``path`` of nested mappings (``value_at(d, "a.b")`` is
+    ``d["a"]["b"]``).
+
+    Raises
+    ------
+    KeyError
+        A part of the path is missing.
+    """
+    node = data
+    for part in path.split("."):
+        node = node[part]
+    return node
+
+
 def nearest(name: str, choices, n: int = 3) -> str:
     """A ' (did you mean ...?)' hint naming the closest of ``choices``, or ''."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=n, cutoff=0.5)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numba
 
-from deepsim import __version__, jitcache
+from deepsim import jitcache, rulesets
 from deepsim.atomic import deferred_sigint
 from deepsim.errors import InputError, OutputError
 from deepsim.output import (
@@ -40,11 +40,16 @@ from deepsim.output import (
     check_writable,
     clean_stray_files,
     hash_json,
+    os_reason,
     prepare_out_dir,
     read_manifest,
     read_run_json,
     write_run_json,
 )
+from deepsim.params import leaf_paths
+from deepsim.scenario import LINES, ScenarioBase
+from deepsim.scenario import load_scenario as _load
+from deepsim.version import __version__
 
 __all__ = [
     "MAX_CHUNKS",
@@ -84,14 +89,12 @@ def load_scenario(path: Path) -> dict:
     InputError
         The file is missing, malformed or invalid.
     """
-    from deepsim.scenario import load_scenario as _load
 
     return _load(Path(path))
 
 
 def available_rulesets() -> list[str]:
     """Names of the installed rulesets (``deepsim.rulesets.available()``)."""
-    from deepsim import rulesets
 
     return list(rulesets.available())
 
@@ -104,7 +107,6 @@ def get_ruleset(name: str) -> Any:
     InputError
         No such ruleset; the message lists the nearest names.
     """
-    from deepsim import rulesets
 
     try:
         return rulesets.get(name)
@@ -152,7 +154,6 @@ def versions() -> dict[str, str]:
 def ruleset_package(name: str) -> dict[str, str]:
     """Where ruleset ``name`` comes from, for ``run.json``: ``source`` (built-in, plugin,
     registered), ``package`` (its distribution) and ``version``."""
-    from deepsim import rulesets
 
     e = next((e for e in rulesets.entries() if e.name == name and e.error is None), None)
     if e is None:
@@ -168,7 +169,6 @@ MAX_CHUNKS = 100_000
 def _scenario_max(key: str) -> int | None:
     """The ``le`` bound of a generic scenario key (``games``, ``seed``, ``chunk_size``), so a
     CLI value is held to the same bound as the file's and blamed on its flag."""
-    from deepsim.scenario import ScenarioBase
 
     for meta in ScenarioBase.model_fields[key].metadata:
         if getattr(meta, "le", None) is not None:
@@ -176,7 +176,15 @@ def _scenario_max(key: str) -> int | None:
     return None
 
 
-def _check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+def check_count(value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+    """``value`` when it is an integer in ``minimum .. maximum`` (no upper bound when
+    ``maximum`` is None; a bool is not an integer here).
+
+    Raises
+    ------
+    InputError
+        Naming ``what`` (the flag or key) and the bounds.
+    """
     if (isinstance(value, bool) or not isinstance(value, int) or value < minimum
             or (maximum is not None and value > maximum)):
         bounds = f">= {minimum}" if maximum is None else f"{minimum} .. {maximum}"
@@ -278,17 +286,17 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     """
     scenario = dict(scenario)
     if games is not None:
-        scenario["games"] = _check_count(games, "--games", 1, _scenario_max("games"))
+        scenario["games"] = check_count(games, "--games", 1, _scenario_max("games"))
     if seed is not None:
-        scenario["seed"] = _check_count(seed, "--seed", 0, _MAX_SEED)
+        scenario["seed"] = check_count(seed, "--seed", 0, _MAX_SEED)
     if chunk_size is not None:
-        scenario["chunk_size"] = _check_count(chunk_size, "--chunk-size", 1,
+        scenario["chunk_size"] = check_count(chunk_size, "--chunk-size", 1,
                                               _scenario_max("chunk_size"))
     for key, minimum in (("games", 1), ("seed", 0), ("chunk_size", 1)):
         if key not in scenario:
             raise InputError("scenario has no value for this key", file=source, key=key)
         try:
-            _check_count(scenario[key], key, minimum)
+            check_count(scenario[key], key, minimum)
         except InputError as exc:
             raise InputError(str(exc), file=source) from None
     _check_chunks(scenario, source, games_flag=games is not None,
@@ -298,7 +306,6 @@ def resolve_mapping(scenario: dict, *, source: str = "<scenario>", games: int | 
     try:
         ruleset = playable_ruleset(scenario["ruleset"])
     except InputError as exc:
-        from deepsim.scenario import LINES
 
         message = str(exc).split(": ", 1)[-1] if exc.key else str(exc)
         raise InputError(message, file=source, key="ruleset",
@@ -315,7 +322,6 @@ def _check_chunks(scenario: dict, source: str, *, games_flag: bool, chunk_flag: 
     n_chunks = -(-games // chunk_size)
     if n_chunks <= MAX_CHUNKS:
         return
-    from deepsim.scenario import LINES
 
     need = -(-games // MAX_CHUNKS)
     message = (f"{games:,} games in chunks of {chunk_size:,} make {n_chunks:,} chunks; a run "
@@ -712,7 +718,6 @@ def _write_failure(exc: BaseException) -> str | None:
     """What failed to be written, when ``exc`` is an :class:`OutputError` or an ``OSError``
     naming a file, or was raised ``from`` one (a Dask task's error arrives wrapped in a
     RuntimeError); else None."""
-    from deepsim.output import os_reason
 
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"cannot write {exc.filename}: {os_reason(exc)}"
@@ -742,7 +747,6 @@ def _params_diff(recorded: Any, current: Any, limit: int = 5) -> str:
     """' (changed: a.b 1 -> 2, ...)' naming the parameter paths that differ, or ''."""
     if not isinstance(recorded, dict) or not isinstance(current, dict):
         return ""
-    from deepsim.params import leaf_paths
 
     old, new = leaf_paths(recorded), leaf_paths(current)
     changed = [f"{k} {old.get(k, '<absent>')!r} -> {new.get(k, '<absent>')!r}"
@@ -905,7 +909,6 @@ def resume(run_dir: Path | str, *, threads: int | None = None,
     try:
         removed = clean_stray_files(run_dir, manifest)
     except OSError as exc:
-        from deepsim.output import os_reason
 
         raise InputError(f"cannot remove what the interruption left: {os_reason(exc)}",
                          file=str(run_dir), key="--resume") from None
@@ -1010,7 +1013,7 @@ def _check_format(ruleset: Any, fmt: str) -> None:
     if fmt not in TRACE_FORMATS:
         raise InputError(f"expected one of {', '.join(TRACE_FORMATS)}, got {fmt!r}",
                          key="--format")
-    if fmt == "json" and not hasattr(ruleset, "trace_records"):
+    if fmt not in ruleset.trace_formats:
         raise InputError(f"the {ruleset.name} ruleset has no JSON trace yet (only text)",
                          key="--format")
 

@@ -52,6 +52,43 @@ class ScenarioBase(BaseModel):
                          f"player counts, got {value!r}")
 
 
+def players_within(value: int | list[int], low: int, high: int, says: str
+                   ) -> int | list[int]:
+    """A scenario's ``players`` (a count or a list) when every count is in ``low .. high``
+    (a ruleset's ``players`` validator).
+
+    Raises
+    ------
+    ValueError
+        ``"{says}, got N, M"`` naming the counts outside (``says``: "DEEPFALL plays 2-6
+        players").
+    """
+    counts = value if isinstance(value, list) else [value]
+    outside = [c for c in counts if not low <= c <= high]
+    if outside:
+        raise ValueError(f"{says}, got {', '.join(map(str, outside))}")
+    return value
+
+
+def one_seat_per_player(seats: list, players: int | list[int] | None) -> list:
+    """A scenario's ``seats`` when they list one seat per player of the largest count (or
+    none; a game with n players uses the first n). ``players`` is None when it failed its
+    own check.
+
+    Raises
+    ------
+    ValueError
+        Naming the seats listed and the largest player count.
+    """
+    if seats and players is not None:
+        largest = max(players) if isinstance(players, list) else players
+        if len(seats) != largest:
+            raise ValueError(f"lists {len(seats)} seats but the largest player count is "
+                             f"{largest}: give one seat per player (a game with n players "
+                             f"uses the first n)")
+    return seats
+
+
 def load_scenario(path: Path | str) -> dict:
     """Read a scenario YAML file and check its generic keys.
 

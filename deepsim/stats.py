@@ -6,12 +6,18 @@ The inputs are the ``games`` and ``seats`` frames of :func:`deepsim.output.read_
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 from statsmodels.stats.proportion import proportion_confint
 
 __all__ = [
+    "Paired",
     "game_overview",
+    "paired_difference",
     "rounds_by_players",
     "wilson_interval",
     "win_shares",
@@ -190,3 +196,71 @@ def game_overview(games: pd.DataFrame) -> dict:
         "mean_margin": mean_of("margin"),
         "mean_margin_rel": mean_of("margin_rel"),
     }
+
+
+@dataclass
+class Paired:
+    """The difference ``B - A`` of a metric on paired games.
+
+    ``est``/``se``: the difference and its (linearised) standard error in the metric's unit;
+    ``n``: the independent paired units behind it (games, or deals when seats rotate): ``est``
+    is the mean of ``n`` per-unit linearised differences (0 for a unit without a selected
+    row), which is what :func:`glr_llr` models.
+    """
+
+    est: float
+    se: float
+    value_a: float
+    value_b: float
+    n_games: int
+    n: int = 0
+
+    def interval(self, alpha: float = 0.05) -> tuple[float, float]:
+        """Two-sided ``1 - alpha`` normal interval of the difference (fixed-sample)."""
+        z = float(norm.isf(alpha / 2.0))
+        return self.est - z * self.se, self.est + z * self.se
+
+
+def _ratio(y: np.ndarray, w: np.ndarray) -> tuple[float, np.ndarray]:
+    """Ratio of sums and each game's linearised influence on it (games as clusters)."""
+    n = y.size
+    sw = float(w.sum())
+    if sw <= 0:
+        return math.nan, np.zeros(n)
+    r = float(y.sum()) / sw
+    return r, (y - r * w) / (sw / n)
+
+
+def paired_difference(ya: np.ndarray, wa: np.ndarray, yb: np.ndarray, wb: np.ndarray,
+                      scale: float = 1.0, paired: bool = True) -> Paired:
+    """Difference of ``sum(y) / sum(w)`` between variant B and variant A.
+
+    Parameters
+    ----------
+    ya, wa, yb, wb : ndarray of float64, shape (games,)
+        Per game: the metric's numerator and denominator for each variant (``w == 0`` when
+        the game does not count). When ``paired``, index ``i`` is the same game (seed and
+        game index) in both variants.
+    scale : float
+        Unit factor (100 for percent).
+    paired : bool
+        Games are paired: the standard error uses the per-game differences of the
+        linearised influences (common random numbers cancel); otherwise the two variances
+        add.
+
+    Returns
+    -------
+    Paired
+    """
+    ra, ua = _ratio(ya, wa)
+    rb, ub = _ratio(yb, wb)
+    est = scale * (rb - ra)
+    if paired:
+        v = ub - ua
+        se = scale * float(np.std(v, ddof=1)) / math.sqrt(v.size) if v.size > 1 else math.nan
+    else:
+        var = (np.var(ua, ddof=1) / ua.size if ua.size > 1 else math.nan) + (
+            np.var(ub, ddof=1) / ub.size if ub.size > 1 else math.nan)
+        se = scale * math.sqrt(var)
+    return Paired(est=est, se=se, value_a=scale * ra, value_b=scale * rb,
+                  n_games=int(ya.size), n=int(min(ya.size, yb.size)))

@@ -15,7 +15,7 @@ from rich.table import Table
 from deepsim import stats
 from deepsim.report.config import ReportConfig
 
-__all__ = ["balance_verdict", "data_banner", "field_line", "headline_groups", "headline_lines", "render_summary",
+__all__ = ["balance_verdict", "data_banner", "field_line", "headline_lines", "render_summary",
            "rounds_table", "win_share_table"]
 
 
@@ -137,16 +137,6 @@ def field_line(seats: pd.DataFrame, baseline_bots: Sequence[str] = (),
         text += (f"\n  Baseline bots ({escape(', '.join(baseline_bots))}) left out: "
                  f"{n_left_out:,} seat-games")
     return text
-
-
-def headline_groups(meta) -> list[tuple[str, str]]:
-    """The (column, noun) pairs a ruleset's headline names: its faction column, then its
-    other group columns that are parts of a faction (not ``bot`` or ``seat``: those are the
-    field and seat advantage, reported apart)."""
-    out = [(meta.faction_column, meta.faction_label)]
-    out += [(c, c) for c in meta.group_columns
-            if c not in (meta.faction_column, "bot", "seat")]
-    return out
 
 
 def headline_lines(seats: pd.DataFrame, columns: Sequence[tuple[str, str]],

@@ -523,7 +523,7 @@ def test_frames_from_kernel_outputs():
     si[:, 0, L.S_BOT], si[:, 1, L.S_BOT] = 1, 2
     sf[:, 0, L.SF_WIN] = [1, 0, 0.5]
     sf[:, 1, L.SF_WIN] = [0, 1, 0.5]
-    games, seats = RULESET._frames(p, 9, 100, gi, gf, si, sf)
+    games, seats = RULESET.frames(p, np.arange(100, 103, dtype=np.int64), gi, gf, si, sf)
     assert list(games["game"]) == [100, 101, 102]
     assert list(games["winner"]) == ["Sea Witch", "Sea King", "draw"]
     assert list(games["end"]) == ["attack", "poison", "turn_cap"]

@@ -9,6 +9,7 @@ from typing import ClassVar
 import pytest
 
 from deepsim import rulesets
+from deepsim.cli import app
 from deepsim.testing.conformance import CHECKS, Conformance
 
 PLAYABLE = rulesets.playable()
@@ -16,7 +17,8 @@ PLAYABLE = rulesets.playable()
 
 @pytest.fixture(scope="module", params=PLAYABLE)
 def suite(request, tmp_path_factory):
-    return Conformance(rulesets.get(request.param), tmp_path_factory.mktemp(request.param))
+    return Conformance(rulesets.get(request.param), tmp_path_factory.mktemp(request.param),
+                       cli=app)
 
 
 @pytest.mark.parametrize("check", CHECKS)
@@ -33,7 +35,7 @@ def test_every_shipped_game_is_checked():
 def _fake_classes():
     from test_runner import FakeRuleset
 
-    from deepsim.testing.golden import GoldenCase
+    from deepsim.rulesets.golden import GoldenCase
 
     class Good(FakeRuleset):
         def golden_cases(self):
@@ -74,7 +76,7 @@ _CORE = ("contract", "columns", "invariants", "threads", "chunks", "seeds", "tra
 
 def test_a_ruleset_keeping_the_contract_passes_the_core_checks(tmp_path):
     good, _ = _fake_classes()
-    suite = Conformance(good(), tmp_path, games=120)
+    suite = Conformance(good(), tmp_path, games=120, cli=app)
     for check in _CORE:
         if check != "contract":           # the fake is not in the registry
             suite.run(check)
@@ -83,7 +85,7 @@ def test_a_ruleset_keeping_the_contract_passes_the_core_checks(tmp_path):
 @pytest.mark.parametrize("check", ["columns", "invariants", "chunks", "seeds", "trace"])
 def test_a_broken_ruleset_fails_the_check_that_guards_it(tmp_path, check):
     _, broken = _fake_classes()
-    suite = Conformance(broken[check](), tmp_path, games=120)
+    suite = Conformance(broken[check](), tmp_path, games=120, cli=app)
     with pytest.raises(AssertionError, match="fake"):
         suite.run(check)
 

@@ -17,7 +17,7 @@ from deepsim import runner
 from deepsim.cli import app
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_INPUT, EXIT_PASS
 from deepsim.gate.check import check_prepared, run_check
-from deepsim.gate.compare import compare_runs, run_compare
+from deepsim.gate.compare import SprtPlan, compare_runs, run_compare
 from deepsim.gate.expect import (
     Expectation,
     Universe,
@@ -326,8 +326,8 @@ def test_spending_sums_to_alpha(kind):
 def test_sprt_accepts_h1_for_a_clearly_changed_variant(tmp_path):
     # a bigger depth dividend makes Cash Out pay: cash-outs per player-game jump (1.95 -> 2.9)
     res = run_compare(scenario(tmp_path), metric="cash_outs",
-                      sets_b=["exits.cash_out_dividend=6"], theta0=0.0, theta1=0.1,
-                      min_games=500, max_games=20_000, batch=500)
+                      sets_b=["exits.cash_out_dividend=6"],
+                      plan=SprtPlan(0.0, 0.1, min_games=500, max_games=20_000, batch=500))
     assert res.decision == "H1" and res.exit_code == EXIT_FAIL
     assert res.games == 500                 # decided at the first look
     assert res.llr >= res.upper and res.model.startswith("normal GSPRT")
@@ -339,8 +339,8 @@ def test_sprt_accepts_h0_for_identical_variants(tmp_path):
     # identical rules on different seed streams (common random numbers would make every
     # paired difference 0): the seat-1 win share differs by 0 against H1 +5 points
     path = scenario(tmp_path)
-    res = run_compare(path, metric="win_share[seat=1]", seed=1, seed_b=2, theta0=0.0,
-                      theta1=5.0, min_games=500, max_games=20_000, batch=500)
+    res = run_compare(path, metric="win_share[seat=1]", seed=1, seed_b=2,
+                      plan=SprtPlan(0.0, 5.0, min_games=500, max_games=20_000, batch=500))
     assert res.decision == "H0" and res.exit_code == EXIT_PASS
     # Wald's approximation of the expected sample size under H0 for a normal mean:
     # E[N] = ((1-a) log(b/(1-a)) + a log((1-b)/a)) / (-(t1-t0)^2 / (2 s^2)), s ~ 43 points
@@ -349,8 +349,8 @@ def test_sprt_accepts_h0_for_identical_variants(tmp_path):
     asn = -((1 - a) * math.log(b / (1 - a)) + a * math.log((1 - b) / a)) / (25 / (2 * s2))
     assert res.games <= 4 * asn
     # common random numbers on identical variants: trivially equal, and said so
-    same = run_compare(path, metric="win_share[seat=1]", theta0=0.0, theta1=5.0,
-                       min_games=500, max_games=2000)
+    same = run_compare(path, metric="win_share[seat=1]",
+                       plan=SprtPlan(0.0, 5.0, min_games=500, max_games=2000))
     assert same.decision == "H0" and same.diff.est == 0.0
     assert any("same variant" in n for n in same.notes)
 

@@ -157,8 +157,7 @@ def test_bad_rungs_exit_2_with_one_error_line(tmp_path):
 
 def _synthetic_result(tmp_path):
     """A 3-rung ladder result with made-up verdicts (no games played)."""
-    from deepsim.ladder import Rung, verdict_table
-    from deepsim.ladder.run import LadderResult
+    from deepsim.ladder import LadderResult, Rung, verdict_table
 
     def tab(rows):
         return pd.DataFrame([{"company": f, "games": 100, "ratio": r, "ratio_low": r - .1,
@@ -250,7 +249,7 @@ def test_claim_flags_along_the_ladder():
 
 def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_path):
     from deepsim.ladder.run import run_ladder
-    from deepsim.report.load import load_run
+    from deepsim.reporting import load_run
 
     kw = {"rungs": "random,greedy", "games": 40, "depth_games": 0, "threads": 1}
     a = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "a", **kw)

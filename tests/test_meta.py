@@ -197,7 +197,7 @@ def test_factions_side_by_side_on_real_runs(tiny, tmp_path):
     from deepsim import runner
     from deepsim.meta.sidebyside import FLIP, factions_frame, markdown
     from deepsim.report.config import ReportConfig
-    from deepsim.report.load import load_run
+    from deepsim.reporting import load_run
 
     _tmp, path, res = tiny
     a = load_run(runner.run(str(path), games=400, out=tmp_path / "a").out_dir)

@@ -27,6 +27,7 @@ from deepsim.measure.spec import expand, parse_metric_spec
 from deepsim.measure.values import estimate_obs, measure
 from deepsim.output import read_run
 from deepsim.tune.objectives import parse_objective, probe_universe
+from deepsim.tune.settings import Settings
 from deepsim.tune.sweep import run_sweep
 
 cli = CliRunner(env={"COLUMNS": "120"})
@@ -111,7 +112,8 @@ def test_compare_reports_every_metric(tiny):
 
 def test_sweep_tabulates_every_metric(tiny):
     out = run_sweep(tiny["path"], ["end.max_rounds=60"], metrics=SPECS,
-                    out=tiny["root"] / "sweep", make_plots=False, target_rounds=11.0)
+                    settings=Settings(out=tiny["root"] / "sweep", make_plots=False,
+                                      target_rounds=11.0))
     base = out.frame[out.frame["baseline"]].set_index("label")
     uni = probe_universe(tiny["ruleset"], tiny["prepared"])
     for spec in SPECS:

@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
+from deepsim.api import dice_odds as answer
 from deepsim.cli import app
 from deepsim.errors import InputError
-from deepsim.odds import answer
 from deepsim.rulesets.deepfall import odds as OD
 
 runner = CliRunner()

@@ -21,7 +21,7 @@ import pytest
 from atlantis_state import State
 from scipy import stats
 
-from deepsim.odds import answer
+from deepsim.api import dice_odds as answer
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L

@@ -95,7 +95,7 @@ def scaffold(request, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def suite(scaffold, tmp_path_factory):
-    return Conformance(rulesets.get(NAME), tmp_path_factory.mktemp("conformance"))
+    return Conformance(rulesets.get(NAME), tmp_path_factory.mktemp("conformance"), cli=app)
 
 
 def test_the_scaffold_writes_a_complete_package(scaffold):
@@ -219,7 +219,7 @@ def test_a_broken_plugin_never_breaks_the_other_rulesets(broken):
     assert {"badimport", "badcontract", "renamed", "twin"} <= set(rulesets.available())
     playable = rulesets.playable()
     assert "abyss" in playable and not {"badimport", "badcontract", "twin"} & set(playable)
-    assert type(rulesets.get("abyss")).__module__ == "deepsim.rulesets.abyss"
+    assert type(rulesets.get("abyss")).__module__.startswith("deepsim.rulesets.abyss.")
     res = _cli("params", "abyss", "--match", "players")
     assert res.exit_code == 0 and "players.max" in res.output
     res = _cli("odds", "--help")
@@ -266,22 +266,30 @@ def test_new_ruleset_never_writes_into_a_folder_with_files(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]   # no temp folder
 
 
-def test_a_plugins_digests_are_refreshed_by_the_golden_command(scaffold, tmp_path, capsys):
-    """``python -m deepsim.testing.golden --digests FILE [--update] NAME``: a changed digest
-    is named (exit 1), --update stores the played one, and then nothing differs."""
+def test_a_plugins_digests_are_refreshed_by_the_golden_command(scaffold, tmp_path):
+    """``deepsim golden --digests FILE [--update] NAME``: a changed digest is named (exit
+    1), --update stores the played one, and then nothing differs."""
     import json
 
-    from deepsim.testing.golden import main
     digests = tmp_path / "golden.json"
     doc = json.loads((scaffold.root / "tests" / "golden.json").read_text())
     doc["cases"][f"{NAME}/seats"]["seats"]["sha256"] = "0" * 64
     digests.write_text(json.dumps(doc))
-    assert main(["--digests", str(digests), NAME]) == 1
-    out = capsys.readouterr().out
-    assert f"{NAME}/seats: CHANGED" in out and f"{NAME}/mixed: same" in out
-    assert main(["--digests", str(digests), "--update", f"{NAME}/seats"]) == 0
-    assert main(["--digests", str(digests), NAME]) == 0
-    assert main(["--digests", str(digests), "nosuchruleset"]) == 2
+    res = _cli("golden", NAME, "--digests", digests)
+    assert res.exit_code == 1, res.output
+    assert f"{NAME}/seats: CHANGED" in res.output and f"{NAME}/mixed: same" in res.output
+    assert _cli("golden", f"{NAME}/seats", "--digests", digests, "--update").exit_code == 0
+    assert _cli("golden", NAME, "--digests", digests).exit_code == 0
+    assert _cli("golden", "nosuchruleset", "--digests", digests).exit_code == 2
+
+
+def test_the_conformance_command_runs_the_suite(scaffold):
+    """``deepsim conformance NAME CHECK...``: one line per check, exit 0 when all hold; an
+    unknown check is bad input (exit 2)."""
+    res = _cli("conformance", NAME, "contract", "columns")
+    assert res.exit_code == 0, res.output
+    assert "contract" in res.output and "columns" in res.output and "ok" in res.output
+    assert _cli("conformance", NAME, "nosuchcheck").exit_code == 2
 
 
 # --- a plugin module imported lazily -----------------------------------------------------------

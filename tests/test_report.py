@@ -19,11 +19,12 @@ from typer.testing import CliRunner
 from deepsim import runner
 from deepsim.cli import app
 from deepsim.errors import InputError
-from deepsim.report import ReportConfig, build_report, report_runs
+from deepsim.report import ReportConfig, build_report
 from deepsim.report import metrics as M
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData
 from deepsim.report.render import compress_paths, to_html, to_markdown
 from deepsim.report.verdicts import combine, region_verdict
+from deepsim.reporting import load_run, report_runs
 from deepsim.rulesets.deepfall import REPORT_OPTIONS
 from deepsim.rulesets.deepfall.claims import CLAIMS
 
@@ -369,7 +370,7 @@ def test_sections_without_their_columns_are_skipped_not_fatal(runs):
     seats = base.seats[["game", "seat", "players", "company", "win", "fair", "glory",
                         "place"]]
     run = RunData(path=base.path, info=base.info, manifest=base.manifest, games=games,
-                  seats=seats, params=base.params)
+                  seats=seats, params=base.params, rs=base.rs)
     rep = build_report([run])
     missing = {s.key for s in rep.sections if s.missing}
     assert {"exits", "contention", "bots", "maw"} <= missing

@@ -19,9 +19,9 @@ import pytest
 from deepsim import rulesets
 from deepsim.errors import InputError
 from deepsim.output import RunWriter, hash_json, write_run_json
-from deepsim.report import build_report, report_runs
-from deepsim.report.load import load_run
+from deepsim.report import build_report
 from deepsim.report.render import to_html, to_markdown
+from deepsim.reporting import load_run, report_runs
 from deepsim.rulesets.atlantis import AtlantisRuleset
 
 SIDES = ("Sea Witch", "Sea King")

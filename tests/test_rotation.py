@@ -166,7 +166,7 @@ def test_rotated_runs_cluster_by_deal_and_report_it(deepfall, tmp_path):
     # a run of each, and its report
     out_rot = runner.run(rot, out=tmp_path / "rot-run", games=120).out_dir
     out_fix = runner.run(plain, out=tmp_path / "fix-run", games=120).out_dir
-    from deepsim.report import report_runs
+    from deepsim.reporting import report_runs
 
     report_runs([out_rot])
     report_runs([out_fix])

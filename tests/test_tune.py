@@ -21,6 +21,7 @@ from deepsim.errors import InputError
 from deepsim.tune.grid import build_grid, parse_param, parse_search, parse_values
 from deepsim.tune.objectives import parse_objective, probe_universe
 from deepsim.tune.play import Player
+from deepsim.tune.settings import Settings
 from deepsim.tune.sweep import run_sweep
 from deepsim.tune.tune import run_tune
 
@@ -243,8 +244,9 @@ def test_sweep_dice_faces_move_results_the_expected_way(tmp_path):
     calm = "{steel: 2, cunning: 1, faith: 1, greed: 1, mettle: 1, dread: 0}"
     grim = "{steel: 1, cunning: 1, faith: 1, greed: 1, mettle: 0, dread: 2}"
     result = run_sweep(SCENARIO, [f"dice.recruit.faces={plain},{calm},{grim}"],
-                       metrics=["setbacks", "dread_fills"], games=400, seed=3,
-                       out=tmp_path / "dice", make_plots=False)
+                       metrics=["setbacks", "dread_fills"],
+                       settings=Settings(games=400, seed=3, out=tmp_path / "dice",
+                                         make_plots=False))
     df = result.frame.set_index(["metric", "point"])["value"]
     assert df[("setbacks", 1)] < df[("setbacks", 0)] < df[("setbacks", 2)]
     assert df[("dread_fills", 1)] < df[("dread_fills", 0)] < df[("dread_fills", 2)]
@@ -252,7 +254,8 @@ def test_sweep_dice_faces_move_results_the_expected_way(tmp_path):
 
 def test_two_parameter_sweep_draws_a_heatmap(tmp_path):
     result = run_sweep(SCENARIO, ["exits.cash_out_dividend=1.0,3.0", "turn.hand_size=3:4"],
-                       metrics=["lineage_spread"], games=100, out=tmp_path / "grid")
+                       metrics=["lineage_spread"],
+                       settings=Settings(games=100, out=tmp_path / "grid"))
     assert len(result.frame) == 5                   # the 4 points and the baseline beside
     assert result.frame["baseline"].sum() == 1
     png = tmp_path / "grid" / "plots" / "lineage_spread.png"
@@ -262,11 +265,12 @@ def test_two_parameter_sweep_draws_a_heatmap(tmp_path):
 # --- tunes ----------------------------------------------------------------------------------
 
 def _tune(out, **kw):
-    args = {"objective": "company_spread+seat_advantage", "trials": 4, "games": 150,
-            "seed": 2, "sampler_seed": 7, "confirm_games": 200}
+    args = {"objective": "company_spread+seat_advantage", "trials": 4, "sampler_seed": 7,
+            "confirm_games": 200}
     args.update(kw)
     return run_tune(SCENARIO, ["exits.worthy_end_multiplier=1.5:3.5",
-                               "turn.hand_size=3:5"], out=out, **args)
+                               "turn.hand_size=3:5"],
+                    settings=Settings(games=150, seed=2, out=out), **args)
 
 
 def test_tune_is_deterministic_and_writes_its_outputs(tmp_path):
@@ -309,9 +313,10 @@ def test_tune_finds_a_known_optimum(tmp_path):
         g, _ = player.play(player.prepare({path: k}), games_columns={"rounds"})
         means[k] = float(g["rounds"].mean())
     assert means[4] < means[5] < means[6]
-    res = run_tune(SCENARIO, [f"{path}=2:9"], objective="length_error",
-                   target_rounds=means[5], trials=12, games=200, seed=4, sampler_seed=1,
-                   confirm_games=0, out=tmp_path / "t", make_plots=False)
+    res = run_tune(SCENARIO, [f"{path}=2:9"], objective="length_error", trials=12,
+                   sampler_seed=1, confirm_games=0,
+                   settings=Settings(target_rounds=means[5], games=200, seed=4,
+                                     out=tmp_path / "t", make_plots=False))
     assert res.best == {path: 5}
     assert res.best_value == pytest.approx(0.0, abs=1e-12)
     assert res.baseline_value > 0 and res.trials["baseline"].iloc[0]

@@ -164,7 +164,7 @@ def run_check(scenario_path: Path | str, *, games: int | None = None, seed: int 
     if not 0.0 < alpha < 1.0:
         raise InputError(f"expected 0 < alpha < 1, got {alpha}", key="--alpha")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     ruleset, scenario, prepared = runner.resolve(scenario_path, seed=seed, games=games,
                                                  overrides=list(overrides or []))
     from deepsim.scenario import LINES

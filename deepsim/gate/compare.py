@@ -49,8 +49,12 @@ from deepsim.measure.spec import (
     universe_from_frames,
 )
 from deepsim.measure.values import Codes, Obs, columns_needed, concat, measure, paired
+from deepsim.output import read_manifest, read_run, read_run_json
+from deepsim.report.load import schema_names
+from deepsim.reporting import run_ruleset
 
-__all__ = ["CompareResult", "DeltaRow", "compare_runs", "run_compare", "sequential_test"]
+__all__ = ["CompareResult", "DeltaRow", "SprtPlan", "compare_runs", "run_compare",
+           "sequential_test"]
 
 ProgressFn = Callable[[int, int], None]
 #: how the LLR is computed (:mod:`deepsim.gate.sprt`)
@@ -253,14 +257,41 @@ def sequential_test(test: SequentialTest,
     return decision, diff, llr, history, done
 
 
+@dataclass(frozen=True)
+class SprtPlan:
+    """The sequential test of ``deepsim compare --sprt H0 H1`` (its flags ``--alpha``,
+    ``--beta``, ``--min-games``, ``--max-games``, ``--batch`` in one object).
+
+    Attributes
+    ----------
+    theta0, theta1 : float or str or None
+        H0 and H1 in the metric's unit of a difference (percentage points for shares:
+        ``2``, ``'2pp'``, ``'2%'``); both None: no sequential test (a fixed-sample
+        comparison; the game counts are still checked).
+    alpha, beta : float
+        Error rates: P(accept H1 | H0), P(accept H0 | H1).
+    min_games, max_games : int
+        Paired games before the first decision, and the budget (then inconclusive).
+    batch : int or None
+        Games between two looks at the LLR (None: the scenario's chunk size, at most
+        ``max(min_games, 1000)``).
+    """
+
+    theta0: float | str | None
+    theta1: float | str | None
+    alpha: float = 0.05
+    beta: float = 0.05
+    min_games: int = 2000
+    max_games: int = 200_000
+    batch: int | None = None
+
+
 def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | None,
                 sets: list[str] | None = None, sets_a: list[str] | None = None,
                 sets_b: list[str] | None = None, seed: int | None = None,
-                seed_b: int | None = None, theta0=None, theta1=None,
-                alpha: float = 0.05, beta: float = 0.05, min_games: int = 2000,
-                max_games: int = 200_000, batch: int | None = None, games: int | None = None,
-                threads: int | None = None, progress: ProgressFn | None = None
-                ) -> CompareResult:
+                seed_b: int | None = None, plan: SprtPlan | None = None,
+                games: int | None = None, threads: int | None = None,
+                progress: ProgressFn | None = None) -> CompareResult:
     """Compare two variants on paired games: the SPRT of H0 ``B - A == theta0`` against H1
     ``B - A == theta1`` when both are given, else a fixed-sample comparison of ``games``
     paired games (see the module docstring).
@@ -280,16 +311,9 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         Seed of both variants (default: A's scenario seed).
     seed_b : int, optional
         A different seed for B: unpaired games (an A/A test of the machinery).
-    theta0, theta1 : float or str, optional
-        H0 and H1 in the metric's unit of a difference (percentage points for shares:
-        ``2``, ``'2pp'``, ``'2%'``).
-    alpha, beta : float
-        Error rates of the SPRT.
-    min_games, max_games : int
-        SPRT: paired games before the first decision, and the budget.
-    batch : int, optional
-        SPRT: games between two looks at the LLR (default: scenario chunk size, at most
-        ``max(min_games, 1000)``).
+    plan : SprtPlan, optional
+        The SPRT's hypotheses, error rates and games; None (or no hypotheses): a
+        fixed-sample comparison.
     games : int, optional
         Fixed mode: paired games (default: the scenario's; deals when seats rotate).
 
@@ -304,6 +328,9 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         Bad scenario, override, metric, hypothesis or count (before any game but a probe).
     """
     t0 = time.perf_counter()
+    plan = plan or SprtPlan(None, None)
+    theta0, theta1, alpha, beta = plan.theta0, plan.theta1, plan.alpha, plan.beta
+    min_games, max_games, batch = plan.min_games, plan.max_games, plan.batch
     sprt = theta0 is not None or theta1 is not None
     if sprt and (theta0 is None or theta1 is None):
         raise InputError("give both hypotheses: --sprt H0 H1", key="--sprt")
@@ -311,12 +338,12 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         raise InputError("name the metric to test, e.g. --metric 'win_share[company=Dvergar "
                          "Reaver]'", key="--metric")
     for name, v in (("--min-games", min_games), ("--max-games", max_games)):
-        runner._check_count(v, name, 1)
+        runner.check_count(v, name, 1)
     if min_games > max_games:
         raise InputError(f"--min-games {min_games} is above --max-games {max_games}",
                          key="--min-games")
     if games is not None:
-        runner._check_count(games, "--games", 1)
+        runner.check_count(games, "--games", 1)
     runner.set_threads(threads)
     a = Path(a)
     b = Path(b) if b is not None else a
@@ -357,7 +384,7 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         if batch is None:
             batch = int(min(va.prepared.scenario.get("chunk_size") or 50_000,
                             max(min_games, 1000)))
-        runner._check_count(batch, "--batch", 1)
+        runner.check_count(batch, "--batch", 1)
         pa, pb = _player(va, [inst_a]), _player(vb, [inst_b])
 
         def play(start: int, count: int) -> tuple[Obs, Obs]:
@@ -452,14 +479,12 @@ class _Run:
 
 
 def _load_run(run_dir: Path) -> _Run:
-    from deepsim.output import read_manifest, read_run, read_run_json
-    from deepsim.report.load import _schema_names, run_ruleset
 
     info = read_run_json(run_dir)
     manifest = read_manifest(run_dir)
     rs = run_ruleset(info.get("ruleset") or manifest.get("ruleset"), str(run_dir))
-    g_have = _schema_names(Path(run_dir), manifest, "games")
-    s_have = _schema_names(Path(run_dir), manifest, "seats")
+    g_have = schema_names(Path(run_dir), manifest, "games")
+    s_have = schema_names(Path(run_dir), manifest, "seats")
     games, seats = read_run(run_dir, games_columns=sorted(g_have) if g_have else None,
                             seats_columns=sorted(s_have) if s_have else None)
     scen = info.get("scenario") or {}

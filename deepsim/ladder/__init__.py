@@ -1,4 +1,4 @@
-"""``deepsim ladder``: does each balance verdict survive stronger play? (issue 21)
+"""``deepsim ladder``: does each balance verdict survive stronger play?
 
 A *rung* is a field where every seat plays one kind of bot: a style of the ruleset's
 ``bots.yaml`` (``random``, ``greedy``...), ``strongest`` (the non-baseline style with the
@@ -30,7 +30,7 @@ from scipy import stats as sps
 
 from deepsim.errors import InputError
 
-__all__ = ["Rung", "default_rungs", "head_to_head_ratio", "luck_share", "parse_rungs",
+__all__ = ["LadderResult", "Rung", "default_rungs", "head_to_head_ratio", "luck_share", "parse_rungs",
            "settled", "verdict_table"]
 
 NOT_SETTLED = "not settled by this ladder"
@@ -51,6 +51,20 @@ class Rung:
     rollouts: int = 0
     path: str | None = None
     knobs: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class LadderResult:
+    """What a ladder found (tables as written to ``out_dir``): the rungs played, the
+    strongest style, the verdict table (:func:`verdict_table`), the skill depth (one row
+    per rung above the first), the ``ladder.json`` record and the folder."""
+
+    rungs: list[Rung]
+    strongest: str | None
+    verdicts: pd.DataFrame      # verdict_table
+    depth: pd.DataFrame         # one row per rung above the first
+    info: dict
+    out_dir: Path
 
 
 def _short_path(p: Path) -> str:

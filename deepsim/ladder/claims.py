@@ -23,8 +23,11 @@ from pathlib import Path
 import pandas as pd
 
 from deepsim.ladder import NOT_SETTLED
+from deepsim.report.config import ReportConfig
+from deepsim.report.context import Context
 from deepsim.report.model import Section, Table
 from deepsim.report.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from deepsim.reporting import load_run
 
 __all__ = ["FLIP", "claims_by_rung", "claims_frame", "claims_sections", "flags", "runs_base"]
 
@@ -71,9 +74,6 @@ def claims_by_rung(result) -> dict[str, list]:
     InputError
         A rung's run directory missing or unreadable.
     """
-    from deepsim.report.config import ReportConfig
-    from deepsim.report.context import Context
-    from deepsim.report.load import load_run
 
     base = runs_base(result)
     out = {}

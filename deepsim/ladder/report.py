@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from deepsim.errors import InputError
-from deepsim.ladder import NOT_SETTLED, Rung
+from deepsim.ladder import NOT_SETTLED, LadderResult, Rung
 from deepsim.report.model import Figure, Report, Section, Table
 
 __all__ = ["SHORT", "build", "is_ladder_dir", "load_result", "markdown", "plot",
@@ -251,15 +251,13 @@ def is_ladder_dir(path: Path | str) -> bool:
 
 
 def load_result(path: Path | str):
-    """A :class:`~deepsim.ladder.run.LadderResult` from a ladder's folder.
+    """A :class:`~deepsim.ladder.LadderResult` from a ladder's folder.
 
     Raises
     ------
     InputError
         A file of :data:`FILES` missing or unreadable (file and what was expected).
     """
-    from deepsim.ladder.run import LadderResult
-
     d = Path(path)
     for name in FILES:
         if not (d / name).is_file():

@@ -11,7 +11,6 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ import pandas as pd
 from deepsim.atomic import atomic_write_text
 from deepsim.errors import InputError
 from deepsim.ladder import (
+    LadderResult,
     Rung,
     default_rungs,
     head_to_head_ratio,
@@ -28,24 +28,15 @@ from deepsim.ladder import (
     parse_rungs,
     verdict_table,
 )
+from deepsim.ladder.claims import claims_sections
+from deepsim.ladder.report import build, write_report
+from deepsim.output import prepare_out_dir, read_run
 from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
 from deepsim.respond.search import strongest_style
 
 __all__ = ["LadderResult", "run_ladder"]
-
-
-@dataclass
-class LadderResult:
-    """What a ladder found (tables as written to ``out_dir``)."""
-
-    rungs: list[Rung]
-    strongest: str | None
-    verdicts: pd.DataFrame      # verdict_table
-    depth: pd.DataFrame         # one row per rung above the first
-    info: dict
-    out_dir: Path
 
 
 def _meta_path(field: Field) -> str | None:
@@ -267,7 +258,6 @@ def _kept_run(field: Field, variant: Variant, out_dir: Path, games: int, cols: s
     """Play ``variant`` on games 0..games-1 into the run directory ``out_dir`` and return
     its seats (``cols``): the same games :meth:`Field.play` plays."""
     from deepsim import runner
-    from deepsim.output import prepare_out_dir, read_run
 
     scenario = dict(variant.scenario)
     scenario["games"] = games
@@ -299,7 +289,6 @@ def write(result: LadderResult) -> None:
     """Write ladder.md, ladder.html, ladder.png, verdicts.csv, depth.csv and ladder.json
     (each whole or not at all: atomic writes); with kept rung runs, the claims per rung
     (:mod:`deepsim.ladder.claims`) join the report."""
-    from deepsim.ladder.report import build, write_report
 
     d = result.out_dir
     d.mkdir(parents=True, exist_ok=True)
@@ -308,7 +297,6 @@ def write(result: LadderResult) -> None:
     atomic_write_text(d / "ladder.json", json.dumps(_jsonable(result.info), indent=2))
     extra = []
     if result.info.get("runs_dir"):
-        from deepsim.ladder.claims import claims_sections
         extra += claims_sections(result)
     write_report(build(result, extra), d)
 

@@ -30,10 +30,10 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
-from deepsim.gate.sprt import Paired
 from deepsim.measure.names import Metric
 from deepsim.measure.spec import Instance
 from deepsim.report import metrics as M
+from deepsim.stats import Paired
 
 __all__ = ["Codes", "Estimate", "Obs", "cluster_ids", "columns_needed", "concat",
            "estimate", "estimate_obs", "fair_value", "influence", "measure", "observe",

@@ -33,8 +33,10 @@ import pandas as pd
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
 from deepsim.meta.rounds import EVAL_OFFSET, MetaRun, play_rounds
+from deepsim.params import parse_override
 from deepsim.respond.play import Field
 from deepsim.respond.search import Settings, resolve_factions
+from deepsim.runfolders import check_out, machine, make_out, utc_now, write_parquet
 
 __all__ = ["DEFAULT_GAMES", "DEFAULT_ROOT", "DEFAULT_TRIALS", "FILES", "MetaResult",
            "run_meta"]
@@ -96,8 +98,6 @@ def run_meta(scenario_path: Path | str, *, rounds: int, factions: list[str] | No
         Bad scenario, option or faction, or an existing ``out`` without ``force``: all
         before any game is played.
     """
-    from deepsim.params import parse_override
-    from deepsim.tune.files import check_out, machine, make_out, utc_now, write_parquet
 
     settings = settings or Settings(trials=DEFAULT_TRIALS, games=DEFAULT_GAMES)
     settings.check()

@@ -9,8 +9,8 @@ from matplotlib.figure import Figure
 
 from deepsim.factionbots import style_block
 from deepsim.meta.rounds import MetaRun, spread_row
-from deepsim.respond.report import _yaml_key, fmt_gain, fmt_ratio, plural
-from deepsim.tune.plots import _png
+from deepsim.respond.report import fmt_gain, fmt_ratio, plural, yaml_key
+from deepsim.tune.plots import figure_png
 
 __all__ = ["bots_yaml", "field_labels", "markdown", "rounds_frame", "scenario_yaml",
            "spread_frame", "spread_plot"]
@@ -101,7 +101,7 @@ def spread_plot(run: MetaRun, *, label: str, min_ratio: float, max_ratio: float,
     ax.set_ylabel(f"win share / fair share per {label}", fontsize=8)
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    return _png(fig, footer)
+    return figure_png(fig, footer)
 
 
 def _knobs_doc(run: MetaRun, name: str) -> str:
@@ -131,10 +131,10 @@ def bots_yaml(run: MetaRun, bot_data, info: dict, *, last: bool = False) -> str:
     lines.append("factions:")
     for f, v in spec["factions"].items():
         if isinstance(v, str):
-            lines.append(f"  {_yaml_key(f)}: {v}")
+            lines.append(f"  {yaml_key(f)}: {v}")
         else:
             body = ", ".join(f"{s}: {w:.6g}" for s, w in v.items())
-            lines.append(f"  {_yaml_key(f)}: {{{body}}}")
+            lines.append(f"  {yaml_key(f)}: {{{body}}}")
     return "\n".join(lines) + "\n"
 
 

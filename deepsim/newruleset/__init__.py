@@ -78,7 +78,7 @@ def write_ruleset(name: str, directory: Path | str | None = None) -> Scaffold:
     import shutil
     import tempfile
 
-    from deepsim import __version__
+    from deepsim.version import __version__
 
     check_name(name)
     root = Path(directory) if directory is not None else Path(name)

@@ -1,7 +1,7 @@
-"""Build a balance report from one or more run directories and write it to disk.
+"""Build a balance report from one or more runs and write it to disk.
 
-``deepsim report RUN_DIR [RUN_DIR ...]`` calls :func:`report_runs`. The first run is the
-*primary* one: every section describes it. Which sections there are, which claims are
+``deepsim report RUN_DIR [RUN_DIR ...]`` (:func:`deepsim.reporting.report_runs`) loads the
+runs with their ruleset and calls :func:`build_report`. The first run is the *primary* one: every section describes it. Which sections there are, which claims are
 measured and what the other runs are used for is the ruleset's (its report hooks,
 :class:`deepsim.rulesets.base.Ruleset`); by default the shared sections
 (:mod:`deepsim.report.sections`), no claims, and the other runs shown side by side.
@@ -16,15 +16,14 @@ from pathlib import Path
 
 from deepsim.atomic import atomic_write_json
 from deepsim.errors import InputError
-from deepsim.output import read_manifest
 from deepsim.report.config import ReportConfig
 from deepsim.report.context import Context
-from deepsim.report.load import RunData, load_run, run_ruleset
+from deepsim.report.load import RunData
 from deepsim.report.model import Report, Section, Table
 from deepsim.report.render import claim_details, claims_table, to_html, to_markdown
 from deepsim.report.sections import footer, headline, language_table, method_settings
 
-__all__ = ["FORMATS", "build_report", "parse_formats", "report_runs", "write_report"]
+__all__ = ["FORMATS", "REPORT_DIR", "build_report", "parse_formats", "write_report"]
 
 FORMATS = ("md", "html")
 REPORT_DIR = "report"
@@ -38,21 +37,6 @@ METHOD = (
     "differences of two shares: statsmodels `confint_proportions_2indep`. Seats of one "
     "game are not independent (one winner per game); with many games this makes the "
     "per-seat intervals slightly conservative or liberal, not wrong in direction.")
-
-
-def run_ruleset_of(run_dir: Path | str):
-    """The ruleset of a run directory, from its manifest (before loading its tables).
-
-    Raises
-    ------
-    InputError
-        Not a run directory, or its ruleset is not installed.
-    """
-    import os
-
-    if not os.path.isdir(run_dir):  # os.path: never raises (a too long name)
-        raise InputError("run directory not found", file=str(run_dir))
-    return run_ruleset(read_manifest(Path(run_dir)).get("ruleset"), str(run_dir))
 
 
 def _method(ctx: Context) -> Section:
@@ -194,24 +178,3 @@ def parse_formats(text: str | Sequence[str]) -> tuple[str, ...]:
         raise InputError(f"unknown report format(s) {', '.join(bad) or '(none)'}; choose from "
                          f"{', '.join(FORMATS)}", key="--format")
     return fmts
-
-
-def report_runs(run_dirs: Sequence[Path | str], *, out_dir: Path | str | None = None,
-                formats: Sequence[str] = FORMATS, options: list[str] | None = None
-                ) -> tuple[Report, list[Path]]:
-    """Load ``run_dirs``, build the report and write it (default ``RUN_DIR/report/`` of the
-    first run).
-
-    Raises
-    ------
-    InputError
-        A directory that is not a readable run, a bad option or format.
-    """
-    if not run_dirs:
-        raise InputError("no run directory given")
-    rs = run_ruleset_of(run_dirs[0])
-    config = ReportConfig.for_ruleset(rs.report_options).with_options(options)
-    runs = [load_run(d) for d in run_dirs]
-    report = build_report(runs, config)
-    target = Path(out_dir) if out_dir is not None else runs[0].path / REPORT_DIR
-    return report, write_report(report, target, formats)

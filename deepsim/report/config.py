@@ -3,7 +3,8 @@
 Every setting has a dotted key (``viability.min_ratio``), a default and a meaning; the CLI
 changes one with ``deepsim report RUN_DIR --option viability.min_ratio=0.9``. The shared
 settings are :data:`OPTIONS`; a ruleset adds its own
-(:attr:`deepsim.rulesets.base.Ruleset.report_options`), read by its sections and claims as
+(:attr:`deepsim.rulesets.base.Ruleset.report_options`, a tuple of :class:`ReportOption`),
+read by its sections and claims as
 ``ctx.config.<attr>``. The values used are printed in every report (section "Method").
 """
 
@@ -14,9 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 from deepsim.errors import InputError
-from deepsim.rulesets.base import ReportOption
 
-__all__ = ["OPTIONS", "ReportConfig"]
+__all__ = ["OPTIONS", "ReportConfig", "ReportOption"]
 
 _A = "1 - confidence level of every interval, and the Holm family-wise error rate"
 _MR = ("a group is viable when the upper end of its win share interval reaches this x its "
@@ -35,9 +35,25 @@ OPTIONS: dict[str, tuple[str, str]] = {
 
 
 @dataclass(frozen=True)
+class ReportOption:
+    """A setting of a ruleset's own report sections or claims (``deepsim report --option
+    KEY=VALUE``), printed with every report in its Method section.
+
+    ``key`` is the dotted key a user types, ``attr`` the attribute name the ruleset's code
+    reads (``ctx.config.attr``), ``default`` its value when not given, ``meaning`` one line
+    on what it decides.
+    """
+
+    key: str
+    attr: str
+    default: float
+    meaning: str
+
+
+@dataclass(frozen=True)
 class ReportConfig:
     """Thresholds of the report's verdicts (see :data:`OPTIONS`) and a ruleset's own
-    settings (``extra``: its :class:`~deepsim.rulesets.base.ReportOption` list; ``values``
+    settings (``extra``: its :class:`ReportOption` list; ``values``
     the ones given, by attribute), read as attributes (``config.rounds_target``)."""
 
     alpha: float = 0.05

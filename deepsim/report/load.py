@@ -1,4 +1,9 @@
-"""Load one or more run directories for the report (only the columns it uses)."""
+"""A run directory read for the report: :class:`RunData` (only the columns the report and
+the run's ruleset read).
+
+The kit never asks the registry which ruleset made a run: the caller passes it in
+(:func:`load_run`); :func:`deepsim.reporting.load_run` is the service that looks it up.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -13,33 +19,12 @@ import pyarrow.parquet as pq
 from deepsim.errors import InputError
 from deepsim.output import read_manifest, read_run, read_run_json
 
-__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run", "run_ruleset"]
+__all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run", "schema_names"]
 
 #: columns the shared sections read (besides the ruleset's group and faction columns and its
 #: own ``report_*_columns``); a column a run lacks is simply not loaded
 GAMES_COLUMNS = ["players", "truncated", "deal", "rotation"]
 SEATS_COLUMNS = ["players", "bot", "win", "fair", "rotation"]
-
-
-def run_ruleset(name: str | None, where: str = ""):
-    """The installed ruleset a run was made with (:func:`deepsim.rulesets.get`).
-
-    Raises
-    ------
-    InputError
-        The ruleset is not installed here (or is odds-only: it makes no runs).
-    """
-    from deepsim import rulesets
-
-    try:
-        rs = rulesets.get(str(name or ""))
-    except InputError as exc:
-        raise InputError(f"the run's ruleset cannot be loaded: {exc.message}",
-                         file=where or None) from None
-    if not rs.plays:
-        raise InputError(f"ruleset '{rs.name}' is odds-only: it makes no runs",
-                         file=where or None)
-    return rs
 
 
 def flatten(obj, prefix: str = "") -> dict:
@@ -65,6 +50,8 @@ class RunData:
     games: pd.DataFrame
     seats: pd.DataFrame
     params: dict = field(default_factory=dict)
+    #: the run's ruleset (:class:`deepsim.rulesets.base.Ruleset`), given by who loaded it
+    rs: Any = field(default=None, repr=False, compare=False)
     _balance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -137,13 +124,13 @@ class RunData:
     def ruleset(self) -> str:
         return str(self.manifest.get("ruleset") or self.info.get("ruleset") or "")
 
-    @property
-    def rs(self):
-        """The run's ruleset (:class:`deepsim.rulesets.base.Ruleset`)."""
-        return run_ruleset(self.ruleset, str(self.path))
 
 
-def _schema_names(run_dir: Path, manifest: dict, kind: str) -> list[str] | None:
+def schema_names(run_dir: Path | str, manifest: dict, kind: str) -> list[str] | None:
+    """The column names of a run's ``kind`` (``"games"`` or ``"seats"``) parts, read from
+    the first part's parquet schema (None when there is no part or it cannot be read:
+    :func:`deepsim.output.read_run` then reports the bad part properly)."""
+    run_dir = Path(run_dir)
     for chunk in manifest.get("chunks", []):
         rel = chunk.get(f"{kind}_part")
         if rel:
@@ -162,27 +149,31 @@ def _pick(names: list[str] | None, wanted: Iterable[str], prefixes=()) -> list[s
     return want
 
 
-def load_run(run_dir: Path | str) -> RunData:
-    """Read a run directory's ``run.json``, manifest and the report's columns.
+def load_run(run_dir: Path | str, ruleset: Any) -> RunData:
+    """Read a run directory's ``run.json``, manifest and the columns the report and
+    ``ruleset`` (the :class:`~deepsim.rulesets.base.Ruleset` that made the run) read.
+
+    The kit never asks the registry: :func:`deepsim.reporting.load_run` is this with the
+    ruleset the run's manifest names.
 
     Raises
     ------
     InputError
-        Not a run directory, a run of a ruleset not installed here, or a part that fails
-        the manifest checks of :func:`deepsim.output.read_run`.
+        Not a run directory, or a part that fails the manifest checks of
+        :func:`deepsim.output.read_run`.
     """
     run_dir = Path(run_dir)
     if not os.path.isdir(run_dir):  # os.path: never raises (a too long name)
         raise InputError("run directory not found", file=str(run_dir))
     manifest = read_manifest(run_dir)
     info = read_run_json(run_dir) if (run_dir / "run.json").is_file() else {}
-    rs = run_ruleset(manifest.get("ruleset") or info.get("ruleset"), str(run_dir))
+    rs = ruleset
     g_want = list(dict.fromkeys([*rs.report_games_columns, *GAMES_COLUMNS]))
     s_want = list(dict.fromkeys([*rs.report_seats_columns, *SEATS_COLUMNS, *rs.group_columns,
                                  rs.faction_column]))
-    games_cols = _pick(_schema_names(run_dir, manifest, "games"), g_want)
-    seats_cols = _pick(_schema_names(run_dir, manifest, "seats"), s_want,
+    games_cols = _pick(schema_names(run_dir, manifest, "games"), g_want)
+    seats_cols = _pick(schema_names(run_dir, manifest, "seats"), s_want,
                        rs.report_seats_prefixes)
     games, seats = read_run(run_dir, games_columns=games_cols, seats_columns=seats_cols)
     return RunData(path=run_dir, info=info, manifest=manifest, games=games, seats=seats,
-                   params=flatten(info.get("params") or {}))
+                   params=flatten(info.get("params") or {}), rs=rs)

@@ -65,13 +65,11 @@ def headline(ctx: Context) -> Section:
     with its 95% Wilson interval on that scale and its verdict (both ends: *too strong*,
     *not viable*), how many groups sit at either end, and the field of bots the verdicts
     come from (baseline bots left out and counted)."""
-    from deepsim.summary import headline_groups
-
     c = ctx.config
     s = Section("headline", "Headline")
     seats = ctx.balance_seats
     rows, answer = [], []
-    for col, noun in headline_groups(ctx.rs):
+    for col, noun in ctx.rs.headline_groups():
         if col not in seats.columns:
             continue
         ws = ctx.win_shares(col)

@@ -12,7 +12,7 @@ verdict is one of:
 
 A claim made of several parts holds when every measured part holds and fails when any
 part fails. The thresholds of a ruleset's claims are its report options
-(:class:`deepsim.rulesets.base.ReportOption`), fixed before looking at the data and printed
+(:class:`deepsim.report.config.ReportOption`), fixed before looking at the data and printed
 with every report.
 
 Distances (claims as tune objectives, ``deepsim tune --objective claims``): a part may carry

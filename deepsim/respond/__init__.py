@@ -86,7 +86,7 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
         Bad scenario, option, faction or style, or an existing ``out`` without ``force``:
         all before any game is played.
     """
-    from deepsim.tune.files import check_out, machine, make_out, utc_now, write_parquet
+    from deepsim.runfolders import check_out, machine, make_out, utc_now, write_parquet
 
     settings = settings or Settings()
     settings.check()

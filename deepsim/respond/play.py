@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from deepsim import runner
+from deepsim.distributed import prepared_from_spec, worker_versions
 from deepsim.errors import InputError
+from deepsim.output import hash_json
 
 __all__ = ["Field", "Variant", "with_faction_styles"]
 
@@ -91,11 +93,11 @@ class Field:
         self.threads = runner.set_threads(threads)
         ruleset, scenario, prepared = runner.resolve(self.path, seed=seed,
                                                      overrides=self.sets)
-        for need in ("factions", "bot_data"):
-            if not hasattr(ruleset, need):
-                raise InputError(f"the {ruleset.name} ruleset does not say what its factions "
-                                 f"and bots are ({need}); respond cannot search it",
-                                 file=self.source)
+        factions = ruleset.factions(prepared)
+        if factions is None:
+            raise InputError(f"the {ruleset.name} ruleset does not say what its factions "
+                             f"are (Ruleset.factions); respond cannot search it",
+                             file=self.source)
         if prepared.scenario.get("rotations"):
             raise InputError("respond plays the games a faction sits in: a scenario with "
                              "rotate_seats counts deals, not games; drop rotate_seats",
@@ -107,7 +109,7 @@ class Field:
         self.name = str(prepared.scenario.get("name") or self.path.stem)
         self.bot_data = ruleset.bot_data()
         self.column = ruleset.faction_column
-        self.factions = list(ruleset.factions(prepared))
+        self.factions = list(factions)
         self.baseline = tuple(prepared.baseline_bots)
         self.resolved_bots = prepared.scenario.get("faction_bots")
 
@@ -171,18 +173,15 @@ class Field:
 
     def spec(self, variant: Variant) -> dict:
         """What a Dask worker needs to prepare ``variant`` again (and check it)."""
-        from deepsim.distributed import _versions
-        from deepsim.output import hash_json
 
         return {"ruleset": self.ruleset.name, "scenario_input": variant.scenario,
                 "overrides": list(self.sets), "source": self.source,
                 "params_hash": variant.prepared.params_hash,
                 "scenario_hash": hash_json(variant.prepared.scenario),
-                "versions": _versions()}
+                "versions": worker_versions()}
 
     def _dask(self, variant: Variant, blocks: list[np.ndarray], keep_g: set[str],
               keep_s: set[str], progress: Callable[[int], None] | None) -> list:
-        from deepsim.output import hash_json
 
         client = self.backend.client
         spec = self.spec(variant)
@@ -212,16 +211,9 @@ class Field:
 
 def _frames(ruleset: Any, prepared: Any, games: np.ndarray, keep_g: set[str],
             keep_s: set[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The listed games' frames: ``run_games`` when the ruleset has it, else the chunk of
-    the whole range, filtered."""
-    if hasattr(ruleset, "run_games"):
-        g, s = ruleset.run_games(prepared, games)
-    else:
-        lo = int(games[0]) if games.size else 0
-        hi = int(games[-1]) + 1 if games.size else 0
-        g, s = ruleset.run_chunk(prepared, lo, hi - lo)
-        g = g[g["game"].isin(games)]
-        s = s[s["game"].isin(games)]
+    """The listed games' frames (:meth:`deepsim.rulesets.base.Ruleset.run_games`), only the
+    kept columns."""
+    g, s = ruleset.run_games(prepared, games)
     g = g[[c for c in g.columns if c in keep_g]]
     s = s[[c for c in s.columns if c in keep_s]]
     return g.reset_index(drop=True), s.reset_index(drop=True)
@@ -232,8 +224,7 @@ def _listed_task(spec: dict, games: np.ndarray, keep_g: list[str], keep_s: list[
     """A Dask task: the listed games' frames, played on the worker with one numba thread."""
     import numba
 
-    from deepsim.distributed import _prepared
 
     numba.set_num_threads(1)
-    ruleset, prepared = _prepared(spec)
+    ruleset, prepared = prepared_from_spec(spec)
     return _frames(ruleset, prepared, np.asarray(games, np.int64), set(keep_g), set(keep_s))

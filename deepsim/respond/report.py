@@ -126,11 +126,12 @@ def styles_yaml(result: SearchResult, bot_data, info: dict) -> str:
         lines[-1] = "styles: {}"
     lines.append("factions:")
     for f, name in factions:
-        lines.append(f"  {_yaml_key(f)}: {name}")
+        lines.append(f"  {yaml_key(f)}: {name}")
     return "\n".join(lines) + "\n"
 
 
-def _yaml_key(text: str) -> str:
+def yaml_key(text: str) -> str:
+    """``text`` as a YAML mapping key: bare when it is a plain word, else double-quoted."""
     return text if re.fullmatch(r"[A-Za-z][A-Za-z0-9 _\-]*", text) else '"' + \
         text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -112,7 +112,7 @@ def builtin() -> list[str]:
 
 
 def _deepsim_version() -> str:
-    from deepsim import __version__
+    from deepsim.version import __version__
     return __version__
 
 

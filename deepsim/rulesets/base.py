@@ -5,17 +5,23 @@ an instance of a subclass of
 
 - :class:`Ruleset`: a game deepsim plays (a kernel, bots, data). The runner, output,
   report, gate (``check``/``compare``), ``sweep``/``tune``, bench and API talk to it only
-  through the attributes and methods below; or
+  through the attributes and methods below. A game whose numba kernel plays whole games
+  derives from :class:`KernelRuleset`, which plays it and builds the tables; or
 - :class:`OddsRuleset`: a game whose dice deepsim only answers questions about
-  (``deepsim odds``), with no kernel. ``deepsim run`` refuses it (exit 2) and ``deepsim
-  rulesets`` lists it as odds-only.
+  (``deepsim odds``), with no kernel (:class:`DataOddsRuleset` when its questions read one
+  data file). ``deepsim run`` refuses it (exit 2) and ``deepsim rulesets`` lists it as
+  odds-only.
 
 Shared code never imports a ruleset's folder by name and never falls back on a missing
 attribute: a subclass that leaves out a piece of declared metadata is refused when the
 registry loads it (:func:`check_ruleset` says which), and an abstract method it does not
-implement keeps it from being instantiated. So a new game is a new folder: copy the
-smallest ruleset, fill in every entry point, declare its metadata, and the conformance
-suite (:mod:`deepsim.testing.conformance`) tells what does not hold.
+implement keeps it from being instantiated. Every optional hook is declared here with its
+default. So a new game is a new folder (or ``deepsim new-ruleset NAME``): declare the
+metadata, write what is the game's own, and the conformance suite
+(:mod:`deepsim.testing.conformance`) tells what does not hold.
+
+This module is the engines' floor (docs/contract.md, "Layers"): it imports the base
+layer and the report kit, never a tool or the registry.
 
 Shared plumbing the game folders use (data file and overrides, strict schemas, bot label
 columns) is in :mod:`deepsim.rulesets.common`; bot styles and knob bounds in
@@ -25,17 +31,43 @@ columns) is in :mod:`deepsim.rulesets.common`; bot styles and knob bounds in
 from __future__ import annotations
 
 import abc
+import importlib
+import sys
+import types
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
 import pandas as pd
 
+from deepsim import rotation
+from deepsim.errors import InputError
+from deepsim.rulesets import common
+
+if TYPE_CHECKING:
+    from deepsim.report.config import ReportOption
+
 __all__ = [
-    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "OddsBook", "OddsOption",
-    "OddsRuleset", "Prepared", "ReportOption", "Ruleset", "RulesetInfo", "check_ruleset",
+    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "DataOddsRuleset", "KernelInputs",
+    "KernelRuleset",
+    "KernelTables", "OddsBook", "OddsOption", "OddsRuleset", "Prepared", "Ruleset",
+    "RulesetInfo", "TracedGame", "check_ruleset",
     "plural",
 ]
+
+def __getattr__(name: str):
+    # names that moved to the report kit, kept here for one version
+    if name == "ReportOption":
+        warnings.warn("deepsim.rulesets.base.ReportOption moved to "
+                      "deepsim.report.config.ReportOption; the old name goes in deepsim 0.2",
+                      DeprecationWarning, stacklevel=2)
+        from deepsim.report.config import ReportOption
+        return ReportOption
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: the dtypes a table column may be declared with (pandas dtype names)
 DTYPES = ("int64", "float64", "bool", "category")
@@ -87,22 +119,6 @@ class Prepared:
     skipped_rules: list[str] = field(default_factory=list)
     compiled: Any = None
     baseline_bots: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ReportOption:
-    """A setting of a ruleset's own report sections or claims (``deepsim report --option
-    KEY=VALUE``), printed with every report in its Method section.
-
-    ``key`` is the dotted key a user types, ``attr`` the attribute name the ruleset's code
-    reads (``ctx.config.attr``), ``default`` its value when not given, ``meaning`` one line
-    on what it decides.
-    """
-
-    key: str
-    attr: str
-    default: float
-    meaning: str
 
 
 @dataclass(frozen=True)
@@ -225,10 +241,17 @@ class Ruleset(RulesetInfo):
     :meth:`trace`, :meth:`trace_result`, :meth:`parameters`, :meth:`bot_data` (bot styles
     and knob bounds) and :meth:`golden_cases`.
 
-    **Optional hooks** (defaults here): :meth:`report_sections`, :meth:`report_claims`,
-    :meth:`report_roles`, :meth:`method_text`, :meth:`language_rows`, :meth:`odds`,
-    :meth:`bench_scenario` / :meth:`bench_players`, and ``warm_up`` with
-    ``compile_estimate_s`` (the kernel compiled ahead of the games).
+    **Optional hooks** (each declared here with its default, none found by probing):
+    :meth:`run_games` and :meth:`factions` (``respond``, ``meta``, ``ladder``, the
+    ``faction_bots`` key), :meth:`trace_records` with :attr:`trace_formats`,
+    :meth:`headline_groups`, :meth:`report_sections`, :meth:`report_claims`,
+    :meth:`report_roles`, :meth:`method_text`, :meth:`language_rows`,
+    :meth:`search_spaces`, :meth:`odds`, :meth:`bench_scenario` / :meth:`bench_players`,
+    and ``warm_up`` with ``compile_estimate_s`` (the kernel compiled ahead of the games).
+
+    A game whose numba kernel plays whole games into four tables derives from
+    :class:`KernelRuleset`, which implements the playing, tracing and table building and
+    leaves the game what is its own.
 
     Determinism: every result depends only on (scenario, overrides, seed, game index), never
     on chunking or thread count; :mod:`deepsim.testing.conformance` checks it.
@@ -260,6 +283,15 @@ class Ruleset(RulesetInfo):
     def factions_label(self) -> str:
         """The faction noun's plural (``"companies"``, ``"factions"``)."""
         return plural(self.faction_label)
+
+    def headline_groups(self) -> list[tuple[str, str]]:
+        """The ``(column, noun)`` pairs the headline names (report, run summary): the
+        faction column, then the other group columns that are parts of a faction (not
+        ``bot`` or ``seat``: those are the field and seat advantage, reported apart)."""
+        out = [(self.faction_column, self.faction_label)]
+        out += [(c, c) for c in self.group_columns
+                if c not in (self.faction_column, "bot", "seat")]
+        return out
 
     # ---- required entry points --------------------------------------------------------------
 
@@ -298,12 +330,6 @@ class Ruleset(RulesetInfo):
         The same code path as the batch, so the log ends with that game's batch result.
         """
 
-    # Optional: ``trace_records(prepared, game_index) -> list[dict]`` gives the same replay
-    # as records for tools (``deepsim trace --format json``, one JSON object per line): a
-    # ``type: header`` record with the seats, one ``type: event`` record per event (round,
-    # seat, event, rule, named values), a ``type: result`` record. Without it
-    # ``--format json`` is refused (exit 2).
-
     @abc.abstractmethod
     def trace_result(self, prepared: Prepared, game_index: int
                      ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -318,12 +344,57 @@ class Ruleset(RulesetInfo):
     def golden_cases(self) -> list:
         """Frozen scenarios whose results ``tests/test_golden.py`` pins by digest.
 
-        Returns a list of :class:`deepsim.testing.golden.GoldenCase` (usually read from the
-        ruleset's ``golden.yaml`` with :func:`deepsim.testing.golden.load_cases`); at least
+        Returns a list of :class:`deepsim.rulesets.golden.GoldenCase` (usually read from the
+        ruleset's ``golden.yaml`` with :func:`deepsim.rulesets.golden.load_cases`); at least
         one.
         """
 
     # ---- optional hooks ---------------------------------------------------------------------
+
+    def run_games(self, prepared: Prepared, games: np.ndarray
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play only the games of index ``games`` (int64, ascending): the rows
+        :meth:`run_chunk` gives for the same games (``deepsim respond`` plays only the games
+        a faction sits in).
+
+        Default: the chunk from the first to the last listed game, its other rows dropped;
+        a kernel that plays a list of games (:class:`KernelRuleset`) plays only those.
+        """
+        idx = np.asarray(games, dtype=np.int64)
+        lo = int(idx[0]) if idx.size else 0
+        hi = int(idx[-1]) + 1 if idx.size else 0
+        g, s = self.run_chunk(prepared, lo, hi - lo)
+        return (g[g["game"].isin(idx)].reset_index(drop=True),
+                s[s["game"].isin(idx)].reset_index(drop=True))
+
+    def factions(self, prepared: Prepared | None = None) -> list[str] | None:
+        """Every value of the faction column, in the kernel's faction-code order: the names
+        a scenario's ``faction_bots`` and ``respond --faction`` accept (with ``prepared``,
+        those of that scenario, e.g. its knobbed bot labels).
+
+        Default: None, the ruleset does not name its factions ahead of play (``deepsim
+        respond``, ``meta`` and ``ladder`` then refuse it, exit 2).
+        """
+        return None
+
+    #: the ``deepsim trace --format`` values the ruleset gives: ``text`` (:meth:`trace`),
+    #: and ``json`` when it implements :meth:`trace_records`
+    trace_formats: ClassVar[tuple[str, ...]] = ("text",)
+
+    def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
+        """The replay of :meth:`trace` as records for tools (``deepsim trace --format
+        json``, one JSON object per line): a ``type: header`` record with the seats, one
+        ``type: event`` record per event (round, seat, event, rule, named values), a
+        ``type: result`` record. A ruleset that gives them lists ``json`` in
+        :attr:`trace_formats`.
+
+        Raises
+        ------
+        InputError
+            Default: the ruleset has no records (``--format json`` is refused, exit 2).
+        """
+        raise InputError(f"the {self.name} ruleset has no JSON trace yet (only text)",
+                         key="--format")
 
     def report_sections(self, ctx) -> list:
         """The report's sections for this ruleset, in order (the claims and the Method
@@ -397,6 +468,310 @@ class Ruleset(RulesetInfo):
     warm_up: ClassVar[Callable[..., None] | None] = None
 
 
+# --- games played by a numba kernel ------------------------------------------------------------
+
+class KernelInputs:
+    """Base of a game's kernel inputs: a dataclass (``prepared.compiled["arrays"]``) whose
+    fields, in declaration order, are the kernel's arguments after ``(seed, start, count)``.
+    A game whose kernel takes something else (one record built from the fields) overrides
+    :meth:`kernel_args`."""
+
+    def kernel_args(self) -> tuple:
+        """The arguments the kernel's entry points take after their own leading ones."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """How a kernel's four output tables are laid out: the column names in index order.
+
+    The kernel's entry points return ``gi`` (int64, games x ``game_int``), ``gf`` (float64,
+    games x ``game_flt``), ``si`` (int64, games x seats x ``seat_int``) and ``sf`` (float64,
+    games x seats x ``seat_flt``), seats indexed from 0 (seat 0 plays first).
+
+    Attributes
+    ----------
+    game_int, game_flt, seat_int, seat_flt : tuple of str
+        Column names. ``game_int`` holds ``truncated`` (0/1, written as bool); a column
+        named ``*_seat`` is a seat index (-1: none), written numbered from 1. ``seat_int``
+        holds ``bot`` (the bot profile's row), ``seat_flt`` holds ``win``.
+    coded : tuple of str
+        ``seat_int`` columns that are codes, written as categoricals by the game
+        (:meth:`KernelRuleset.faction_columns`) or, for ``bot``, by the base; not written
+        as integers.
+    players : int or None
+        A fixed player count; None: ``game_int`` has a ``players`` column.
+    """
+
+    game_int: tuple[str, ...]
+    game_flt: tuple[str, ...]
+    seat_int: tuple[str, ...]
+    seat_flt: tuple[str, ...]
+    coded: tuple[str, ...] = ("bot",)
+    players: int | None = None
+
+    @property
+    def seat_numbers(self) -> tuple[str, ...]:
+        """The ``game_int`` columns that name a seat."""
+        return tuple(c for c in self.game_int if c.endswith("_seat"))
+
+
+@dataclass
+class TracedGame:
+    """One game replayed with the kernel's event buffer on (:meth:`KernelRuleset.traced`).
+
+    Attributes
+    ----------
+    seed : int
+        The scenario's seed.
+    deal : int
+        The game index the kernel played (the row's deal when seats rotate).
+    where : str
+        ``""``, or `` (deal D, seat rotation K of N)`` for a trace heading.
+    arrays : KernelInputs
+        The kernel inputs the game was played with (its rotation's).
+    gi, gf, si, sf : ndarray
+        The game's rows of the four tables (one game: leading axis of length 1).
+    events : ndarray
+        The kernel's event records of the game (the game's own layout).
+    """
+
+    seed: int
+    deal: int
+    where: str
+    arrays: Any
+    gi: np.ndarray
+    gf: np.ndarray
+    si: np.ndarray
+    sf: np.ndarray
+    events: np.ndarray
+
+
+class KernelRuleset(Ruleset):
+    """A game whose numba kernel plays whole games: the base owns playing chunks and listed
+    games, seat rotation, the trace's replay and the games and seats tables, so a game
+    writes only what is its own.
+
+    **What the game declares** (besides :class:`Ruleset`'s metadata):
+
+    - ``data``: its data file (:class:`deepsim.rulesets.common.DataFile`), whose
+      :meth:`~deepsim.rulesets.common.DataFile.parameters` are :meth:`parameters`;
+    - ``tables``: its kernel's output layout (:class:`KernelTables`);
+    - ``kernel_module``: the module of its compiled entry points, relative to the ruleset's
+      package (default ``.kernel``), imported on the first game so that importing the
+      ruleset does not import numba. It has ``play_games(seed, start, count, *args)`` and
+      ``play_listed(seed, games, *args)``, both returning ``(gi, gf, si, sf)``, and
+      ``trace_game(seed, game, max_events, *args)`` returning ``(gi, gf, si, sf, events)``
+      (``args``: :meth:`KernelInputs.kernel_args`).
+
+    **What prepare gives**: ``prepared.compiled`` a mapping with ``arrays`` (the kernel
+    inputs, :class:`KernelInputs`), ``bot_labels`` (each bot profile's label: the
+    ``bot`` column) and, with seat rotation, ``rotations`` (one kernel-input variant per
+    rotation, :mod:`deepsim.rotation`).
+
+    **What the game writes**: :meth:`prepare`, :meth:`trace` (the readable log of
+    :meth:`traced`), :meth:`bot_data`, and the hooks below whose defaults do not fit it:
+    :meth:`faction_columns`, :meth:`games_extra`, :meth:`seats_extra` (its categorical
+    columns), :meth:`seat_rows` (a faster row extraction), :meth:`warm_up`.
+    """
+
+    data: ClassVar[Any]
+    tables: ClassVar[KernelTables]
+    kernel_module: ClassVar[str] = ".kernel"
+    #: the event buffer of a traced game (a longer game is cut, and says so)
+    max_trace_events: ClassVar[int] = 200_000
+
+    REQUIRED: ClassVar[tuple[str, ...]] = (*Ruleset.REQUIRED, "data", "tables")
+
+    # ---- the game's folder and kernel ---------------------------------------------------------
+
+    @property
+    def folder(self) -> Path:
+        """The folder of the module that defines the ruleset's class (its data files)."""
+        return Path(sys.modules[type(self).__module__].__file__).parent
+
+    def kernel(self) -> types.ModuleType:
+        """The module of the compiled entry points (:attr:`kernel_module`)."""
+        mod = sys.modules[type(self).__module__]
+        package = mod.__package__ or type(self).__module__
+        return importlib.import_module(self.kernel_module, package)
+
+    # ---- the contract, implemented --------------------------------------------------------------
+
+    def run_chunk(self, prepared: Prepared, start: int, count: int
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play games ``start .. start+count-1`` (rows of the rotated run when seats rotate,
+        :func:`deepsim.rotation.play_chunk`); one games row per game, one seats row per
+        seat. The rows depend only on (seed, game index): not on chunking or threads."""
+        return rotation.play_chunk(prepared, lambda a, s, c: self._play(prepared, a, s, c),
+                                   start, count)
+
+    def _play(self, prepared: Prepared, arrays: Any, start: int, count: int):
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = self.kernel().play_games(np.int64(seed), np.int64(start),
+                                                  np.int64(count), *arrays.kernel_args())
+        index = np.arange(start, start + gi.shape[0], dtype=np.int64)
+        return self.frames(prepared, index, gi, gf, si, sf)
+
+    def run_games(self, prepared: Prepared, games: np.ndarray
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Play the games of index ``games`` (int64, ascending): the rows :meth:`run_chunk`
+        gives for the same games.
+
+        Raises
+        ------
+        ValueError
+            For a scenario whose seats rotate (a row is not a game index there).
+        """
+        if prepared.compiled.get("rotations"):
+            raise ValueError("run_games plays unrotated scenarios only")
+        idx = np.ascontiguousarray(games, dtype=np.int64)
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf = self.kernel().play_listed(
+            np.int64(seed), idx, *prepared.compiled["arrays"].kernel_args())
+        return self.frames(prepared, idx, gi, gf, si, sf)
+
+    def traced(self, prepared: Prepared, game_index: int) -> TracedGame:
+        """Row ``game_index`` replayed with the event buffer on (its deal in its rotation's
+        inputs when seats rotate): the same kernel code path as the batch."""
+        arrays, deal, where = rotation.deal_of(prepared, game_index)
+        seed = int(prepared.scenario["seed"])
+        gi, gf, si, sf, ev = self.kernel().trace_game(
+            np.int64(seed), np.int64(deal), self.max_trace_events, *arrays.kernel_args())
+        return TracedGame(seed, deal, where, arrays, gi, gf, si, sf, ev)
+
+    def trace_result(self, prepared: Prepared, game_index: int
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """(games, seats) rows of the traced game ``game_index``: equal to its batch rows."""
+        t = self.traced(prepared, game_index)
+        games, seats = self.frames(prepared, np.array([t.deal], np.int64), t.gi, t.gf,
+                                   t.si, t.sf)
+        return rotation.traced_rows(prepared, game_index, games, seats)
+
+    def parameters(self) -> list[dict]:
+        """Every parameter (:meth:`deepsim.rulesets.common.DataFile.parameters`): dotted
+        path, default, type, bounds and the data file's note (the rule or gap)."""
+        return self.data.parameters()
+
+    def golden_cases(self) -> list:
+        """The frozen scenarios of ``golden.yaml`` in the ruleset's folder
+        (:func:`deepsim.rulesets.golden.load_cases`)."""
+        from deepsim.rulesets.golden import load_cases
+        return load_cases(self.folder / "golden.yaml", self.name)
+
+    def warm_up(self, prepared: Prepared | None = None, *, trace: bool = False) -> None:
+        """Compile (or load from numba's cache) the kernel entry points for the argument
+        types of ``prepared`` (default: the first golden case), playing no batch game:
+        ``play_games`` for zero games, and with ``trace`` ``trace_game`` (one game)."""
+        if prepared is None:
+            case = self.golden_cases()[0]
+            prepared = self.prepare(dict(case.scenario), source="warm-up",
+                                    overrides=list(case.overrides))
+        k = self.kernel()
+        args = prepared.compiled["arrays"].kernel_args()
+        seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
+        k.play_games(seed, zero, zero, *args)
+        if trace:
+            k.trace_game(seed, zero, 1000, *args)
+
+    # ---- the tables -----------------------------------------------------------------------------
+
+    def frames(self, prepared: Prepared, index: np.ndarray, gi: np.ndarray, gf: np.ndarray,
+               si: np.ndarray, sf: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The games and seats tables of the kernel's rows.
+
+        Parameters
+        ----------
+        prepared : Prepared
+        index : int64 array, shape (games,)
+            The game index of each row.
+        gi, gf, si, sf : ndarray
+            The kernel's tables (:class:`KernelTables`).
+
+        Returns
+        -------
+        games, seats : DataFrame
+            ``game``, ``seed``, the int columns (``truncated`` bool, ``*_seat`` numbered
+            from 1), the float columns, :meth:`games_extra`; ``game``, ``seat`` (from 1),
+            ``players``, :meth:`faction_columns`, ``bot``, the int and float columns,
+            ``fair`` (1/players), :meth:`seats_extra`.
+        """
+        t = self.tables
+        count = gi.shape[0]
+        games = {"game": index, "seed": np.full(count, int(prepared.scenario["seed"]),
+                                                np.int64)}
+        g_int = np.ascontiguousarray(gi.T)
+        g_flt = np.ascontiguousarray(gf.T)
+        for j, c in enumerate(t.game_int):
+            games[c] = g_int[j]
+        games["truncated"] = games["truncated"].astype(bool)
+        for c in t.seat_numbers:
+            games[c] = common.seat_number(games[c])
+        for j, c in enumerate(t.game_flt):
+            games[c] = g_flt[j]
+        games.update(self.games_extra(prepared, gi, gf))
+        # copy=False: each column stays its own block (pandas would otherwise stack the
+        # same-dtype columns into one 2-D block, a copy of the whole table)
+        games_df = pd.DataFrame(games, copy=False)
+        gidx, seat, players, s_int, s_flt = self.seat_rows(gi, si, sf)
+        seats = {"game": index[gidx], "seat": common.seat_number(seat), "players": players}
+        seats.update(self.faction_columns(prepared, s_int))
+        seats["bot"] = common.bot_column(prepared.compiled["bot_labels"],
+                                         s_int[t.seat_int.index("bot")])
+        for j, c in enumerate(t.seat_int):
+            if c not in t.coded:
+                seats[c] = s_int[j]
+        for j, c in enumerate(t.seat_flt):
+            seats[c] = s_flt[j]
+        seats["fair"] = 1.0 / players
+        seats.update(self.seats_extra(prepared, s_int, s_flt, seat))
+        return games_df, pd.DataFrame(seats, copy=False)
+
+    def seat_rows(self, gi: np.ndarray, si: np.ndarray, sf: np.ndarray) -> tuple:
+        """The seats table's rows: one per seat of each game, game by game, seats in order.
+
+        Returns
+        -------
+        gidx : int64 array, shape (rows,)
+            Each row's game (a row of ``gi``).
+        seat : int64 array, shape (rows,)
+            Its seat index from 0.
+        players : int64 array, shape (rows,)
+            Its game's player count.
+        s_int, s_flt : 2-D arrays, shape (columns, rows)
+            The seat columns, one contiguous row per column.
+
+        Default: numpy over ``si``/``sf``; a game may give a compiled one.
+        """
+        t = self.tables
+        count, max_seats = si.shape[0], si.shape[1]
+        if t.players is not None:
+            per_game = np.full(count, t.players, np.int64)
+        else:
+            per_game = gi[:, t.game_int.index("players")].astype(np.int64)
+        gidx, seat = np.nonzero(np.arange(max_seats)[None, :] < per_game[:, None])
+        s_int = np.ascontiguousarray(si[gidx, seat, :].T)
+        s_flt = np.ascontiguousarray(sf[gidx, seat, :].T)
+        return gidx, seat, per_game[gidx], s_int, s_flt
+
+    def faction_columns(self, prepared: Prepared, s_int: np.ndarray) -> dict:
+        """The seats table's categorical columns before ``bot`` (what a seat plays: a
+        company, a side), from the coded int columns ``s_int`` (columns x rows). Default:
+        none (the faction column is ``bot``)."""
+        return {}
+
+    def games_extra(self, prepared: Prepared, gi: np.ndarray, gf: np.ndarray) -> dict:
+        """Further games columns after the float ones (categoricals of codes: the winner,
+        the end). Default: none."""
+        return {}
+
+    def seats_extra(self, prepared: Prepared, s_int: np.ndarray, s_flt: np.ndarray,
+                    seat: np.ndarray) -> dict:
+        """Further seats columns after ``fair`` (``seat``: each row's seat index from 0).
+        Default: none."""
+        return {}
+
+
 class OddsRuleset(RulesetInfo):
     """A game with ``deepsim odds`` questions and no kernel (nothing to play yet).
 
@@ -410,6 +785,29 @@ class OddsRuleset(RulesetInfo):
     @abc.abstractmethod
     def odds(self) -> OddsBook:
         """The ruleset's questions (see :class:`OddsBook`)."""
+
+
+class DataOddsRuleset(OddsRuleset):
+    """An odds-only ruleset whose questions read one data file: it declares ``data`` (a
+    :class:`deepsim.rulesets.common.DataFile`, its ``--set`` paths) and keeps its
+    questions in ``odds_module`` (default ``.odds``, relative to the ruleset's package,
+    imported on first use), whose ``BOOK`` is the :class:`OddsBook`."""
+
+    data: ClassVar[Any]
+    odds_module: ClassVar[str] = ".odds"
+
+    REQUIRED: ClassVar[tuple[str, ...]] = (*OddsRuleset.REQUIRED, "data")
+
+    def odds(self) -> OddsBook:
+        """The ``BOOK`` of :attr:`odds_module`."""
+        mod = sys.modules[type(self).__module__]
+        package = mod.__package__ or type(self).__module__
+        return importlib.import_module(self.odds_module, package).BOOK
+
+    def parameters(self) -> list[dict]:
+        """Every path of the data file a ``--set`` can change, with its default, type,
+        bounds and note."""
+        return self.data.parameters()
 
 
 def _metadata_problems(cls) -> list[str]:
@@ -440,6 +838,8 @@ def _metadata_problems(cls) -> list[str]:
             out.append(f"group_columns must include {g!r}")
     if not cls.default_metrics:
         out.append("default_metrics is empty")
+    if "json" in cls.trace_formats and cls.trace_records is Ruleset.trace_records:
+        out.append("trace_formats lists json but trace_records is not implemented")
     if cls.target_rounds is not None and not cls.target_rounds > 0:
         out.append(f"target_rounds must be None or > 0 (got {cls.target_rounds})")
     return out
@@ -452,11 +852,4 @@ def check_ruleset(obj: Any) -> list[str]:
         return [(f"RULESET is a {type(obj).__name__}, not a deepsim.rulesets.base.Ruleset or "
                  "OddsRuleset")]
     return _metadata_problems(type(obj))
-    # Optional (deepsim respond, the faction_bots scenario key):
-    # ``run_games(prepared, games) -> (games, seats)`` plays the games of index ``games``
-    # (int64 array, ascending): the rows ``run_chunk`` gives for the same games (respond
-    # plays only the games a faction sits in; without it, every game of a range).
-    # ``factions(prepared=None) -> list[str]``: every value of the faction column in the
-    # kernel's faction-code order (the names ``faction_bots`` and ``respond --faction``
-    # accept). DEEPFALL, Atlantis and Abyss have both.
 

@@ -24,21 +24,19 @@ its golden scenarios (the one with the most player counts):
 
 Use it from pytest (``tests/test_conformance.py``)::
 
-    suite = Conformance(deepsim.rulesets.get("mygame"), tmp_path)
+    suite = Conformance(deepsim.rulesets.get("mygame"), tmp_path, cli=deepsim.cli.app)
     suite.run("invariants")          # raises AssertionError naming what broke
 
-or from the command line: ``python -m deepsim.testing.conformance RULESET``.
+(``cli``: the command line in this process; without it the ``deepsim`` command runs in a
+child process, as a user runs it)
+or from the command line: ``deepsim conformance RULESET [CHECK ...]``.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
-import sys
-import tempfile
-import time
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -46,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["CHECKS", "Conformance", "conformance_case", "main"]
+__all__ = ["CHECKS", "Conformance", "conformance_case"]
 
 #: the checks, in the order :meth:`Conformance.run_all` runs them
 CHECKS = ("contract", "columns", "invariants", "threads", "chunks", "seeds", "trace",
@@ -107,11 +105,15 @@ class Conformance:
     """
 
     def __init__(self, ruleset, workdir: Path | str, *, games: int = 240,
-                 run_games: int = 400):
+                 run_games: int = 400, cli: Any = None):
         self.rs = ruleset
         self.workdir = Path(workdir)
         self.games = games
         self.run_games = run_games
+        #: the command line the ``commands`` and ``bad_overrides`` checks drive: a click
+        #: command invoked in this process (``deepsim.cli.app``), or None: the ``deepsim``
+        #: command run as a user runs it, in a child process
+        self.cli = cli
         self.case = conformance_case(ruleset)
 
     # ---- shared material ---------------------------------------------------------------
@@ -154,10 +156,19 @@ class Conformance:
         return runner.run(self.scenario_file, out=self.workdir / "run", force=True).out_dir
 
     def _cli(self, *args: str):
-        from typer.testing import CliRunner
-
-        from deepsim.cli import app
-        return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "100"})
+        """``deepsim ARGS``: its ``exit_code`` and ``output`` (stdout and stderr)."""
+        argv = [str(a) for a in args]
+        if self.cli is not None:
+            from typer.testing import CliRunner
+            return CliRunner().invoke(self.cli, argv, env={"COLUMNS": "100"})
+        import os
+        import subprocess
+        import sys
+        from types import SimpleNamespace
+        proc = subprocess.run([sys.executable, "-c", "from deepsim.cli import entry; entry()",
+                               *argv], capture_output=True, text=True, check=False,
+                              env={**os.environ, "COLUMNS": "100"})
+        return SimpleNamespace(exit_code=proc.returncode, output=proc.stdout + proc.stderr)
 
     # ---- the checks --------------------------------------------------------------------
 
@@ -396,7 +407,8 @@ class Conformance:
 
     def check_commands(self) -> None:
         from deepsim.gate.compare import compare_runs
-        from deepsim.report import report_runs
+        from deepsim.reporting import report_runs
+        from deepsim.tune.settings import Settings
         from deepsim.tune.sweep import run_sweep
         from deepsim.tune.tune import run_tune
 
@@ -436,46 +448,19 @@ class Conformance:
             raise self._fail(f"deepsim compare RUN RUN: exit {res.exit_code}: "
                              f"{res.output[-400:]}")
         path, values, span = self._numeric_path()
-        sw = run_sweep(self.scenario_file, [f"{path}={values}"], games=60,
-                       out=self.workdir / "sweep", force=True, make_plots=False)
+        sw = run_sweep(self.scenario_file, [f"{path}={values}"],
+                       settings=Settings(games=60, out=self.workdir / "sweep", force=True,
+                                         make_plots=False))
         got = set(sw.frame.loc[sw.frame["point"] >= 0, "metric"])
         if len(set(sw.frame["point"])) < 2 or got != {m.label for m in sw.metrics}:
             raise self._fail(f"sweep over {path}: points {sorted(set(sw.frame['point']))}, "
                              f"metrics {sorted(got)}")
-        tn = run_tune(self.scenario_file, [f"{path}={span}"], trials=2, games=60,
-                      confirm_games=0, report=False, make_plots=False,
-                      out=self.workdir / "tune", force=True)
+        tn = run_tune(self.scenario_file, [f"{path}={span}"], trials=2, confirm_games=0,
+                      report=False, settings=Settings(games=60, make_plots=False,
+                                                      out=self.workdir / "tune", force=True))
         values = tn.trials["value"].to_numpy(dtype=np.float64)
         if len(values) < 2 or not np.isfinite(values).all() or not math.isfinite(tn.best_value):
             raise self._fail(f"tune over {path}: trials without a finite objective value")
         res = self._cli("trace", run, "--game", "1")
         if res.exit_code != 0 or not res.output.strip():
             raise self._fail(f"deepsim trace RUN --game 1: exit {res.exit_code}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m deepsim.testing.conformance RULESET [CHECK ...]``: run the suite and print
-    one line per check; exit 1 when any fails."""
-    from deepsim.rulesets import get
-    ap = argparse.ArgumentParser(prog="python -m deepsim.testing.conformance",
-                                 description=__doc__.splitlines()[0])
-    ap.add_argument("ruleset")
-    ap.add_argument("checks", nargs="*", help=f"checks to run (default all: {', '.join(CHECKS)})")
-    args = ap.parse_args(argv)
-    failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        suite = Conformance(get(args.ruleset), tmp)
-        for check in args.checks or CHECKS:
-            t0 = time.perf_counter()
-            try:
-                suite.run(check)
-                msg = "ok"
-            except AssertionError as exc:
-                failed += 1
-                msg = f"FAILED: {exc}"
-            print(f"{check:14} {time.perf_counter() - t0:6.1f} s  {msg}")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,8 @@
 """Golden results: SHA-256 digests of what a ruleset's games produce at a fixed seed.
 
 Each ruleset declares a handful of frozen scenarios (``golden.yaml`` in its folder, read by
-:func:`load_cases`); :func:`play_case` plays one, and :func:`digest_tables` reduces its games
-and seats tables to digests that do not depend on row order, chunking or thread count. A
+:func:`deepsim.rulesets.golden.load_cases`); :func:`play_case` plays one, and
+:func:`digest_tables` reduces its games and seats tables to digests that do not depend on row order, chunking or thread count. A
 change to a kernel, a bot or a data file that alters any game changes a digest; a change that
 keeps every game identical (speed, structure) changes none. The stored digests live with the
 tests (``tests/golden.json``) and are refreshed with ``python -m tests.golden --update``.
@@ -12,90 +12,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from deepsim.errors import InputError
-from deepsim.params import load_yaml
+from deepsim.rulesets.golden import GoldenCase
+
+
+def __getattr__(name: str):
+    # the cases are the engines' (a ruleset declares them); kept here for one version
+    if name in ("DEFAULT_GAMES", "load_cases"):
+        import warnings
+
+        from deepsim.rulesets import golden
+        warnings.warn(f"deepsim.testing.golden.{name} moved to deepsim.rulesets.golden.{name};"
+                      " the old name goes in deepsim 0.2", DeprecationWarning, stacklevel=2)
+        return getattr(golden, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: columns that depend on the machine or the clock, never on the game (none today: the
 #: kernels' tables are pure functions of seed and game index; listed for tables that grow one)
 WALL_CLOCK_COLUMNS: frozenset[str] = frozenset({"wall_time_s", "elapsed_s"})
-
-#: games per golden case unless the case names its own count
-DEFAULT_GAMES = 2000
-
-
-@dataclass(frozen=True)
-class GoldenCase:
-    """One frozen scenario whose results are pinned by digest.
-
-    Attributes
-    ----------
-    ruleset : str
-        Ruleset name.
-    name : str
-        Case name, unique within the ruleset (``"4p"``, ``"hit56-arena"``).
-    scenario : dict
-        A complete scenario mapping (frozen here, so edits to ``scenarios/`` never move it).
-    overrides : tuple of str
-        ``--set`` style overrides (``path=value``) applied after the scenario's.
-    games : int
-        Games played from index 0 (default 2,000).
-    source : str
-        The file the case came from (for error messages).
-    """
-
-    ruleset: str
-    name: str
-    scenario: dict = field(hash=False)
-    overrides: tuple[str, ...] = ()
-    games: int = DEFAULT_GAMES
-    source: str = "<golden>"
-
-    @property
-    def key(self) -> str:
-        """``ruleset/name``: the case's key in the digest file."""
-        return f"{self.ruleset}/{self.name}"
-
-
-def load_cases(path: Path | str, ruleset: str) -> list[GoldenCase]:
-    """The golden cases of a ruleset's ``golden.yaml``.
-
-    The file is a mapping ``{case name: {games: N, overrides: [path=value, ...],
-    scenario: {...}}}``; ``scenario`` is a full scenario (its ``ruleset`` key may be left
-    out).
-
-    Raises
-    ------
-    InputError
-        A case that is not a mapping, lacks ``scenario`` or has a bad ``games`` count.
-    """
-    data, lines = load_yaml(path)
-    cases = []
-    for name, spec in data.items():
-        if not isinstance(spec, dict) or not isinstance(spec.get("scenario"), dict):
-            raise InputError("a golden case is a mapping with a 'scenario' mapping",
-                             file=str(path), key=str(name), line=lines.get(str(name)))
-        games = spec.get("games", DEFAULT_GAMES)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-            raise InputError(f"games must be a positive integer (got {games!r})",
-                             file=str(path), key=f"{name}.games",
-                             line=lines.get(f"{name}.games"))
-        sc = dict(spec["scenario"])
-        sc.setdefault("ruleset", ruleset)
-        sc.setdefault("name", f"golden-{name}")
-        sc["games"] = games
-        cases.append(GoldenCase(ruleset=ruleset, name=str(name), scenario=sc,
-                                overrides=tuple(spec.get("overrides") or ()), games=games,
-                                source=str(path)))
-    return cases
-
 
 def play_case(ruleset: Any, case: GoldenCase) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play a golden case's games 0..games-1 in one chunk; return (games, seats) frames."""
@@ -197,8 +137,7 @@ def write_digests(path: Path | str, digests: dict[str, Any], *,
 
 def refresh_command(digests: Path | str, ruleset: str, case: str | None = None) -> str:
     """The command that refreshes ``digests`` for a ruleset (or one case of it)."""
-    return (f"python -m deepsim.testing.golden --digests {digests} --update "
-            f"{case or ruleset}")
+    return f"deepsim golden --digests {digests} --update {case or ruleset}"
 
 
 def check_case(ruleset: Any, case: GoldenCase, digests: Path | str) -> str | None:
@@ -215,60 +154,3 @@ def check_case(ruleset: Any, case: GoldenCase, digests: Path | str) -> str | Non
     return (f"golden case {case.key} ({case.source}) changed:\n  " + "\n  ".join(diff)
             + f"\nIf intended, run `{refresh_command(digests, ruleset.name, case.key)}` and "
               "say why in the commit message.")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m deepsim.testing.golden --digests FILE [--update] RULESET|CASE ...``:
-    play the golden cases of the named rulesets (``ruleset`` or ``ruleset/case``), print
-    which digests differ from FILE (exit 1 if any), and with ``--update`` store them."""
-    import argparse
-    import time
-
-    from deepsim.rulesets import get
-
-    ap = argparse.ArgumentParser(prog="python -m deepsim.testing.golden",
-                                 description=main.__doc__.split("\n\n")[0])
-    ap.add_argument("--digests", required=True, type=Path,
-                    help="the digest file (a plugin's tests/golden.json)")
-    ap.add_argument("--update", action="store_true", help="store the new digests")
-    ap.add_argument("only", nargs="+", help="ruleset names or ruleset/case keys")
-    args = ap.parse_args(argv)
-    stored = read_digests(args.digests)
-    fresh = dict(stored)
-    changed = 0
-    for item in args.only:
-        name, _, one = item.partition("/")
-        try:
-            rs = get(name)
-            cases = [c for c in rs.golden_cases() if not one or c.name == one]
-        except InputError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        if not cases:
-            print(f"error: {name} has no golden case {one!r}", file=sys.stderr)
-            return 2
-        for case in cases:
-            t0 = time.perf_counter()
-            now = digest_tables(*play_case(rs, case))
-            diff = compare(stored.get(case.key), now)
-            dt = time.perf_counter() - t0
-            print(f"{case.key}: {'CHANGED' if diff else 'same'} ({dt:.1f} s)")
-            for line in diff:
-                print(f"    {line}")
-            changed += bool(diff)
-            fresh[case.key] = now
-    if args.update:
-        if changed:
-            names = " ".join(args.only)
-            write_digests(args.digests, fresh,
-                          refresh=f"python -m deepsim.testing.golden --digests "
-                                  f"{args.digests} --update {names}")
-            print(f"{changed} digest(s) refreshed in {args.digests}")
-        else:
-            print("nothing to refresh")
-        return 0
-    return 1 if changed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

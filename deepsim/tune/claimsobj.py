@@ -128,7 +128,7 @@ def trial_context(ruleset, prepared, games: pd.DataFrame, seats: pd.DataFrame,
     manifest = {"ruleset": prepared.ruleset, "seed": prepared.scenario.get("seed"),
                 "params_hash": prepared.params_hash, "scenario_name": label}
     run = RunData(path=Path(f"<{label}>"), info=info, manifest=manifest, games=games,
-                  seats=seats, params=flatten(prepared.params or {}))
+                  seats=seats, params=flatten(prepared.params or {}), rs=ruleset)
     return Context(run)
 
 

@@ -97,7 +97,9 @@ def parameter_table(ruleset: Any) -> dict[str, dict]:
     return {str(row["path"]): dict(row) for row in ruleset.parameters()}
 
 
-def _kind(row: dict | None) -> str:
+def kind_of(row: dict | None) -> str:
+    """The value kind of a parameter row of ``Ruleset.parameters()`` (``int``, ``float``,
+    ``bool``, ``str``, ``list``...; ``any`` for a path not in the table)."""
     if row is None:
         return "any"
     typ = str(row.get("type", ""))
@@ -123,7 +125,14 @@ def _choices(row: dict | None) -> list[str]:
         [bounds.strip()] if bounds.strip() else [])
 
 
-def _check_path(path: str, table: dict[str, dict], flag: str) -> dict | None:
+def check_path(path: str, table: dict[str, dict], flag: str) -> dict | None:
+    """The parameter row of ``path`` in ``table`` (dotted path -> row).
+
+    Raises
+    ------
+    InputError
+        An empty or unknown path (with the nearest known ones), naming ``flag``.
+    """
     if not path:
         raise InputError("expected PATH=VALUES, e.g. exits.worthy_end_multiplier=2.0:3.0:0.25; "
                          "the path is empty", key=flag)
@@ -172,7 +181,7 @@ def _split_list(text: str) -> list[str]:
     return [i.strip() for i in items]
 
 
-def _coerce(raw: Any, text: str, kind: str, row: dict | None, path: str, flag: str) -> Any:
+def coerce_value(raw: Any, text: str, kind: str, row: dict | None, path: str, flag: str) -> Any:
     """Check one parsed value against the parameter's type; return it in that type."""
     def bad(expected: str) -> InputError:
         return InputError(f"'{path}' takes {expected}; got {text!r}", key=flag)
@@ -304,7 +313,7 @@ def parse_values(text: str, *, path: str, kind: str = "any", row: dict | None = 
     if is_range:
         values = _parse_range(text, path, kind, flag)
     else:
-        values = [_coerce(_parse_scalar(item, path, flag), item, kind, row, path, flag)
+        values = [coerce_value(_parse_scalar(item, path, flag), item, kind, row, path, flag)
                   for item in _split_list(text)]
     seen = []
     for v in values:
@@ -332,8 +341,8 @@ def parse_param(text: str, table: dict[str, dict], flag: str = "--param") -> Par
     """
     path, values = _split_param(text, flag, "PATH=VALUES",
                                 "exits.worthy_end_multiplier=2.0:3.0:0.25")
-    row = _check_path(path, table, flag)
-    kind = _kind(row)
+    row = check_path(path, table, flag)
+    kind = kind_of(row)
     return ParamSpec(path=path, values=tuple(parse_values(values, path=path, kind=kind,
                                                           row=row, flag=flag)), kind=kind)
 
@@ -353,8 +362,8 @@ def parse_search(text: str, table: dict[str, dict], flag: str = "--param") -> Se
     """
     path, values = _split_param(text, flag, "PATH=LOW:HIGH",
                                 "lineages.gnoll.combat_claim_loot=0:2")
-    row = _check_path(path, table, flag)
-    kind = _kind(row)
+    row = check_path(path, table, flag)
+    kind = kind_of(row)
     default = (row or {}).get("default")
     values = values.strip()
     if not values:

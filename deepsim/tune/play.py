@@ -17,8 +17,18 @@ from typing import Any
 import pandas as pd
 
 from deepsim import runner
+from deepsim.distributed import worker_versions
 from deepsim.errors import InputError
-from deepsim.tune.grid import format_value, parameter_table, point_overrides
+from deepsim.output import hash_json
+from deepsim.params import parse_override
+from deepsim.tune.grid import (
+    check_path,
+    coerce_value,
+    format_value,
+    kind_of,
+    parameter_table,
+    point_overrides,
+)
 
 __all__ = ["Player", "PreparedPoint", "check_sets"]
 
@@ -55,16 +65,14 @@ def check_sets(sets: list[str], table: dict[str, dict]) -> list[str]:
         A ``--set`` without ``=``, an unknown path (naming the nearest valid ones) or a
         value of the wrong type (``true`` for a number, ``2.5`` for an integer).
     """
-    from deepsim.params import parse_override
-    from deepsim.tune.grid import _check_path, _coerce, _kind
 
     for item in sets:
         if "=" not in item:
             raise InputError(f"override '{item}' must look like path=value", key="--set")
         path, value = parse_override(item)
-        row = _check_path(path, table, "--set")
+        row = check_path(path, table, "--set")
         # the parameter's type, strictly: an integer parameter refuses true and 2.5
-        _coerce(value, item.split("=", 1)[1].strip(), _kind(row), row, path, "--set")
+        coerce_value(value, item.split("=", 1)[1].strip(), kind_of(row), row, path, "--set")
     return list(sets)
 
 
@@ -131,14 +139,12 @@ class Player:
 
     def spec(self, point: PreparedPoint) -> dict:
         """What a Dask worker needs to prepare ``point`` again (and check it is the same)."""
-        from deepsim.distributed import _versions
-        from deepsim.output import hash_json
 
         return {"ruleset": self.ruleset.name, "scenario_input": point.scenario,
                 "overrides": list(point.overrides), "source": str(self.scenario_path),
                 "params_hash": point.params_hash,
                 "scenario_hash": hash_json(point.prepared.scenario),
-                "versions": _versions()}
+                "versions": worker_versions()}
 
     def play(self, point: PreparedPoint, *, seats_columns: set[str] | None = None,
              games_columns: set[str] | None = None, games: int | None = None,

@@ -32,7 +32,9 @@ DPI = 90
 MAX_PANELS = 12
 
 
-def _png(fig: Figure, footer: str) -> bytes:
+def figure_png(fig: Figure, footer: str) -> bytes:
+    """A matplotlib figure as PNG bytes, with a provenance ``footer`` line under it (none
+    when empty); the figure is closed."""
     if footer:
         fig.text(0.0, -0.01, footer, fontsize=6.5, color="0.35", ha="left", va="top")
     buf = io.BytesIO()
@@ -125,7 +127,7 @@ def sweep_line(frame: pd.DataFrame, param: str, metric: str, *, title: str,
     ax.grid(alpha=0.3)
     if len(groups) > 1 or groups[0] or fairs:
         ax.legend(fontsize=7, ncols=2 if len(groups) > 8 else 1, loc="best")
-    return _png(fig, footer)
+    return figure_png(fig, footer)
 
 
 def _dunit(unit: str) -> str:
@@ -185,7 +187,7 @@ def sweep_heatmap(frame: pd.DataFrame, p1: str, p2: str, metric: str, *, title: 
     for k in range(len(groups), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
     fig.suptitle(title, fontsize=10)
-    return _png(fig, footer)
+    return figure_png(fig, footer)
 
 
 def trials_plot(trials: pd.DataFrame, objective: str, *, title: str, footer: str = "",
@@ -215,4 +217,4 @@ def trials_plot(trials: pd.DataFrame, objective: str, *, title: str, footer: str
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    return _png(fig, footer)
+    return figure_png(fig, footer)

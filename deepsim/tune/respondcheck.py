@@ -285,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     from deepsim.atomic import atomic_write_text
+    from deepsim.runfolders import write_parquet
     from deepsim.tune.claimsobj import parse_claims_objective
-    from deepsim.tune.files import write_parquet
     from deepsim.tune.play import Player
     from deepsim.tune.reconstruct import UNMEASURED_PENALTY
 
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--force", action="store_true", help="overwrite an existing --out")
     a = ap.parse_args(argv)
     try:
-        from deepsim.tune.files import check_out
+        from deepsim.runfolders import check_out
         check_out(a.out, a.force)
         if a.points < 1:
             raise InputError(f"--points must be >= 1, got {a.points}", key="--points")

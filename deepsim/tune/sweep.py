@@ -45,9 +45,7 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, deferred_sigin
 from deepsim.errors import InputError
 from deepsim.measure.spec import Instance, expand, target_of
 from deepsim.measure.values import Codes, Obs, estimate_obs, fair_value, measure, paired
-from deepsim.runner import versions
-from deepsim.tune import plots
-from deepsim.tune.files import (
+from deepsim.runfolders import (
     DEFAULT_SWEEPS_ROOT,
     check_out,
     machine,
@@ -55,6 +53,8 @@ from deepsim.tune.files import (
     utc_now,
     write_parquet,
 )
+from deepsim.runner import versions
+from deepsim.tune import plots
 from deepsim.tune.grid import ParamSpec, build_grid, parse_param
 from deepsim.tune.objectives import (
     MetricSpec,
@@ -63,6 +63,7 @@ from deepsim.tune.objectives import (
     probe_universe,
 )
 from deepsim.tune.play import Player, PreparedPoint
+from deepsim.tune.settings import Settings
 
 __all__ = ["SweepResult", "run_sweep", "wide_table"]
 
@@ -132,13 +133,8 @@ def _rows(point: PreparedPoint, specs: list[ParamSpec], metrics: list[MetricSpec
 
 
 def run_sweep(scenario_path: Path | str, params: list[str], *,
-              metrics: list[str] | None = None, games: int | None = None,
-              seed: int | None = None, sets: list[str] | None = None,
-              chunk_size: int | None = None, threads: int | None = None,
-              out: Path | str | None = None, force: bool = False, alpha: float = 0.05,
-              target_rounds: float | None = None, make_plots: bool = True,
-              root: Path | str = DEFAULT_SWEEPS_ROOT, progress: ProgressFn | None = None,
-              backend=None) -> SweepResult:
+              metrics: list[str] | None = None, settings: Settings | None = None,
+              progress: ProgressFn | None = None, backend=None) -> SweepResult:
     """Run a sweep and write its folder; see the module docstring.
 
     Parameters
@@ -150,18 +146,11 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
     metrics : list of str, optional
         ``--metric`` spellings of the metric language (default: the ruleset's
         ``default_metrics``).
-    games, seed, chunk_size, threads : int, optional
-        Replace the scenario's values; ``threads`` never changes results.
-    sets : list of str, optional
-        ``path=value`` overrides applied at every point.
-    out, force, root
-        Output folder (default: a new folder under ``root``); an existing ``out`` needs
-        ``force`` (its sweep files are replaced).
-    alpha : float
-        Interval level (1 - confidence).
-    target_rounds : float, optional
-        The target of ``length_error`` (default: the ruleset's ``target_rounds``).
-    make_plots : bool
+    settings : Settings, optional
+        Games, seed, overrides at every point, chunking, threads, interval level, the
+        target of ``length_error``, the output folder (default: a new folder under
+        ``reports/sweeps``; an existing one needs ``force``, its sweep files are replaced)
+        and plots (:class:`deepsim.tune.settings.Settings`; default: all defaults).
     progress : callable(done, total, label), optional
     backend : DaskBackend, optional
         Started; every point's chunks are played as Dask tasks (same results).
@@ -172,8 +161,13 @@ def run_sweep(scenario_path: Path | str, params: list[str], *,
         A bad scenario, ``--param``, ``--metric``, ``--set``, a grid point the ruleset
         refuses or an existing ``out`` without ``force``: all checked before any game runs.
     """
+    st = settings or Settings()
+    games, seed, sets, chunk_size, threads = (st.games, st.seed, list(st.sets),
+                                              st.chunk_size, st.threads)
+    out, force, alpha, target_rounds = st.out, st.force, st.alpha, st.target_rounds
+    make_plots = st.make_plots
+    root = DEFAULT_SWEEPS_ROOT if st.root is None else st.root
     check_out(out, force)
-    sets = list(sets or [])
     player = Player(scenario_path, games=games, seed=seed, sets=sets, chunk_size=chunk_size,
                     threads=threads, backend=backend)
     specs = [parse_param(p, player.table) for p in params]

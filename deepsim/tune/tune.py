@@ -40,9 +40,8 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_t
 from deepsim.errors import InputError
 from deepsim.measure.spec import target_of
 from deepsim.output import read_manifest, read_run
-from deepsim.report.load import _schema_names
-from deepsim.tune import plots
-from deepsim.tune.files import (
+from deepsim.report.load import schema_names
+from deepsim.runfolders import (
     DEFAULT_TUNES_ROOT,
     check_out,
     machine,
@@ -50,6 +49,7 @@ from deepsim.tune.files import (
     utc_now,
     write_parquet,
 )
+from deepsim.tune import plots
 from deepsim.tune.grid import SearchSpace, format_value, parse_search
 from deepsim.tune.objectives import (
     Objective,
@@ -58,6 +58,7 @@ from deepsim.tune.objectives import (
     probe_universe,
 )
 from deepsim.tune.play import Player
+from deepsim.tune.settings import Settings
 
 __all__ = ["TuneResult", "overrides_yaml", "run_tune"]
 
@@ -112,13 +113,9 @@ def _clean(value):
 
 
 def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | None = None,
-             trials: int = 30, games: int | None = None, seed: int | None = None,
-             sampler_seed: int = 0, sets: list[str] | None = None,
-             chunk_size: int | None = None, threads: int | None = None,
-             out: Path | str | None = None, force: bool = False, alpha: float = 0.05,
-             target_rounds: float | None = None, confirm_games: int | None = None,
-             confirm_seed: int | None = None, report: bool = True, make_plots: bool = True,
-             root: Path | str = DEFAULT_TUNES_ROOT, progress: ProgressFn | None = None
+             trials: int = 30, sampler_seed: int = 0, confirm_games: int | None = None,
+             confirm_seed: int | None = None, report: bool = True,
+             settings: Settings | None = None, progress: ProgressFn | None = None
              ) -> TuneResult:
     """Run a tune and write its folder; see the module docstring.
 
@@ -132,8 +129,6 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
         default: the ruleset's ``default_objective``.
     trials : int
         optuna trials (>= 1), the baseline trial included when it is in the space.
-    games, seed : int, optional
-        Games per trial and their seed (default: the scenario's).
     sampler_seed : int
         Seed of optuna's TPE sampler: same seed, same trials.
     confirm_games : int, optional
@@ -142,6 +137,12 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
         Their seed (default ``seed + 1``: games the search never saw).
     report : bool
         Write the full report of each confirmation run.
+    settings : Settings, optional
+        Games per trial and their seed (default: the scenario's), overrides at every
+        trial, chunking, threads, interval level, the target of ``length_error``, the
+        output folder (default: a new folder under ``reports/tunes``) and plots
+        (:class:`deepsim.tune.settings.Settings`; default: all defaults).
+    progress : callable(done, total, label), optional
 
     Raises
     ------
@@ -152,10 +153,15 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
     """
     import optuna
 
+    st = settings or Settings()
+    games, seed, sets, chunk_size, threads = (st.games, st.seed, list(st.sets),
+                                              st.chunk_size, st.threads)
+    out, force, alpha, target_rounds = st.out, st.force, st.alpha, st.target_rounds
+    make_plots = st.make_plots
+    root = DEFAULT_TUNES_ROOT if st.root is None else st.root
     check_out(out, force)
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise InputError(f"expected at least 1 trial, got {trials!r}", key="--trials")
-    sets = list(sets or [])
     player = Player(scenario_path, games=games, seed=seed, sets=sets, chunk_size=chunk_size,
                     threads=threads)
     if objective is None:
@@ -382,8 +388,8 @@ def _confirm(player: Player, obj: Objective, best: dict, out_dir: Path, *, games
                        threads=player.threads, progress=on_progress)
         offset += games
         manifest = read_manifest(run_dir)
-        g_have = set(_schema_names(run_dir, manifest, "games") or ())
-        s_have = set(_schema_names(run_dir, manifest, "seats") or ())
+        g_have = set(schema_names(run_dir, manifest, "games") or ())
+        s_have = set(schema_names(run_dir, manifest, "seats") or ())
         g, s = read_run(run_dir,
                         games_columns=sorted((obj.games_columns | {"game", "players"}) & g_have),
                         seats_columns=sorted((obj.seats_columns | {"game"}) & s_have))
@@ -395,7 +401,7 @@ def _confirm(player: Player, obj: Objective, best: dict, out_dir: Path, *, games
                            for k, v in parts.items()}}
         if report:
             try:
-                from deepsim.report import report_runs
+                from deepsim.reporting import report_runs
 
                 _, paths = report_runs([run_dir])
                 entry["report"] = str(paths[0].parent)

@@ -11,13 +11,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from deepsim.params import value_at
 from deepsim.rulesets.abyss import layout as L
 from deepsim.rulesets.abyss.schema import ENUMS, AbyssData, lord_keys
+from deepsim.rulesets.base import KernelInputs
 
 
 @dataclass
-class AbyssArrays:
+class AbyssArrays(KernelInputs):
     """Kernel inputs (all numpy, C-contiguous).
+
+    The fields, in this order, are the kernel's arguments after ``(seed, start, count)``
+    (:meth:`~deepsim.rulesets.base.KernelInputs.kernel_args`).
 
     Attributes
     ----------
@@ -59,18 +64,6 @@ class AbyssArrays:
     player_opts: np.ndarray
     fmix: np.ndarray
 
-    def kernel_args(self) -> tuple:
-        """Arguments of ``kernel.play_games`` after (seed, start, count), in contract order."""
-        return (self.rules, self.depth, self.lords, self.locations, self.threat, self.tokens,
-                self.knobs, self.seat_bot, self.bot_pool, self.player_opts, self.fmix)
-
-
-def _get(data: dict, path: str):
-    node = data
-    for part in path.split("."):
-        node = node[part]
-    return node
-
 
 def rule_vector(d: AbyssData, *, rotate: bool = True) -> np.ndarray:
     """float64[N_RULES]: the scalar rules in ``layout.RULES`` order."""
@@ -85,7 +78,7 @@ def rule_vector(d: AbyssData, *, rotate: bool = True) -> np.ndarray:
         elif name == "pearl_supply":
             out[i] = -1.0 if d.pearl_supply is None else float(d.pearl_supply)
         else:
-            v = _get(raw, path)
+            v = value_at(raw, path)
             if path in ENUMS:
                 v = ENUMS[path].index(v)
             out[i] = float(v)

@@ -21,7 +21,8 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim.atomic import atomic_write_text
 from deepsim.report import metrics as M
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData
+from deepsim.reporting import load_run
 from deepsim.rulesets.abyss import layout as L
 from deepsim.rulesets.abyss.report import DEPENDS, auction_prices, seat_turns, threat_curve
 

@@ -26,7 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.abyss.layout import MAX_P
-from deepsim.scenario import ScenarioBase
+from deepsim.scenario import ScenarioBase, one_seat_per_player, players_within
 
 
 class Seat(BaseModel):
@@ -64,21 +64,9 @@ class AbyssScenario(ScenarioBase):
     @field_validator("players")
     @classmethod
     def _player_range(cls, value: int | list[int]) -> int | list[int]:
-        counts = value if isinstance(value, list) else [value]
-        outside = [c for c in counts if not 2 <= c <= MAX_P]
-        if outside:
-            raise ValueError(f"Abyss plays 2-{MAX_P} players (AMB-A19), got "
-                             f"{', '.join(map(str, outside))}")
-        return value
+        return players_within(value, 2, MAX_P, f"Abyss plays 2-{MAX_P} players (AMB-A19)")
 
     @field_validator("seats")
     @classmethod
     def _one_seat_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
-        players = info.data.get("players")
-        if value and players is not None:
-            largest = max(players) if isinstance(players, list) else players
-            if len(value) != largest:
-                raise ValueError(f"lists {len(value)} seats but the largest player count is "
-                                 f"{largest}: give one seat per player (a game with n "
-                                 f"players uses the first n)")
-        return value
+        return one_seat_per_player(value, info.data.get("players"))

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from deepsim.params import value_at
 from deepsim.rulesets.atlantis import layout as L
 from deepsim.rulesets.atlantis import maps
 from deepsim.rulesets.atlantis.schema import ENUMS, SPECIALS, UNIT_GROUPS, AtlantisData
+from deepsim.rulesets.base import KernelInputs
 
 _SIDE_OF_GROUP = {"sea_witch": L.WITCH, "sea_king": L.KING, "neutral": L.NEUTRAL}
 _SPECIAL_COL = {name: L.U_POISON + i for i, name in enumerate(SPECIALS)}
@@ -21,8 +23,11 @@ assert [L.UCOLS[_SPECIAL_COL[s]] for s in SPECIALS] == list(SPECIALS)
 
 
 @dataclass
-class AtlantisArrays:
+class AtlantisArrays(KernelInputs):
     """Kernel inputs (all numpy, C-contiguous). Shapes and meaning: see ``layout.py``.
+
+    The fields, in this order, are the kernel's arguments after ``(seed, start, count)``
+    (:meth:`~deepsim.rulesets.base.KernelInputs.kernel_args`).
 
     Attributes
     ----------
@@ -69,19 +74,6 @@ class AtlantisArrays:
     special_types: np.ndarray
     fmix: np.ndarray
 
-    def kernel_args(self) -> tuple:
-        """Arguments of ``kernel.play_games`` after (seed, start, count), in contract order."""
-        return (self.rules, self.gen, self.terrain, self.spells, self.units, self.roster,
-                self.neighbors, self.dist, self.fixed_terrain, self.fixed_current,
-                self.knobs, self.side_bot, self.bot_pool, self.special_types, self.fmix)
-
-
-def _get(data: dict, path: str):
-    node = data
-    for part in path.split("."):
-        node = node[part]
-    return node
-
 
 def _scalar(path: str, value) -> float:
     """One rule value as float64: bools 0/1, enumerations their index (schema.ENUMS)."""
@@ -96,13 +88,13 @@ def _scalar(path: str, value) -> float:
 def rule_vector(d: AtlantisData) -> np.ndarray:
     """float64[N_RULES]: every scalar rule, in ``layout.RULES`` order."""
     raw = d.model_dump()
-    return np.array([_scalar(path, _get(raw, path)) for _, path in L.RULES], np.float64)
+    return np.array([_scalar(path, value_at(raw, path)) for _, path in L.RULES], np.float64)
 
 
 def gen_vector(d: AtlantisData) -> np.ndarray:
     """float64[N_GEN]: the generator settings, in ``layout.GEN`` order."""
     raw = d.model_dump()
-    return np.array([float(_get(raw, path)) for _, path in L.GEN], np.float64)
+    return np.array([float(value_at(raw, path)) for _, path in L.GEN], np.float64)
 
 
 def terrain_table(d: AtlantisData) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 Every game number is read from the Atlantis ruleset data
 (``deepsim/rulesets/atlantis/ruleset.yaml`` through
-:func:`deepsim.rulesets.atlantis.load_data`, the loader the kernel's ``prepare`` uses), so
+:func:`deepsim.rulesets.atlantis.data.load_data`, the loader the kernel's ``prepare`` uses), so
 a ``--set`` override (e.g. ``--set combat.hit_faces=[5,6]``) changes these answers exactly
 as it changes a simulation. Rule ids (AT-..) and ambiguity ids (AMB-T..) are the digest's.
 
@@ -31,7 +31,7 @@ from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import load_yaml, nearest
-from deepsim.rulesets.atlantis import load_data
+from deepsim.rulesets.atlantis.data import load_data
 from deepsim.rulesets.atlantis.schema import UNIT_GROUPS, AtlantisData
 from deepsim.rulesets.base import OddsBook, OddsOption
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from deepsim.params import value_at
+from deepsim.rulesets.base import KernelInputs
 from deepsim.rulesets.deepfall.board import BOOK_DTYPE, BOOK_FIELDS, Data, fields_of
 from deepsim.rulesets.deepfall.layout import (
     MAX_SEATS,
@@ -30,7 +32,7 @@ from deepsim.rulesets.deepfall.schema import (
 
 
 @dataclass
-class Arrays:
+class Arrays(KernelInputs):
     """Kernel inputs (all numpy). Shapes: see :func:`build`."""
 
     rules: np.ndarray
@@ -82,19 +84,12 @@ class Arrays:
         return (self.kernel_data(),)
 
 
-def _get(data: dict, path: str):
-    node = data
-    for part in path.split("."):
-        node = node[part]
-    return node
-
-
 def rule_vector(d: DeepfallData) -> np.ndarray:
     """float64[N_RULES]: every scalar rule, in layout.RULES order (enums as 0/1)."""
     raw = d.model_dump()
     out = np.zeros(N_RULES, np.float64)
     for i, (_, path) in enumerate(RULES):
-        v = _get(raw, path)
+        v = value_at(raw, path)
         if path == "exits.worthy_end_basis":
             v = 1.0 if v == "depth_value" else 0.0
         elif path == "end.tie_rule":

@@ -24,10 +24,10 @@ from pathlib import Path
 from deepsim.errors import InputError
 from deepsim.report.build import build_report, write_report
 from deepsim.report.config import ReportConfig
-from deepsim.report.load import load_run
 from deepsim.report.model import Report, Section
 from deepsim.report.render import claim_details, claims_table, compress_paths, md_section
 from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED
+from deepsim.reporting import load_run
 from deepsim.rulesets.deepfall import REPORT_OPTIONS
 
 __all__ = ["findings_markdown", "main", "write_findings"]

@@ -1,7 +1,7 @@
 """Exact DEEPFALL dice odds (rulebook §5 dice, §6A.1-3 draw, Press On and Dread, §7.1 claims).
 
 Everything is read from the DEEPFALL ruleset data (``deepsim/rulesets/deepfall/ruleset.yaml``
-through :func:`deepsim.rulesets.deepfall.load_data`), so a ``--set`` override changes these
+through :func:`deepsim.rulesets.deepfall.data.load_data`), so a ``--set`` override changes these
 answers exactly as it changes the simulation: die faces (§5), hand size and Setback rules
 (``turn:``), rooms' threat, lock and trinity (§7.2) and each Lineage's and Calling's effects
 (§4: Wisp/Prospector/Golem-born hand size, Sylphid Cunning and extra loss, Dvergar threat
@@ -27,7 +27,7 @@ from deepsim.odds.common import at_least, exact_method, mean, need, parse_counts
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
 from deepsim.rulesets.base import OddsBook, OddsOption
-from deepsim.rulesets.deepfall import load_data
+from deepsim.rulesets.deepfall.data import load_data
 from deepsim.rulesets.deepfall.schema import (
     CALLINGS,
     DICE,

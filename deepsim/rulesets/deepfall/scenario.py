@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from deepsim.rulesets.deepfall.layout import KNOBS, MAX_SEATS
 from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES
-from deepsim.scenario import ScenarioBase
+from deepsim.scenario import ScenarioBase, one_seat_per_player, players_within
 
 
 class Seat(BaseModel):
@@ -56,21 +56,9 @@ class DeepfallScenario(ScenarioBase):
     @field_validator("players")
     @classmethod
     def _player_range(cls, value: int | list[int]) -> int | list[int]:
-        counts = value if isinstance(value, list) else [value]
-        outside = [c for c in counts if not 2 <= c <= MAX_SEATS]
-        if outside:
-            raise ValueError(f"DEEPFALL plays 2-{MAX_SEATS} players, got "
-                             f"{', '.join(map(str, outside))}")
-        return value
+        return players_within(value, 2, MAX_SEATS, f"DEEPFALL plays 2-{MAX_SEATS} players")
 
     @field_validator("seats")
     @classmethod
     def _one_seat_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
-        players = info.data.get("players")  # absent when it failed its own check
-        if value and players is not None:
-            largest = max(players) if isinstance(players, list) else players
-            if len(value) != largest:
-                raise ValueError(f"lists {len(value)} seats but the largest player count is "
-                                 f"{largest}: give one seat per player (a game with n "
-                                 f"players uses the first n)")
-        return value
+        return one_seat_per_player(value, info.data.get("players"))

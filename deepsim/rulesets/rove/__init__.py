@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deepsim.rulesets.base import OddsRuleset
+from deepsim.rulesets.base import DataOddsRuleset
 from deepsim.rulesets.common import DataFile
 
 
@@ -17,25 +17,14 @@ def _model():
     return RoveData
 
 
-#: the data file the odds read (``--set`` paths: ``deepsim params rove``)
-DATA = DataFile(Path(__file__).with_name("rove.yaml"), _model)
-
-
-class RoveRuleset(OddsRuleset):
-    """Rove: dice odds only (deepsim.rulesets.base.OddsRuleset)."""
+class RoveRuleset(DataOddsRuleset):
+    """Rove: dice odds only (:class:`deepsim.rulesets.base.DataOddsRuleset`)."""
 
     name = "rove"
     title = "Rove"
-
-    def odds(self):
-        """The questions of odds.py."""
-        from deepsim.rulesets.rove.odds import BOOK
-        return BOOK
-
-    def parameters(self) -> list[dict]:
-        """Every path of rove.yaml a ``--set`` can change, with its default, type and
-        bounds."""
-        return DATA.parameters()
+    #: the data file the odds read (``--set`` paths: ``deepsim params rove``)
+    data = DataFile(Path(__file__).with_name("rove.yaml"), _model)
 
 
+DATA = RoveRuleset.data
 RULESET = RoveRuleset()

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers
+from deepsim.cli import options
+from deepsim.cli.options import Backend, Scheduler, Threads, Workers
 from deepsim.meta import DEFAULT_GAMES, DEFAULT_TRIALS
 
 __all__ = ["meta", "register", "spread_table"]
@@ -39,43 +40,35 @@ def meta(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
     rounds: Annotated[int, typer.Option("--rounds", "-r", help="At most this many rounds "
                                         "(fewer when a round finds no confirmed change).")],
-    factions: Annotated[list[str] | None, typer.Option(
-        "--faction", "-f", metavar="NAME",
-        help="A faction that responds (the others keep the scenario's bots); repeatable. "
-             "Default: every faction (--all).")] = None,
-    every: Annotated[bool, typer.Option("--all", help="Every faction of the ruleset "
-                                                      "(baseline styles left out).")] = False,
-    trials: Annotated[int, typer.Option(
-        "--trials", help="optuna trials per faction and round (the first is the faction's "
-                         "style of the round before).")] = DEFAULT_TRIALS,
-    games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per trial in which the faction plays.")] = DEFAULT_GAMES,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Search seed S (default: "
-                                             "the scenario's); round r searches on S + 2r "
-                                             "and confirms on S + 2r + 1.")] = None,
-    confirm_games: Annotated[int | None, typer.Option(
-        "--confirm-games", help="Fresh games per faction and round confirming the change "
-                                "(default 10 x --games).")] = None,
+    factions: options.faction(
+        "A faction that responds (the others keep the scenario's bots); repeatable. Default: "
+        "every faction (--all).", metavar="NAME") = None,
+    every: options.every_faction(
+        "Every faction of the ruleset (baseline styles left out).") = False,
+    trials: options.trials(
+        "optuna trials per faction and round (the first is the faction's style of the round "
+        "before).") = DEFAULT_TRIALS,
+    games: options.games("Games per trial in which the faction plays.", kind=int) = DEFAULT_GAMES,
+    seed: options.seed(
+        "Search seed S (default: the scenario's); round r searches on S + 2r and confirms on S + "
+        "2r + 1.") = None,
+    confirm_games: options.confirm_games(
+        "Fresh games per faction and round confirming the change (default 10 x --games).") = None,
     eval_games: Annotated[int | None, typer.Option(
         "--eval-games", help="Games per faction measuring each field, on seed S + 1000 "
                              "(default: --confirm-games).")] = None,
-    sampler_seed: Annotated[int, typer.Option("--sampler-seed", help="Seed of optuna's TPE "
-                                              "sampler (round r: + r).")] = 0,
-    min_ratio: Annotated[float, typer.Option(
-        "--min-ratio", help="Viability line, x fair.")] = 0.8,
-    max_ratio: Annotated[float, typer.Option("--max-ratio", help="Too-strong line, x fair.")]
+    sampler_seed: options.sampler_seed("Seed of optuna's TPE sampler (round r: + r).") = 0,
+    min_ratio: options.min_ratio("Viability line, x fair.") = 0.8,
+    max_ratio: options.max_ratio("Too-strong line, x fair.")
     = 1.25,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Ruleset override path=value; repeatable.")] = None,
+    sets: options.sets("Ruleset override path=value; repeatable.") = None,
     threads: Threads = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Output folder (default: a new folder under reports/meta/).")]
+    out: options.out("Output folder (default: a new folder under reports/meta/).")
     = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    force: options.force("Overwrite an existing --out.")
     = False,
-    no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plot.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="Print only the output folder.")] = False,
+    no_plots: options.no_plots("Skip the PNG plot.") = False,
+    quiet: options.quiet("Print only the output folder.") = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     workers: Workers = None,
@@ -83,9 +76,9 @@ def meta(
     """A field of competent players: iterated best response (fictitious play). Each round,
     every faction searches its best response (as respond does) to the field of the rounds
     before; writes the meta field as a faction bots file and a scenario that plays it."""
+    from deepsim.cli.respond import guarded
     from deepsim.meta import run_meta
     from deepsim.respond import Settings
-    from deepsim.respond.cli import guarded
 
     settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
                         sampler_seed=sampler_seed, min_ratio=min_ratio, max_ratio=max_ratio)

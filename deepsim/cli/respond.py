@@ -12,14 +12,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim.cli import options
+from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError
 from deepsim.progressbar import phased_progress
 
 __all__ = ["guarded", "register", "respond", "result_table"]
 
 
-def _progress(quiet: bool):
+def faction_progress(quiet: bool):
     # respond's labels name a faction and a phase ("Wisp Warden: trial 3/20"): a new row
     # per phase
     return phased_progress(quiet, extra_room=16, phase=lambda label, total: label.split(":")[0])
@@ -31,7 +32,7 @@ def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted:
     exit 130. Returns what ``call`` returns."""
     from deepsim.distributed import open_backend
 
-    stop_bar, on_progress = _progress(quiet)
+    stop_bar, on_progress = faction_progress(quiet)
     try:
         try:
             with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
@@ -71,45 +72,32 @@ def result_table(table, label: str) -> Table:
 
 def respond(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    factions: Annotated[list[str] | None, typer.Option(
-        "--faction", "-f", metavar="NAME",
-        help="A faction (a value of the ruleset's faction column: a company, a side, ...), matched "
-             "ignoring case, spaces, '-' and '_'; repeatable.")] = None,
-    every: Annotated[bool, typer.Option("--all", help="Every faction of the ruleset "
-                                                      "(baseline styles left out).")] = False,
+    factions: options.faction(
+        "A faction (a value of the ruleset's faction column: a company, a side, ...), matched "
+        "ignoring case, spaces, '-' and '_'; repeatable.", metavar="NAME") = None,
+    every: options.every_faction(
+        "Every faction of the ruleset (baseline styles left out).") = False,
     style: Annotated[str | None, typer.Option(
         "--style", help="The non-baseline style every seat of the faction plays, whose "
                         "knobs are searched (default: the style the scenario's "
                         "faction_bots gives it, else the field's strongest).")] = None,
-    trials: Annotated[int, typer.Option("--trials", help="optuna trials per faction (the "
-                                                         "first is the start style).")] = 30,
-    games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per trial in which the faction plays.")] = 4000,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Search seed (default: "
-                                                                  "the scenario's).")] = None,
-    confirm_games: Annotated[int | None, typer.Option(
-        "--confirm-games", help="Fresh games per faction confirming the best response "
-                                "(default 10 x --games).")] = None,
-    confirm_seed: Annotated[int | None, typer.Option(
-        "--confirm-seed", help="Their seed (default: --seed + 1).")] = None,
-    sampler_seed: Annotated[int, typer.Option("--sampler-seed",
-                                              help="Seed of optuna's TPE sampler.")] = 0,
-    min_ratio: Annotated[float, typer.Option(
-        "--min-ratio", help="Viability line, x fair (the report's viability.min_ratio)."
-    )] = 0.8,
-    max_ratio: Annotated[float, typer.Option(
-        "--max-ratio", help="Too-strong line, x fair.")] = 1.25,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Ruleset override path=value; repeatable.")] = None,
+    trials: options.trials("optuna trials per faction (the first is the start style).") = 30,
+    games: options.games("Games per trial in which the faction plays.", kind=int) = 4000,
+    seed: options.seed("Search seed (default: the scenario's).") = None,
+    confirm_games: options.confirm_games(
+        "Fresh games per faction confirming the best response (default 10 x --games).") = None,
+    confirm_seed: options.confirm_seed("Their seed (default: --seed + 1).") = None,
+    sampler_seed: options.sampler_seed("Seed of optuna's TPE sampler.") = 0,
+    min_ratio: options.min_ratio(
+        "Viability line, x fair (the report's viability.min_ratio).") = 0.8,
+    max_ratio: options.max_ratio("Too-strong line, x fair.") = 1.25,
+    sets: options.sets("Ruleset override path=value; repeatable.") = None,
     threads: Threads = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Output folder (default: a new folder under "
-                            "reports/responds/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    out: options.out("Output folder (default: a new folder under reports/responds/).") = None,
+    force: options.force("Overwrite an existing --out.")
     = False,
-    no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plot.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="Print only the output folder.")] = False,
+    no_plots: options.no_plots("Skip the PNG plot.") = False,
+    quiet: options.quiet("Print only the output folder.") = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     workers: Workers = None,

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Threads, fail
+from deepsim.cli import options
+from deepsim.cli.options import Threads, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError
 
 __all__ = ["ladder", "print_summary", "register", "summary_table"]
@@ -52,35 +53,29 @@ def ladder(
                         "ruleset's bots, 'strongest', meta:PATH (a faction_bots file) or "
                         "search-K (K rollouts). Default: random,strongest[,meta:the "
                         "scenario's faction_bots file][,search-8,search-32].")] = None,
-    games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games per rung's field (default 20,000: about 20 minutes "
-                              "for a 4-player scenario with the default rungs on an idle "
-                              "2-core machine, docs/performance.md).")] = 20_000,
+    games: options.games(
+        "Games per rung's field (default 20,000: about 20 minutes for a 4-player scenario with "
+        "the default rungs on an idle 2-core machine, docs/performance.md).", kind=int) = 20_000,
     depth_games: Annotated[int | None, typer.Option(
         "--depth-games", help="Deals per head-to-head pass (two passes; default "
                               "--games / 2; 0: no head-to-heads).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed (default: the "
-                                                                  "scenario's).")] = None,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Ruleset override path=value; repeatable.")] = None,
+    seed: options.seed("Seed (default: the scenario's).") = None,
+    sets: options.sets("Ruleset override path=value; repeatable.") = None,
     threads: Threads = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Output folder (default: a new folder under "
-                            "reports/ladder/).")] = None,
+    out: options.out("Output folder (default: a new folder under reports/ladder/).") = None,
     runs: Annotated[Path | None, typer.Option(
         "--runs", help="Keep each rung's field as a run directory under this folder "
                        "(R1-..., R2-...: every column, for `deepsim report` and the "
                        "ruleset's claims per rung in the ladder's report).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="Print only the output folder.")] = False,
+    quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
     """Does each balance verdict survive stronger play? Play the scenario's factions under
     fields of rising strength (rungs), give each faction's verdict per rung, flag those
     the two strongest rungs disagree on, and measure skill depth and luck."""
+    from deepsim.cli.respond import faction_progress
     from deepsim.ladder.run import run_ladder
-    from deepsim.respond.cli import _progress
 
-    stop_bar, on_progress = _progress(quiet)
+    stop_bar, on_progress = faction_progress(quiet)
     try:
         try:
             result = run_ladder(scenario, rungs=rungs, games=games, depth_games=depth_games,

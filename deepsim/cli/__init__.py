@@ -21,11 +21,13 @@ from rich.progress import ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
-from deepsim import __version__, runner
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim import runner
+from deepsim.cli import options
+from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
 from deepsim.output import read_run
 from deepsim.progressbar import games_progress
+from deepsim.version import __version__
 
 app = typer.Typer(
     name="deepsim",
@@ -35,40 +37,46 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-# `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/odds/cli.py)
-from deepsim.odds.cli import odds_app
+# `deepsim odds RULESET QUESTION`: exact dice odds (deepsim/cli/odds.py)
+from deepsim.cli.odds import odds_app
 
 app.add_typer(odds_app, name="odds")
 
-# `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/gate/cli.py)
-from deepsim.gate.cli import register as _register_gate
+# `deepsim check` / `deepsim compare`: the CI balance gate (deepsim/cli/gate.py)
+from deepsim.cli.gate import register as _register_gate
 
 _register_gate(app)
 
-# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/tune/cli.py)
-from deepsim.tune.cli import register as _register_tune
+# `deepsim sweep` / `deepsim tune`: parameter sweeps and tuning (deepsim/cli/tune.py)
+from deepsim.cli.tune import register as _register_tune
 
 _register_tune(app)
 
-# `deepsim respond`: a best-response search per faction (deepsim/respond/cli.py)
-from deepsim.respond.cli import register as _register_respond
+# `deepsim respond`: a best-response search per faction (deepsim/cli/respond.py)
+from deepsim.cli.respond import register as _register_respond
 
 _register_respond(app)
 
-# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/ladder/cli.py)
-from deepsim.ladder.cli import register as _register_ladder
+# `deepsim ladder`: balance verdicts along a skill ladder (deepsim/cli/ladder.py)
+from deepsim.cli.ladder import register as _register_ladder
 
 _register_ladder(app)
 
-# `deepsim meta`: iterated best response, a field of competent players (deepsim/meta/cli.py)
-from deepsim.meta.cli import register as _register_meta
+# `deepsim meta`: iterated best response, a field of competent players (deepsim/cli/meta.py)
+from deepsim.cli.meta import register as _register_meta
 
 _register_meta(app)
 
-# `deepsim new-ruleset`: a ruleset package of one's own (deepsim/newruleset/cli.py)
-from deepsim.newruleset.cli import register as _register_new_ruleset
+# `deepsim new-ruleset`: a ruleset package of one's own (deepsim/cli/newruleset.py)
+from deepsim.cli.newruleset import register as _register_new_ruleset
 
 _register_new_ruleset(app)
+
+# `deepsim conformance` / `deepsim golden`: a ruleset's conformance suite and golden digests
+# (deepsim/cli/testing.py)
+from deepsim.cli.testing import register as _register_testing
+
+_register_testing(app)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -169,7 +177,7 @@ def _outside_import_failure(exc: BaseException) -> str | None:
         if not frames:
             return None
         file, line = frames[-1].filename, frames[-1].lineno
-    own = _Path(__file__).resolve().parent
+    own = _Path(__file__).resolve().parents[1]      # the deepsim package
     try:
         _Path(file).resolve().relative_to(own)
         return None     # our own bug: keep the traceback
@@ -221,24 +229,17 @@ def _check_run_mode(scenario: Path | None, resume: Path | None, from_: Path | No
 def run(
     scenario: Annotated[Path | None, typer.Argument(
         help="Scenario YAML file (not with --resume/--from).")] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games to play (default: scenario's); with rotate_seats, "
-        "deals, each played once per seat order.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Master seed (default: scenario's).")]
+    games: options.games(
+        "Games to play (default: scenario's); with rotate_seats, deals, each played once per seat "
+        "order.") = None,
+    seed: options.seed("Master seed (default: scenario's).")
     = None,
     threads: Threads = None,
-    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
-                                                   help="Games per chunk/part (default: "
-                                                        "scenario's).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Run directory (default: a new folder "
-                                                  "under reports/runs/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    chunk_size: options.chunk_size("Games per chunk/part (default: scenario's).") = None,
+    out: options.out("Run directory (default: a new folder under reports/runs/).") = None,
+    force: options.force("Overwrite an existing --out.")
     = False,
-    sets: Annotated[list[str] | None, typer.Option("--set",
-                                                   help="Ruleset parameter override "
-                                                        "path=value; repeatable.")] = None,
+    sets: options.sets("Ruleset parameter override path=value; repeatable.") = None,
     resume: Annotated[Path | None, typer.Option(
         "--resume", metavar="RUN_DIR",
         help="Finish an interrupted run in RUN_DIR (plays only its missing chunks).")]
@@ -247,11 +248,9 @@ def run(
         "--from", metavar="RUN_DIR",
         help="Re-run exactly the run recorded in RUN_DIR/run.json into a new --out.")]
     = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar or summary.")] = False,
-    make_report: Annotated[bool, typer.Option("--report/--no-report",
-                                              help="Write the balance report into "
-                                                   "RUN_DIR/report/ at the end.")] = True,
+    quiet: options.quiet("No progress bar or summary.") = False,
+    make_report: options.report_switch(
+        "Write the balance report into RUN_DIR/report/ at the end.") = True,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     workers: Workers = None,
@@ -322,7 +321,7 @@ def run(
             _auto_report(result.out_dir, err_console, quiet=True)
         typer.echo(str(result.out_dir))  # plain: a long path must not be wrapped
         return
-    from deepsim.summary import headline_groups, render_summary
+    from deepsim.summary import render_summary
 
     info = result.info
     rs = result.ruleset
@@ -332,7 +331,7 @@ def run(
                                                           "margin_rel", "truncated",
                                                           "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
-            [c for c, _ in headline_groups(rs)] + ["win", "fair", "players", "bot"]))),
+            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -342,7 +341,7 @@ def run(
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=headline_groups(rs))
+                   headline=rs.headline_groups())
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -351,17 +350,11 @@ def run(
 def trace(
     target: Annotated[Path, typer.Argument(help="A run directory, or a scenario YAML file.")],
     game: Annotated[int, typer.Option("--game", "-g", help="Global game index.")],
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed (scenario files only; default: "
-                                                  "the scenario's).")] = None,
-    sets: Annotated[list[str] | None, typer.Option("--set",
-                                                   help="Parameter override path=value "
-                                                        "(scenario files only); "
-                                                        "repeatable.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="text (readable, default) or json (one JSON "
-                                          "object per line: header with the seats, "
-                                          "each event, result).")] = "text",
+    seed: options.seed("Seed (scenario files only; default: the scenario's).") = None,
+    sets: options.sets("Parameter override path=value (scenario files only); repeatable.") = None,
+    fmt: options.output_format(
+        "text (readable, default) or json (one JSON object per line: header with the seats, each "
+        "event, result).") = "text",
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
     err_console = _console(stderr=True)
@@ -467,9 +460,9 @@ def bench(
     ruleset: Annotated[str, typer.Argument(help="Ruleset to time (its bench scenario).")],
     quick: Annotated[bool, typer.Option("--quick",
                                         help="Tiny game counts (smoke test only).")] = False,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Also write the results as JSON to this file (e.g. "
-                            "reports/bench.json); by default nothing is written.")] = None,
+    out: options.out(
+        "Also write the results as JSON to this file (e.g. reports/bench.json); by default "
+        "nothing is written.") = None,
 ) -> None:
     """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
     Python, RNG floor, memory."""
@@ -626,15 +619,15 @@ def _check_scenario_file(path: Path) -> dict:
 def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:
     """Those of ``columns`` the run's ``kind`` parts have (a ruleset writes its own)."""
     from deepsim.output import read_manifest
-    from deepsim.report.load import _schema_names
+    from deepsim.report.load import schema_names
 
-    names = _schema_names(Path(run_dir), read_manifest(run_dir), kind)
+    names = schema_names(Path(run_dir), read_manifest(run_dir), kind)
     return columns if names is None else [c for c in columns if c in names]
 
 
 def _auto_report(run_dir: Path, console: Console, quiet: bool) -> None:
     """The report at the end of ``run``: a failure is a warning, the run stands."""
-    from deepsim.report import report_runs
+    from deepsim.reporting import report_runs
 
     try:
         _, paths = report_runs([run_dir])
@@ -655,11 +648,8 @@ def report(
         help="Run directories. The first is reported; the others add what the ruleset's "
              "claims need (e.g. a run with one parameter read another way, or 2-player "
              "games) or are shown side by side, labelled by the parameters that differ.")],
-    formats: Annotated[str, typer.Option("--format", "-f",
-                                         help="Comma-separated: md, html.")] = "md,html",
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Output folder (default: "
-                                                  "FIRST_RUN_DIR/report/).")] = None,
+    formats: options.output_format("Comma-separated: md, html.") = "md,html",
+    out: options.out("Output folder (default: FIRST_RUN_DIR/report/).") = None,
     options: Annotated[list[str] | None, typer.Option(
         "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
                          "repeatable (keys in the report's Method section).")] = None,
@@ -669,7 +659,8 @@ def report(
     report ("Does it depend on skill?") again, as ladder.md / ladder.html."""
     from deepsim.ladder.report import is_ladder_dir, report_ladder
     from deepsim.output import check_writable, os_reason
-    from deepsim.report import parse_formats, report_runs
+    from deepsim.report.build import parse_formats
+    from deepsim.reporting import report_runs
 
     console = _console()
     ladder = bool(run_dirs) and is_ladder_dir(run_dirs[0])
@@ -699,7 +690,7 @@ def report(
     except (InputError, OutputError) as exc:
         raise _fail(exc) from None
     if ladder:
-        from deepsim.ladder.cli import print_summary
+        from deepsim.cli.ladder import print_summary
         from deepsim.ladder.report import load_result
 
         print_summary(load_result(run_dirs[0]), console)

@@ -18,7 +18,8 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from deepsim.cli_options import fail
+from deepsim.cli import options
+from deepsim.cli.options import fail
 from deepsim.errors import InputError
 from deepsim.gate import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS
 from deepsim.progressbar import games_progress
@@ -170,38 +171,33 @@ def quiet_lines(result) -> list[str]:
 
 def check(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML with an expect: block.")],
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games of the single look (default: the scenario's); with "
-                              "--sequential, the default --max-games.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Master seed (default: scenario's).")]
+    games: options.games(
+        "Games of the single look (default: the scenario's); with --sequential, the default "
+        "--max-games.") = None,
+    seed: options.seed("Master seed (default: scenario's).")
     = None,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Ruleset parameter override path=value; repeatable.")] = None,
-    alpha: Annotated[float, typer.Option(
-        "--alpha", help="Family-wise error rate over all expectations.")] = 0.05,
+    sets: options.sets("Ruleset parameter override path=value; repeatable.") = None,
+    alpha: options.alpha("Family-wise error rate over all expectations.") = 0.05,
     sequential: Annotated[bool, typer.Option(
         "--sequential", help="Add games in looks until every expectation is decided "
                              "(alpha spending keeps the intervals valid).")] = False,
-    max_games: Annotated[int | None, typer.Option(
-        "--max-games", help="Game budget of --sequential (default: --games or the "
-                            "scenario's games).")] = None,
-    min_games: Annotated[int | None, typer.Option(
-        "--min-games", help="First look of --sequential (default: max-games/32, at least "
-                            "1,000); later looks double.")] = None,
+    max_games: options.max_games(
+        "Game budget of --sequential (default: --games or the scenario's games).") = None,
+    min_games: options.min_games(
+        "First look of --sequential (default: max-games/32, at least 1,000); later looks double.") = None,
     spending: Annotated[str, typer.Option(
         "--spending", help="Lan-DeMets spending function: pocock (decides clear cases "
                            "early) or obf (O'Brien-Fleming: keeps alpha for the end).")]
     = "pocock",
-    threads: Annotated[int | None, typer.Option(
-        "--threads", "-t", help="numba threads (default: all cores); verdicts do not "
-                                "depend on it.")] = None,
+    threads: options.threads(
+        "numba threads (default: all cores); verdicts do not depend on it.") = None,
     junit: Annotated[Path | None, typer.Option(
         "--junit", help="Also write JUnit XML (one test case per expectation).")] = None,
     fail_fast: Annotated[bool, typer.Option(
         "--fail-fast", help="Stop at the first look with a failed expectation.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar and no table: the counts, then a line for each expectation that did not pass.")]
+    quiet: options.quiet(
+        "No progress bar and no table: the counts, then a line for each expectation that did not "
+        "pass.")
     = False,
 ) -> None:
     """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
@@ -341,50 +337,40 @@ def compare(
                                            "directory.")],
     b: Annotated[Path | None, typer.Argument(
         help="Scenario file of variant B (default: A), or a second run directory.")] = None,
-    metric: Annotated[str, typer.Option(
-        "--metric", "-m", help="A metric in the metric language: NAME or "
-                               "NAME\\[key=value,...] with a group column of the ruleset "
-                               "or players as key, e.g. "
-                               "'win_share\\[company=Dvergar Reaver]', "
-                               "'win_share\\[faction=Sea King]', 'win_edge\\[seat=1]', "
-                               "'rounds\\[players=4]', 'company_spread', "
-                               "'win_share\\[company]' (every company; not with "
-                               "--sprt).")] = "",
+    metric: options.metric(
+        "A metric in the metric language: NAME or NAME\\[key=value,...] with a group column of the "
+        "ruleset or players as key, e.g. 'win_share\\[company=Dvergar Reaver]', "
+        "'win_share\\[faction=Sea King]', 'win_edge\\[seat=1]', 'rounds\\[players=4]', "
+        "'company_spread', 'win_share\\[company]' (every company; not with --sprt).",
+        kind=str) = "",
     sprt: Annotated[tuple[str, str] | None, typer.Option(
         "--sprt", metavar="H0 H1", help="Sequential test of H0 against H1 for B - A in the "
                                         "metric's unit of a difference (percentage points "
                                         "for shares: 2, 2pp or 2%). Without: a fixed number "
                                         "of games (--games).")] = None,
-    alpha: Annotated[float, typer.Option("--alpha", help="P(accept H1 | H0).")] = 0.05,
+    alpha: options.alpha("P(accept H1 | H0).") = 0.05,
     beta: Annotated[float, typer.Option("--beta", help="P(accept H0 | H1).")] = 0.05,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Override for both variants; repeatable.")] = None,
+    sets: options.sets("Override for both variants; repeatable.") = None,
     sets_a: Annotated[list[str] | None, typer.Option(
         "--set-a", help="Override for variant A only; repeatable.")] = None,
     sets_b: Annotated[list[str] | None, typer.Option(
         "--set-b", help="Override for variant B only; repeatable.")] = None,
-    seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed of both variants (default: A's scenario seed).")] = None,
+    seed: options.seed("Seed of both variants (default: A's scenario seed).") = None,
     seed_b: Annotated[int | None, typer.Option(
         "--seed-b", help="Another seed for B: unpaired games (an A/A test).")] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Without --sprt: paired games to play (default: the "
-                              "scenario's).")] = None,
-    min_games: Annotated[int, typer.Option(
-        "--min-games", help="Paired games before the SPRT may stop.")] = 2000,
-    max_games: Annotated[int, typer.Option(
-        "--max-games", help="Budget of paired games; then inconclusive (exit 3).")]
+    games: options.games("Without --sprt: paired games to play (default: the scenario's).") = None,
+    min_games: options.min_games("Paired games before the SPRT may stop.", kind=int) = 2000,
+    max_games: options.max_games("Budget of paired games; then inconclusive (exit 3).", kind=int)
     = 200_000,
     batch: Annotated[int | None, typer.Option(
         "--batch", help="Games between two looks at the LLR.")] = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="numba threads.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    threads: options.threads("numba threads.") = None,
+    quiet: options.quiet("No progress bar.") = False,
 ) -> None:
     """Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
     intervals and the before/after table of the factions (a fixed number of games, or two
     run directories). Exit 0 H0 (or no --sprt), 1 H1, 3 inconclusive, 2 bad input."""
-    from deepsim.gate.compare import compare_runs, run_compare
+    from deepsim.gate.compare import SprtPlan, compare_runs, run_compare
 
     console = Console()
     bar, on_progress = _progress(quiet)
@@ -415,13 +401,13 @@ def compare(
                 raise InputError("--games sets a fixed comparison; the SPRT plays up to "
                                  "--max-games", key="--games")
             try:
+                plan = (SprtPlan(sprt[0], sprt[1], alpha=alpha, beta=beta,
+                                 min_games=min_games, max_games=max_games, batch=batch)
+                        if sprt else SprtPlan(None, None, min_games=min_games,
+                                              max_games=max_games, batch=batch))
                 result = run_compare(a, b, metric=metric or None, sets=list(sets or []),
                                      sets_a=list(sets_a or []), sets_b=list(sets_b or []),
-                                     seed=seed, seed_b=seed_b,
-                                     theta0=sprt[0] if sprt else None,
-                                     theta1=sprt[1] if sprt else None,
-                                     alpha=alpha, beta=beta, min_games=min_games,
-                                     max_games=max_games, batch=batch, games=games,
+                                     seed=seed, seed_b=seed_b, plan=plan, games=games,
                                      threads=threads, progress=on_progress)
             finally:
                 bar.stop()

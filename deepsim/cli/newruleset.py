@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.markup import escape
 
-        from deepsim.cli_options import fail
+        from deepsim.cli.options import fail
         from deepsim.errors import InputError
         from deepsim.newruleset import write_ruleset
 

@@ -14,9 +14,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from deepsim.cli_options import Backend, Scheduler, Threads, Workers, fail
+from deepsim.cli import options
+from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import InputError
 from deepsim.progressbar import phased_progress
+from deepsim.tune.settings import Settings
 
 __all__ = ["register", "sweep", "tune"]
 
@@ -119,41 +121,28 @@ def sweep_tables(result) -> list[Table]:
 
 def sweep(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    params: Annotated[list[str], typer.Option(
-        "--param", "-p", metavar="PATH=VALUES",
-        help="Parameter and its values: a list (1,2) or a range LOW:HIGH:STEP "
-             "(2.0:3.0:0.25); repeat for a grid.")],
-    metrics: Annotated[list[str] | None, typer.Option(
-        "--metric", "-m", metavar="SPEC",
-        help="Metric in the metric language (repeatable), as in check and compare: "
-             "faction_spread, company_spread, seat_advantage, draw_share, rounds, "
-             "length_error, win_share\\[bot] (one number per bot style), "
-             "win_ratio\\[company=Wisp Wardancer], rounds\\[players], feel_bad\\[bot], or "
-             "any numeric seats/games column (cash_outs\\[bot], turns). Keys: one of the "
-             "ruleset's group columns (its seats columns such as bot and seat) or players. "
-             "Default: the ruleset's default metrics.")] = None,
-    games: Annotated[int | None, typer.Option("--games", "-n",
-                                              help="Games per grid point (default: "
-                                                   "scenario's).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed of every point (default: "
-                                                  "scenario's).")] = None,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Override path=value applied at every point; repeatable.")] = None,
+    params: options.param(
+        "Parameter and its values: a list (1,2) or a range LOW:HIGH:STEP (2.0:3.0:0.25); repeat "
+        "for a grid.", metavar="PATH=VALUES"),
+    metrics: options.metric(
+        "Metric in the metric language (repeatable), as in check and compare: faction_spread, "
+        "company_spread, seat_advantage, draw_share, rounds, length_error, win_share\\[bot] (one "
+        "number per bot style), win_ratio\\[company=Wisp Wardancer], rounds\\[players], "
+        "feel_bad\\[bot], or any numeric seats/games column (cash_outs\\[bot], turns). Keys: one of "
+        "the ruleset's group columns (its seats columns such as bot and seat) or players. "
+        "Default: the ruleset's default metrics.", metavar="SPEC") = None,
+    games: options.games("Games per grid point (default: scenario's).") = None,
+    seed: options.seed("Seed of every point (default: scenario's).") = None,
+    sets: options.sets("Override path=value applied at every point; repeatable.") = None,
     threads: Threads = None,
-    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
-                                                   help="Games per in-memory chunk.")] = None,
-    target_rounds: Annotated[float | None, typer.Option(
-        "--target-rounds", help="Target of length_error (rounds; default: the game length "
-                                "the ruleset's rulebook states).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Output folder (default: a new folder "
-                                                  "under reports/sweeps/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    chunk_size: options.chunk_size("Games per in-memory chunk.") = None,
+    target_rounds: options.target_rounds(
+        "Target of length_error (rounds; default: the game length the ruleset's rulebook states).") = None,
+    out: options.out("Output folder (default: a new folder under reports/sweeps/).") = None,
+    force: options.force("Overwrite an existing --out.")
     = False,
-    no_plots: Annotated[bool, typer.Option("--no-plots", help="Skip the PNG plots.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="Print only the output folder.")] = False,
+    no_plots: options.no_plots("Skip the PNG plots.") = False,
+    quiet: options.quiet("Print only the output folder.") = False,
     backend: Backend = "local",
     scheduler: Scheduler = None,
     workers: Workers = None,
@@ -166,9 +155,11 @@ def sweep(
     def call(on_progress):
         with open_backend(backend, scheduler=scheduler, workers=workers) as engine:
             return run_sweep(scenario, list(params), metrics=list(metrics or []) or None,
-                             games=games, seed=seed, sets=list(sets or []),
-                             chunk_size=chunk_size, threads=threads, out=out, force=force,
-                             target_rounds=target_rounds, make_plots=not no_plots,
+                             settings=Settings(games=games, seed=seed, sets=tuple(sets or ()),
+                                               chunk_size=chunk_size, threads=threads,
+                                               out=out, force=force,
+                                               target_rounds=target_rounds,
+                                               make_plots=not no_plots),
                              progress=on_progress, backend=engine)
 
     result = _played(quiet, "sweep.parquet keeps the points that finished.", call)
@@ -237,10 +228,9 @@ def confirm_verdict(conf: dict) -> str:
 
 def tune(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    params: Annotated[list[str] | None, typer.Option(
-        "--param", "-p", metavar="PATH=LOW:HIGH",
-        help="Parameter and its search range LOW:HIGH[:STEP] (integers for an integer "
-             "parameter), or a list of values a,b,c; repeatable.")] = None,
+    params: options.param(
+        "Parameter and its search range LOW:HIGH[:STEP] (integers for an integer parameter), or a "
+        "list of values a,b,c; repeatable.", metavar="PATH=LOW:HIGH") = None,
     objective: Annotated[str | None, typer.Option(
         "--objective", help="A single number of the metric language to minimise "
                             "(faction_spread, bot_spread, seat_advantage, draw_share, "
@@ -265,38 +255,24 @@ def tune(
     respond_games: Annotated[int, typer.Option(
         "--respond-games", help="Games per best-response trial (games the faction sits "
                                 "in).")] = 1000,
-    trials: Annotated[int, typer.Option("--trials", help="optuna trials.")] = 30,
-    games: Annotated[int | None, typer.Option("--games", "-n",
-                                              help="Games per trial (default: "
-                                                   "scenario's).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed of every trial (default: "
-                                                  "scenario's).")] = None,
-    sampler_seed: Annotated[int, typer.Option("--sampler-seed",
-                                              help="Seed of the TPE sampler.")] = 0,
-    confirm_games: Annotated[int | None, typer.Option(
-        "--confirm-games", help="Games of the re-runs of the defaults and the best point "
-                                "(default 5 x --games; 0: none).")] = None,
-    confirm_seed: Annotated[int | None, typer.Option(
-        "--confirm-seed", help="Seed of the re-runs (default: --seed + 1, games the search "
-                               "never saw).")] = None,
-    sets: Annotated[list[str] | None, typer.Option(
-        "--set", help="Override path=value applied to every trial; repeatable.")] = None,
+    trials: options.trials("optuna trials.") = 30,
+    games: options.games("Games per trial (default: scenario's).") = None,
+    seed: options.seed("Seed of every trial (default: scenario's).") = None,
+    sampler_seed: options.sampler_seed("Seed of the TPE sampler.") = 0,
+    confirm_games: options.confirm_games(
+        "Games of the re-runs of the defaults and the best point (default 5 x --games; 0: none).") = None,
+    confirm_seed: options.confirm_seed(
+        "Seed of the re-runs (default: --seed + 1, games the search never saw).") = None,
+    sets: options.sets("Override path=value applied to every trial; repeatable.") = None,
     threads: Threads = None,
-    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
-                                                   help="Games per in-memory chunk.")] = None,
-    target_rounds: Annotated[float | None, typer.Option(
-        "--target-rounds", help="Target of length_error (rounds; default: the game length "
-                                "the ruleset's rulebook states).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o",
-                                             help="Output folder (default: a new folder "
-                                                  "under reports/tunes/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
+    chunk_size: options.chunk_size("Games per in-memory chunk.") = None,
+    target_rounds: options.target_rounds(
+        "Target of length_error (rounds; default: the game length the ruleset's rulebook states).") = None,
+    out: options.out("Output folder (default: a new folder under reports/tunes/).") = None,
+    force: options.force("Overwrite an existing --out.")
     = False,
-    make_report: Annotated[bool, typer.Option("--report/--no-report",
-                                              help="Full report of each re-run.")] = True,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="Print only the output folder.")] = False,
+    make_report: options.report_switch("Full report of each re-run.") = True,
+    quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
     """Search parameter values (optuna TPE, seeded) that minimise an imbalance objective.
 
@@ -319,11 +295,12 @@ def tune(
                                "readings|rounding|placeholders", key="--param"))
     def call(on_progress):
         return run_tune(scenario, list(params), objective=objective, trials=trials,
-                        games=games, seed=seed, sampler_seed=sampler_seed,
-                        sets=list(sets or []), chunk_size=chunk_size, threads=threads,
-                        out=out, force=force, target_rounds=target_rounds,
-                        confirm_games=confirm_games, confirm_seed=confirm_seed,
-                        report=make_report, progress=on_progress)
+                        sampler_seed=sampler_seed, confirm_games=confirm_games,
+                        confirm_seed=confirm_seed, report=make_report,
+                        settings=Settings(games=games, seed=seed, sets=tuple(sets or ()),
+                                          chunk_size=chunk_size, threads=threads, out=out,
+                                          force=force, target_rounds=target_rounds),
+                        progress=on_progress)
 
     result = _played(quiet, "trials.parquet keeps the trials that finished.", call)
     if quiet:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from deepsim.cli_options import fail
+from deepsim.cli.options import fail
 from deepsim.errors import InputError
 from deepsim.odds.table import FORMATS, render_rich, to_csv, to_json, to_markdown, write_plot
 
