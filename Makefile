@@ -209,7 +209,7 @@ abyss-findings: $(STAMP)
 # without the map mulligan and without chained explosions (paired games), each heuristic
 # style against random, four copies of one build, and one build with +1 heart (paired).
 # Runs go to $(RIVALS_RUNS) (not in git); the reports and README.md (the measured answers,
-# written by deepsim/rulesets/rivals/findings.py) are committed.
+# written by deepsim/studies/rivals.py) are committed.
 RIVALS_RUNS ?= reports/runs/rivals
 RIVALS_GAMES ?= 100000
 RIVALS_PAIRED_GAMES ?= 40000
@@ -230,4 +230,4 @@ rivals-findings: $(STAMP)
 		--out $(VR)/hearts-plus $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim report $(VR)/mixed --format md --out reports/rivals/mixed
 	$(VENV)/bin/deepsim report $(VR)/vs-random --format md --out reports/rivals/vs-random
-	$(VENV)/bin/python -m deepsim.rulesets.rivals.findings $(VR) --out reports/rivals/README.md
+	$(VENV)/bin/python -m deepsim.studies.rivals $(VR) --out reports/rivals/README.md

@@ -41,14 +41,14 @@ def test_invariants_hold_along_games(players):
     """Tile capacity, one attack per model per turn, wounds below hearts, Aether conserved,
     tokens and counts (kernel.check_state after every activation and phase), on 150 games
     of every style and build (2,000 per player count: the slow test below)."""
-    gi, si, sf, viol = checked_games(prep([players]), 150)
+    gi, _, si, sf, viol = checked_games(prep([players]), 150)
     _assert_no_violation(gi, viol)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_invariants_hold_over_2000_games(players):
-    gi, si, sf, viol = checked_games(prep([players]), 2000)
+    gi, _, si, sf, viol = checked_games(prep([players]), 2000)
     _assert_no_violation(gi, viol)
 
 

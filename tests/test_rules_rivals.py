@@ -278,17 +278,16 @@ def test_focus_and_minions_pay_once():
 
 
 def test_explosions_roll_extra_red_dice_up_to_the_cap():
-    """RV-D3/D4, AMB-01: each exploding face adds a Red die; chains stop at the cap."""
-    s = State(overrides=("colours.red.faces=[exploding_hit]", "explode.recursive=true",
-                         "colours.black.faces=[hit]", "colours.white.faces=[blank]")).clear()
-    # all-exploding extra die with chains would never end: the schema refuses it
-    assert s.a.dr[D.DR_CAP] == 10
+    """RV-D3/D4, AMB-01: each exploding face adds a Red die; a Red die that always explodes
+    would chain forever, so the data is refused."""
     with pytest.raises(InputError, match="always explodes"):
         RULESET.prepare({"name": "t", "ruleset": "rivals", "players": 2},
                         overrides=["colours.red.faces=[exploding_hit]"])
 
 
 def test_explosion_cap_and_unchained():
+    """AMB-01: at most ``explode.cap`` extra dice per roll; unchained, each exploding face
+    of the pool's own dice adds one die and the extra dice never explode."""
     s = State(overrides=("colours.red.faces=[exploding_hit, hit]",)).clear()
     pool = np.array([0, 1, 0], np.int64)
     res = np.zeros(D.RR_N, np.int64)

@@ -1,14 +1,15 @@
-"""Rivals: Masters of the Deep: a 2-4 player hex skirmish with exploding dice.
+"""Rivals: Masters of the Deep: a 2-4 player hex skirmish with exploding dice (rule ids RV-*
+and ambiguities AMB-* of the digest, AMB-27.. of the scope).
 
-The rules (``../shared/rulebooks/000_22dabda40dfb512e.txt``; rule ids RV-* and ambiguities
-AMB-* of the digest, AMB-27.. of the scope) are played by ``kernel.py`` from the numbers of
-``rivals.yaml``; the bots are ``bots.py`` with ``bots.yaml``; ``odds.py`` answers
-``deepsim odds rivals`` from the same dice data. The ruleset class is ``ruleset.py``.
+Rules in ``kernel.py`` (with ``state.py``, ``board.py``, ``dice.py``), bots in ``bots.py``
+and ``bots.yaml``, numbers in ``rivals.yaml`` (``data.py``; ``odds.py`` answers ``deepsim
+odds rivals`` from the same dice), the map in ``maps.py`` and ``hexgrid.py``, the contract
+in ``ruleset.py``; ``report.py`` writes its report sections, ``trace.py`` its trace.
 """
 
-from deepsim.rulesets.rivals.ruleset import DATA, RULESET, RivalsRuleset
+from deepsim.rulesets.rivals.data import DATA, parameter_paths, placeholders
+from deepsim.rulesets.rivals.ruleset import RivalsRuleset
 
-#: every settable dotted path of rivals.yaml with its default
-parameter_paths = DATA.parameter_paths
+RULESET = RivalsRuleset()
 
-__all__ = ["RULESET", "RivalsRuleset", "parameter_paths"]
+__all__ = ["DATA", "RULESET", "RivalsRuleset", "parameter_paths", "placeholders"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from deepsim.rulesets.base import KernelInputs
 from deepsim.rulesets.rivals import dice
 from deepsim.rulesets.rivals import layout as L
 from deepsim.rulesets.rivals.schema import (
@@ -166,7 +167,7 @@ def event_table(d: RivalsData) -> np.ndarray:
 
 
 @dataclass
-class RivalsArrays:
+class RivalsArrays(KernelInputs):
     """Kernel inputs (all numpy, C-contiguous), in ``kernel.play_listed``'s order.
 
     Attributes
@@ -227,10 +228,6 @@ class RivalsArrays:
     evtab: np.ndarray
     pidx: np.ndarray
     evmeta: np.ndarray
-
-    def kernel_args(self) -> tuple:
-        """Arguments of ``kernel.play_listed`` after (seed, games), in contract order."""
-        return tuple(getattr(self, f) for f in self.__dataclass_fields__)
 
 
 def bots_table(d: RivalsData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

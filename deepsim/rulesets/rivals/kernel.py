@@ -448,8 +448,8 @@ def check_state(scr, dat):
     ``small_per_tile`` Small models of one player (RV-T2) and is a tile a model may stand
     on; no model attacked twice this turn (RV-A6); every model in play has wounds below
     its hearts (RV-C8); the players' Aether and the bank add up to the box's tokens
-    (AMB-24); the activation tokens add up (RV-A1); each player's counts match its
-    models."""
+    (AMB-24); the activation tokens add up during a turn (RV-A1; before the first turn
+    there are none); each player's counts match its models."""
     rules = dat[D_RULES]
     ps = scr[X_PS]
     tiles = scr[X_TILE]
@@ -503,12 +503,11 @@ def check_state(scr, dat):
             if models[i, MD_ATTACKS_TURN] > 1:
                 return INV_ATTACKS
     tokens = np.int64(rules[R_TOKENS])
-    if rules[R_ACT_MODEL] < 0.5:
-        if ps[PS_TOK_M] + ps[PS_TOK_A] + ps[PS_TOK_E] != tokens or ps[PS_TOK_M] < 0 \
-                or ps[PS_TOK_A] < 0:
-            return INV_TOKENS
-    elif ps[PS_TOK_M] < 0 or ps[PS_TOK_A] < 0:
+    used = ps[PS_TOK_M] + ps[PS_TOK_A] + ps[PS_TOK_E]
+    if ps[PS_TOK_M] < 0 or ps[PS_TOK_A] < 0 or ps[PS_TOK_E] < 0:
         return INV_TOKENS
+    if rules[R_ACT_MODEL] < 0.5 and used != 0 and used != tokens:
+        return INV_TOKENS                   # RV-A1: the tokens only move between columns
     return INV_NONE
 
 
@@ -1799,6 +1798,8 @@ def play_listed(seed, games, *args, checks: bool = False):
     Returns
     -------
     gi : int64[count, N_GAME_INT]
+    gf : float64[count, 0]
+        No float games columns (the contract's four tables).
     si : int64[count, MAX_P, N_SEAT_INT]
     sf : float64[count, MAX_P, N_SEAT_FLT]
         Row r is game ``games[r]``; seat 0 moved first; seats >= players are zero with
@@ -1814,9 +1815,10 @@ def play_listed(seed, games, *args, checks: bool = False):
     flags = np.int64(2 if checks else 0)
     run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), flags,
                                          *args, gi, si, sf, viol), count)
+    gf = np.zeros((count, 0), np.float64)
     if checks:
-        return gi, si, sf, viol
-    return gi, si, sf
+        return gi, gf, si, sf, viol
+    return gi, gf, si, sf
 
 
 @njit(cache=True)
@@ -1826,8 +1828,9 @@ def trace_game(seed, game, max_events, rules, dr, faces, nfaces, modtab, units, 
                player_opts, fmix, knobs, evtab, pidx, evmeta):
     """Play one game with the event buffer on: the same code path as :func:`play_listed`.
 
-    Returns (gi, si, sf, events[:k]) for that single game (row 0); events are
-    int64[k, EVENT_WIDTH] rows (round, active player, kind, a..h; see trace.py).
+    Returns (gi, gf, si, sf, events[:k]) for that single game (row 0; ``gf`` has no
+    columns); events are int64[k, EVENT_WIDTH] rows (round, active player, kind, a..h; see
+    trace.py).
     """
     gi = np.zeros((1, N_GAME_INT), np.int64)
     si = np.zeros((1, MAX_P, N_SEAT_INT), np.int64)
@@ -1839,4 +1842,4 @@ def trace_game(seed, game, max_events, rules, dr, faces, nfaces, modtab, units, 
     viol = np.zeros(1, np.int64)
     play_game(seed, game, ZERO, scr, dat, gi, si, sf, ONE, viol)
     k = scr[X_E][E_EVN]
-    return gi, si, sf, scr[X_EV][:k].copy()
+    return gi, np.zeros((1, 0), np.float64), si, sf, scr[X_EV][:k].copy()

@@ -1,201 +1,46 @@
-"""The Rivals ruleset behind the runner contract (deepsim.rulesets.base.Ruleset).
-
-``prepare`` validates a scenario, the designer's data files, a fixed map and the data with
-its overrides, builds the run's map pool (maps.py) and the kernel arrays (compile.py);
-``run_chunk``/``run_games`` play games (kernel.py); ``_frames`` turns the kernel's outputs
-into the games and seats tables; ``trace`` replays one game as a log (trace.py). The
-faction column is a *build* (a team list under the budget, RV-S1/S6): until real rosters
-exist the factions are placeholders, so their names are the builds'.
-"""
+"""Rivals behind the ruleset contract: a scenario, its designer's data files and its map
+resolved into kernel inputs, its trace, report hooks and bench scenario (the playing and
+the tables are the base's: :class:`deepsim.rulesets.base.KernelRuleset`). The faction
+column is a *build* (a team list under the budget, RV-S1/S6): until real rosters exist the
+factions are placeholders, so their names are the builds'."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
-from deepsim.botdata import BotData, load_bot_data
+from deepsim.botdata import BotData
 from deepsim.errors import InputError
 from deepsim.factionbots import resolve_faction_bots
-from deepsim.params import load_yaml, nearest, params_hash, validate
+from deepsim.params import nearest, params_hash, validate
 from deepsim.rulesets import common
-from deepsim.rulesets.base import Prepared, Ruleset
+from deepsim.rulesets.base import KernelRuleset, KernelTables, Prepared
 from deepsim.rulesets.rivals import layout as L
+from deepsim.rulesets.rivals.data import (
+    DATA,
+    GAMES_COLUMNS,
+    HERE,
+    SEATS_COLUMNS,
+    bot_data,
+    designer_overrides,
+    load_with_files,
+    placeholders,
+    skipped_rules,
+)
 from deepsim.safeload import read_text
 from deepsim.scenario import LINES
 
-HERE = Path(__file__).parent
-DATA_FILE = HERE / "rivals.yaml"
-BOTS_FILE = HERE / "bots.yaml"
-
-#: Rulebook rules the engine does not play (also in docs/RULES.md, every banner and run.json)
-SKIPPED_RULES: list[str] = [
-    ("RV-S6 Starter cards (Abilities, Items, Weapons): their 44 texts are not in the "
-     "rulebook; the budget buys characters only"),
-    ("RV-C4 named abilities (Cut the Rations, Shield Line, Adrenaline Musk, Crumbling Aura, "
-     "Warcry, Paralyze, Coral Wall, Curative Coral): names only in the text; one generic "
-     "PLACEHOLDER ability, Focus, stands for all"),
-    ("RV-K1..K5 status effects (Stun, Poison, Paralyze, Control) and RV-X1 Recover: nothing "
-     "in the text inflicts them without the card and ability texts"),
-    "RV-P1 Lurker abilities and RV-P6 Controlled Lurkers: the card texts are missing",
-    ("RV-M4 Share: loot is equipped to its finder at once (RV-I1); the text never says how "
-     "the Loot Supply's items are equipped, so nothing is shared"),
-    ("RV-E1 Event deck: its 25 cards are not in the text; the deck is empty unless a "
-     "designer supplies one (scenario key data:)"),
-]
+__all__ = ["RivalsRuleset"]
 
 
-def _model():
-    from deepsim.rulesets.rivals.schema import RivalsData
-    return RivalsData
-
-
-#: the data file read against its model (defaults, dotted paths, overrides)
-DATA = common.DataFile(DATA_FILE, _model)
-#: the groups a designer's data file (scenario key ``data:``) may give
-DESIGNER_GROUPS = ("colours", "roster", "lurkers", "loot", "events", "abilities")
-
-
-@lru_cache(maxsize=1)
-def bot_data() -> BotData:
-    """The bots' knobs (type, bounds, searchable) and styles from bots.yaml."""
-    return load_bot_data(BOTS_FILE, L.KNOBS)
-
-
-def placeholders(d, fixed_map: bool) -> list[str]:
-    """Parameter paths whose data is invented while their ``placeholder`` flag is set."""
-    out = [f"colours.{c}.faces" for c, spec in d.colours.items() if spec.placeholder]
-    if d.roster.placeholder:
-        out += ["roster.units", "roster.builds"]
-    if d.abilities.placeholder:
-        out.append("abilities.focus")
-    if d.lurkers.placeholder and d.lurkers.enabled:
-        out.append("lurkers.deck")
-    if d.loot.placeholder:
-        out.append("loot.deck")
-    if d.events.placeholder and d.events.deck:
-        out.append("events.deck")
-    if d.map.placeholder and not fixed_map:
-        out += ["map.mix", "map.generator"]
-    return out
-
-
-def skipped_rules(d) -> list[str]:
-    """SKIPPED_RULES, without the Event deck's line when a designer supplied cards."""
-    return [r for r in SKIPPED_RULES if not (r.startswith("RV-E1") and d.events.deck)]
-
-
-def designer_overrides(paths: list[str], base: Path, *, source: str, lines: dict
-                       ) -> tuple[dict, list[str], dict]:
-    """The scenario's ``data:`` files as overrides: each group a file gives replaces the
-    ruleset's keys it names, and its ``placeholder`` flag becomes the file's (default false:
-    a designer's data is taken as transcribed). Colours are replaced one by one.
-
-    Returns (overrides, the files read, {path: file}).
-
-    Raises
-    ------
-    InputError
-        A missing or malformed file, or a group or key the data does not have (naming the
-        file, key and line).
-    """
-    out: dict = {}
-    where: dict = {}
-    shown = []
-    for i, rel in enumerate(paths):
-        path = base / rel
-        key = "data" if len(paths) == 1 else f"data.{i}"
-        if not path.is_file():
-            raise InputError(f"no such data file {path} (the path is relative to the "
-                             f"scenario file)", file=source, key=key, line=lines.get(key))
-        raw, flines = load_yaml(path)
-        if not isinstance(raw, dict) or not raw:
-            raise InputError("expected a mapping of data groups (any of "
-                             f"{', '.join(DESIGNER_GROUPS)})", file=str(path))
-        for group, body in raw.items():
-            if group not in DESIGNER_GROUPS:
-                raise InputError(f"unknown data group{nearest(group, DESIGNER_GROUPS)}; a "
-                                 f"designer's file gives any of {', '.join(DESIGNER_GROUPS)}",
-                                 file=str(path), key=group, line=flines.get(group))
-            if not isinstance(body, dict):
-                raise InputError(f"expected a mapping under {group}", file=str(path),
-                                 key=group, line=flines.get(group))
-            if group == "colours":
-                for colour, spec in body.items():
-                    if not isinstance(spec, dict):
-                        raise InputError("expected a mapping (placeholder, rank, faces)",
-                                         file=str(path), key=f"colours.{colour}",
-                                         line=flines.get(f"colours.{colour}"))
-                    for k, v in spec.items():
-                        out[f"colours.{colour}.{k}"] = v
-                        where[f"colours.{colour}.{k}"] = str(path)
-                    if "placeholder" not in spec:
-                        out[f"colours.{colour}.placeholder"] = False
-                continue
-            for k, v in body.items():
-                out[f"{group}.{k}"] = v
-                where[f"{group}.{k}"] = str(path)
-            if "placeholder" not in body:
-                out[f"{group}.placeholder"] = False
-        shown.append(str(path))
-    return out, shown, where
-
-
-def load_with_files(extra: dict, where: dict, ov: common.Overrides):
-    """The data with the designer's files (``extra``: their group overrides, ``where``:
-    path -> file), then the scenario's ``overrides:`` and ``--set`` (``ov``), which may set
-    paths the files added (a unit or build of the designer's roster).
-
-    Raises
-    ------
-    InputError
-        A bad path or value, naming the data file it came from, else the scenario or
-        ``--set``.
-    """
-    from deepsim.params import apply_overrides, leaf_paths, validate
-    base = DATA.load().model_dump()
-    first = next(iter(where.values()), "<data>")
-
-    def owner(key: str | None) -> str | None:
-        key = key or ""
-        return next((f for k, f in where.items() if key == k or key.startswith(k + ".")),
-                    None)
-
-    try:
-        staged = apply_overrides(base, extra, valid_paths=DATA.parameter_paths(),
-                                 source=first)
-        data = validate(DATA.model, staged, source=first)
-    except InputError as exc:
-        f = owner(exc.key) or first
-        raise InputError(f"with the data file {f}: {exc.message}", file=f, key=exc.key,
-                         line=None) from None
-    if not ov.merged:
-        return data
-    paths = leaf_paths(data.model_dump())
-    try:
-        final = apply_overrides(data.model_dump(), ov.merged, valid_paths=paths,
-                                source=ov.src, lines=ov.lines)
-    except InputError as exc:
-        if exc.line is None or ov.src == ov.source:
-            raise
-        raise InputError(exc.message, file=ov.source, key=exc.key, line=exc.line) from None
-    return validate(DATA.model, final, source=ov.src, lines=ov.lines)
-
-
-_GAMES_COLUMNS = {"game": "int64", "seed": "int64",
-                  **{c: "int64" for c in L.GAME_INT if c not in ("truncated", "end_cause")},
-                  "truncated": "bool", "end": "category"}
-_SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64", "build": "category",
-                  "bot": "category",
-                  **{c: "int64" for c in L.SEAT_INT if c not in ("bot", "build")},
-                  "win": "float64", "fair": "float64", "first": "bool"}
-
-
-class RivalsRuleset(Ruleset):
-    """Rivals: Masters of the Deep (deepsim.rulesets.base.Ruleset)."""
+class RivalsRuleset(KernelRuleset):
+    """Rivals: Masters of the Deep behind the ruleset contract
+    (:class:`deepsim.rulesets.base.KernelRuleset`): what is Rivals's own (its scenario's
+    builds, data files and map, the trace, report and bench); the playing and the tables
+    are the base's."""
 
     name = "rivals"
     title = "Rivals: Masters of the Deep"
@@ -207,12 +52,14 @@ class RivalsRuleset(Ruleset):
     default_objective = "faction_spread"
     #: the rulebook states no game length
     target_rounds = None
-    games_columns = _GAMES_COLUMNS
-    seats_columns = _SEATS_COLUMNS
+    games_columns = GAMES_COLUMNS
+    seats_columns = SEATS_COLUMNS
+    data = DATA
+    tables = KernelTables(L.GAME_INT, (), L.SEAT_INT, L.SEAT_FLT, coded=("bot", "build"))
     seat_order = "seat 1 moves first; turns go clockwise; seats rotate over games"
     score_label = None
-    report_games_columns = tuple(c for c in _GAMES_COLUMNS if c not in ("game", "seed"))
-    report_seats_columns = tuple(c for c in _SEATS_COLUMNS if c not in ("game",))
+    report_games_columns = tuple(c for c in GAMES_COLUMNS if c not in ("game", "seed"))
+    report_seats_columns = tuple(c for c in SEATS_COLUMNS if c not in ("game",))
     #: cold compile, CPU seconds on a 2-core machine (docs/performance.md)
     compile_estimate_s: ClassVar[dict[str, float]] = {"run": 60.0, "all": 75.0}
 
@@ -396,32 +243,11 @@ class RivalsRuleset(Ruleset):
         prepared = prepared or self.default_prepared()
         args = prepared.compiled["arrays"].kernel_args()
         seed, zero = np.int64(prepared.scenario["seed"]), np.int64(0)
-        tables = play_games(seed, zero, zero, *args)            # empty tables
-        play_block(seed, np.zeros(0, np.int64), zero, zero, zero, *args, *tables,
+        gi, _, si, sf = play_games(seed, zero, zero, *args)    # empty tables
+        play_block(seed, np.zeros(0, np.int64), zero, zero, zero, *args, gi, si, sf,
                    np.zeros(0, np.int64))
         if trace:
             trace_game(seed, zero, np.int64(1), *args)
-
-    def run_chunk(self, prepared: Prepared, start: int, count: int
-                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """Play games ``start .. start+count-1``; one games row per game, one seats row per
-        player. The result depends only on (seed, game index)."""
-        from deepsim.rulesets.rivals.kernel import play_games
-        seed = int(prepared.scenario["seed"])
-        gi, si, sf = play_games(np.int64(seed), np.int64(start), np.int64(count),
-                                *prepared.compiled["arrays"].kernel_args())
-        return self._frames(prepared, seed, start, gi, si, sf)
-
-    def run_games(self, prepared: Prepared, games: np.ndarray
-                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """Play the games of index ``games`` (int64, ascending); the rows are those of
-        ``run_chunk`` for the same games."""
-        from deepsim.rulesets.rivals.kernel import play_listed
-        idx = np.ascontiguousarray(games, dtype=np.int64)
-        seed = int(prepared.scenario["seed"])
-        gi, si, sf = play_listed(np.int64(seed), idx,
-                                 *prepared.compiled["arrays"].kernel_args())
-        return self._frames(prepared, seed, idx, gi, si, sf)
 
     def factions(self, prepared: Prepared | None = None) -> list[str]:
         """The builds (the faction column's values) in the kernel's build-code order."""
@@ -429,50 +255,29 @@ class RivalsRuleset(Ruleset):
             return list(DATA.load().roster.builds)
         return list(prepared.compiled["builds"])
 
-    def _frames(self, prepared, seed, start, gi, si, sf):
-        """``start``: the first game's index, or the int64 index of every row."""
-        count = gi.shape[0]
-        index = (np.arange(start, start + count, dtype=np.int64) if np.ndim(start) == 0
-                 else np.asarray(start, dtype=np.int64))
-        games = {"game": index, "seed": np.full(count, seed, np.int64)}
-        for j, c in enumerate(L.GAME_INT):
-            if c == "end_cause":
-                continue
-            games[c] = np.ascontiguousarray(gi[:, j])
-        games["truncated"] = games["truncated"].astype(bool)
-        games["winner_seat"] = common.seat_number(games["winner_seat"])
-        games["end"] = pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
-                                                 categories=list(L.END_CAUSES))
-        games_df = pd.DataFrame(games, copy=False)
-        players = gi[:, L.G_PLAYERS]
-        mask = np.arange(L.MAX_P)[None, :] < players[:, None]
-        gidx, seat = np.nonzero(mask)
-        s_int = si[gidx, seat, :]
-        seats = {"game": index[gidx], "seat": common.seat_number(seat),
-                 "players": players[gidx].astype(np.int64)}
-        seats["build"] = pd.Categorical.from_codes(s_int[:, L.S_BUILD],
-                                                   categories=prepared.compiled["builds"])
-        seats["bot"] = common.bot_column(prepared.compiled["bot_labels"], s_int[:, L.S_BOT])
-        for j, c in enumerate(L.SEAT_INT):
-            if c in ("bot", "build"):
-                continue
-            seats[c] = np.ascontiguousarray(s_int[:, j])
-        by = seats["eliminated_by"]
-        seats["eliminated_by"] = np.where(by >= 0, by + 1,
+    # ---- the tables: the build column, how the game ended, who played first ----------
+
+    def faction_columns(self, prepared: Prepared, s_int: np.ndarray) -> dict:
+        """The seats' ``build`` (the faction column) from its code."""
+        return {"build": pd.Categorical.from_codes(
+            s_int[L.SEAT_INT.index("build")], categories=list(prepared.compiled["builds"]))}
+
+    def games_extra(self, prepared: Prepared, gi: np.ndarray, gf: np.ndarray) -> dict:
+        """How the game ended (``layout.END_CAUSES``) as a categorical."""
+        return {"end": pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
+                                                 categories=list(L.END_CAUSES))}
+
+    def seats_extra(self, prepared: Prepared, s_int: np.ndarray, s_flt: np.ndarray,
+                    seat: np.ndarray) -> dict:
+        """Whether the seat played first, and ``eliminated_by`` as users read it: the seat
+        number whose attack took the last model, 0 a Lurker, -2 an event, -1 none."""
+        by = s_int[L.S_ELIM_BY]
+        return {"first": seat == 0,
+                "eliminated_by": np.where(by >= 0, by + 1,
                                           np.where(by == L.BY_LURKER, 0,
-                                                   np.where(by == L.BY_EVENT, -2, -1)))
-        seats["win"] = np.ascontiguousarray(sf[gidx, seat, L.SF_WIN])
-        seats["fair"] = 1.0 / seats["players"]
-        seats["first"] = seat == 0
-        return games_df, pd.DataFrame(seats, copy=False)
+                                                   np.where(by == L.BY_EVENT, -2, -1)))}
 
     # ---- trace --------------------------------------------------------------------------
-
-    def _trace_arrays(self, prepared: Prepared, game_index: int, max_events: int = 400_000):
-        from deepsim.rulesets.rivals.kernel import trace_game
-        seed = int(prepared.scenario["seed"])
-        return seed, trace_game(np.int64(seed), np.int64(game_index), max_events,
-                                *prepared.compiled["arrays"].kernel_args())
 
     def trace(self, prepared: Prepared, game_index: int) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
@@ -481,31 +286,14 @@ class RivalsRuleset(Ruleset):
         game's batch result.
         """
         from deepsim.rulesets.rivals.trace import format_game
-        seed, (gi, si, sf, ev) = self._trace_arrays(prepared, game_index)
-        return format_game(prepared, seed, game_index, gi, si, sf, ev)
+        t = self.traced(prepared, game_index)
+        return format_game(prepared, t.seed, game_index, t.gi, t.si, t.sf, t.events)
 
     def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
         """The replay as records (``deepsim trace --format json``)."""
         from deepsim.rulesets.rivals.trace import records
-        seed, (gi, si, sf, ev) = self._trace_arrays(prepared, game_index)
-        return records(prepared, seed, game_index, gi, si, sf, ev)
-
-    def trace_result(self, prepared: Prepared, game_index: int):
-        """(games_df, seats_df) of one traced game, for checking against a batch row."""
-        seed, (gi, si, sf, _) = self._trace_arrays(prepared, game_index, 1)
-        return self._frames(prepared, seed, game_index, gi, si, sf)
-
-    # ---- data ---------------------------------------------------------------------------
-
-    def golden_cases(self) -> list:
-        """The frozen scenarios of ``golden.yaml`` whose result digests the tests pin."""
-        from deepsim.testing.golden import load_cases
-        return load_cases(HERE / "golden.yaml", self.name)
-
-    def parameters(self) -> list[dict]:
-        """Every parameter: dotted path, default, type, bounds and the data file's note
-        (the rule id RV-* or ambiguity AMB-* it settles)."""
-        return DATA.parameters()
+        t = self.traced(prepared, game_index)
+        return records(prepared, t.seed, game_index, t.gi, t.si, t.sf, t.events)
 
     def bot_data(self) -> BotData:
         """The bots' knobs with their bounds and the styles (``baseline`` marked)."""
@@ -540,6 +328,3 @@ class RivalsRuleset(Ruleset):
         """The three heuristic styles drawn per seat, every build (scenarios/rivals.yaml)."""
         return {"players": players or 2, "bots": ["brawler", "sniper", "looter"]}
 
-
-RULESET = RivalsRuleset()
-__all__ = ["DATA", "RULESET", "SKIPPED_RULES", "RivalsRuleset", "bot_data"]

@@ -1,7 +1,7 @@
 """``reports/rivals/README.md``: the designer's questions (scope part A, §A1) answered from
 measured runs.
 
-``python -m deepsim.rulesets.rivals.findings RUNS_DIR --out reports/rivals/README.md`` (run
+``python -m deepsim.studies.rivals RUNS_DIR --out reports/rivals/README.md`` (run
 by ``make rivals-findings``) reads the run directories under ``RUNS_DIR``:
 
 - ``mixed``: scenarios/rivals.yaml (2-4 players, builds and heuristic bots drawn per seat);
@@ -35,7 +35,8 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim.atomic import atomic_write_text
 from deepsim.report import metrics as M
-from deepsim.report.load import RunData, load_run
+from deepsim.report.load import RunData
+from deepsim.reporting import load_run
 from deepsim.rulesets.rivals.report import DEPENDS, build_matrix, builds_by_players, map_spread
 
 ALPHA = 0.05
@@ -354,7 +355,7 @@ def build(runs_dir: Path) -> str:
     skipped = ", ".join(r.split(" ", 1)[0] for r in m.skipped_rules)
     lines = [
         "# Rivals: Masters of the Deep: the designer's questions, measured", "",
-        ("Made by `make rivals-findings` (`deepsim/rulesets/rivals/findings.py`): every "
+        ("Made by `make rivals-findings` (`deepsim/studies/rivals.py`): every "
          "number below comes from these runs (95% intervals in brackets: Wilson for shares, "
          "t for means, Newcombe for differences of shares; paired runs share seeds, maps, "
          "builds and bots game by game):"), "",
