@@ -11,7 +11,8 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # environment (deepsim/jitcache.py). The first `make run` compiles (the run says so), later
 # runs of any checkout of the same sources load it in about a second.
 
-.PHONY: run test test-slow clean venv bench findings findings-ladder findings-ladder-runs \
+.PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
+	findings-calibration \
 	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill
 
 venv: $(STAMP)
@@ -27,12 +28,16 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
 
-# the suite without the tests marked slow (pyproject addopts); test-slow runs only those
+# the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
+# runs only those, test-all both (.ci/run runs test, then test-slow)
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
 
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -q -m slow
+
+test-all: $(STAMP)
+	$(VENV)/bin/pytest -q -m "slow or not slow"
 
 # Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
 warmup: $(STAMP)
@@ -73,16 +78,24 @@ meta: $(STAMP)
 	cp $(META_RUNS)/atlantis/meta-bots.yaml scenarios/meta/atlantis-bots.yaml
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
-# players, random companies, the shipped heuristics balanced/greedy/martyr: a style-mixed
-# field for B5), a 2-player run (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8),
-# Wardancer's Worthy End read as "instead of" (A20), and the same mixed field played by the
-# meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's verdict
-# under both fields side by side, a flip marked "depends on play skill".
-# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md and its PNGs are committed.
+# players, random companies, the shipped heuristics balanced/greedy/martyr), a 2-player run
+# (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8), Wardancer's Worthy End read
+# as "instead of" (A20), B5's paired games (scenarios/claims/b5-*.yaml: each deal played by
+# two arms with the behaviours swapped between the seats), and the same mixed field played
+# by the meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's
+# verdict under both fields side by side, a flip marked "depends on play skill".
+# The instruments' calibration (deepsim/rulesets/deepfall/calibration.yaml) is made apart,
+# by `make findings-calibration` on seeds of its own, and committed before `make findings`
+# (which reads it: the mirror margins of B6 and each instrument's calibration figure).
+# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md, its PNGs and figures.json (every
+# committed figure, which tests/test_findings.py recomputes at a small budget) are committed.
 FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
+FINDINGS_PAIRED_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
+# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth
+CALIBRATION_GAMES ?= 200000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
@@ -108,6 +121,10 @@ findings-ladder-runs: $(STAMP)
 	$(VENV)/bin/deepsim ladder scenarios/deepfall-mixed.yaml --games $(FINDINGS_LADDER_GAMES) \
 		--depth-games 0 --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
 
+findings-calibration: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.calibration \
+		--runs $(FINDINGS_RUNS)/calibration --games $(CALIBRATION_GAMES)
+
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
@@ -122,6 +139,9 @@ findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	for arm in exits-a exits-b aggression-a aggression-b; do \
+		$(VENV)/bin/deepsim run scenarios/claims/b5-$$arm.yaml --games $(FINDINGS_PAIRED_GAMES) \
+			--out $(FINDINGS_RUNS)/b5-$$arm $(DEEPSIM_QUIET) || exit 1; done
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim tune $(RC) --space readings \
@@ -135,7 +155,9 @@ findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
 	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
-		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --meta $(FINDINGS_RUNS)/mixed-meta \
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
+		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
+		--meta $(FINDINGS_RUNS)/mixed-meta \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \
@@ -150,7 +172,14 @@ ATLANTIS_RUNS ?= reports/runs/atlantis
 AR := $(ATLANTIS_RUNS)
 KING_FIRST := --set setup.first_side=sea_king
 MIRRORED := --set map.generator.mirrored=true
-ATLANTIS_SKILL_GAMES ?= 100000
+# Game budgets: games now last until a leader dies (the safety cap end.max_turns is 1,000
+# player-turns; about 70 player-turns a game, 4x the 60-turn cap's), so the default field
+# plays ~80 games/s on 2 threads: 20,000 games for the main runs (Wilson half-width about
+# 0.7 points of a side's share), 10,000 for the variants, 5,000 per mirrored-map run.
+ATLANTIS_GAMES ?= 20000
+ATLANTIS_VARIANT_GAMES ?= 10000
+ATLANTIS_MIRROR_GAMES ?= 5000
+ATLANTIS_SKILL_GAMES ?= $(ATLANTIS_GAMES)
 
 # reports/atlantis/skill.md: each side's verdict under the shipped bots
 # (scenarios/atlantis.yaml) and under the meta field (scenarios/atlantis-meta.yaml), side by
@@ -163,24 +192,25 @@ atlantis-skill: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
 		--out reports/atlantis/skill.md
 
+# the default field's run is atlantis-skill's shipped one (the same scenario, seed and games)
 atlantis-findings: $(STAMP) atlantis-skill
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --out $(AR)/hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --out $(AR)/hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 --set 'combat.hit_faces=[4,5,6]' \
-		--out $(AR)/hit456 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 $(KING_FIRST) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_GAMES) \
+		--out $(AR)/hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		--set 'combat.hit_faces=[4,5,6]' --out $(AR)/hit456 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) $(KING_FIRST) \
 		--out $(AR)/hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 50000 $(KING_FIRST) \
-		--out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		$(KING_FIRST) --out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
 		--out $(AR)/mirror-hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) \
-		--out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim report $(AR)/hit1 $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
+		$(KING_FIRST) --out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) --out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) $(KING_FIRST) --out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(AR)/skill-shipped $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
 		$(AR)/hit56-kingfirst --format md --out reports/atlantis
 	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
@@ -193,11 +223,19 @@ atlantis-findings: $(STAMP) atlantis-skill
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
+# Game budgets (the machine is shared: tens of thousands of games, ~70 games/s on 2 threads)
+ABYSS_GAMES ?= 20000
+ABYSS_4P_GAMES ?= 10000
+
 abyss-findings: $(STAMP)
-	$(VENV)/bin/deepsim run scenarios/abyss.yaml --out $(BR)/mixed $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games 50000 --out $(BR)/4p $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --out $(BR)/threat $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --out $(BR)/auction $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss.yaml --games $(ABYSS_GAMES) --out $(BR)/mixed \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games $(ABYSS_4P_GAMES) --out $(BR)/4p \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --games $(ABYSS_GAMES) --out $(BR)/threat \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --games $(ABYSS_GAMES) \
+		--out $(BR)/auction $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim report $(BR)/mixed --format md --out reports/abyss/mixed
 	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat

@@ -179,6 +179,17 @@ def estimate_s(ruleset: Any, what: str = "run") -> float | None:
     return None if est is None else float(est)
 
 
+def estimate_cpu_s(ruleset: Any, what: str) -> float | None:
+    """CPU seconds a cold compile of ``what`` (``run``, ``all`` or a part) took when last
+    measured on this machine, else the ruleset's ``compile_estimate_s``, else None (CPU
+    time: what ``deepsim warmup`` balances its processes by)."""
+    rec = _read_times().get(f"{ruleset.name}:{what}")
+    if isinstance(rec, dict) and isinstance(rec.get("cpu_seconds"), (int, float)):
+        return float(rec["cpu_seconds"])
+    est = ruleset.compile_estimate_s.get(what)
+    return None if est is None else float(est)
+
+
 def _record(ruleset: Any, what: str, report: CompileReport) -> None:
     from deepsim.atomic import atomic_write_json
 
@@ -207,13 +218,17 @@ def _about(seconds: float | None) -> str:
 
 def compile_message(ruleset: Any, what: str = "run") -> str:
     """``compiling the DEEPFALL kernel (first run only, about 25 s)``, with the ruleset's
-    title and :func:`estimate_s`."""
+    title and :func:`estimate_s` (``what`` a part of ``warm_parts``: ``compiling the
+    DEEPFALL kernels for traced games ...``)."""
     title = ruleset.title
-    noun = "kernels" if what == "all" else "kernel"
-    return f"compiling the {title} {noun} (first run only{_about(estimate_s(ruleset, what))})"
+    parts = getattr(ruleset, "warm_parts", {}) or {}
+    noun = "kernels" if what == "all" or what in parts else "kernel"
+    which = f" for {parts[what]}" if what in parts else ""
+    return (f"compiling the {title} {noun}{which} "
+            f"(first run only{_about(estimate_s(ruleset, what))})")
 
 
-def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False,
+def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False, part: str | None = None,
          on_compile: Callable[[str], None] | None = None) -> CompileReport:
     """Compile (or load from the cache) the kernels a ruleset's games need, before them.
 
@@ -226,6 +241,10 @@ def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False,
         default: the ruleset's own default scenario.
     trace : bool, default False
         Also the kernels of ``trace`` (``deepsim warmup`` compiles everything).
+    part : str, optional
+        One of the ruleset's ``warm_parts``: ``warm_up(part=part)`` compiles that part of
+        everything alone (``deepsim warmup`` compiles the parts in parallel processes);
+        its time is recorded under the part's name.
     on_compile : callable(message), optional
         Called once, when numba starts compiling (not when everything is in the cache),
         with :func:`compile_message`; the CLI shows it with a spinner.
@@ -242,7 +261,7 @@ def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False,
     from numba.core import config as numba_config
     from numba.core import event
 
-    what = "all" if trace else "run"
+    what = part if part is not None else "all" if trace else "run"
     compiled: list[str] = []
     announced = False
 
@@ -261,7 +280,10 @@ def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False,
 
     t0, c0 = time.perf_counter(), time.process_time()
     with event.install_listener("numba:compile", _Listener()):
-        ruleset.warm_up(prepared, trace=trace)
+        if part is None:
+            ruleset.warm_up(prepared, trace=trace)
+        else:
+            ruleset.warm_up(prepared, trace=trace, part=part)
     report = CompileReport(seconds=time.perf_counter() - t0,
                            cpu_seconds=time.process_time() - c0, compiled=compiled,
                            cache_dir=str(numba_config.CACHE_DIR))

@@ -12,6 +12,7 @@ import copy
 import difflib
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,9 @@ from deepsim.errors import InputError
 from deepsim.safeload import load_yaml, parse_value
 
 __all__ = [
-    "apply_overrides", "field_info", "leaf_paths", "load_yaml", "nearest",
-    "override_lines", "parameter_table", "params_hash", "parse_override", "shown_value",
-    "validate", "validation_error", "yaml_comment",
+    "apply_overrides", "cap_text", "field_info", "leaf_paths", "load_yaml", "nearest",
+    "override_lines", "param_value", "parameter_table", "params_hash", "parse_override",
+    "safety_cap_values", "shown_value", "validate", "validation_error", "yaml_comment",
 ]
 
 
@@ -337,3 +338,44 @@ def parameter_table(model: type[BaseModel], data_file: Path | str, paths: dict[s
         out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
                     "section": note})
     return out
+
+
+# --- safety caps (deepsim.rulesets.base.UNRESOLVED) ---------------------------------------
+
+def param_value(params: Mapping[str, Any], path: str) -> Any:
+    """The value at dotted ``path`` of a nested parameters mapping (``Prepared.params``),
+    or of a flat one keyed by dotted paths (a report's ``RunData.params``); None when
+    absent."""
+    if path in params:
+        return params[path]
+    node: Any = params
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def safety_cap_values(ruleset: Any, params: Mapping[str, Any]) -> list[dict]:
+    """Each safety cap of ``ruleset`` (:attr:`deepsim.rulesets.base.Ruleset.safety_caps`,
+    read by attribute: any object, None gives none) with its value in
+    ``params``: ``[{"path", "value", "unit", "invented": True}]`` (a cap is never a rule:
+    the value is invented data), in declaration order; caps absent from ``params`` are left
+    out. What ``run.json`` records as ``safety_caps`` and every banner shows."""
+    out = []
+    for path, unit in dict(getattr(ruleset, "safety_caps", {}) or {}).items():
+        value = param_value(params, path)
+        if value is not None:
+            out.append({"path": path, "value": value, "unit": unit, "invented": True})
+    return out
+
+
+def cap_text(caps: Sequence[Mapping[str, Any]]) -> str:
+    """``the 1,000 player-turn cap (end.max_turns)``: the caps for a sentence ('' when
+    none)."""
+    bits = []
+    for c in caps:
+        v = c.get("value")
+        num = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        bits.append(f"the {num} {c.get('unit', '')} cap ({c.get('path')})".replace("  ", " "))
+    return " / ".join(bits)

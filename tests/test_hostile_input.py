@@ -275,11 +275,15 @@ def test_yaml_12_floats_and_64_bit_integers():
 
 def _scenario_model(name: str) -> type[BaseModel]:
     """The ruleset's scenario schema: the ScenarioBase subclass its package defines
-    (``prepare`` of a minimal scenario imports it wherever it lives)."""
+    (``prepare`` of a minimal scenario imports it wherever it lives), a built-in's or an
+    installed plugin's (its package is the one its ``RULESET`` comes from)."""
+    rs = rulesets.get(name)
     try:
-        rulesets.get(name).prepare({"name": "x", "ruleset": name})
+        rs.prepare({"name": "x", "ruleset": name})
     except InputError:
         pass
+    module = sys.modules[type(rs).__module__]
+    package = module.__name__ if hasattr(module, "__path__") else module.__package__
 
     def subclasses(cls):
         for sub in cls.__subclasses__():
@@ -287,7 +291,7 @@ def _scenario_model(name: str) -> type[BaseModel]:
             yield from subclasses(sub)
 
     found = [c for c in subclasses(ScenarioBase)
-             if c.__module__.startswith(f"deepsim.rulesets.{name}.")]
+             if c.__module__ == package or c.__module__.startswith(package + ".")]
     assert len(found) == 1, found
     return found[0]
 

@@ -51,7 +51,8 @@ SPECS = [
     "feel_bad_crew[players=3]", "feel_bad_crew_mid", "cash_outs", "last_stands[bot=martyr]",
     "worthy_ends", "crews", "faction_spread", "company_spread", "lineage_spread",
     "calling_spread[players=4]", "bot_spread", "seat_advantage", "rounds[players=3]",
-    "length_error", "truncated", "margin", "margin_rel", "draw_share", "tie_share",
+    "length_error", "truncated", "unresolved", "margin", "margin_rel", "draw_share",
+    "tie_share",
     "contested_share", "markers_per_contested", "cap_binds", "taken_if_warned",
     "turns[calling=Reaver]", "maw_steps",
 ]
@@ -164,7 +165,7 @@ def test_cli_compare_fixed(tiny):
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert "win_share[calling]: A, B and the paired change B - A" in text
-    assert "Before/after per company" in text and "faction_spread" in text
+    assert "Is it balanced now? Per company" in text and "faction_spread" in text
     assert "Wardancer" in text
 
 

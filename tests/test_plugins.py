@@ -11,6 +11,8 @@ numba compile per machine, then numba's cache); the fixtures are module-scoped.
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,7 +78,14 @@ def _scaffold_folder(request, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def scaffold(request, tmp_path_factory):
+def scaffold_site(tmp_path_factory) -> Path:
+    """The folder the scaffold's ``*.dist-info`` is written to (on ``sys.path`` while the
+    scaffold is installed)."""
+    return tmp_path_factory.mktemp("site")
+
+
+@pytest.fixture(scope="module")
+def scaffold(request, tmp_path_factory, scaffold_site):
     """The scaffold's package written by ``write_ruleset`` and installed by path."""
     from deepsim.newruleset import Scaffold
     root = _scaffold_folder(request, tmp_path_factory)
@@ -86,7 +95,7 @@ def scaffold(request, tmp_path_factory):
         sc = Scaffold(root, NAME, f"deepsim_{NAME}", f"deepsim-{NAME}", files)
     else:
         sc = write_ruleset(NAME, root)
-    site = tmp_path_factory.mktemp("site")
+    site = scaffold_site
     fake_install(site, sc.dist, "0.1.0", {NAME: f"{sc.package}:RULESET"})
     on = _OnPath(root / "src", site, modules=(sc.package,))
     yield sc
@@ -148,6 +157,27 @@ def test_the_scaffolds_rule_tests_pass(scaffold):
     assert len(tests) >= 5
     for t in tests:
         t()
+
+
+def test_the_suite_collects_and_passes_with_the_plugin_installed(scaffold, scaffold_site):
+    """A user who installed a ruleset plugin can run deepsim's own tests: the suite is
+    collected with the plugin registered, and the tests that walk every registered ruleset
+    (strict types over each scenario schema) pass for the plugin too."""
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(scaffold.root / "src"), str(scaffold_site),
+         *filter(None, [os.environ.get("PYTHONPATH")])]))
+    collect = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                              "-p", "no:cacheprovider", "tests"], cwd=repo, env=env,
+                             capture_output=True, text=True, check=False)
+    assert collect.returncode == 0, collect.stdout[-3000:] + collect.stderr[-3000:]
+    ids = collect.stdout.splitlines()
+    assert any(f"[{NAME}" in i or f"-{NAME}" in i for i in ids), collect.stdout[-3000:]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_hostile_input.py", "-k", NAME], cwd=repo, env=env,
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and " failed" not in run.stdout, run.stdout[-3000:]
 
 
 def test_rulesets_lists_the_plugin_with_version_and_source(scaffold):

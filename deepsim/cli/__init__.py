@@ -10,7 +10,9 @@ valid.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -21,11 +23,9 @@ from rich.progress import ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
-from deepsim import runner
 from deepsim.cli import options
 from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
-from deepsim.output import read_run
 from deepsim.progressbar import games_progress
 from deepsim.version import __version__
 
@@ -87,12 +87,17 @@ _fail = fail     # error: line, exit 2 (bad input) or 4 (a failed write)
 
 
 class _SpeedColumn(ProgressColumn):
-    """Games per second."""
+    """Games per second since the games began: the games played over the time since the
+    bar started (when the first game is about to be played, after any compile), the
+    summary's own rate (``run.json`` ``games_per_s``), not rich's moving estimate over the
+    last few chunk writes, which reads several times higher when chunks finish in bursts."""
 
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("- games/s" if speed is None else f"{speed:,.0f} games/s",
-                    style="progress.data.speed")
+        played = task.completed - task.fields.get("start_done", 0)
+        elapsed = task.elapsed
+        if not elapsed or played <= 0:
+            return Text("- games/s", style="progress.data.speed")
+        return Text(f"{played / elapsed:,.0f} games/s", style="progress.data.speed")
 
 
 class _CompileStatus:
@@ -256,6 +261,9 @@ def run(
     workers: Workers = None,
 ) -> None:
     """Play a scenario's games and write parquet results, then print a summary."""
+    from deepsim import runner
+    from deepsim.output import read_run
+
     console, err_console = _console(), _console(stderr=True)
     progress_bar = games_progress(err_console, quiet=quiet, description="",
                                   extra=(_SpeedColumn(),))
@@ -268,7 +276,8 @@ def run(
             compiling.stop()
             progress_bar.start()
             # a resumed run starts part-way: that is not speed
-            task_id = progress_bar.add_task("games", total=total, completed=done)
+            task_id = progress_bar.add_task("games", total=total, completed=done,
+                                            start_done=done)
         progress_bar.update(task_id, completed=done, total=total)
 
     sets = list(sets or [])
@@ -329,7 +338,7 @@ def run(
         result.out_dir,
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
-                                                          "winner_side"]),
+                                                          "adjudicated", "winner_side"]),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
             [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
     )
@@ -341,7 +350,8 @@ def run(
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=rs.headline_groups())
+                   headline=rs.headline_groups(),
+                   caps=info.get("safety_caps") or ())
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -355,21 +365,40 @@ def trace(
     fmt: options.output_format(
         "text (readable, default) or json (one JSON object per line: header with the seats, each "
         "event, result).") = "text",
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="Only these seats (from 1; repeatable or 1,3), with the table's "
+                       "own lines.")] = None,
+    round_: Annotated[list[str] | None, typer.Option(
+        "--round", help="Only these rounds (3, 2-4 or 1,5; repeatable).")] = None,
+    only: Annotated[str | None, typer.Option(
+        "--only", help="bot: only the bots' decisions and what they read; rules: only "
+                       "the rules' lines.")] = None,
+    width: Annotated[int | None, typer.Option(
+        "--width", help="Wrap lines to this many columns (0: never; default: the "
+                        "terminal's width, no wrapping when the output is a pipe or a "
+                        "file).")] = None,
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
+    from deepsim import runner
+    from deepsim.tracefilter import TraceFilter, parse_numbers
+
     err_console = _console(stderr=True)
     compiling = _CompileStatus(err_console)
     try:
+        view = TraceFilter(parse_numbers(seat, "--seat", low=1),
+                           parse_numbers(round_, "--round", low=1), only)
+        if width is not None and width < 0:
+            raise InputError(f"expected a width >= 0, got {width}", key="--width")
         if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game, on_compile=compiling.start,
-                                               fmt=fmt)
+                                               fmt=fmt, view=view)
         elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
-                                          on_compile=compiling.start, fmt=fmt)
+                                          on_compile=compiling.start, fmt=fmt, view=view)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))
@@ -379,10 +408,32 @@ def trace(
         compiling.stop()
     for w in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    if width is None:
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 0
+    if fmt == "text" and width > 0:
+        lines = wrap_lines(lines, width)
     out = sys.stdout
     for line in lines:
         out.write(line + "\n")
     out.flush()
+
+
+def wrap_lines(lines: list[str], width: int) -> list[str]:
+    """Lines longer than ``width`` wrapped at spaces, each continuation indented four more
+    than its line (a word longer than the width is kept whole)."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[:len(line) - len(body)]
+        out += textwrap.wrap(body, width, initial_indent=indent,
+                             subsequent_indent=indent + "    ", break_long_words=False,
+                             break_on_hyphens=False) or [line]
+    return out
 
 
 @app.command()
@@ -420,6 +471,8 @@ def params(
     match: str = typer.Option("", "--match", "-m", help="Show only paths containing this."),
 ) -> None:
     """List every ruleset parameter: dotted path, default, type, bounds, rulebook section."""
+    from deepsim import runner
+
     console = _console()
     try:
         rs = runner.get_ruleset(ruleset)
@@ -484,6 +537,9 @@ def bench(
 def warmup(
     rulesets: Annotated[list[str] | None, typer.Argument(
         metavar="[RULESET]...", help="Rulesets to compile (default: all).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", min=1, help="Processes compiling at once (default: the cores this "
+                                    "process may use).")] = None,
     print_key: Annotated[bool, typer.Option(
         "--print-key", help="Print the cache key (kernel sources, Python, numba, machine) "
                             "and exit; for CI caches.")] = False,
@@ -494,10 +550,13 @@ def warmup(
 ) -> None:
     """Compile the rulesets' kernels into numba's per-user cache ahead of time.
 
-    Later runs of the same sources, from any checkout or installed copy, load them in about
-    a second. The cache is NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
+    Independent parts (a ruleset's kernels for batch games and for traced games, other
+    rulesets) compile in parallel processes, one per core. Later runs of the same sources,
+    from any checkout or installed copy, load them in about a second. The cache is
+    NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
     """
-    from deepsim import jitcache
+    from deepsim import jitcache, runner
+    from deepsim import warmup as warming
 
     if print_key or print_dir:
         if print_key:
@@ -516,27 +575,51 @@ def warmup(
     if prune:
         for p in jitcache.prune():
             console.print(f"removed {escape(str(p))}", highlight=False)
-    for name, rs in zip(names, objs, strict=True):
+    parts = []
+    for rs in objs:
         title = escape(rs.title)
         if not rs.plays:
             console.print(f"{title}: odds only, no kernel to compile", highlight=False)
-            continue
-        if not jitcache.can_warm(rs):
+        elif not jitcache.can_warm(rs):
             console.print(f"{title}: no warm_up entry (compiles on its first run)",
                           highlight=False)
-            continue
-        status = _CompileStatus(err_console)
-        try:
-            rep = jitcache.warm(rs, trace=True, on_compile=status.start)
-        finally:
-            status.stop()
-        if rep.compiled:
-            console.print(f"{title}: compiled {len(rep.compiled)} functions in "
-                          f"{rep.seconds:,.1f} s ({rep.cpu_seconds:,.1f} s CPU)",
-                          highlight=False)
         else:
-            console.print(f"{title}: in the cache (loaded in {rep.seconds:,.1f} s)",
+            parts.extend(warming.parts_of(rs))
+    plan = warming.plan(parts, jobs or warming.available_cores())
+    if len(plan.groups) > 1:
+        console.print(f"Compiling (or loading) in {len(plan.groups)} processes:",
+                      highlight=False)
+        for i, group in enumerate(plan.groups, 1):
+            console.print(f"  {i}. " + "; ".join(escape(p.label) for p in group),
                           highlight=False)
+    else:
+        for p in parts:
+            console.print(f"Compiling (or loading) the {escape(p.label)}", highlight=False)
+
+    status = _CompileStatus(err_console)
+
+    def done(r) -> None:
+        status.stop()
+        label = escape(r.part.label)
+        if r.compiled:
+            console.print(f"{label}: compiled {r.compiled} functions in {r.seconds:,.1f} s "
+                          f"({r.cpu_seconds:,.1f} s CPU)", highlight=False)
+        else:
+            console.print(f"{label}: in the cache (loaded in {r.seconds:,.1f} s)",
+                          highlight=False)
+
+    t0 = time.perf_counter()
+    try:
+        results = warming.run(plan, on_done=done, on_compile=status.start)
+    except RuntimeError as exc:
+        err_console.print(f"error: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(1) from None
+    finally:
+        status.stop()
+    if len(plan.groups) > 1 and any(r.compiled for r in results):
+        cpu = sum(r.cpu_seconds for r in results)
+        console.print(f"All parts: {time.perf_counter() - t0:,.1f} s wall, {cpu:,.1f} s CPU "
+                      f"in {len(plan.groups)} processes", highlight=False)
     console.print(f"Cache: {escape(str(jitcache.cache_dir()))}", highlight=False)
 
 
@@ -606,6 +689,8 @@ def _check_scenario_file(path: Path) -> dict:
     InputError
         The first problem, as ``run`` reports it.
     """
+    from deepsim import runner
+
     _, scen, prepared = runner.resolve(path)
     if scen.get("expect") is not None:
         from deepsim.gate.expect import parse_expect

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -19,26 +20,44 @@ __all__ = ["ladder", "print_summary", "register", "summary_table"]
 
 
 def summary_table(result) -> Table:
-    """Per faction: its verdict at each rung (abbreviated), 80 columns wide."""
-    from deepsim.ladder.report import verdict_codes
+    """Per faction: its win share over fair share and verdict at each rung, two lines a
+    cell (80 columns wide for up to five rungs)."""
+    from deepsim.ladder.report import verdict_cells
+    from deepsim.report import viability as V
 
-    codes = verdict_codes(result)
-    t = Table(title="Verdict per rung", title_justify="left")
-    t.add_column(str(codes.columns[0]).capitalize(), overflow="fold")
-    for c in codes.columns[1:-1]:
+    cells = verdict_cells(result, sep="\n")
+    t = Table(title="Win share / fair share and verdict per rung", title_justify="left",
+              box=box.SIMPLE_HEAVY, collapse_padding=True, pad_edge=False, show_edge=False)
+    t.add_column(str(cells.columns[0]).capitalize(), overflow="fold", ratio=2)
+    for c in cells.columns[1:-1]:
         t.add_column(str(c), justify="center", no_wrap=True)
-    for row in codes.itertuples(index=False):
-        mark = "" if row[-1] == "yes" else " *"
-        t.add_row(escape(str(row[0])) + mark, *[str(x) for x in row[1:-1]])
+    for row in cells.itertuples(index=False):
+        mark = "" if row[-1] == "yes" else "* "
+        styled = []
+        for x in row[1:-1]:
+            ratio, _, word = str(x).partition("\n")
+            st = V.style_of(word)
+            styled.append(f"{escape(ratio)}\n[{st}]{escape(word)}[/{st}]" if st
+                          else escape(str(x)))
+        t.add_row(mark + escape(str(row[0])), *styled)
     return t
 
 
 def print_summary(result, console: Console) -> None:
     """The rungs, the verdict table and skill depth and luck per rung (80 columns)."""
+    from deepsim.report import viability as V
+
+    info = result.info
+    lines = V.Lines(min_ratio=info["min_ratio"], max_ratio=info["max_ratio"],
+                    max_rel_width=info["max_rel_width"])
     for j, r in enumerate(result.rungs):
         console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
-    console.print("STRONG too strong, ok viable, WEAK not viable, ? inconclusive; * not "
-                  "settled by this ladder", highlight=False)
+    console.print("At each rung every seat plays the rung's bots, so a faction's x fair "
+                  "there is not its x fair in `deepsim run`, where the scenario's field "
+                  "mixes styles.", highlight=False)
+    console.print(escape(V.rule_text(lines, holm=False)) + "; * not settled by "
+                  "this ladder (the two strongest rungs disagree, or one is inconclusive)",
+                  highlight=False)
     console.print(summary_table(result))
     for r in result.depth.itertuples(index=False):
         console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "

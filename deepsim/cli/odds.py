@@ -100,19 +100,35 @@ class OddsGroup(TyperGroup):
     built on first use (so ``deepsim`` starts without importing every ruleset's odds)."""
 
     def list_commands(self, ctx) -> list[str]:
+        """The rulesets with dice odds, found without importing them (a ruleset's package
+        and its odds book load only when its command runs): a built-in with an ``odds.py``
+        in its folder; an installed or registered one is listed and says so when it has
+        none."""
         from deepsim import rulesets
 
         out = []
-        for name in rulesets.available():
-            try:
-                if rulesets.get(name).odds() is not None:
-                    out.append(name)
-            except InputError:
-                continue
-        return out
+        for e in rulesets.entries():
+            if e.source != rulesets.BUILTIN or (Path(rulesets.__file__).parent / e.name
+                                                / "odds.py").is_file():
+                out.append(e.name)
+        return sorted(set(out))
+
+    def format_help(self, ctx, formatter) -> None:
+        # the help screen lists each ruleset with a stub command: building the real ones
+        # would import every ruleset (seconds, for a help screen)
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def get_command(self, ctx, cmd_name: str):
         from deepsim import rulesets
+
+        if getattr(self, "_listing", False):
+            import click
+            return click.Command(cmd_name, help=f"dice odds of {cmd_name}: deepsim odds "
+                                               f"{cmd_name} --help lists its questions")
 
         try:
             rs = rulesets.get(cmd_name)

@@ -35,6 +35,7 @@ from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
 from deepsim.respond.search import strongest_style
+from deepsim.stats import resolved_seats
 
 __all__ = ["LadderResult", "run_ladder"]
 
@@ -86,6 +87,8 @@ def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
     """Per game: the upper rung's wins, fair wins and seats; per play score (mean win
     per upper seat minus its fair share; plays with both rungs seated) and its stratum
     (upper seats x 100 + players: :func:`deepsim.ladder.luck_share`)."""
+    # the seats of unresolved games (win NaN: a safety cap stopped them) count for neither
+    seats = resolved_seats(seats)
     s = seats.assign(up=seats[column].astype(str).isin(up_f))
     g = s[s["up"]].groupby("game")
     per = pd.DataFrame({"wins": g["win"].sum(), "fair": g["fair"].sum(), "n": g.size()})

@@ -61,6 +61,17 @@ def _draw(df: pd.DataFrame) -> np.ndarray:
     return M.draw_flags(df).astype(np.float64)
 
 
+def _ended(df: pd.DataFrame) -> np.ndarray:
+    """1 for a game with a result, 0 for an unresolved one (a safety cap stopped it)."""
+    from deepsim.stats import unresolved_flags
+    return (~unresolved_flags(df)).astype(np.float64)
+
+
+def _unresolved(df: pd.DataFrame) -> np.ndarray:
+    from deepsim.stats import unresolved_flags
+    return unresolved_flags(df).astype(np.float64)
+
+
 Kind = Literal["share", "mean", "ratio", "win_ratio", "win_edge", "spread", "length_error"]
 
 
@@ -172,8 +183,13 @@ _M = [
            _col("rounds"), None, "|mean rounds - target| (target: --target-rounds, default "
            "the report's claims.rounds_target)", "game_length: mean", limits=_NONNEG),
     Metric("truncated", "game", "share", "%", 100.0, ("truncated",), _positive("truncated"),
-           None, "share of games stopped by the game-length cap (end.max_rounds / "
-           "end.max_turns)", "game_length: truncated", limits=_PCT),
+           None, "share of games a safety cap stopped (the ruleset's safety_caps: "
+           "end.max_rounds, end.max_turns), adjudicated or not", "game_length: truncated",
+           limits=_PCT),
+    Metric("unresolved", "game", "share", "%", 100.0, ("truncated",), _unresolved, None,
+           "share of games a safety cap stopped and no adjudication decided: no result, "
+           "left out of every win share and of the draw share", "headline: unresolved",
+           limits=_PCT),
     Metric("margin", "game", "mean", "Glory", 1.0, ("margin",), _col("margin"), None,
            "mean margin: winner's Glory minus the runner-up's", "margins: abs_mean",
            ("abs_mean",), limits=_NONNEG),
@@ -181,9 +197,10 @@ _M = [
            None, "mean relative margin (margin over the winner's Glory)", "margins: rel_mean",
            ("rel_mean",), limits=_PCT),
     Metric("draw_share", "game", "share", "%", 100.0, ("winner_side", "n_winners"), _draw,
-           None, "share of games without an outright winner (a draw, e.g. at a turn cap, "
-           "or a tie for first)", "draw_flags (games with winner_side -1 or n_winners > 1)",
-           ("draws",), limits=_PCT, any_of=True),
+           _ended, "share of the games with a result that have no outright winner (a draw "
+           "or a tie for first; an unresolved game is left out)",
+           "draw_flags (games with winner_side -1 or n_winners > 1, unresolved ones left "
+           "out)", ("draws",), limits=_PCT, any_of=True),
     Metric("tie_share", "game", "share", "%", 100.0, ("margin",),
            lambda df: (df["margin"].to_numpy(dtype=np.float64) == 0).astype(np.float64), None,
            "share of games whose top two are level", "margins: ties", ("ties",), limits=_PCT),

@@ -50,6 +50,7 @@ def columns_needed(instances: list[Instance]) -> tuple[list[str], list[str]]:
         m = inst.metric
         if m.level == "game":
             g_cols.update(m.columns)
+            g_cols.update(("truncated", "adjudicated"))   # unresolved games (read if present)
         else:
             s_cols.update(m.columns)
             s_cols.add("fair")
@@ -112,17 +113,27 @@ def observe(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
         num = m.num(games)
         den = m.den(games) if m.den is not None else np.ones(n)
         return np.where(sel, num, 0.0), np.where(sel, den, 0.0), np.zeros(n)
-    sel = _players_mask(seats, inst.players)
+    sel = _players_mask(seats, inst.players) & _resolved_mask(m, seats)
     if inst.by:
         sel &= (codes or Codes(seats)).mask(inst.by, inst.groups)
     pos = np.searchsorted(games["game"].to_numpy(), seats["game"].to_numpy())
     w = sel.astype(np.float64)
-    y = np.bincount(pos, weights=m.num(seats) * w, minlength=n)
+    # np.where, not a product: an unselected row's NaN win must not reach the sum
+    y = np.bincount(pos, weights=np.where(sel, m.num(seats), 0.0), minlength=n)
     den = m.den(seats) if m.den is not None and m.kind != "win_ratio" else None
     d = np.bincount(pos, weights=(den * w) if den is not None else w, minlength=n)
     f = (np.bincount(pos, weights=seats["fair"].to_numpy(dtype=np.float64) * w, minlength=n)
          if m.kind in ("win_ratio", "win_edge") or m.name == "win_share" else np.zeros(n))
     return y, d, f
+
+
+def _resolved_mask(m: Metric, seats: pd.DataFrame) -> np.ndarray:
+    """Seat rows a metric reading ``win`` counts: those of games with a result (an
+    unresolved game's seats hold ``win`` = NaN: neither a win, a loss nor a draw). Every
+    row for a metric that does not read ``win``."""
+    if "win" not in m.columns or "win" not in seats.columns:
+        return np.ones(len(seats), bool)
+    return ~np.isnan(seats["win"].to_numpy(dtype=np.float64))
 
 
 def cluster_ids(games: pd.DataFrame) -> np.ndarray:
@@ -204,7 +215,7 @@ def measure(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
     m = inst.metric
     if m.kind == "spread":
         codes = codes or Codes(seats)
-        sel = _players_mask(seats, inst.players)
+        sel = _players_mask(seats, inst.players) & _resolved_mask(m, seats)
         member, names, fair = _seat_members(inst, seats, codes)
         pos = np.searchsorted(games["game"].to_numpy(), seats["game"].to_numpy())
         return Obs(m, ids_g[pos][sel], seats["win"].to_numpy(dtype=np.float64)[sel],

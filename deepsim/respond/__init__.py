@@ -7,8 +7,8 @@ output folder (``--out``, default ``reports/responds/<scenario>-respond-<stamp>-
   style), style, value (win share over fair share on the search games), low, high (95%),
   games, seconds, and every knob's value; rewritten after each faction;
 - ``confirm.parquet``: one row per faction: the start style, the ratio in the scenario's
-  field as it is, the shipped style's and the best response's ratios on the confirmation
-  games with 95% intervals, the paired gain with its family-corrected interval and Holm
+  field as it is, the start style's (default knobs) and the best response's ratios on the
+  confirmation games with 95% intervals, the paired gain with its family-corrected interval and Holm
   p, the verdict and the interval width;
 - ``respond.md``, ``respond.html`` (self-contained), ``respond.png``: the verdicts, the
   before/after plot, the method, and per faction its knobs and a style block ready to paste;
@@ -161,7 +161,7 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
         png = report.before_after_plot(
             result.table, label=fld.ruleset.faction_label, min_ratio=settings.min_ratio,
             max_ratio=settings.max_ratio,
-            title=f"Shipped style vs best response ({fld.name})",
+            title=f"Default knobs vs best response ({fld.name})",
             footer=f"{confirm_games:,} games per {fld.ruleset.faction_label} of seed "
                    f"{confirm_seed}; 95% intervals; baseline bots left out")
     md = report.markdown(result, settings, info, fld.bot_data)
@@ -181,7 +181,11 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
 
 def _start_note(settings: Settings, result: SearchResult, starts: list[str]) -> str:
     if settings.style is not None:
-        return f"{settings.style} (--style)"
+        return (f"{settings.style} (--style). --style sets trial 0 and the comparison "
+                "column (that style's default knobs), not where the search looks: from "
+                "trial 1 on, every searchable knob is drawn over its whole bots.yaml range "
+                "whatever the start style (the knobs not searched keep its values), so "
+                "another --style can find the same best response")
     if result.strongest is not None and starts == [result.strongest]:
         return (f"{result.strongest}, the field's strongest non-baseline style on the "
                 "search pass")

@@ -1,7 +1,8 @@
 """Verdicts of a best-response search, and the multiplicity correction of its gains.
 
 For each faction the confirmation gives two win-share-over-fair ratios on the same games,
-the shipped style's ``A`` and the best response's ``B``, each with a 95% interval, and
+the start style's with its default knobs ``A`` and the best response's ``B``, each with a
+95% interval, and
 their paired difference ``B - A`` with a standard error (:func:`deepsim.measure.paired`).
 
 - The gains of the m factions of one run form one family: each is tested against 0
@@ -12,15 +13,17 @@ their paired difference ``B - A`` with a standard error (:func:`deepsim.measure.
   is at level ``1 - alpha/m`` (Bonferroni), so the m intervals hold their true gains
   together with probability at least ``1 - alpha``, and an interval that excludes 0 is a
   gain Holm's test also finds (Holm rejects at least what Bonferroni rejects).
-- The verdict (viability line ``L``, the report's ``min_ratio``; too-strong line ``H``):
+- The verdict, in the words of every balance table (:mod:`deepsim.report.viability`:
+  viability line ``L``, the report's ``min_ratio``; too-strong line ``H``, its
+  ``max_ratio``), says what a better bot changes:
 
-  ``weak under best response``: the best response's interval and the shipped style's both
-  end below ``L`` (the best play found, and the shipped one, stay unviable);
-  ``weak because of its bot``: the shipped style's interval ends below ``L`` while the best
-  response's starts at or above it;
-  ``strong under any play``: both intervals start above ``H``;
-  ``strong under best response``: the best response's interval starts above ``H`` while the
-  shipped style's does not (the faction's strength shows under better play);
+  ``not viable under any play``: the best response's interval and the default knobs' both
+  end below ``L`` (the best play found, and the style's default, stay not viable);
+  ``not viable only with its default knobs``: the default knobs' interval ends below ``L``
+  while the best response's starts at or above it (the weakness is the bot's);
+  ``too strong under any play``: both intervals start above ``H``;
+  ``too strong under best response``: the best response's interval starts above ``H``
+  while the default knobs' does not (the faction's strength shows under better play);
   ``viable under any play``: both intervals lie within ``[L, H]``;
   otherwise ``inconclusive``, with the wider interval's width (x fair) reached.
 """
@@ -35,8 +38,13 @@ from scipy import stats as sps
 
 __all__ = ["VERDICTS", "Gain", "family_gains", "holm_adjust", "verdict"]
 
-VERDICTS = ("weak under best response", "weak because of its bot", "strong under any play",
-            "strong under best response", "viable under any play", "inconclusive")
+NOT_VIABLE_ANY = "not viable under any play"
+NOT_VIABLE_BOT = "not viable only with its default knobs"
+TOO_STRONG_ANY = "too strong under any play"
+TOO_STRONG_BEST = "too strong under best response"
+VIABLE_ANY = "viable under any play"
+VERDICTS = (NOT_VIABLE_ANY, NOT_VIABLE_BOT, TOO_STRONG_ANY, TOO_STRONG_BEST, VIABLE_ANY,
+            "inconclusive")
 
 
 @dataclass
@@ -60,7 +68,7 @@ def family_gains(est, se, alpha: float = 0.05) -> list[Gain]:
     ----------
     est, se : sequence of float
         Each faction's paired gain and its standard error (x fair). A standard error of 0
-        (the best response is the shipped style: identical games) gives the point
+        (the best response is the start style: identical games) gives the point
         interval and p = 1.
     alpha : float
         Family-wise error rate.
@@ -113,23 +121,23 @@ def holm_adjust(pvalues) -> np.ndarray:
     return out
 
 
-def verdict(shipped: tuple[float, float], best: tuple[float, float], *,
+def verdict(default: tuple[float, float], best: tuple[float, float], *,
             min_ratio: float = 0.8, max_ratio: float = 1.25) -> tuple[str, float]:
     """The verdict of one faction from the 95% intervals ``(low, high)`` (x fair) of the
-    shipped style and of the best response; returns ``(verdict, width)`` where ``width``
-    is the wider interval's width (see the module docstring)."""
-    (a_lo, a_hi), (b_lo, b_hi) = shipped, best
+    start style's default knobs and of the best response; returns ``(verdict, width)``
+    where ``width`` is the wider interval's width (see the module docstring)."""
+    (a_lo, a_hi), (b_lo, b_hi) = default, best
     width = max(a_hi - a_lo, b_hi - b_lo)
     if any(math.isnan(x) for x in (a_lo, a_hi, b_lo, b_hi)):
         return "inconclusive", math.nan
     if b_hi < min_ratio and a_hi < min_ratio:
-        return "weak under best response", width
+        return NOT_VIABLE_ANY, width
     if a_hi < min_ratio <= b_lo:
-        return "weak because of its bot", width
+        return NOT_VIABLE_BOT, width
     if a_lo > max_ratio and b_lo > max_ratio:
-        return "strong under any play", width
+        return TOO_STRONG_ANY, width
     if b_lo > max_ratio:
-        return "strong under best response", width
+        return TOO_STRONG_BEST, width
     if min_ratio <= a_lo and a_hi <= max_ratio and min_ratio <= b_lo and b_hi <= max_ratio:
-        return "viable under any play", width
+        return VIABLE_ANY, width
     return "inconclusive", width

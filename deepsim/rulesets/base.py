@@ -45,17 +45,17 @@ import pandas as pd
 
 from deepsim import rotation
 from deepsim.errors import InputError
+from deepsim.params import cap_text, param_value, safety_cap_values
 from deepsim.rulesets import common
 
 if TYPE_CHECKING:
     from deepsim.report.config import ReportOption
 
 __all__ = [
-    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "DataOddsRuleset", "KernelInputs",
-    "KernelRuleset",
-    "KernelTables", "OddsBook", "OddsOption", "OddsRuleset", "Prepared", "Ruleset",
-    "RulesetInfo", "TracedGame", "check_ruleset",
-    "plural",
+    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "UNRESOLVED", "DataOddsRuleset",
+    "KernelInputs", "KernelRuleset", "KernelTables", "OddsBook", "OddsOption", "OddsRuleset",
+    "Prepared", "Ruleset", "RulesetInfo", "TracedGame", "cap_text", "check_ruleset",
+    "param_value", "plural", "safety_cap_values",
 ]
 
 def __getattr__(name: str):
@@ -72,16 +72,39 @@ def __getattr__(name: str):
 #: the dtypes a table column may be declared with (pandas dtype names)
 DTYPES = ("int64", "float64", "bool", "category")
 
-#: columns every playable ruleset's games table carries, with their dtypes
+#: columns every playable ruleset's games table carries, with their dtypes: ``truncated``
+#: is True when a safety cap (:attr:`Ruleset.safety_caps`) stopped the game before its rules
+#: ended it: the game is *unresolved* (see :data:`UNRESOLVED`)
 BASE_GAMES_COLUMNS: Mapping[str, str] = {"game": "int64", "seed": "int64", "truncated": "bool"}
 
 #: columns every playable ruleset's seats table carries (one row per seat of each game):
-#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0),
-#: ``fair`` (the seat's fair share of a win; 1/players when every seat may win) and ``bot``
-#: (the seat's bot style label)
+#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0;
+#: NaN for every seat of an unresolved game), ``fair`` (the seat's fair share of a win;
+#: 1/players when every seat may win) and ``bot`` (the seat's bot style label)
 BASE_SEATS_COLUMNS: Mapping[str, str] = {"game": "int64", "seat": "int64", "players": "int64",
                                          "win": "float64", "fair": "float64",
                                          "bot": "category"}
+
+#: The one rule for a game a safety cap stops (every ruleset keeps it; the conformance
+#: suite's ``unresolved`` check tests it):
+#:
+#: - a **safety cap** is an engine limit, not a rule (a turn or round count after which a
+#:   game no bot can finish is stopped); the ruleset names each in :attr:`Ruleset.
+#:   safety_caps`. The rulebook never gives one (a limit the rules give ends the game by
+#:   the rules), so every banner and ``run.json`` flag its value as invented data;
+#: - a game a cap stops has ``truncated`` = True and is **unresolved**: never a draw and
+#:   never a win. Each of its seat rows holds ``win`` = NaN (no result), and the shared
+#:   report, the terminal summary, ``check``/``compare``/``sweep``/``tune``, ``respond``
+#:   and the ladder leave those rows out of every win share, ratio and draw share, count
+#:   the unresolved games in the headline (``0.3% unresolved at the 1,000 player-turn
+#:   cap``) and warn above :data:`deepsim.stats.UNRESOLVED_WARN` (1%);
+#: - a ruleset may offer a documented **adjudication** of a stopped game (Atlantis: by
+#:   material) as an opt-in parameter. An adjudicated game keeps ``truncated`` = True, has
+#:   the optional games column ``adjudicated`` (bool) = True and ``win`` as the
+#:   adjudication decides (summing to 1 like any result); the report says how many games
+#:   were adjudicated. A ruleset marks its rows with
+#:   :func:`deepsim.rulesets.common.mark_unresolved`.
+UNRESOLVED = "truncated and not adjudicated: win = NaN for every seat"
 
 
 @dataclass
@@ -235,7 +258,9 @@ class Ruleset(RulesetInfo):
     - ``report_options``: its report settings (:class:`ReportOption`), default none;
     - ``seat_order``: one phrase on who plays first (the report's seat advantage);
     - ``score_label``: what a player scores (``"Glory"``, ``"VP"``; the unit of a games
-      table's ``margin``), or None when the game has no score.
+      table's ``margin``), or None when the game has no score;
+    - ``safety_caps``: its engine caps ``{path: unit}`` (default none); a game a cap stops
+      is *unresolved* (:data:`UNRESOLVED`: ``truncated``, ``win`` NaN), never a draw.
 
     **Required entry points** (abstract methods): :meth:`prepare`, :meth:`run_chunk`,
     :meth:`trace`, :meth:`trace_result`, :meth:`parameters`, :meth:`bot_data` (bot styles
@@ -380,6 +405,10 @@ class Ruleset(RulesetInfo):
     #: the ``deepsim trace --format`` values the ruleset gives: ``text`` (:meth:`trace`),
     #: and ``json`` when it implements :meth:`trace_records`
     trace_formats: ClassVar[tuple[str, ...]] = ("text",)
+    #: True when :meth:`trace` and :meth:`trace_records` take ``view`` (a
+    #: :class:`deepsim.tracefilter.TraceFilter`: ``deepsim trace --seat/--round/--only``);
+    #: else the filters are refused (exit 2)
+    trace_filters: ClassVar[bool] = False
 
     def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
         """The replay of :meth:`trace` as records for tools (``deepsim trace --format
@@ -440,8 +469,10 @@ class Ruleset(RulesetInfo):
     def language_rows(self, ctx, shared: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """The Method section's table of the report's numbers in the metric language, as
         rows ``(section, metrics)``, given the shared sections' rows (win share, seat
-        advantage, game length, bot styles). Default: those and the draw share."""
-        return [shared[0], ("Draws", "draw_share"), *shared[1:]]
+        advantage, game length, bot styles). Default: those, the draw share and the games
+        a safety cap left unresolved."""
+        return [shared[0], ("Draws; unresolved games", "draw_share, unresolved"),
+                *shared[1:]]
 
     def bench_scenario(self, players: int | None = None) -> dict | None:
         """The scenario ``deepsim bench`` times (a mapping; ``players`` asks for that player
@@ -458,6 +489,14 @@ class Ruleset(RulesetInfo):
     #: estimate
     compile_estimate_s: ClassVar[Mapping[str, float]] = {}
 
+    #: the safety caps of its data file, ``{parameter path: unit}`` (``{"end.max_turns":
+    #: "player-turn"}``): engine limits, not rules, that stop a game the bots cannot finish.
+    #: A game one stops is unresolved (:data:`UNRESOLVED`); every banner and ``run.json``
+    #: flag each cap's value as invented (:func:`safety_cap_values`); the conformance suite
+    #: sets each to 1 and checks the unresolved rows. Empty: the engine never stops a game
+    #: early (then no game may be ``truncated``).
+    safety_caps: ClassVar[Mapping[str, str]] = {}
+
     #: ``warm_up(prepared=None, *, trace=False)``: compile (or load from numba's cache) the
     #: kernels ``run_chunk`` calls for the argument types of ``prepared`` (default: the
     #: ruleset's own default scenario), and ``trace``'s too with ``trace``, playing at most a
@@ -466,6 +505,13 @@ class Ruleset(RulesetInfo):
     #: ``deepsim warmup`` compiles them ahead of time (:mod:`deepsim.jitcache`). None (the
     #: default): the kernel compiles on its first call.
     warm_up: ClassVar[Callable[..., None] | None] = None
+
+    #: the parts of everything ``warm_up`` compiles (``warm_up(None, trace=True)``) that
+    #: share little compiled code, name -> what it is for (``{"run": "batch games",
+    #: "trace": "traced games"}``): ``warm_up(part=name)`` compiles that part alone, and
+    #: ``deepsim warmup`` compiles the parts in parallel processes when the machine has
+    #: the cores (:mod:`deepsim.warmup`). Empty (the default): one part.
+    warm_parts: ClassVar[Mapping[str, str]] = {}
 
 
 # --- games played by a numba kernel ------------------------------------------------------------
@@ -694,7 +740,10 @@ class KernelRuleset(Ruleset):
             ``game``, ``seed``, the int columns (``truncated`` bool, ``*_seat`` numbered
             from 1), the float columns, :meth:`games_extra`; ``game``, ``seat`` (from 1),
             ``players``, :meth:`faction_columns`, ``bot``, the int and float columns,
-            ``fair`` (1/players), :meth:`seats_extra`.
+            ``fair`` (1/players), :meth:`seats_extra`. The seats of a game the kernel
+            marks ``truncated`` (and the game's ``adjudicated`` column, if any, does not)
+            get ``win`` = NaN (:data:`UNRESOLVED`, :func:`~deepsim.rulesets.common.
+            mark_unresolved`), whatever the kernel wrote.
         """
         t = self.tables
         count = gi.shape[0]
@@ -725,7 +774,8 @@ class KernelRuleset(Ruleset):
             seats[c] = s_flt[j]
         seats["fair"] = 1.0 / players
         seats.update(self.seats_extra(prepared, s_int, s_flt, seat))
-        return games_df, pd.DataFrame(seats, copy=False)
+        # a game a safety cap stopped is unresolved: win = NaN on its seats (UNRESOLVED)
+        return games_df, common.mark_unresolved(games_df, pd.DataFrame(seats, copy=False))
 
     def seat_rows(self, gi: np.ndarray, si: np.ndarray, sf: np.ndarray) -> tuple:
         """The seats table's rows: one per seat of each game, game by game, seats in order.
@@ -838,6 +888,13 @@ def _metadata_problems(cls) -> list[str]:
             out.append(f"group_columns must include {g!r}")
     if not cls.default_metrics:
         out.append("default_metrics is empty")
+    caps = getattr(cls, "safety_caps", {}) or {}
+    if not isinstance(caps, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                for k, v in caps.items()):
+        out.append("safety_caps must map parameter paths to unit nouns (str: str)")
+    if "adjudicated" in cols and cols["adjudicated"] != "bool":
+        out.append(f"games_columns must declare 'adjudicated' as bool (got "
+                   f"{cols['adjudicated']})")
     if "json" in cls.trace_formats and cls.trace_records is Ruleset.trace_records:
         out.append("trace_formats lists json but trace_records is not implemented")
     if cls.target_rounds is not None and not cls.target_rounds > 0:

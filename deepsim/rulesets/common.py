@@ -36,7 +36,8 @@ from deepsim.params import (
 )
 
 __all__ = ["DataFile", "Overrides", "StrictModel", "bot_column", "check_bot", "check_bot_pool",
-           "check_players", "knobs_need_a_bot", "merge_overrides", "player_counts"]
+           "check_players", "knobs_need_a_bot", "mark_unresolved", "merge_overrides",
+           "player_counts"]
 
 
 # --- strict schemas ----------------------------------------------------------------------------
@@ -320,3 +321,36 @@ def seat_number(index: np.ndarray) -> np.ndarray:
     """
     index = np.asarray(index, dtype=np.int64)
     return np.where(index >= 0, index + 1, index)
+
+
+def mark_unresolved(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """The seats table with ``win`` = NaN on every seat of an unresolved game.
+
+    The contract's rule for a game a safety cap stopped (:data:`deepsim.rulesets.base.
+    UNRESOLVED`): its games row has ``truncated`` = True and, unless the ruleset's optional
+    ``adjudicated`` column is True for it (a documented, opt-in adjudication decided it),
+    it has no result: neither a win, a loss nor a draw for any seat. A ruleset calls this
+    on the tables it builds, whatever its kernel wrote for the stopped game.
+
+    Parameters
+    ----------
+    games : DataFrame
+        The games table (``game``, ``truncated``, optional ``adjudicated``).
+    seats : DataFrame
+        The seats table of the same games (``game``, ``win`` float64).
+
+    Returns
+    -------
+    DataFrame
+        ``seats`` itself when no game is unresolved, else a copy with those wins NaN.
+    """
+    flags = games["truncated"].to_numpy().astype(bool)
+    if "adjudicated" in games.columns:
+        flags &= ~games["adjudicated"].to_numpy().astype(bool)
+    if not flags.any():
+        return seats
+    gone = games["game"].to_numpy()[flags]
+    out = seats.copy()
+    hit = np.isin(out["game"].to_numpy(), gone)
+    out["win"] = np.where(hit, np.nan, out["win"].to_numpy(dtype=np.float64))
+    return out

@@ -41,6 +41,7 @@ from deepsim import runner
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
 from deepsim.measure.spec import target_of
+from deepsim.report.verdicts import short_verdict
 from deepsim.tune.claimsobj import (
     ClaimsObjective,
     claim_scores,
@@ -537,8 +538,7 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
         for _, r in confirm.iterrows():
             lines.append(f"| {r['point']} | {int(r['holds'])} | {r['total']:.3g} | "
                          f"{r['change_vs_baseline']:+.3g} | "
-                         + " | ".join(str(r[f'v_{c}']).replace(' (part not measured)', '*')
-                                      for c in scored) + " |")
+                         + " | ".join(short_verdict(r[f'v_{c}']) for c in scored) + " |")
         lines.append("")
         lines.append("\\* holds or fails on the parts measurable under the point's own "
                      "reading (a part needing another reading's run is left out).")

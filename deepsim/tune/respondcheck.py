@@ -213,7 +213,8 @@ def respond_check(player, points: list[tuple[str, dict]], *, scored: list[str],
 
 
 def _short(verdict: str) -> str:
-    return str(verdict).replace(" (part not measured)", "*")
+    from deepsim.report.verdicts import short_verdict
+    return short_verdict(verdict)
 
 
 def respond_md(claims: pd.DataFrame, factions: pd.DataFrame, scored: list[str],

@@ -24,7 +24,14 @@ from deepsim.report import metrics as M
 from deepsim.report.load import RunData
 from deepsim.reporting import load_run
 from deepsim.rulesets.abyss import layout as L
-from deepsim.rulesets.abyss.report import DEPENDS, auction_prices, seat_turns, threat_curve
+from deepsim.rulesets.abyss.report import (
+    DEPENDS,
+    auction_prices,
+    court_end_text,
+    seat_turns,
+    threat_curve,
+)
+from deepsim.stats import resolved_seats
 
 ALPHA = 0.05
 
@@ -302,10 +309,13 @@ def e5(m: RunData) -> list[str]:
     tr = s.groupby("bot", observed=True)["triggered"].mean()
     wt = [float(h.loc[h["triggered"] > 0, "win"].mean()) for _, h in
           s.groupby("bot", observed=True)]
+    caveat = court_end_text(m, sorted(int(p) for p in g["players"].unique()))
     head = (f"**{m.param('end.lords_to_end', 7)} lords end "
             f"{'every game' if court == 0 else f'{_pct(1 - court / n)} of the games'}; the "
             f"Court {'never runs dry' if court == 0 else f'runs dry in {_pct(court / n, 2)}'}"
             f"** ({court:,} of {n:,} games end by an empty Court).")
+    if caveat:
+        head = caveat + " " + head.replace("**", "")
     return [
         "## §E5 End-trigger pace",
         "",
@@ -483,6 +493,10 @@ def build(runs_dir: Path) -> str:
         A run directory missing or unreadable (run ``make abyss-findings``).
     """
     runs = {k: load_run(runs_dir / k) for k in ("mixed", "4p", "threat", "auction")}
+    for run in runs.values():
+        # a game the safety cap stopped is unresolved: out of every answer (its seats' win
+        # is NaN; deepsim.rulesets.base.UNRESOLVED)
+        run.seats = resolved_seats(run.seats)
     m = runs["mixed"]
     ph = ", ".join(f"`{p}`" for p in m.placeholders)
     lines = [

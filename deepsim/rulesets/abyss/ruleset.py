@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,9 @@ class AbyssRuleset(KernelRuleset):
     tables = KernelTables(L.GAME_INT, L.GAME_FLT, L.SEAT_INT, L.SEAT_FLT)
     seat_order = "seat 1 plays first"
     score_label = "VP"
+    #: G-A9: an engine limit, not a rule (the rules allow a game nobody can finish); a
+    #: game it stops is unresolved
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_turns": "player-turn"}
     #: what its report sections read (report.py)
     report_games_columns = (*L.GAME_INT, *L.GAME_FLT, "end", "decided_by")
     report_seats_columns = ("bot", *[c for c in L.SEAT_INT if c != "bot"], "win", "fair",

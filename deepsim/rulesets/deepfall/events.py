@@ -94,13 +94,52 @@ overload(emit, inline="always")(_trace_hook(emit))
 overload(emit10, inline="always")(_trace_hook(emit10))
 
 
+def trace_writer(fn):
+    """Compile ``fn``, a writer of trace events (first argument the state, returns nothing),
+    for the kernel to call behind ``if traced(st):``.
+
+    numba types both branches of ``if traced(st):``, even where ``traced`` is the constant
+    False, so a writer called there directly would be compiled, with every bot helper it
+    retraces, into the batch kernel (about a fifth of its compile time) and then removed
+    by LLVM as dead code. The function returned is what the kernel calls: in compiled code
+    an overload that is no code at all for a quiet state (``board.quiet_type``) and a call
+    of the compiled writer for a state that can be traced; from Python (and under
+    ``NUMBA_DISABLE_JIT``) it calls the writer. The compiled writer is its ``writer``
+    attribute.
+    """
+    import inspect
+
+    writer = njit(cache=True, _nrt=False)(fn)
+    params = list(inspect.signature(fn).parameters)
+    if not params or params[0] != "st":
+        raise TypeError(f"trace_writer {fn.__name__}: the first argument must be st")
+    args = ", ".join(params)
+    # the face and its overload need fn's own argument names (numba checks that the
+    # typing function and the implementations agree), so they are written from them; the
+    # text is built from fn's parameter names only
+    ns: dict = {"writer": writer, "quiet_type": quiet_type, "__name__": fn.__module__}
+    exec(f"def face({args}):\n    return writer({args})\n"  # noqa: S102
+         f"def typed({args}):\n"
+         f"    if quiet_type(st):\n"
+         f"        return lambda {args}: None\n"
+         f"    return lambda {args}: writer({args})\n", ns)
+    face = ns["face"]
+    face.__name__ = face.__qualname__ = fn.__name__
+    face.__module__ = fn.__module__
+    face.__doc__ = fn.__doc__
+    face.__wrapped__ = fn
+    face.writer = writer
+    overload(face, inline="always")(ns["typed"])
+    return face
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def x100(v):
     """A value stored x100 in an event (Glory, Loot, multipliers; rounded to nearest)."""
     return np.int64(np.floor(v * 100.0 + 0.5))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def room(st, dat, p, fi, s):
     """Emit room (fi, s) as seat p faces it (§7.2 tile, §7.1 claim): its threat and lock,
     the company's threat ignored (§4 Dvergar), p's assault progress in it (A25), its value
@@ -118,7 +157,7 @@ def room(st, dat, p, fi, s):
                             rooms[th, RM_VALUE] + st.plunder[fi, s], dat.book.depth[fi]))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def bag(st, dat, p, hand):
     """Emit seat p's bag at the start of its turn (§6A.1): dice per type (schema.DICE
     order), the dice in its discard (A4) and the hand it draws."""
@@ -130,7 +169,7 @@ def bag(st, dat, p, hand):
                            disc, hand, 0))
 
 
-@njit(cache=True, _nrt=False)
+@trace_writer
 def worthy_end(st, dat, p, basis, worth):
     """Emit the Worthy End's arithmetic (§7.3): ``basis`` (deepest floor, or its Depth
     Value with A6) x ``exits.worthy_end_multiplier`` x the company's (§4 Wardancer, A20),

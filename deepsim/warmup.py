@@ -1,0 +1,201 @@
+"""`deepsim warmup`: compile rulesets' kernels into numba's cache ahead of time, the
+independent parts in parallel processes when the machine has the cores.
+
+numba compiles on one core. A ruleset lists the parts of its kernels that share little
+compiled code (``Ruleset.warm_parts``: DEEPFALL's batch kernels and its traced ones); a
+ruleset without parts is one part. The parts are spread over ``processes`` child
+processes, longest first onto the least loaded (by the CPU time each part took when last
+compiled on this machine, :func:`deepsim.jitcache.estimate_cpu_s`), and each child
+compiles its parts in turn into the shared per-user cache. With one process (one core, or
+``--jobs 1``) everything compiles here, in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: CPU seconds assumed for a part never compiled here and without an estimate
+UNKNOWN_S = 60.0
+
+
+@dataclass(frozen=True)
+class Part:
+    """One unit of compile work: ``warm_up(part=part)`` of a ruleset, or its whole
+    ``warm_up(trace=True)`` when ``part`` is None.
+
+    Attributes
+    ----------
+    ruleset : str
+        Registry name.
+    part : str or None
+        One of the ruleset's ``warm_parts``, or None for everything.
+    label : str
+        What it compiles, for people: ``DEEPFALL kernels for traced games``.
+    estimate_cpu_s : float or None
+        CPU seconds it took when last compiled here (or the ruleset's estimate).
+    """
+
+    ruleset: str
+    part: str | None
+    label: str
+    estimate_cpu_s: float | None = None
+
+    @property
+    def key(self) -> str:
+        """``ruleset`` or ``ruleset:part`` (a child process's argument)."""
+        return self.ruleset if self.part is None else f"{self.ruleset}:{self.part}"
+
+
+@dataclass
+class PartResult:
+    """What compiling one :class:`Part` did (``compiled`` 0: all of it was in the cache)."""
+
+    part: Part
+    seconds: float
+    cpu_seconds: float
+    compiled: int
+    error: str | None = None
+
+
+@dataclass
+class Plan:
+    """The parts, and which process compiles which (``groups[i]``: process i's parts, in
+    order)."""
+
+    parts: list[Part]
+    groups: list[list[Part]] = field(default_factory=list)
+
+
+def parts_of(ruleset) -> list[Part]:
+    """The parts of one ruleset that can warm (``jitcache.can_warm``)."""
+    from deepsim import jitcache
+
+    parts = dict(getattr(ruleset, "warm_parts", {}) or {})
+    if not parts:
+        return [Part(ruleset.name, None, f"{ruleset.title} kernels",
+                     jitcache.estimate_cpu_s(ruleset, "all"))]
+    return [Part(ruleset.name, name, f"{ruleset.title} kernels for {what}",
+                 jitcache.estimate_cpu_s(ruleset, name)) for name, what in parts.items()]
+
+
+def plan(parts: list[Part], processes: int) -> Plan:
+    """Spread ``parts`` over at most ``processes`` processes: longest first (by
+    ``estimate_cpu_s``; unknown = :data:`UNKNOWN_S`), each to the least loaded process
+    (LPT). A ruleset's parts stay in the order it lists them within a process."""
+    n = max(1, min(processes, len(parts)))
+    cost = [0.0] * n
+    groups: list[list[Part]] = [[] for _ in range(n)]
+    order = sorted(parts, key=lambda p: -(p.estimate_cpu_s or UNKNOWN_S))
+    for p in order:
+        i = min(range(n), key=lambda k: cost[k])
+        groups[i].append(p)
+        cost[i] += p.estimate_cpu_s or UNKNOWN_S
+    rank = {p: i for i, p in enumerate(parts)}
+    for g in groups:
+        g.sort(key=lambda p: rank[p])
+    return Plan(list(parts), [g for g in groups if g])
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def compile_part(part: Part, on_compile: Callable[[str], None] | None = None) -> PartResult:
+    """Compile (or load) one part in this process."""
+    from deepsim import jitcache
+    from deepsim.rulesets import get
+
+    rs = get(part.ruleset)
+    rep = jitcache.warm(rs, None, trace=True, part=part.part, on_compile=on_compile)
+    return PartResult(part, rep.seconds, rep.cpu_seconds, len(rep.compiled))
+
+
+def run(plan_: Plan, on_done: Callable[[PartResult], None] | None = None,
+        on_compile: Callable[[str], None] | None = None) -> list[PartResult]:
+    """Compile the plan's parts: in this process when it has one group, else one child
+    process per group (``python -m deepsim.warmup KEY ...``), all at once; ``on_done`` is
+    called as each part finishes (from a reader thread per child; calls are serialised).
+
+    Raises
+    ------
+    RuntimeError
+        A child process failed (its last lines of error output in the message), after
+        every child has ended.
+    """
+    results: list[PartResult] = []
+    if len(plan_.groups) <= 1:
+        for p in plan_.parts:
+            r = compile_part(p, on_compile=on_compile)
+            results.append(r)
+            if on_done:
+                on_done(r)
+        return results
+    lock = threading.Lock()
+    by_key = {p.key: p for p in plan_.parts}
+    procs = [subprocess.Popen([sys.executable, "-m", "deepsim.warmup",
+                               *[p.key for p in group]],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for group in plan_.groups]
+    errors: list[str] = []
+
+    def read(proc: subprocess.Popen) -> None:
+        for line in proc.stdout:
+            if not line.startswith("@@"):
+                continue
+            rec = json.loads(line[2:])
+            r = PartResult(by_key[rec["key"]], rec["seconds"], rec["cpu_seconds"],
+                           rec["compiled"])
+            with lock:
+                results.append(r)
+                if on_done:
+                    on_done(r)
+
+    threads = [threading.Thread(target=read, args=(p,), daemon=True) for p in procs]
+    for t in threads:
+        t.start()
+    try:
+        for proc, t in zip(procs, threads, strict=True):
+            err = proc.stderr.read()
+            proc.wait()
+            t.join()
+            if proc.returncode != 0:
+                errors.append("\n".join(err.strip().splitlines()[-5:]))
+    except BaseException:
+        for proc in procs:
+            proc.kill()
+        raise
+    if errors:
+        raise RuntimeError("a warm-up process failed:\n" + "\n".join(errors))
+    return results
+
+
+def _child(keys: list[str]) -> int:
+    """``python -m deepsim.warmup KEY ...``: compile each ``ruleset[:part]`` in turn,
+    printing one ``@@{json}`` line as each ends."""
+    from deepsim.rulesets import get
+
+    for key in keys:
+        name, _, part = key.partition(":")
+        rs = get(name)
+        p = Part(name, part or None, rs.title)
+        t0 = time.perf_counter()
+        r = compile_part(p)
+        print("@@" + json.dumps({"key": key, "seconds": time.perf_counter() - t0,
+                                 "cpu_seconds": r.cpu_seconds, "compiled": r.compiled}),
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1:]))
