@@ -38,7 +38,7 @@ def _play(scenario: dict, games: int, overrides=(), source="<competence>"):
 def heuristic_vs_random(style: str, games: int = 2000) -> tuple[float, int]:
     """Share of 2-player games the style wins outright against ``random``, seats
     rotating; and the number of games."""
-    g, s = _play({"name": "vs-random", "ruleset": "rivals", "players": 2, "seed": 5,
+    _g, s = _play({"name": "vs-random", "ruleset": "rivals", "players": 2, "seed": 5,
                   "rotate": True, "seats": [{"bot": style}, {"bot": "random"}]}, games)
     h = s[s["bot"].astype(str) == style]
     return float((h["win"] >= 1.0).mean()), len(h)
@@ -55,7 +55,7 @@ def test_best_heuristic_beats_random_in_90_percent_of_2p_games():
 
 def test_four_copies_of_one_build_win_alike():
     sc = load_scenario(MIRROR)
-    g, s = _play(sc, 20_000, source=str(MIRROR))
+    _g, s = _play(sc, 20_000, source=str(MIRROR))
     groups = s.groupby("build", observed=True)["win"].agg(["sum", "count"])
     assert len(groups) == 4
     # Holm over the four copies: each copy's two-sided test of win share = 1/4 (normal

@@ -41,14 +41,14 @@ def test_invariants_hold_along_games(players):
     """Tile capacity, one attack per model per turn, wounds below hearts, Aether conserved,
     tokens and counts (kernel.check_state after every activation and phase), on 150 games
     of every style and build (2,000 per player count: the slow test below)."""
-    gi, _, si, sf, viol = checked_games(prep([players]), 150)
+    gi, _, _si, _sf, viol = checked_games(prep([players]), 150)
     _assert_no_violation(gi, viol)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_invariants_hold_over_2000_games(players):
-    gi, _, si, sf, viol = checked_games(prep([players]), 2000)
+    gi, _, _si, _sf, viol = checked_games(prep([players]), 2000)
     _assert_no_violation(gi, viol)
 
 
@@ -115,7 +115,7 @@ def test_designer_data_replaces_groups_and_clears_their_flags(tmp_path):
     assert p.compiled["builds"] == ["grunts"]
     default = prep([2])
     assert p.params_hash != default.params_hash
-    g, s = RULESET.run_chunk(p, 0, 5)
+    _g, s = RULESET.run_chunk(p, 0, 5)
     assert set(s["build"].astype(str)) == {"grunts"}
     # errors name the file and the key
     roster.write_text("roster:\n  units:\n    grunt: {role: boss}\n")
@@ -158,7 +158,7 @@ def test_placeholders_and_skipped_rules_are_named():
 
 def test_trace_shows_activations_pools_dice_and_the_result():
     p = prep([3])
-    g, s = RULESET.run_chunk(p, 0, 12)
+    g, _s = RULESET.run_chunk(p, 0, 12)
     k = int(g["lurker_attacks"].to_numpy().argmax())
     lines = RULESET.trace(p, k)
     text = "\n".join(lines)
@@ -172,3 +172,22 @@ def test_trace_shows_activations_pools_dice_and_the_result():
                                                  or "share the win" in lines[-1])
     recs = RULESET.trace_records(p, k)
     assert recs[0]["type"] == "header" and recs[-1]["type"] == "result"
+
+
+def test_the_round_cap_leaves_a_game_unresolved_unless_adjudicated():
+    """AMB-26: the round cap is an engine limit; a game it stops has no result (win NaN on
+    every seat), and ``end.cap_result=cost_left`` adjudicates it by the cost standing (ties
+    share first place; ``adjudicated`` True)."""
+    g, s = RULESET.run_chunk(prep([3], ["end.max_rounds=1"]), 0, 20)
+    stopped = g["truncated"].to_numpy(bool)
+    assert stopped.all() and not g["adjudicated"].any()
+    assert (g["n_winners"] == 0).all()
+    assert s["win"].isna().all()
+    g, s = RULESET.run_chunk(prep([3], ["end.max_rounds=1", "end.cap_result=cost_left"]), 0, 20)
+    assert g["truncated"].all() and g["adjudicated"].all()
+    sums = s.groupby("game")["win"].sum()
+    assert np.allclose(sums, 1.0)
+    for _, seats in s.groupby("game"):
+        alive = seats[seats["place"] > 0]
+        best = alive["cost_left"].max()
+        assert (seats.loc[seats["win"] > 0, "cost_left"] == best).all()

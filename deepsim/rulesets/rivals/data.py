@@ -172,7 +172,7 @@ def load_with_files(extra: dict, where: dict, ov: common.Overrides):
 
 GAMES_COLUMNS = {"game": "int64", "seed": "int64",
                  **{c: "int64" for c in L.GAME_INT if c != "truncated"},
-                 "truncated": "bool", "end": "category"}
+                 "truncated": "bool", "adjudicated": "bool", "end": "category"}
 SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64", "build": "category",
                  "bot": "category",
                  **{c: "int64" for c in L.SEAT_INT if c not in ("bot", "build")},

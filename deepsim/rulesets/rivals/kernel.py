@@ -1668,9 +1668,12 @@ def run_rounds(scr, dat):
 
 @njit(cache=True)
 def finish(scr, dat, row, gi, si, sf):
-    """The game's output rows: the winner(s) (RV-V1; at the cap AMB-26 ``draw`` shares the
-    win among the survivors, ``cost_left`` gives it to the most cost standing), places,
-    and every counter."""
+    """The game's output rows: the winner(s) (RV-V1), places, and every counter.
+
+    A game the round cap stopped (AMB-26, an engine limit) is unresolved: no survivor gets
+    a place and nobody wins (``end.cap_result`` = ``unresolved``), unless the opt-in
+    adjudication ``cost_left`` ranks the survivors by the cost of their models standing
+    (ties share first place)."""
     rules = dat[D_RULES]
     ps = scr[X_PS]
     pl = scr[X_PL]
@@ -1690,10 +1693,6 @@ def finish(scr, dat, row, gi, si, sf):
                         if pl[q, PL_ALIVE] and pl[q, PL_COST_LEFT] > pl[p, PL_COST_LEFT]:
                             better += 1
                     pl[p, PL_PLACE] = better + 1
-        else:
-            for p in range(n):
-                if pl[p, PL_ALIVE]:
-                    pl[p, PL_PLACE] = 1
     nw = 0
     winner = -1
     for p in range(n):
@@ -1730,7 +1729,7 @@ def finish(scr, dat, row, gi, si, sf):
         si[row, p, S_KILLERS] = killers
         if pl[p, PL_ALIVE] or pl[p, PL_ELIM_ROUND] < 0:
             si[row, p, S_ELIM_BY] = BY_NONE
-        sf[row, p, SF_WIN] = (1.0 / nw) if pl[p, PL_PLACE] == 1 else 0.0
+        sf[row, p, SF_WIN] = (1.0 / nw) if (nw > 0) & (pl[p, PL_PLACE] == 1) else 0.0
     emit(scr, EV_END, gst[G_END_CAUSE], nw, winner if nw == 1 else -1, ps[PS_ROUND],
          ps[PS_TURN], 0, 0, 0)
 

@@ -91,7 +91,7 @@ RULES = (
     ("overflow", "loot.overflow"),                            # AMB-37: 0 sell, 1 drop, 2 supply
     ("wounds_per_hit", "combat.wounds_per_hit"),              # AMB-04
     ("max_rounds", "end.max_rounds"),                         # AMB-26
-    ("cap_result", "end.cap_result"),                         # AMB-26: 0 draw, 1 cost_left
+    ("cap_result", "end.cap_result"),                         # AMB-26: 0 unresolved, 1 cost_left
     ("reserve_alive", "end.reserve_counts_alive"),            # AMB-22
     ("rotate", "<scenario rotate>"),                          # seat specs rotate per game
     ("small_per_tile", "terrain.small_per_tile"),             # RV-T2

@@ -58,6 +58,9 @@ class RivalsRuleset(KernelRuleset):
     tables = KernelTables(L.GAME_INT, (), L.SEAT_INT, L.SEAT_FLT, coded=("bot", "build"))
     seat_order = "seat 1 moves first; turns go clockwise; seats rotate over games"
     score_label = None
+    #: AMB-26: the rules have no round limit; the engine's cap stops a game the bots cannot
+    #: finish (unresolved, or adjudicated by the cost standing with end.cap_result=cost_left)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_rounds": "round"}
     report_games_columns = tuple(c for c in GAMES_COLUMNS if c not in ("game", "seed"))
     report_seats_columns = tuple(c for c in SEATS_COLUMNS if c not in ("game",))
     #: cold compile, CPU seconds on a 2-core machine (docs/performance.md)
@@ -263,9 +266,13 @@ class RivalsRuleset(KernelRuleset):
             s_int[L.SEAT_INT.index("build")], categories=list(prepared.compiled["builds"]))}
 
     def games_extra(self, prepared: Prepared, gi: np.ndarray, gf: np.ndarray) -> dict:
-        """How the game ended (``layout.END_CAUSES``) as a categorical."""
+        """How the game ended (``layout.END_CAUSES``) as a categorical, and whether the
+        opt-in adjudication at the round cap (AMB-26 ``end.cap_result=cost_left``) decided
+        a stopped game."""
+        by_cost = prepared.params["end"]["cap_result"] == "cost_left"
         return {"end": pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
-                                                 categories=list(L.END_CAUSES))}
+                                                 categories=list(L.END_CAUSES)),
+                "adjudicated": (gi[:, L.G_TRUNCATED] > 0) & by_cost}
 
     def seats_extra(self, prepared: Prepared, s_int: np.ndarray, s_flt: np.ndarray,
                     seat: np.ndarray) -> dict:

@@ -50,7 +50,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "terrain.den_enterable": ("cleared_only", "never"),
     "lurkers.unrevealed_dens": ("inert", "reveal"),
     "loot.overflow": ("sell", "drop", "supply"),
-    "end.cap_result": ("draw", "cost_left"),
+    "end.cap_result": ("unresolved", "cost_left"),
 }
 EVENT_EFFECTS = ("none", "lurker_phase", "aether_each", "wound_random", "reveal_den",
                  "loot_active")
@@ -277,7 +277,7 @@ class Map(StrictModel):
 
 class End(StrictModel):
     max_rounds: int = Field(40, ge=1, le=1000)         # AMB-26
-    cap_result: str = "draw"                           # AMB-26
+    cap_result: str = "unresolved"                     # AMB-26
     reserve_counts_alive: bool = True                  # AMB-22
 
 
