@@ -191,3 +191,30 @@ def test_the_round_cap_leaves_a_game_unresolved_unless_adjudicated():
         alive = seats[seats["place"] > 0]
         best = alive["cost_left"].max()
         assert (seats.loc[seats["win"] > 0, "cost_left"] == best).all()
+
+
+def test_the_report_leaves_unresolved_games_out_of_every_share(tmp_path):
+    """The Rivals report sections on a run where the round cap stops most games (AMB-26):
+    every section is computed, the capped games are in no win share (no NaN share, and
+    the build shares count only resolved seat-games)."""
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+    from deepsim.reporting import report_runs
+    from deepsim.rulesets.rivals.report import builds_by_players
+
+    scen = tmp_path / "s.yaml"
+    scen.write_text("name: capped\nruleset: rivals\ngames: 80\nseed: 3\nplayers: [2, 3]\n"
+                    "bots: [brawler, sniper]\noverrides: {end.max_rounds: 4, map.pool: 4}\n")
+    res = CliRunner().invoke(app, ["run", str(scen), "--out", str(tmp_path / "run"),
+                                   "--no-report", "-q"])
+    assert res.exit_code == 0, res.output
+    rep, _ = report_runs([tmp_path / "run"], out_dir=tmp_path / "rep", formats=("md",))
+    ours = [s for s in rep.sections if s.key.startswith("rivals-")]
+    assert ours and not [s.key for s in ours if s.missing]
+    from deepsim.output import read_run
+    games, seats = read_run(tmp_path / "run")
+    assert games["truncated"].mean() > 0.2          # the instrument: many games capped
+    t = builds_by_players(seats)
+    assert np.isfinite(t["share"]).all()
+    assert t["games"].sum() == seats["win"].notna().sum()

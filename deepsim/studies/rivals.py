@@ -317,6 +317,7 @@ def competence(vr: RunData, mirror: RunData, hearts: RunData, plus: RunData) -> 
     wb = hearts.seats[hearts.seats["build"].astype(str) == "balanced_b"].set_index("game")["win"]
     wp = plus.seats[plus.seats["build"].astype(str) == "balanced_b"].set_index("game")["win"]
     d = (wp - wb.reindex(wp.index)).to_numpy()
+    d = d[~np.isnan(d)]            # pairs resolved in both arms (a capped game has no result)
     mean = d.mean()
     half = 1.96 * d.std(ddof=1) / np.sqrt(d.size)
     return ["## Bots and kernel: competence and fairness checks", "",

@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep
 
+from deepsim import stats
 from deepsim.report import metrics as M
 from deepsim.report.fmt import num as _num
 from deepsim.report.fmt import pci as _pci
@@ -106,9 +107,10 @@ def _mean(x, alpha: float, spec: str = ".2f") -> str:
 
 
 def _balance(run) -> pd.DataFrame:
-    """Seats without the baseline bots' (the balance headlines' rows)."""
+    """Seats without the baseline bots' (the balance headlines' rows), of the games with a
+    result (a game the round cap stopped is unresolved: in no win share, AMB-26)."""
     seats, _ = run.balance_seats()
-    return seats
+    return stats.resolved_seats(seats)
 
 
 # ---- the numbers ---------------------------------------------------------------------------
@@ -121,6 +123,7 @@ def builds_by_players(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``fair``, ``ratio``.
     """
     M.require(seats, ["players", "build", "win", "fair"], "seats")
+    seats = stats.resolved_seats(seats)
     rows = []
     for (n, b), g in seats.groupby(["players", "build"], observed=True, sort=True):
         k = float(g["win"].sum())
@@ -137,6 +140,7 @@ def build_matrix(seats: pd.DataFrame) -> pd.DataFrame:
     """2-player games: win share of the row build against the column build (the row
     build's seat-games in games against that build; a mirror's diagonal is 50%)."""
     M.require(seats, ["players", "build", "win", "game"], "seats")
+    seats = stats.resolved_seats(seats)
     two = seats[seats["players"] == 2]
     if two.empty:
         return pd.DataFrame()
@@ -150,6 +154,7 @@ def build_matrix(seats: pd.DataFrame) -> pd.DataFrame:
 def seat_shares(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Per player count and seat: seat-games, wins, win share (Wilson), turns played."""
     M.require(seats, ["players", "seat", "win", "turns"], "seats")
+    seats = stats.resolved_seats(seats)
     rows = []
     for (n, s), g in seats.groupby(["players", "seat"], sort=True):
         k = float(g["win"].sum())
@@ -166,6 +171,7 @@ def map_spread(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     on every map (p value); ``mulligans`` per map averaged."""
     M.require(games, ["players", "map", "mulligans"], "games")
     M.require(seats, ["game", "seat", "win"], "seats")
+    seats = stats.resolved_seats(seats)
     s1 = seats[seats["seat"] == 1][["game", "win"]]
     g = games[["game", "players", "map", "mulligans"]].merge(s1, on="game")
     rows = []
@@ -307,7 +313,7 @@ def _sec_q5(ctx) -> Section:
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
-    seats = run.seats
+    seats = stats.resolved_seats(run.seats)
     M.require(g, ["players", "lurkers_revealed", "treasures", "lurkers_killed",
                   "lurker_attacks", "lurker_wounds", "lurker_kills", "wounds", "kills",
                   "events_drawn"], "games")
@@ -361,8 +367,8 @@ def _sec_q6(ctx) -> Section:
     s.paragraphs.append(
         "Rounds (every player's turn, then the Lurker phase) until one player is left "
         "(RV-V1), per player count; *capped*: games stopped by the round cap "
-        "`end.max_rounds` (AMB-26: the rules have none; the survivors share the win by "
-        "default). The budgets differ (125 at 2 players, 75 at 3-4): compare the lengths. "
+        "`end.max_rounds` (AMB-26: the rules have none; a capped game is unresolved, in no "
+        "win share, unless `end.cap_result=cost_left` adjudicates it). The budgets differ (125 at 2 players, 75 at 3-4): compare the lengths. "
         "First elimination: the round the first player went out.")
     s.paragraphs.append(depends(run, "q6"))
     gl = M.game_length(g, a)
@@ -395,7 +401,7 @@ def _sec_q7(ctx) -> Section:
     s = Section("rivals-q7-multiplayer", "Q7 Multiplayer dynamics (3-4 players)")
     a = ctx.config.alpha
     run = ctx.primary
-    seats = run.seats
+    seats = stats.resolved_seats(run.seats)
     M.require(seats, ["players", "win", "kills", "killers", "elim_round"], "seats")
     s.paragraphs.append(
         "At 3-4 players: how often the winner made no kill at all (it let the others fight "

@@ -211,11 +211,17 @@ def result_line(gi: np.ndarray, si: np.ndarray, sf: np.ndarray) -> str:
     n = int(g[L.G_PLAYERS])
     winners = [s + 1 for s in range(n) if sf[0, s, L.SF_WIN] > 0]
     end = L.END_CAUSES[int(g[L.G_END_CAUSE])]
-    who = (f"seat {winners[0]} wins" if len(winners) == 1
-           else "seats " + ", ".join(map(str, winners)) + " share the win")
+    if not winners:
+        # AMB-26: the round cap (a safety cap) stopped it: unresolved, no place for survivors
+        who = "no result (unresolved: stopped at the round cap end.max_rounds)"
+    elif len(winners) == 1:
+        who = f"seat {winners[0]} wins"
+    else:
+        who = "seats " + ", ".join(map(str, winners)) + " share the win"
+    places = [int(si[0, s, L.S_PLACE]) for s in range(n)]
     return (f"Result: {who} ({end}) after {int(g[L.G_ROUNDS])} rounds and "
             f"{int(g[L.G_TURNS])} turns; places "
-            + ", ".join(f"S{s + 1}={int(si[0, s, L.S_PLACE])}" for s in range(n)))
+            + ", ".join(f"S{s + 1}={p if p > 0 else '-'}" for s, p in enumerate(places)))
 
 
 def format_game(prepared, seed: int, game: int, gi, si, sf, ev) -> list[str]:
