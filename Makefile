@@ -13,7 +13,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	findings-calibration \
-	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill
+	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
 
@@ -27,6 +27,23 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
+
+# The documentation site: mkdocs-material from docs/ (mkdocs.yml) into site/ (not in
+# git), --strict (a broken link or reference fails), offline (no fonts or scripts from
+# other hosts: open site/index.html from disk). Installs the docs extra on first use.
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(VENV)/bin/python -m pip install -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# README.md's sample of what `make run` prints (between its readme-sample markers),
+# regenerated from a fresh run at the stated seed and games; tests/test_readme.py fails
+# when the README's copy differs from a fresh run.
+readme-sample: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
 # runs only those, test-all both (.ci/run runs test, then test-slow)
@@ -172,13 +189,14 @@ ATLANTIS_RUNS ?= reports/runs/atlantis
 AR := $(ATLANTIS_RUNS)
 KING_FIRST := --set setup.first_side=sea_king
 MIRRORED := --set map.generator.mirrored=true
-# Game budgets: games now last until a leader dies (the safety cap end.max_turns is 1,000
-# player-turns; about 70 player-turns a game, 4x the 60-turn cap's), so the default field
-# plays ~80 games/s on 2 threads: 20,000 games for the main runs (Wilson half-width about
-# 0.7 points of a side's share), 10,000 for the variants, 5,000 per mirrored-map run.
-ATLANTIS_GAMES ?= 20000
-ATLANTIS_VARIANT_GAMES ?= 10000
-ATLANTIS_MIRROR_GAMES ?= 5000
+# Game budgets: games last until a leader dies (the safety cap end.max_turns is 1,000
+# player-turns; about 70 player-turns a game); on the shared 2-core machine the default
+# field played ~50 games/s, so: 10,000 games for the main runs (Wilson half-width about
+# 1 point of a side's share, 0.02 x fair), 5,000 for the variants, 2,500 per mirrored-map
+# run (55,000 games in all). Larger budgets: `make atlantis-findings ATLANTIS_GAMES=...`.
+ATLANTIS_GAMES ?= 10000
+ATLANTIS_VARIANT_GAMES ?= 5000
+ATLANTIS_MIRROR_GAMES ?= 2500
 ATLANTIS_SKILL_GAMES ?= $(ATLANTIS_GAMES)
 
 # reports/atlantis/skill.md: each side's verdict under the shipped bots
@@ -216,16 +234,17 @@ atlantis-findings: $(STAMP) atlantis-skill
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
 
 # reports/abyss/: the digest's balance questions (E1-E6, E8-E10) on PLACEHOLDER data: the
-# default field (100,000 games, 2-4 players), 4 players with the random baseline, hunters
+# default field (2-4 players), 4 players with the random baseline, hunters
 # that differ only in when they fight (E4) and merchants that differ only in what they pay
 # in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
 # measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
-# Game budgets (the machine is shared: tens of thousands of games, ~70 games/s on 2 threads)
-ABYSS_GAMES ?= 20000
-ABYSS_4P_GAMES ?= 10000
+# Game budgets (the machine is shared: ~70 games/s on 2 threads when idle, far less when
+# shared): 10,000 games per run, 5,000 for the 4-player baseline run (35,000 in all).
+ABYSS_GAMES ?= 10000
+ABYSS_4P_GAMES ?= 5000
 
 abyss-findings: $(STAMP)
 	$(VENV)/bin/deepsim run scenarios/abyss.yaml --games $(ABYSS_GAMES) --out $(BR)/mixed \

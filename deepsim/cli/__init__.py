@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deepsim.cli import options
+from deepsim.cli.help import DeepsimGroup
 from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
 from deepsim.progressbar import games_progress
@@ -31,6 +32,7 @@ from deepsim.version import __version__
 
 app = typer.Typer(
     name="deepsim",
+    cls=DeepsimGroup,
     help="Monte Carlo balance simulator for tabletop games.",
     no_args_is_help=True,
     add_completion=False,
@@ -260,7 +262,13 @@ def run(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """Play a scenario's games and write parquet results, then print a summary."""
+    """Play a scenario's games, write parquet and print the headline.
+
+    One row per game and one per seat go to parquet in the run folder (--out), with
+    run.json; the summary follows: the headline (strongest and weakest factions, how
+    sure), win shares with Wilson intervals, seats, game length. --resume finishes an
+    interrupted run in place, --from re-runs a finished one elsewhere.
+    """
     from deepsim import runner
     from deepsim.output import read_run
 
@@ -438,7 +446,9 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
 
 @app.command()
 def rulesets() -> None:
-    """List the rulesets: built-in and installed (plugins of the `deepsim.rulesets` entry
+    """List the rulesets: built-in, installed and odds-only.
+
+    List the rulesets: built-in and installed (plugins of the `deepsim.rulesets` entry
     point group), those deepsim plays and odds-only ones, with version and source. A
     plugin that cannot be loaded is listed with its error."""
     from deepsim.rulesets import describe
@@ -470,7 +480,10 @@ def params(
     ruleset: str = typer.Argument(..., help="Ruleset name (deepsim rulesets lists them)."),
     match: str = typer.Option("", "--match", "-m", help="Show only paths containing this."),
 ) -> None:
-    """List every ruleset parameter: dotted path, default, type, bounds, rulebook section."""
+    """List every ruleset parameter, its default and bounds.
+
+    One line per parameter: dotted path (what --set takes), default, type, bounds and the
+    rulebook section it comes from."""
     from deepsim import runner
 
     console = _console()
@@ -517,7 +530,9 @@ def bench(
         "Also write the results as JSON to this file (e.g. reports/bench.json); by default "
         "nothing is written.") = None,
 ) -> None:
-    """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
+    """Benchmark a ruleset's kernel: games/s per core.
+
+    Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
     Python, RNG floor, memory."""
     from deepsim.bench import bench_ruleset, run_bench
     from deepsim.bench_render import bench_table
@@ -548,7 +563,7 @@ def warmup(
     prune: Annotated[bool, typer.Option(
         "--prune", help="Also remove the cache folders of other kernel sources.")] = False,
 ) -> None:
-    """Compile the rulesets' kernels into numba's per-user cache ahead of time.
+    """Compile the kernels into numba's cache ahead of time.
 
     Independent parts (a ruleset's kernels for batch games and for traced games, other
     rulesets) compile in parallel processes, one per core. Later runs of the same sources,
@@ -646,7 +661,9 @@ def scenarios(
     directory: Annotated[Path, typer.Argument(help="Folder of scenario files.")]
     = Path("scenarios"),
 ) -> None:
-    """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
+    """List the scenario files in a folder.
+
+    List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
     console = _console()
     if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
@@ -739,7 +756,9 @@ def report(
         "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
                          "repeatable (keys in the report's Method section).")] = None,
 ) -> None:
-    """Balance report of finished runs: win shares per faction, seats, the ruleset's own
+    """Balance report of finished runs, or of a ladder folder.
+
+    Balance report of finished runs: win shares per faction, seats, the ruleset's own
     sections and its rulebook's claims. Given a `deepsim ladder` folder: the ladder's
     report ("Does it depend on skill?") again, as ladder.md / ladder.html."""
     from deepsim.ladder.report import is_ladder_dir, report_ladder

@@ -253,7 +253,9 @@ def check(
     force: Annotated[bool, typer.Option("--force", help="With --init: replace --out.")]
     = False,
 ) -> None:
-    """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
+    """Judge a scenario's expect: block (the CI balance gate).
+
+    Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
     input. With --init, write the block from today's measured values."""
     from deepsim.gate.check import run_check
     from deepsim.gate.junit import write_junit
@@ -524,7 +526,9 @@ def compare(
     threads: options.threads("numba threads.") = None,
     quiet: options.quiet("No progress bar.") = False,
 ) -> None:
-    """Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
+    """Did a change shift balance? Two variants on paired games.
+
+    Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
     intervals and the before/after table of the factions (a fixed number of games, or two
     run directories). Exit 0 H0 (or no --sprt), 1 H1, 3 inconclusive, 2 bad input."""
     from deepsim.gate.compare import SprtPlan, compare_runs, run_compare

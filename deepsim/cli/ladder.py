@@ -88,7 +88,9 @@ def ladder(
                        "ruleset's claims per rung in the ladder's report).")] = None,
     quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
-    """Does each balance verdict survive stronger play? Play the scenario's factions under
+    """Does each verdict survive stronger play? A skill ladder.
+
+    Does each balance verdict survive stronger play? Play the scenario's factions under
     fields of rising strength (rungs), give each faction's verdict per rung, flag those
     the two strongest rungs disagree on, and measure skill depth and luck."""
     from deepsim.cli.respond import faction_progress

@@ -73,7 +73,9 @@ def meta(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """A field of competent players: iterated best response (fictitious play). Each round,
+    """A field of competent players: iterated best response.
+
+    A field of competent players: iterated best response (fictitious play). Each round,
     every faction searches its best response (as respond does) to the field of the rounds
     before; writes the meta field as a faction bots file and a scenario that plays it."""
     from deepsim.cli.respond import guarded

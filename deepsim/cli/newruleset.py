@@ -18,8 +18,10 @@ def register(app: typer.Typer) -> None:
         directory: Annotated[Path | None, typer.Option(
             "--dir", "-d", help="Folder to write (new or empty; default ./NAME).")] = None,
     ) -> None:
-        """Start a game of your own: write a ruleset package (the dice game Pig as a
-        working example) that deepsim finds once installed with `pip install -e DIR`."""
+        """Start a game of your own: write a ruleset package.
+
+        The package plays the dice game Pig as a working example; deepsim finds it once
+        installed with `pip install -e DIR` (docs: Develop, the ruleset contract)."""
         from rich.console import Console
         from rich.markup import escape
 

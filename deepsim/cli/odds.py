@@ -15,8 +15,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
 
+from deepsim.cli.help import PlainFlagsGroup, plain_flags
 from deepsim.cli.options import fail
 from deepsim.errors import InputError
 from deepsim.odds.table import FORMATS, render_rich, to_csv, to_json, to_markdown, write_plot
@@ -95,7 +95,7 @@ def odds_command(rs):
     return typer.main.get_command(app)
 
 
-class OddsGroup(TyperGroup):
+class OddsGroup(PlainFlagsGroup):
     """The ``deepsim odds`` group: one sub-command per installed ruleset with an odds book,
     built on first use (so ``deepsim`` starts without importing every ruleset's odds)."""
 
@@ -127,8 +127,8 @@ class OddsGroup(TyperGroup):
 
         if getattr(self, "_listing", False):
             import click
-            return click.Command(cmd_name, help=f"dice odds of {cmd_name}: deepsim odds "
-                                               f"{cmd_name} --help lists its questions")
+            return click.Command(cmd_name, help=f"Dice odds of {cmd_name}; add --help for "
+                                               "its questions.")
 
         try:
             rs = rulesets.get(cmd_name)
@@ -137,13 +137,17 @@ class OddsGroup(TyperGroup):
                                  f"odds: {', '.join(self.list_commands(ctx))}", key="RULESET")
         except InputError as exc:
             raise _fail(InputError(exc.message, key="RULESET")) from None
-        return odds_command(rs)
+        command = odds_command(rs)
+        plain_flags(command, ctx)
+        return command
 
 
 odds_app = typer.Typer(
     name="odds",
     cls=OddsGroup,
-    help="Exact dice odds of a ruleset (icepool): deepsim odds RULESET QUESTION --option ...",
+    help="Exact dice odds of a ruleset (icepool).\n\n"
+         "deepsim odds RULESET QUESTION --option ...; deepsim odds RULESET --help lists a "
+         "ruleset's questions and options.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,

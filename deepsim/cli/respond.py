@@ -132,7 +132,9 @@ def respond(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """Is a faction weak, or is its bot? Search each faction's best response (optuna, the
+    """Is a faction weak, or is its bot? Its best response.
+
+    Is a faction weak, or is its bot? Search each faction's best response (optuna, the
     knobs of one bot style within the bot data's bounds), confirm it on fresh games, and
     give a verdict."""
     from deepsim.respond import Settings, run_respond

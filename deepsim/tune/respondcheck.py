@@ -287,9 +287,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from deepsim.atomic import atomic_write_text
     from deepsim.runfolders import write_parquet
-    from deepsim.tune.claimsobj import parse_claims_objective
+    from deepsim.tune.claimsobj import UNMEASURED_PENALTY, parse_claims_objective
     from deepsim.tune.play import Player
-    from deepsim.tune.reconstruct import UNMEASURED_PENALTY
 
     ap = argparse.ArgumentParser(prog="python -m deepsim.tune.respondcheck")
     ap.add_argument("scenario")

@@ -352,8 +352,15 @@ def e6(m: RunData) -> list[str]:
             for r, (nc, vc) in zip(rows, [("loc_face_up", "loc_vp_face_up")]
                                    + [(f"loc_draw{i}", f"loc_vp_draw{i}") for i in range(1, 5)],
                                    strict=True) if g[nc].sum() > 0}
-    ranked = sorted(ways, key=ways.get, reverse=True)
-    unused = [r["Way (AB-K2)"] for r in rows if r["Share"] == "0.0%"]
+    # a way the bots took for fewer than 1% of the locations is named apart, not ranked:
+    # its mean rests on a handful of tiles (and a "0.0%" share may still be a few)
+    counts = {label: float(g[nc].sum()) for label, nc in
+              [("face up", "loc_face_up")] + [(f"draw {i}", f"loc_draw{i}") for i in range(1, 5)]}
+    unused = [w for w, k in counts.items() if k == 0]
+    rare = [w for w, k in counts.items() if 0 < k < 0.01 * tot]
+    ranked = sorted((w for w in ways if w not in rare), key=ways.get, reverse=True)
+    why = (": their expected best tile minus the tiles the draw turns face up for the others "
+           "is higher at the ends.")
     return [
         "## §E6 Keys and locations",
         "",
@@ -362,9 +369,10 @@ def e6(m: RunData) -> list[str]:
         f"lords on average (the rest of its keys are Key tokens). Covering costs nothing "
         f"here: the lords have no abilities (AB-L5 skipped), so whether covering a passive "
         f"lord is too costly cannot be answered without the real lord texts."
-        + (f" The heuristics never {' or '.join(unused)}: their expected best tile minus "
-           f"the tiles the draw turns face up for the others is higher at the ends."
-           if unused else ""),
+        + (f" The heuristics never {' or '.join(unused)}" + why if unused else "")
+        + (f" They choose {' or '.join(rare)} for fewer than 1% of the locations ("
+           + " and ".join(f"{int(counts[w]):,}" for w in rare) + f" of {int(tot):,})"
+           + why if rare else ""),
         "",
         *_table(pd.DataFrame(rows)),
         "",
