@@ -13,7 +13,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	findings-calibration \
-	atlantis-findings abyss-findings golden warmup meta atlantis-skill docs readme-sample
+	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
 
@@ -76,6 +76,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench deepfall
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
+	$(VENV)/bin/deepsim bench rivals
 
 # The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
@@ -263,3 +264,31 @@ abyss-findings: $(STAMP)
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
 	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
 	$(VENV)/bin/python -m deepsim.studies.abyss_findings $(BR) --out reports/abyss/README.md
+
+# reports/rivals/: the designer's questions of the scope (part A, §A1) on PLACEHOLDER data:
+# the default field (scenarios/rivals.yaml, 2-4 players), the same seeds without Lurkers,
+# without the map mulligan and without chained explosions (paired games), each heuristic
+# style against random, four copies of one build, and one build with +1 heart (paired).
+# Runs go to $(RIVALS_RUNS) (not in git); the reports and README.md (the measured answers,
+# written by deepsim/studies/rivals.py) are committed.
+RIVALS_RUNS ?= reports/runs/rivals
+RIVALS_GAMES ?= 100000
+RIVALS_PAIRED_GAMES ?= 40000
+VR := $(RIVALS_RUNS)
+
+rivals-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_GAMES) --out $(VR)/mixed $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set lurkers.enabled=false --out $(VR)/no-lurkers $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set map.mulligan.tries=0 --out $(VR)/no-mulligan $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set explode.recursive=false --out $(VR)/no-chains $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-vs-random.yaml --out $(VR)/vs-random $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-mirror.yaml --out $(VR)/mirror $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-hearts.yaml --out $(VR)/hearts $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-hearts.yaml --set roster.builds.balanced_b.hearts_bonus=1 \
+		--out $(VR)/hearts-plus $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(VR)/mixed --format md --out reports/rivals/mixed
+	$(VENV)/bin/deepsim report $(VR)/vs-random --format md --out reports/rivals/vs-random
+	$(VENV)/bin/python -m deepsim.studies.rivals $(VR) --out reports/rivals/README.md

@@ -27,7 +27,7 @@ def test_conformance(suite, check):
 
 
 def test_every_shipped_game_is_checked():
-    assert {"deepfall", "atlantis", "abyss"} <= set(PLAYABLE)
+    assert {"deepfall", "atlantis", "abyss", "rivals"} <= set(PLAYABLE)
 
 
 # --- the suite itself: a ruleset that breaks a rule fails the check that guards it -------------
