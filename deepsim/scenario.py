@@ -6,6 +6,7 @@ overrides) in ``Ruleset.prepare``, with the same error style.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,25 @@ def one_seat_per_player(seats: list, players: int | list[int] | None) -> list:
                              f"{largest}: give one seat per player (a game with n players "
                              f"uses the first n)")
     return seats
+
+
+def numeric_knobs(value):
+    """A seat's ``knobs`` mapping when every value is a finite number (a ruleset's
+    ``knobs`` validator, ``mode="before"``); anything not a mapping is returned for pydantic
+    to reject.
+
+    Raises
+    ------
+    ValueError
+        Naming the knob: a value that is not a number (a bool is not) or not finite.
+    """
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError(f"knob {k}: expected a number, got {v!r}")  # noqa: TRY004
+            if not math.isfinite(float(v)):
+                raise ValueError(f"knob {k} is not a finite number; give a number")
+    return value
 
 
 #: how deep ``extends:`` may chain (a.yaml extends b.yaml extends ...)

@@ -136,8 +136,9 @@ REPORTS = ("FINDINGS.md", "findings", "atlantis", "abyss", "reconstruct")
 
 
 def on_files(files, config):
-    """Mount the committed reports (Markdown and PNG figures) into the site under
-    ``reports/``, so Games pages link to the findings without copying them."""
+    """Mount the committed reports (Markdown, PNG figures and their JSON figures, e.g.
+    ``findings/figures.json``) into the site under ``reports/``, so Games pages link to the
+    findings without copying them."""
     from pathlib import Path
 
     from mkdocs.structure.files import File
@@ -147,7 +148,7 @@ def on_files(files, config):
         base = root / name
         paths = [base] if base.is_file() else sorted(base.rglob("*"))
         for path in paths:
-            if path.suffix not in (".md", ".png"):
+            if path.suffix not in (".md", ".png", ".json"):
                 continue
             uri = "reports/" + path.relative_to(root).as_posix()
             if files.get_file_from_path(uri) is None:

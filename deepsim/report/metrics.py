@@ -34,12 +34,14 @@ __all__ = [
     "margins",
     "matchup_matrix",
     "mean_ci",
+    "mean_text",
     "normalized_place",
     "proportion_ratio_ci",
     "ratio_of_sums",
     "require",
     "rounds_histogram",
     "seat_advantage",
+    "share_text",
     "viability_verdict",
     "wilson",
     "win_share_table",
@@ -100,6 +102,31 @@ def mean_ci(x, alpha: float = 0.05) -> tuple[float, float, float]:
         return m, m, m
     lo, hi = DescrStatsW(x).tconfint_mean(alpha=alpha)
     return float(x.mean()), float(lo), float(hi)
+
+
+def share_text(k: float, n: int, alpha: float = 0.05) -> str:
+    """A share of ``k`` in ``n`` with its Wilson interval, for a report cell:
+    ``12.3% (11.0% - 13.6%)``; ``-`` when ``n`` is 0."""
+    from deepsim.report.fmt import pci, pct
+
+    if n <= 0:
+        return "-"
+    lo, hi = wilson(k, n, alpha)
+    return f"{pct(k / n)} ({pci(lo, hi)})"
+
+
+def mean_text(x, alpha: float = 0.05, spec: str = ".2f") -> str:
+    """The mean of ``x`` (1-D, any real dtype) with its t interval (:func:`mean_ci`), for a
+    report cell: ``7.24 (7.20 - 7.28)``; the mean alone for one value, ``-`` for none."""
+    from deepsim.report.fmt import num
+
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return "-"
+    if x.size < 2:
+        return num(float(x.mean()), spec)
+    m, lo, hi = mean_ci(x, alpha)
+    return f"{num(m, spec)} ({num(lo, spec)} - {num(hi, spec)})"
 
 
 def ratio_of_sums(y, x, alpha: float = 0.05) -> tuple[float, float, float]:

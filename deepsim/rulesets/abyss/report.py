@@ -35,6 +35,8 @@ from deepsim.report import metrics as M
 from deepsim.report.fmt import num as _num
 from deepsim.report.fmt import pci as _pci
 from deepsim.report.fmt import pct as _pct
+from deepsim.report.metrics import mean_text as _mean
+from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import new_figure, to_png
 from deepsim.rulesets.abyss import layout as L
@@ -70,22 +72,6 @@ DEPENDS = {
 
 def _mci(m, lo, hi, spec: str = ".2f") -> str:
     return f"{_num(m, spec)} ({_num(lo, spec)} - {_num(hi, spec)})"
-
-
-def _share(k: float, n: int, alpha: float) -> str:
-    if n <= 0:
-        return "-"
-    lo, hi = M.wilson(k, n, alpha)
-    return f"{_pct(k / n)} ({_pci(lo, hi)})"
-
-
-def _mean(x, alpha: float, spec: str = ".2f") -> str:
-    x = np.asarray(x, dtype=np.float64)
-    if x.size == 0:
-        return "-"
-    if x.size < 2:
-        return _num(float(x.mean()), spec)
-    return _mci(*M.mean_ci(x, alpha), spec=spec)
 
 
 def _ratio(y, x, alpha: float, spec: str = ".2f") -> str:

@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.bank.kernel import MAX_P
-from deepsim.scenario import ScenarioBase
+from deepsim.scenario import ScenarioBase, one_seat_per_player, players_within
 
 
 class Seat(BaseModel):
@@ -49,20 +49,9 @@ class BankScenario(ScenarioBase):
     @field_validator("players")
     @classmethod
     def _in_range(cls, value: int | list[int]) -> int | list[int]:
-        counts = value if isinstance(value, list) else [value]
-        outside = [c for c in counts if not 1 <= c <= MAX_P]
-        if outside:
-            raise ValueError(f"a Bank party is 1-{MAX_P} players, got "
-                             f"{', '.join(map(str, outside))}")
-        return value
+        return players_within(value, 1, MAX_P, f"a Bank party is 1-{MAX_P} players")
 
     @field_validator("seats")
     @classmethod
     def _one_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
-        players = info.data.get("players")
-        if value and players is not None:
-            largest = max(players) if isinstance(players, list) else players
-            if len(value) != largest:
-                raise ValueError(f"lists {len(value)} seats but the largest player count is "
-                                 f"{largest}: give one seat per player")
-        return value
+        return one_seat_per_player(value, info.data.get("players"))

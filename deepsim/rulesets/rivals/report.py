@@ -37,6 +37,8 @@ from deepsim.report import metrics as M
 from deepsim.report.fmt import num as _num
 from deepsim.report.fmt import pci as _pci
 from deepsim.report.fmt import pct as _pct
+from deepsim.report.metrics import mean_text as _mean
+from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Section, Table
 
 __all__ = [
@@ -87,23 +89,6 @@ def depends(run, key: str) -> str:
     if skipped:
         out += " **Skipped rules that would move it:** " + ", ".join(skipped) + "."
     return out
-
-
-def _share(k: float, n: int, alpha: float) -> str:
-    if n <= 0:
-        return "-"
-    lo, hi = M.wilson(k, n, alpha)
-    return f"{_pct(k / n)} ({_pci(lo, hi)})"
-
-
-def _mean(x, alpha: float, spec: str = ".2f") -> str:
-    x = np.asarray(x, dtype=np.float64)
-    if x.size == 0:
-        return "-"
-    if x.size < 2:
-        return _num(float(x.mean()), spec)
-    m, lo, hi = M.mean_ci(x, alpha)
-    return f"{_num(m, spec)} ({_num(lo, spec)} - {_num(hi, spec)})"
 
 
 def _balance(run) -> pd.DataFrame:

@@ -165,32 +165,11 @@ class RivalsRuleset(KernelRuleset):
         bd = bot_data()
         styles = bd.values()
         snames = list(styles)
-        common.check_bot_pool(sc.bots, snames, source=source, lines=lines)
-        profiles = [dict(styles[n]) for n in snames]
-        labels = list(snames)
-        seat_bot: list[int] = []
-        for i, seat in enumerate(sc.seats):
-            if seat.bot == "any":
-                if seat.knobs:
-                    raise common.knobs_need_a_bot("seat", source=source,
-                                                  key=f"seats.{i}.knobs", lines=lines)
-                seat_bot.append(-1)
-                continue
-            common.check_bot(seat.bot, snames, source=source, key=f"seats.{i}.bot",
-                             lines=lines)
-            if not seat.knobs:
-                seat_bot.append(snames.index(seat.bot))
-                continue
-            prof = dict(styles[seat.bot])
-            prof.update(bd.check(seat.knobs, file=source, key=f"seats.{i}.knobs",
-                                 lines=lines))
-            label = f"{seat.bot}[" + " ".join(f"{k}={v:g}" for k, v in seat.knobs.items()) + "]"
-            if label in labels:
-                seat_bot.append(labels.index(label))
-            else:
-                profiles.append(prof)
-                labels.append(label)
-                seat_bot.append(len(profiles) - 1)
+        profiles, labels, seat_bot = common.seat_profiles(
+            sc.seats, styles, sc.bots,
+            lambda i, seat: bd.check(seat.knobs, file=source, key=f"seats.{i}.knobs",
+                                     lines=lines),
+            source=source, lines=lines)
         # every seat of a build with bots of its own (faction_bots) plays them
         fbots = resolve_faction_bots(sc.faction_bots, factions=names, bot_data=bd,
                                      source=source, lines=lines)

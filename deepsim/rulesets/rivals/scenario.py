@@ -22,13 +22,12 @@ Names of builds, bots and knobs, knob bounds, the map and the data files are che
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.rivals.layout import MAX_P
-from deepsim.scenario import ScenarioBase
+from deepsim.scenario import ScenarioBase, numeric_knobs, one_seat_per_player, players_within
 
 
 class Seat(BaseModel):
@@ -43,13 +42,7 @@ class Seat(BaseModel):
     @field_validator("knobs", mode="before")
     @classmethod
     def _numbers(cls, value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise ValueError(f"knob {k}: expected a number, got {v!r}")  # noqa: TRY004
-                if not math.isfinite(float(v)):
-                    raise ValueError(f"knob {k} is not a finite number; give a number")
-        return value
+        return numeric_knobs(value)
 
 
 class MapSpec(BaseModel):
@@ -77,24 +70,12 @@ class RivalsScenario(ScenarioBase):
     @field_validator("players")
     @classmethod
     def _player_range(cls, value: int | list[int]) -> int | list[int]:
-        counts = value if isinstance(value, list) else [value]
-        outside = [c for c in counts if not 2 <= c <= MAX_P]
-        if outside:
-            raise ValueError(f"Rivals plays 2-{MAX_P} players (RV-S7), got "
-                             f"{', '.join(map(str, outside))}")
-        return value
+        return players_within(value, 2, MAX_P, f"Rivals plays 2-{MAX_P} players (RV-S7)")
 
     @field_validator("seats")
     @classmethod
     def _one_seat_per_player(cls, value: list[Seat], info: ValidationInfo) -> list[Seat]:
-        players = info.data.get("players")
-        if value and players is not None:
-            largest = max(players) if isinstance(players, list) else players
-            if len(value) != largest:
-                raise ValueError(f"lists {len(value)} seats but the largest player count is "
-                                 f"{largest}: give one seat per player (a game with n "
-                                 f"players uses the first n)")
-        return value
+        return one_seat_per_player(value, info.data.get("players"))
 
     @field_validator("map")
     @classmethod
