@@ -241,12 +241,16 @@ def test_run_summary_and_report_as_a_user(tmp_path):
     assert "Party wins" in text and "2 players:" in text and "target 50%" in text
     assert any(w in text for w in ("too easy", "too hard", "on target", "unclear"))
     assert "Presence effect of each class" in text and "gambler" in text
+    # the presence effect says what it is (unpaired, observational) and how to pair it
+    flat = " ".join(text.split())
+    assert "Unpaired and observational" in flat and "`deepsim compare` of two runs" in flat
     assert max(len(line) for line in text.splitlines()) <= 80
     md = (out / "report" / "report.md").read_text()
     for title in ("## Headline", "## Party win rate", "## Presence effect per class",
                   "## How games end", "coop.band"):
         assert title in md
     assert "Win share per" not in md             # no competitive win-share section
+    assert "unpaired, observational estimate" in md and "deepsim compare A B" in md
     assert (out / "report" / "report.html").exists()
     assert (out / "report" / "party_win_rate.png").exists()
 
@@ -302,7 +306,6 @@ def test_coop_respond_verdict_words():
     assert v((0.95, 1.05), (1.2, 1.3)) == "too easy under best response"
     assert v((0.95, 1.05), (0.92, 1.08)) == "on target under any play"
     assert v((0.8, 1.2), (0.9, 1.3)) == "unclear"
-    assert v((0.8, 1.2), (0.9, 1.3)) == "unclear"
-    verdict, width = coop_verdict((0.8, 1.2), (0.9, 1.5), target=0.5, band=0.05)
-    assert width == pytest.approx(0.6)
+    word, width = coop_verdict((0.8, 1.2), (0.9, 1.5), target=0.5, band=0.05)
+    assert word == "unclear" and width == pytest.approx(0.6)
     assert coop_verdict((math.nan, 1.0), (0.9, 1.1), target=0.5, band=0.05)[0] == "unclear"
