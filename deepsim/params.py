@@ -194,8 +194,34 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
             first_key, first_line = key, line
     if len(msgs) == 1:
         text = msgs[0].split(": ", 1)[1] if first_key else msgs[0]
-        return InputError(text, file=source, key=first_key or None, line=first_line)
+        return InputError(text, file=key_file(lines, first_key, source),
+                          key=first_key or None, line=first_line)
     return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
+
+
+class KeyLines(dict):
+    """A line map (dotted key -> line) whose keys may come from several files: a scenario
+    that ``extends:`` another holds the parent's keys at the parent's lines, and
+    ``files`` says which file each such dotted key was read from (absent: the scenario's
+    own file)."""
+
+    def __init__(self, lines=(), files: dict[str, str] | None = None):
+        super().__init__(lines)
+        self.files = dict(files or {})
+
+
+def key_file(lines: dict[str, int], key: str | None, source: str) -> str:
+    """The file a dotted ``key`` was read from: ``source``, or the scenario it extends
+    when ``lines`` is a :class:`KeyLines` that says the key came from there."""
+    files = getattr(lines, "files", None)
+    if not files or not key:
+        return source
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):        # the longest prefix the map knows
+        where = files.get(".".join(parts[:i]))
+        if where is not None:
+            return where
+    return source
 
 
 def shown_value(value: Any, limit: int = 80) -> str:

@@ -7,12 +7,13 @@ overrides) in ``Ruleset.prepare``, with the same error style.
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from deepsim.params import load_yaml, validate
+from deepsim.params import KeyLines, load_yaml, validate
 
 #: key-path -> line tables of loaded scenario files, by source path (for later errors).
 LINES: dict[str, dict[str, int]] = {}
@@ -138,7 +139,19 @@ def load_scenario(path: Path | str) -> dict:
     LINES[str(path)] = lines
     if isinstance(data, dict) and "extends" in data:
         data = _extended(data, path, lines, chain=[])
+        # an inherited key's errors name the file and line it was written at
+        lines = KeyLines(lines, {})
+        for key, (where, at) in _ORIGINS.pop(str(path.resolve()), {}).items():
+            if key not in lines and key.split(".", 1)[0] != "extends":
+                lines[key] = at
+                lines.files[key] = where
+        LINES[str(path)] = lines
     return check_scenario(data, source=str(path), lines=lines)
+
+
+#: per extending file (resolved path): dotted key -> (file, line) of every key its
+#: chain of parents wrote, filled by :func:`_extended`
+_ORIGINS: dict[str, dict[str, tuple[str, int]]] = {}
 
 
 def _extended(data: dict, path: Path, lines: dict[str, int], chain: list[Path]) -> dict:
@@ -169,8 +182,15 @@ def _extended(data: dict, path: Path, lines: dict[str, int], chain: list[Path]) 
                          key="extends", line=line)
     if "extends" in parent:
         parent = _extended(parent, base, parent_lines, chain)
+        origins = {k: v for k, v in _ORIGINS.pop(str(base), {}).items()
+                   if k not in parent_lines}
     else:
         check_scenario(parent, source=str(base), lines=parent_lines)   # its own errors
+        origins = {}
+    shown = os.path.relpath(base)                  # as the user would type it, if near
+    shown = str(base) if shown.startswith("..") else shown
+    origins.update({k: (shown, ln) for k, ln in parent_lines.items()})
+    _ORIGINS[str(here)] = origins
     mine, theirs = data.get("ruleset"), parent.get("ruleset")
     if mine is not None and theirs is not None and mine != theirs:
         raise InputError(f"{ref!r} is a scenario of the {theirs!r} ruleset, this file's is "

@@ -11,6 +11,7 @@ from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from deepsim import stats
 from deepsim.report import viability as V
@@ -209,7 +210,8 @@ def rounds_table(games: pd.DataFrame) -> Table:
 def _party_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *, by: str,
                    label: str, baseline_bots: Sequence[str], band: float,
                    unresolved: str | None) -> list:
-    """Print a co-operative run's headline; return its presence-effect table (or none)."""
+    """Print a co-operative run's headline; return its presence-effect table and its note
+    (unpaired, observational; how to pair it), or nothing."""
     from deepsim.report import party as P
 
     judged, _, n_base = P.party_games(games, seats, baseline_bots)
@@ -253,7 +255,10 @@ def _party_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *
                         for s in strata])
     table.caption = ("stratified by player count; Newcombe intervals; '-': the "
                      f"{label} sits in every game or in none")
-    return [table]
+    note = Text(f"Unpaired and observational: games with the {label} against games without "
+                f"it, not the same games with it swapped. Paired effect: `deepsim compare` "
+                f"of two runs on one seed that differ only in one seat's {label}.")
+    return [table, note]
 
 
 def render_summary(console: Console, games: pd.DataFrame, seats: pd.DataFrame, *,

@@ -241,12 +241,16 @@ def test_run_summary_and_report_as_a_user(tmp_path):
     assert "Party wins" in text and "2 players:" in text and "target 50%" in text
     assert any(w in text for w in ("too easy", "too hard", "on target", "unclear"))
     assert "Presence effect of each class" in text and "gambler" in text
+    # the presence effect says what it is (unpaired, observational) and how to pair it
+    flat = " ".join(text.split())
+    assert "Unpaired and observational" in flat and "`deepsim compare` of two runs" in flat
     assert max(len(line) for line in text.splitlines()) <= 80
     md = (out / "report" / "report.md").read_text()
     for title in ("## Headline", "## Party win rate", "## Presence effect per class",
                   "## How games end", "coop.band"):
         assert title in md
     assert "Win share per" not in md             # no competitive win-share section
+    assert "unpaired, observational estimate" in md and "deepsim compare A B" in md
     assert (out / "report" / "report.html").exists()
     assert (out / "report" / "party_win_rate.png").exists()
 
@@ -254,14 +258,54 @@ def test_run_summary_and_report_as_a_user(tmp_path):
 def test_respond_searches_one_class_for_the_party(tmp_path):
     """`respond --faction gambler` plays the gambler's seats with searched knobs (the
     class's faction_bots), the other seats fixed, maximising the party's win rate in its
-    games; the JSON says the game is co-operative."""
-    from deepsim.respond import run_respond
-    from deepsim.respond.search import Settings
+    games; the JSON says the game is co-operative, and every verdict (terminal table,
+    respond.json, respond.md) is in the party's words against the target and band."""
+    import json
+
+    from deepsim.report.party import VERDICTS as PARTY
+    from deepsim.respond.verdict import COOP_VERDICTS
 
     f = tmp_path / "bank.yaml"
     f.write_text(yaml.safe_dump(_scenario(SETTINGS[0][0], games=500)), encoding="utf-8")
-    res = run_respond(f, factions=["gambler"], settings=Settings(trials=2, games=300,
-                                                                 confirm_games=300),
-                      out=tmp_path / "respond", plots=False)
-    assert res.info["cooperative"] is True
-    assert list(res.search.table["faction"].astype(str)) == ["gambler"]
+    out = tmp_path / "respond"
+    res = CliRunner().invoke(app, ["respond", str(f), "--faction", "gambler", "--trials", "2",
+                                   "--games", "300", "--confirm-games", "300",
+                                   "--coop-band", "4", "--out", str(out), "--no-plots"],
+                             env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    info = json.loads((out / "respond.json").read_text())
+    assert info["cooperative"] is True
+    assert info["target"] == pytest.approx(0.5) and info["coop_band"] == pytest.approx(0.04)
+    [row] = info["results"]
+    assert row["faction"] == "gambler"
+    assert row["target"] == pytest.approx(0.5) and row["band"] == pytest.approx(0.04)
+    for col in ("field_verdict", "default_verdict", "best_verdict"):
+        assert row[col] in PARTY, row[col]
+    assert row["verdict"] in COOP_VERDICTS
+    text = res.output
+    assert "party win rate / target" in text and "win share / fair share" not in text
+    assert row["verdict"].split()[0] in text and "--coop-band" in text
+    competitive = ("too strong", "not viable", "viable under", "inconclusive")
+    assert not any(w in text for w in competitive), text
+    md = (out / "respond.md").read_text()
+    assert "party's win rate" in md and "target 50% +- 4 pts" in md
+    assert not any(w in md for w in competitive)
+
+
+def test_coop_respond_verdict_words():
+    """The respond verdict of a class, from its two intervals (x target) against target
+    0.5 +- 0.05: the party's words, the competitive rule's shape."""
+    from deepsim.respond.verdict import coop_verdict
+
+    def v(a, b):
+        return coop_verdict(a, b, target=0.5, band=0.05)[0]
+
+    assert v((0.5, 0.7), (0.6, 0.8)) == "too hard under any play"       # both < 0.45
+    assert v((0.5, 0.7), (0.92, 1.1)) == "too hard only with its default knobs"
+    assert v((1.2, 1.3), (1.25, 1.4)) == "too easy under any play"      # both > 0.55
+    assert v((0.95, 1.05), (1.2, 1.3)) == "too easy under best response"
+    assert v((0.95, 1.05), (0.92, 1.08)) == "on target under any play"
+    assert v((0.8, 1.2), (0.9, 1.3)) == "unclear"
+    word, width = coop_verdict((0.8, 1.2), (0.9, 1.5), target=0.5, band=0.05)
+    assert word == "unclear" and width == pytest.approx(0.6)
+    assert coop_verdict((math.nan, 1.0), (0.9, 1.1), target=0.5, band=0.05)[0] == "unclear"

@@ -87,6 +87,30 @@ def test_a_cycle_through_two_files(tmp_path):
     assert res.exit_code == 2 and "a.yaml -> b.yaml -> a.yaml" in " ".join(res.output.split())
 
 
+def test_a_bad_key_inherited_names_the_file_and_line_it_was_written_at(tmp_path):
+    """A typo in the scenario a file extends is reported at that scenario's file and line
+    (through a chain of two), not at the extending file; a bad key of the extending file
+    itself names the extending file."""
+    _write(tmp_path / "base.yaml", "name: base\nruleset: deepfall\nplayers: 4\n"
+           "bots: [greedy, martyr]\ngmaes: 2000\n")
+    _write(tmp_path / "child.yaml", "extends: base.yaml\nseed: 3\n")
+    _write(tmp_path / "grand.yaml", "extends: child.yaml\nname: g\n")
+    for f in ("child.yaml", "grand.yaml"):
+        res = cli.invoke(app, ["run", str(tmp_path / f), "--games", "10", "--out",
+                               str(tmp_path / "o")])
+        out = " ".join(res.output.split())
+        assert res.exit_code == 2, out
+        assert "base.yaml:5, key 'gmaes': unknown key" in out, out
+        assert "child.yaml," not in out and "grand.yaml," not in out, out
+    _write(tmp_path / "base.yaml", "name: base\nruleset: deepfall\nplayers: 4\n")
+    _write(tmp_path / "child.yaml", "extends: base.yaml\nseed: 3\nbotz: [greedy]\n")
+    res = cli.invoke(app, ["run", str(tmp_path / "child.yaml"), "--games", "10", "--out",
+                           str(tmp_path / "o")])
+    out = " ".join(res.output.split())
+    assert res.exit_code == 2 and "child.yaml:3, key 'botz'" in out, out
+    assert not (tmp_path / "o").exists()
+
+
 def test_check_init_writes_a_gate_that_passes_today_and_names_every_member(base, tmp_path):
     gate = tmp_path / "gates" / "gate.yaml"
     gate.parent.mkdir()

@@ -129,6 +129,7 @@ def test_faction_bots_in_atlantis_and_abyss(tmp_path):
     ({"factions": {"Wisp Warden": "greedy", "wisp-warden": "martyr"}}, "a second time"),
     ({"factions": {}}, "faction_bots.factions"),
     ("missing.yaml", "no such faction bots file"),
+    ("x" * 5000 + ".yaml", "no such faction bots file"),     # longer than a file name may be
 ])
 def test_bad_faction_bots_exit_2_naming_the_key(tmp_path, value, needle):
     path = deepfall(tmp_path, faction_bots=value)

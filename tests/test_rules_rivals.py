@@ -49,7 +49,8 @@ def test_budget_and_start_aether():
 
 def test_deployment_fills_own_spawns_then_reserve():
     """RV-S8: models go onto their own spawn tiles up to the room (1 Large or 3 Small), the
-    rest wait in reserve (RV-A8)."""
+    rest wait in reserve (RV-A8); RV-S6 (characters only): the build's team is what enters
+    (the swarm build's 14 models)."""
     s = State(builds=("swarm", "elite"))
     m = s.models
     for p in (0, 1):
@@ -58,6 +59,7 @@ def test_deployment_fills_own_spawns_then_reserve():
         for t in set(on[:, S.MD_TILE].tolist()):
             assert s.tiles[t, S.TL_TYPE] == L.TT_SPAWN and s.tiles[t, S.TL_OWNER] == p
     swarm = m[m[:, S.MD_OWNER] == 0]
+    assert len(swarm) == 14                               # 8 minion_melee + 6 minion_ranged
     assert (swarm[:, S.MD_TILE] >= 0).sum() == 6           # 2 spawns x 3 small
     assert (swarm[:, S.MD_TILE] == S.RESERVE).sum() == 8
     elite = m[m[:, S.MD_OWNER] == 1]
@@ -131,8 +133,8 @@ ROCKS = ("S1 s  r  r  s  S2\n"
 
 
 def test_rock_entry_needs_swim_and_a_hit():
-    """RV-T1 / AMB-08 (errata R1): only a swimming model may enter a rock, on a Red hit; a
-    miss ends its move; rock to rock needs no roll."""
+    """RV-T1, RV-M3 / AMB-08 (errata R1): only a swimming model may enter a rock, on a Red
+    hit; a miss ends its move; rock to rock needs no roll."""
     s = State(ROCKS, ALL_HIT).clear()
     a = s.add(0, "minion_melee", (1, 0))
     assert _move(s, a, (2, 0)) == -1                      # not swimming
@@ -147,8 +149,9 @@ def test_rock_entry_needs_swim_and_a_hit():
 
 
 def test_terrain_modifiers_of_pools():
-    """RV-T1: coral degrades the lowest defence die; a cave adds a Red defence die; a rock
-    gives one automatic shield (AMB-07); Swim degrades the weakest defence die."""
+    """RV-T1, RV-C3 (the defence pool): coral degrades the lowest defence die; a cave adds a
+    Red defence die; a rock gives one automatic shield (AMB-07); Swim degrades the weakest
+    defence die."""
     grid = ("S1 c  r  d  S2\n"
             " s  s  s  s  s\n")
     s = State(grid).clear()
@@ -455,3 +458,218 @@ def test_simultaneous_elimination_shares_the_win():
     K.lurker_phase(s.scr, s.dat)
     assert s.ps[S.PS_OVER] == 1 and s.gst[L.G_END_CAUSE] == L.END_SIMUL
     assert list(s.pl[:2, S.PL_PLACE]) == [1, 1]
+
+
+# ---- rules by id that the tests above do not name ------------------------------------------
+
+def test_colour_strength_order():
+    """RV-D1: White < Red < Black. Pools list the strongest colour first (black, red,
+    white), and data whose ranks contradict the degrade order is refused."""
+    s = State()
+    assert int(s.a.dr[D.DR_BEYOND_TOP]) == 2             # White: the weakest, last
+    with pytest.raises(InputError, match="falling rank"):
+        RULESET.prepare({"name": "t", "ruleset": "rivals", "players": 2},
+                        overrides=["colours.white.rank=5"])
+
+
+def test_face_types():
+    """RV-D2/D3: the six face types and nothing else; an exploding Aether face gives one
+    Aether and one extra Red die, a blank nothing."""
+    with pytest.raises(InputError, match="colours"):
+        RULESET.prepare({"name": "t", "ruleset": "rivals", "players": 2},
+                        overrides=["colours.red.faces=[hit, wild]"])
+    s = State(overrides=("colours.black.faces=[exploding_aether]",
+                         "colours.red.faces=[blank]")).clear()
+    pool = np.array([1, 0, 0], np.int64)
+    res = np.zeros(D.RR_N, np.int64)
+    buf = np.zeros(D.MAX_ROLLED, np.int64)
+    eng = np.zeros(1, np.int64)
+    D.roll_pool(pool, True, s.a.faces, s.a.nfaces, s.a.dr, np.uint64(7), eng, ZERO, res,
+                buf)
+    assert res[D.RR_AETHER] == 1 and res[D.RR_EXTRA] == 1
+    assert res[D.RR_HITS] == 0 and res[D.RR_SHIELDS] == 0
+
+
+def test_degrade_and_upgrade_the_weakest_die():
+    """RV-D5/D6: degrade Black->Red->White->removed, upgrade White->Red->Black, a Black
+    keeps and adds a White; always the weakest die of the pool."""
+    p = np.array([1, 1, 1], np.int64)                     # black, red, white
+    steps = []
+    for _ in range(4):
+        D.degrade_weakest(p)
+        steps.append(list(p))
+    assert steps == [[1, 1, 0], [1, 0, 1], [1, 0, 0], [0, 1, 0]]
+    p = np.array([0, 0, 1], np.int64)
+    steps = []
+    for _ in range(4):
+        D.upgrade_weakest(p, np.int64(2))
+        steps.append(list(p))
+    assert steps == [[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 1, 0]]
+
+
+def test_attack_pool_after_degrades_and_upgrades():
+    """RV-C2: the attacker rolls its ATTACK pool after upgrades (a weapon) and degrades
+    (Charge): B R, upgraded -> B B, then charged -> B R."""
+    from deepsim.rulesets.rivals import board as B
+    s = State().clear()
+    a = s.add(0, "hero_melee", (0, 2))
+    pool = np.zeros(3, np.int64)
+    sit = np.zeros(L.N_SIT, np.int64)
+    B.current_pool(s.models, s.tiles, s.a.units, s.a.modtab, s.a.dr, i64(a), False, ONE,
+                   sit, pool)
+    assert list(pool) == [2, 0, 0]
+    _move(s, a, (1, 2), L.MA_CHARGE)
+    B.current_pool(s.models, s.tiles, s.a.units, s.a.modtab, s.a.dr, i64(a), False, ONE,
+                   sit, pool)
+    assert list(pool) == [1, 1, 0]
+
+
+def test_decks_are_shuffled_at_setup():
+    """RV-S2: the Loot, Lurker and Event decks are shuffled, each separately: every card
+    once, in an order that changes with the seed."""
+    cards = ", ".join(f"{{effect: none, value: {v}}}" for v in range(4))
+    evs = (f"events.deck=[{cards}]",)
+    orders = {"loot": set(), "lurker": set(), "event": set()}
+    for seed in range(1, 7):
+        s = State(overrides=evs, seed=seed)
+        hs = s.scr[S.X_HS]
+        for name, arr, n_at in (("loot", S.X_LOOT, S.HS_LOOT_N),
+                                ("lurker", S.X_LDECK, S.HS_LDECK_N),
+                                ("event", S.X_EVDECK, S.HS_EV_N)):
+            deck = s.scr[arr][:int(hs[n_at])]
+            size = {"loot": 50, "lurker": 5, "event": 4}[name]
+            assert sorted(deck.tolist()) == list(range(size))
+            orders[name].add(tuple(deck.tolist()))
+    assert all(len(o) > 1 for o in orders.values())
+
+
+def test_loot_supply_holds_five():
+    """RV-S4: a player holds at most 5 unequipped items (AMB-37 ``supply``); the sixth
+    extra item is sold (its Aether value) instead."""
+    s = State(overrides=("loot.overflow=supply",)).clear()
+    m = s.add(0, "hero_melee", (2, 1))
+    s.deck("loot", [0] * 7)                               # seven weapons
+    for _ in range(7):
+        K.draw_loot(s.scr, s.dat, ZERO, i64(m))
+    assert s.models[m, S.MD_UP_ATT] == 1                  # one equipped
+    assert s.pl[0, S.PL_SUPPLY] == 5
+    assert s.pl[0, S.PL_AETHER] == 3 + 3                  # the seventh sold (value 3)
+
+
+def _tokens(s):
+    return int(s.ps[S.PS_TOK_M]), int(s.ps[S.PS_TOK_A]), int(s.ps[S.PS_TOK_E])
+
+
+def test_three_tokens_start_in_movement():
+    """RV-A1: 3 activation tokens per player, starting in the Movement column; a turn
+    moves them M -> A -> E (RV-A2/A3), so attack-column activations never outnumber the
+    movement ones (RV-A4)."""
+    s = State(overrides=ALL_BLANK).clear()
+    s.add(0, "minion_melee", (0, 2))
+    s.add(1, "minion_melee", (6, 0))
+    K.play_turn(s.scr, s.dat, ZERO)
+    m, a, e = _tokens(s)
+    acts = s.events(L.EV_ACTIVATION)[:, 4].tolist()
+    passes = s.events(L.EV_PASS)[:, 4].tolist()
+    in_m = sum(x in (L.ACT_MOVE, L.ACT_REINFORCE) for x in acts) + passes.count(0)
+    in_a = len(acts) + passes.count(1) - sum(x in (L.ACT_MOVE, L.ACT_REINFORCE)
+                                             for x in acts)
+    assert m + a + e == 3 and in_m == 3 - m and in_a == e and in_a <= in_m
+    s1 = State(overrides=("activation.tokens=1", *ALL_BLANK)).clear()
+    s1.add(0, "minion_melee", (0, 2))
+    s1.add(1, "minion_melee", (6, 0))
+    K.play_turn(s1.scr, s1.dat, ZERO)
+    assert sum(_tokens(s1)) == 1
+
+
+def test_turn_ends_when_every_model_has_acted_or_none_is_left():
+    """RV-A7: the turn ends once every model has attacked (the tokens left are forfeited)
+    or when the player has no model to activate."""
+    s = State(overrides=ALL_HIT).clear()
+    a = s.add(0, "minion_melee", (2, 1))
+    b = s.add(1, "brute", (3, 1))                         # 5 hearts: survives 2 hits
+    K.play_turn(s.scr, s.dat, ZERO)
+    assert s.models[a, S.MD_ACTED] == 1 and s.models[b, S.MD_WOUNDS] == 2
+    assert len(s.events(L.EV_ATTACK)) == 1
+    m, a_col, e = _tokens(s)
+    assert e == 1 and m + a_col == 2                      # ended early: 2 tokens forfeited
+    s2 = State().clear()
+    s2.add(1, "minion_melee", (3, 1))                     # player 0 has nothing
+    K.play_turn(s2.scr, s2.dat, ZERO)
+    assert _tokens(s2) == (3, 0, 0)
+
+
+def test_round_order_turns_events_then_lurkers():
+    """RV-R: each round every player's turn in seat order, an Event after each turn
+    (RV-E1), then the Lurker phase; the next round starts with the first player."""
+    evs = ("events.deck=[{effect: none, value: 0}]", "end.max_rounds=2", *ALL_BLANK)
+    s = State(overrides=evs).clear()
+    s.add(0, "minion_melee", (0, 2))
+    s.add(1, "minion_melee", (6, 0))
+    s.ps[S.PS_ROUND] = 0
+    K.run_rounds(s.scr, s.dat)
+    ev = s.events()
+    keep = np.isin(ev[:, 2], [L.EV_TURN, L.EV_EVENT, L.EV_LURKER_PHASE])
+    seq = [(int(r[0]), int(r[2]), int(r[1])) for r in ev[keep]]
+    one = [(L.EV_TURN, 0), (L.EV_EVENT, 0), (L.EV_TURN, 1), (L.EV_EVENT, 1),
+           (L.EV_LURKER_PHASE, 1)]
+    assert seq == [(1, k, p) for k, p in one] + [(2, k, p) for k, p in one]
+
+
+def test_rock_entry_miss_ends_the_move():
+    """RV-M3 (rock entry follows RV-T1): a missed rock roll ends the move at once, on the
+    tile it had reached; the model never stands on the rock."""
+    s = State(ROCKS, ("colours.red.faces=[shield]",)).clear()
+    a = s.add(0, "minion_melee", (0, 1))
+    got = _move(s, a, (3, 0), L.MA_SWIM)
+    assert got != s.t(3, 0) and s.tiles[got, S.TL_TYPE] != L.TT_ROCK
+    assert s.models[a, S.MD_TILE] == got
+    assert len(s.events(L.EV_ROCK)) == 1
+
+
+def test_lurker_card_stats():
+    """RV-P1: a Lurker attacks and defends with its card's dice and dies at its HEARTS
+    (lurker_large: attack B B, defence B R, 4 hearts, 2 loot, 4 Aether). Its ABILITY is
+    skipped (the card texts are missing)."""
+    s = State(DEN, ALL_HIT).clear()
+    lk = s.dat[K.D_LURK]
+    out = np.zeros(3, np.int64)
+    K.lurker_pool(s.dat, i64(2), False, out)
+    assert list(out) == [2, 0, 0]
+    K.lurker_pool(s.dat, i64(2), True, out)
+    assert list(out) == [1, 1, 0]
+    assert (lk[2, L.LK_HEARTS], lk[2, L.LK_LOOT], lk[2, L.LK_AETHER]) == (4, 2, 4)
+    m = s.add(0, "hero_melee", (1, 0))                    # B R: 2 hits, no shields
+    s.deck("lurker", [2])
+    K.reveal_den(s.scr, s.dat, i64(s.t(2, 0)), i64(-1), i64(-1))
+    s.plan(L.ACT_ATTACK, (1, 0), [(m, 1, 0, 0)])
+    K.do_attack(s.scr, s.dat, ZERO)
+    lur = s.scr[S.X_LUR]
+    assert lur[0, S.LR_WOUNDS] == 2 and lur[0, S.LR_ALIVE] == 1
+
+
+def test_lurkers_never_move():
+    """RV-P2: a Lurker stays in its den through the Lurker phase, and no model may stop
+    on its tile (RV-T2)."""
+    s = State(DEN, ALL_BLANK).clear()
+    a = s.add(0, "minion_melee", (1, 0))
+    s.deck("lurker", [3])                                 # lurker_huge: 6 hearts
+    K.reveal_den(s.scr, s.dat, i64(s.t(2, 0)), i64(-1), i64(-1))
+    K.lurker_phase(s.scr, s.dat)
+    K.lurker_phase(s.scr, s.dat)
+    lur = s.scr[S.X_LUR]
+    assert lur[0, S.LR_TILE] == s.t(2, 0) and lur[0, S.LR_ALIVE] == 1
+    assert _move(s, a, (2, 0)) == -1
+
+
+def test_events_affect_revealed_lurkers():
+    """RV-P5: an Event that wounds a random model may hit a revealed Lurker too (here the
+    only target): it dies and leaves a cave."""
+    evs = ("events.deck=[{effect: wound_random, value: 9}]",)
+    s = State(DEN, evs).clear()
+    s.deck("lurker", [0])
+    K.reveal_den(s.scr, s.dat, i64(s.t(2, 0)), i64(-1), i64(-1))
+    s.deck("event", [0])
+    K.draw_event(s.scr, s.dat, ZERO)
+    assert s.scr[S.X_LUR][0, S.LR_ALIVE] == 0
+    assert s.tiles[s.t(2, 0), S.TL_DEN] == L.DEN_CAVE

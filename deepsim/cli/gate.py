@@ -245,7 +245,7 @@ def check(
                                "repeatable.")] = None,
     tolerance: Annotated[float, typer.Option(
         "--tolerance", help="With --init: times the tolerance each bound adds to today's "
-                            "interval (0.1 x fair, 2 pp, 0.5 rounds, else 10%% of the "
+                            "interval (0.1 x fair, 2 pp, 0.5 rounds, else 10% of the "
                             "value).")] = 1.0,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="With --init: the gate file to write (a scenario with "

@@ -64,7 +64,9 @@ def result_table(table, label: str) -> Table:
     the gain and the respond verdict."""
     styles = sorted(set(table["style"].astype(str)))
     start = styles[0] if len(styles) == 1 else "start style"
-    t = Table(title=f"Best response per {label}: win share / fair share, 95% intervals",
+    what = ("party win rate / target" if "target" in table.columns
+            else "win share / fair share")
+    t = Table(title=f"Best response per {label}: {what}, 95% intervals",
               title_justify="left", box=box.SIMPLE_HEAVY, collapse_padding=True,
               pad_edge=False, show_edge=False)
     t.add_column(label.capitalize(), overflow="fold", ratio=2)
@@ -77,7 +79,7 @@ def result_table(table, label: str) -> Table:
         gain = ("0 (start\nwas best)" if r["gain_low"] == r["gain_high"] == 0
                 else f"{r['gain']:+.2f}\n[{r['gain_low']:+.2f},\n{r['gain_high']:+.2f}]")
         verdict = str(r["verdict"])
-        if verdict == "inconclusive":
+        if verdict in ("inconclusive", "unclear"):
             verdict += f" (width {r['width']:.2f})"
         head = "" if start == str(r["style"]) else f"{r['style']} "
         t.add_row(escape(str(r["faction"])),
@@ -121,6 +123,9 @@ def respond(
     min_ratio: options.min_ratio(
         "Viability line, x fair (the report's viability.min_ratio).") = 0.8,
     max_ratio: options.max_ratio("Too-strong line, x fair.") = 1.25,
+    coop_band: Annotated[float, typer.Option(
+        "--coop-band", help="A co-operative game's band around the target win rate, in "
+                            "percentage points (the report's coop.band).")] = 5.0,
     sets: options.sets("Ruleset override path=value; repeatable.") = None,
     threads: Threads = None,
     out: options.out("Output folder (default: a new folder under reports/responds/).") = None,
@@ -141,7 +146,7 @@ def respond(
 
     settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
                         confirm_seed=confirm_seed, sampler_seed=sampler_seed, style=style,
-                        min_ratio=min_ratio, max_ratio=max_ratio)
+                        min_ratio=min_ratio, max_ratio=max_ratio, coop_band=coop_band / 100)
     console = Console()
 
     def call(engine, on_progress):
@@ -164,11 +169,14 @@ def respond(
                                else "start style"), highlight=False)
     if info.get("cooperative"):
         label = info["faction_label"]
+        target, band = 100 * info["target"], 100 * info["coop_band"]
         console.print(f"A co-operative game: the search maximises the party's win rate in "
                       f"the games where the {escape(label)} sits (every seat's win is the "
-                      f"party's result), the other seats' bots fixed; 'x fair' is that rate "
-                      f"over the designer's target, so 'too strong' reads 'the party wins "
-                      f"above its target with this {escape(label)}'.", highlight=False)
+                      f"party's result), the other seats' bots fixed; each number is that "
+                      f"rate over the designer's target ({target:g}%), its verdict the "
+                      f"party's: too easy / too hard when the rate's interval lies wholly "
+                      f"above / below {target:g} +- {band:g} pts (--coop-band), on target "
+                      f"inside it, else unclear.", highlight=False)
     console.print(f"Search: {info['trials']} trials x {info['games']:,} games of seed "
                   f"{info['seed']} per {info['faction_label']}; confirmation "
                   f"{info['confirm_games']:,} games of seed {info['confirm_seed']}; start "

@@ -23,7 +23,9 @@ co-operative sections (:func:`sections`) print what it computes.
   interval for a difference of two independent proportions, Newcombe 1998; statsmodels
   ``confint_proportions_2indep``), and pooled over player counts with weights
   ``n1 n0 / (n1 + n0)`` (a stratified difference; normal interval from the strata's
-  Newcombe half-widths). Classes dealt at random per seat make it a randomised comparison;
+  Newcombe half-widths). It is unpaired and observational: different games with and
+  without the class, not the same games with the class swapped; classes dealt at random
+  per seat make it a randomised comparison, classes fixed or chosen an association;
   a class in every game (or none) of a player count has no effect there (not estimable
   from this deal: play the scenario with and without it, ``deepsim compare`` pairs the
   games on the same seeds).

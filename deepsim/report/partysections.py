@@ -32,8 +32,10 @@ METHOD = (
     "the table minus in games where it does not, per player count with Newcombe's hybrid "
     "score interval, pooled over player counts with weights n1 n0 / (n1 + n0). With "
     "classes dealt at random per seat it is a randomised comparison; a class in every game "
-    "(or none) of a player count has no estimate there: compare two runs that differ only "
-    "in the class on the same seed (`deepsim compare`, paired games). In the seats table "
+    "(or none) of a player count has no estimate there. It is unpaired and observational "
+    "(different games with and without the class, not the same games with the class "
+    "swapped); the paired effect is `deepsim compare` of two runs on one seed that differ "
+    "only in one seat's class. In the seats table "
     "each seat's `win` is the party's result and `fair` the target, so `win_share[class]` "
     "is the party's win rate over a class's seat-games.")
 
@@ -165,6 +167,15 @@ def class_effects(ctx: Context, foot: str) -> Section:
         "has no estimate there. A party is a fixed number of seats, so a present "
         f"{noun} takes the seat of another: the effect is against the {plural(noun)} it "
         "replaces, as dealt.")
+    s.paragraphs.append(
+        f"**An unpaired, observational estimate.** It compares different games (those "
+        f"with the {noun} against those without, stratified by player count), not the "
+        f"same games with the {noun} swapped: it reads as the {noun}'s own effect only as "
+        f"far as the scenario deals {plural(noun)} at random per seat, and with {plural(noun)} "
+        "fixed or chosen it is an association. The paired effect: two scenarios that "
+        f"differ only in one seat's {noun} (the other seats and bots the same), run on one "
+        "seed, then `deepsim compare A B`: the difference of the party's win rate on the "
+        "same games (common random numbers), with its paired interval.")
 
     def pts(x: float) -> str:
         return "-" if math.isnan(x) else f"{100 * x:+.1f}"

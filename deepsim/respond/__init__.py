@@ -111,6 +111,8 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
         "sampler": "optuna TPESampler", "sampler_seed": settings.sampler_seed,
         "style": settings.style, "alpha": settings.alpha, "min_ratio": settings.min_ratio,
         "max_ratio": settings.max_ratio, "sets": list(sets or []),
+        **({"target": fld.ruleset.target_win_rate(fld.prepared.params, source=fld.source),
+            "coop_band": settings.coop_band} if fld.ruleset.cooperative else {}),
         "baseline_bots": list(fld.baseline),
         "threads": fld.threads, "backend": "dask" if backend is not None else "local",
         "command_line": " ".join(shlex.quote(a) for a in ["deepsim", *sys.argv[1:]])
@@ -159,9 +161,12 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
 
     png = None
     if plots:
+        lo, hi = settings.min_ratio, settings.max_ratio
+        if fld.ruleset.cooperative:      # the band's edges, x target
+            lo = 1 - settings.coop_band / info["target"]
+            hi = 1 + settings.coop_band / info["target"]
         png = report.before_after_plot(
-            result.table, label=fld.ruleset.faction_label, min_ratio=settings.min_ratio,
-            max_ratio=settings.max_ratio,
+            result.table, label=fld.ruleset.faction_label, min_ratio=lo, max_ratio=hi,
             title=f"Default knobs vs best response ({fld.name})",
             footer=f"{confirm_games:,} games per {fld.ruleset.faction_label} of seed "
                    f"{confirm_seed}; 95% intervals; baseline bots left out")

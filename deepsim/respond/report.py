@@ -27,6 +27,11 @@ from deepsim.respond.search import SearchResult, Settings, slug
 from deepsim.respond.verdict import (
     NOT_VIABLE_ANY,
     NOT_VIABLE_BOT,
+    ON_TARGET_ANY,
+    TOO_EASY_ANY,
+    TOO_EASY_BEST,
+    TOO_HARD_ANY,
+    TOO_HARD_BOT,
     TOO_STRONG_ANY,
     TOO_STRONG_BEST,
     VIABLE_ANY,
@@ -37,7 +42,10 @@ __all__ = ["before_after_plot", "fmt_ratio", "markdown", "styles_yaml", "to_html
 DPI = 90
 VERDICT_COLOURS = {NOT_VIABLE_ANY: "#c0392b", NOT_VIABLE_BOT: "#e67e22",
                    TOO_STRONG_ANY: "#8e44ad", TOO_STRONG_BEST: "#d35fb7",
-                   VIABLE_ANY: "#2b7bba", "inconclusive": "#7f7f7f"}
+                   VIABLE_ANY: "#2b7bba", "inconclusive": "#7f7f7f",
+                   TOO_HARD_ANY: "#c0392b", TOO_HARD_BOT: "#e67e22",
+                   TOO_EASY_ANY: "#8e44ad", TOO_EASY_BEST: "#d35fb7",
+                   ON_TARGET_ANY: "#2b7bba", "unclear": "#7f7f7f"}
 
 
 def plural(label: str) -> str:
@@ -178,13 +186,18 @@ def markdown(result: SearchResult, settings: Settings, info: dict, bot_data, *,
               f"- Start style: {info['start_note']}",
               (f"- Time: {info['wall_time_s']:.0f} s on {info['threads']} thread(s) "
               f"({info['backend']}); {info['games_played']:,} games played"), ""]
+    what = ("The party's win rate over its target (x target; co-operative game: see "
+            "Method)" if info.get("cooperative") else "Win share over fair share")
     lines += ["## Verdicts", "",
-              (f"Win share over fair share (x fair, baseline bots left out as in the balance "
+              (f"{what} (x fair, baseline bots left out as in the balance "
               f"report), 95% intervals, each with its verdict; gain = best response - default "
               f"knobs on the same "
               f"games, interval at {t['gain_level'].iloc[0]:.4g} (simultaneous over the "
-              f"{len(t)} {plural(label)} of this run), Holm-adjusted p of gain = 0. Viability line "
-              f"{settings.min_ratio:g}, too-strong line {settings.max_ratio:g}."), ""]
+              f"{len(t)} {plural(label)} of this run), Holm-adjusted p of gain = 0. "
+              + (f"Band: target {100 * info['target']:g}% +- {100 * settings.coop_band:g} pts."
+                 if info.get("cooperative") else
+                 f"Viability line {settings.min_ratio:g}, too-strong line "
+                 f"{settings.max_ratio:g}.")), ""]
     lines.append(f"| {label} | in the field | start style (default knobs) | best response | "
                  "gain | Holm p | verdict |")
     lines.append("|---|---|---|---|---|---|---|")
@@ -244,6 +257,7 @@ def method_paragraphs(settings: Settings, info: dict) -> list[str]:
         f"seed {info['confirm_seed']} ({info['confirm_games']:,} per {label}); the values "
         "there are free of the search's selection (the best of many noisy trials is "
         "optimistic on its own games)."),
+    ] + (_coop_verdicts(settings, info) if info.get("cooperative") else [
         (f"Columns: *in the field*: the {label}'s seats play the scenario's own bots (a "
          "mix of styles, as `deepsim run` plays them), on the search pass; *start style "
          f"(default knobs)*: every seat of the {label} plays the start style with its "
@@ -259,8 +273,31 @@ def method_paragraphs(settings: Settings, info: dict) -> list[str]:
          f"default knobs' does not; *{VIABLE_ANY}*: both lie within "
          f"[{settings.min_ratio:g}, {settings.max_ratio:g}]; otherwise *inconclusive* (the "
          "wider interval's width is given: more games narrow it)."),
+    ]) + [
         ("A best response found here is a lower bound on the best play: the search moves "
         "only the knobs of one bot style within the bounds of the ruleset's bots.yaml."),
+    ]
+
+
+def _coop_verdicts(settings: Settings, info: dict) -> list[str]:
+    """The columns and verdicts paragraphs of a co-operative game (party words)."""
+    label = info["faction_label"]
+    t, b = 100 * info["target"], 100 * settings.coop_band
+    return [
+        (f"A co-operative game: every seat's win is the party's result and its fair share "
+         f"the designer's target ({t:g}%), so each number is the party's win rate in the "
+         f"games where the {label} sits over the target (x target). Columns: *in the "
+         f"field*: the {label}'s seats play the scenario's own bots; *start style (default "
+         f"knobs)*: every seat of the {label} plays the start style with its bots.yaml "
+         "knobs; *best response*: the best knobs found. Each carries the party's verdict "
+         f"(as the report's headline): *too easy* / *too hard* when the rate's 95% interval "
+         f"lies wholly above / below {t:g} +- {b:g} pts (`--coop-band`, the report's "
+         "`coop.band`), *on target* inside it, else *unclear*."),
+        (f"Verdicts: *{TOO_HARD_ANY}*: the default knobs' and the best response's are "
+         f"both too hard; *{TOO_HARD_BOT}*: the default knobs' is too hard, the best "
+         f"response's interval starts at or above {t - b:g}%; *{TOO_EASY_ANY}*: both too "
+         f"easy; *{TOO_EASY_BEST}*: the best response's only; *{ON_TARGET_ANY}*: both on "
+         "target; otherwise *unclear* (the wider interval's width is given, x target)."),
     ]
 
 
@@ -271,8 +308,8 @@ def _p(p: float) -> str:
 
 
 def _verdict_text(r: pd.Series) -> str:
-    if r["verdict"] == "inconclusive" and not math.isnan(r["width"]):
-        return f"inconclusive (width {r['width']:.3g})"
+    if r["verdict"] in ("inconclusive", "unclear") and not math.isnan(r["width"]):
+        return f"{r['verdict']} (width {r['width']:.3g})"
     return str(r["verdict"])
 
 

@@ -39,7 +39,7 @@ from deepsim.errors import InputError
 from deepsim.factionbots import match_name, norm_name
 from deepsim.measure import METRICS, Instance, Selection, estimate_obs, measure, paired
 from deepsim.respond.play import Field
-from deepsim.respond.verdict import family_gains, verdict
+from deepsim.respond.verdict import coop_verdict, family_gains, verdict
 from deepsim.stats import resolved_seats
 
 __all__ = ["PASS_BLOCK", "Confirmed", "Settings", "faction_games", "field_ratio",
@@ -67,6 +67,8 @@ class Settings:
     alpha: float = 0.05
     min_ratio: float = 0.8      # the report's viability.min_ratio / max_ratio
     max_ratio: float = 1.25     # (deepsim.report.viability.DEFAULT)
+    coop_band: float = 0.05     # a co-operative game's band around its target, a share
+                                # (the report's coop.band / 100)
 
     def check(self) -> None:
         """Raise InputError for a count or threshold out of range (before any game)."""
@@ -86,6 +88,9 @@ class Settings:
         if not 0 < self.min_ratio < self.max_ratio:
             raise InputError(f"expected 0 < --min-ratio < --max-ratio, got {self.min_ratio} "
                              f"and {self.max_ratio}", key="--max-ratio")
+        if not 0 < self.coop_band < 1:
+            raise InputError(f"expected a band in (0, 100) points, got "
+                             f"{100 * self.coop_band:g}", key="--coop-band")
 
 
 def slug(name: str) -> str:
@@ -483,7 +488,9 @@ def run_search(field: Field, factions: list[str], settings: Settings, *,
                                    float(rows[best_trial]["value"]), default, best, gain, se,
                                    int(cp.games[f].size), ctx))
     t_search = time.perf_counter()
-    table = result_table(confirmed, settings)
+    target = (field.ruleset.target_win_rate(field.prepared.params, source=field.source)
+              if field.ruleset.cooperative else None)
+    table = result_table(confirmed, settings, target=target)
     trials = pd.DataFrame(all_rows)
     return SearchResult(factions, trials, confirmed, table, styles_table, strongest, sp, cp,
                         {"search_pass": round(t_pass - t0, 2),
@@ -512,33 +519,53 @@ def field_ratio(field: Field, faction: str, seats: pd.DataFrame | None, alpha: f
     return (float(est.value), float(est.low), float(est.high))
 
 
-def result_table(confirmed: list[Confirmed], settings: Settings) -> pd.DataFrame:
+def result_table(confirmed: list[Confirmed], settings: Settings, *,
+                 target: float | None = None) -> pd.DataFrame:
     """One row per faction: its ratio in the field, the start style's default knobs' and
     the best response's on the confirmation games (x fair, 95% intervals), each with its
     viability verdict (:mod:`deepsim.report.viability`), the family-corrected gain and
-    the respond verdict (:func:`deepsim.respond.verdict.verdict`)."""
+    the respond verdict (:func:`deepsim.respond.verdict.verdict`).
+
+    With ``target`` (a co-operative game's target win rate, a share) the ratios are the
+    party's win rate over the target and every verdict is in the party's words
+    (:func:`deepsim.report.party.verdict`, :func:`deepsim.respond.verdict.coop_verdict`,
+    band ``settings.coop_band``); the table gains the columns ``target`` and ``band``
+    (shares)."""
+    from deepsim.report import party
     from deepsim.report import viability as V
 
     lines = V.Lines(alpha=settings.alpha, min_ratio=settings.min_ratio,
                     max_ratio=settings.max_ratio)
+    band = settings.coop_band
+
+    def word(low: float, high: float) -> str:
+        if target is None:
+            return V.verdict_of(low, high, 1.0, lines)
+        return party.verdict(low * target, high * target, target, band)
+
     gains = family_gains([c.gain for c in confirmed], [c.gain_se for c in confirmed],
                          alpha=settings.alpha)
     rows = []
     for c, g in zip(confirmed, gains, strict=True):
-        v, width = verdict((c.default[1], c.default[2]), (c.best[1], c.best[2]),
-                           min_ratio=settings.min_ratio, max_ratio=settings.max_ratio)
+        if target is None:
+            v, width = verdict((c.default[1], c.default[2]), (c.best[1], c.best[2]),
+                               min_ratio=settings.min_ratio, max_ratio=settings.max_ratio)
+        else:
+            v, width = coop_verdict((c.default[1], c.default[2]), (c.best[1], c.best[2]),
+                                    target=target, band=band)
         rows.append({
             "faction": c.faction, "style": c.start, "best_trial": c.best_trial,
             "search_best": c.search_value,
             "field": c.field_ratio[0], "field_low": c.field_ratio[1],
             "field_high": c.field_ratio[2],
-            "field_verdict": V.verdict_of(c.field_ratio[1], c.field_ratio[2], 1.0, lines),
+            "field_verdict": word(c.field_ratio[1], c.field_ratio[2]),
             "default": c.default[0], "default_low": c.default[1],
             "default_high": c.default[2],
-            "default_verdict": V.verdict_of(c.default[1], c.default[2], 1.0, lines),
+            "default_verdict": word(c.default[1], c.default[2]),
             "best": c.best[0], "best_low": c.best[1], "best_high": c.best[2],
-            "best_verdict": V.verdict_of(c.best[1], c.best[2], 1.0, lines),
+            "best_verdict": word(c.best[1], c.best[2]),
             "gain": g.est, "gain_se": g.se, "gain_low": g.low, "gain_high": g.high,
             "gain_level": g.level, "p": g.p, "p_holm": g.p_holm,
-            "confirm_games": c.games, "verdict": v, "width": width})
+            "confirm_games": c.games, "verdict": v, "width": width,
+            **({} if target is None else {"target": target, "band": band})})
     return pd.DataFrame(rows)

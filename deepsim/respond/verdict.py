@@ -26,6 +26,16 @@ their paired difference ``B - A`` with a standard error (:func:`deepsim.measure.
   while the default knobs' does not (the faction's strength shows under better play);
   ``viable under any play``: both intervals lie within ``[L, H]``;
   otherwise ``inconclusive``, with the wider interval's width (x fair) reached.
+- On a co-operative game (every seat's win is the party's result, fair share = the
+  designer's target ``t``) the ratios are the party's win rate in the faction's games over
+  ``t``, and :func:`coop_verdict` says the same in the words of the party's headline
+  (:func:`deepsim.report.party.verdict`, band ``b`` = ``coop.band``): each interval
+  ``[lo t, hi t]`` is *too easy*, *too hard*, *on target* or *unclear* against
+  ``t +- b``, and the respond verdict is ``too hard under any play`` (both too hard),
+  ``too hard only with its default knobs`` (the default knobs' too hard, the best
+  response's interval starts at or above ``t - b``), ``too easy under any play`` (both
+  too easy), ``too easy under best response`` (only the best response's), ``on target
+  under any play`` (both on target), otherwise ``unclear`` with the wider interval's width.
 """
 
 from __future__ import annotations
@@ -36,7 +46,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-__all__ = ["VERDICTS", "Gain", "family_gains", "holm_adjust", "verdict"]
+from deepsim.report.party import verdict as party_verdict
+
+__all__ = ["COOP_VERDICTS", "VERDICTS", "Gain", "coop_verdict", "family_gains", "holm_adjust",
+           "verdict"]
 
 NOT_VIABLE_ANY = "not viable under any play"
 NOT_VIABLE_BOT = "not viable only with its default knobs"
@@ -45,6 +58,13 @@ TOO_STRONG_BEST = "too strong under best response"
 VIABLE_ANY = "viable under any play"
 VERDICTS = (NOT_VIABLE_ANY, NOT_VIABLE_BOT, TOO_STRONG_ANY, TOO_STRONG_BEST, VIABLE_ANY,
             "inconclusive")
+TOO_HARD_ANY = "too hard under any play"
+TOO_HARD_BOT = "too hard only with its default knobs"
+TOO_EASY_ANY = "too easy under any play"
+TOO_EASY_BEST = "too easy under best response"
+ON_TARGET_ANY = "on target under any play"
+COOP_VERDICTS = (TOO_HARD_ANY, TOO_HARD_BOT, TOO_EASY_ANY, TOO_EASY_BEST, ON_TARGET_ANY,
+                 "unclear")
 
 
 @dataclass
@@ -141,3 +161,29 @@ def verdict(default: tuple[float, float], best: tuple[float, float], *,
     if min_ratio <= a_lo and a_hi <= max_ratio and min_ratio <= b_lo and b_hi <= max_ratio:
         return VIABLE_ANY, width
     return "inconclusive", width
+
+
+def coop_verdict(default: tuple[float, float], best: tuple[float, float], *, target: float,
+                 band: float) -> tuple[str, float]:
+    """The verdict of one class of a co-operative game, in the party's words, from the 95%
+    intervals ``(low, high)`` (x target: the party's win rate in the class's games over the
+    designer's ``target``, a share) of the start style's default knobs and of the best
+    response, with ``band`` (a share, ``coop.band`` / 100); returns ``(verdict, width)``,
+    ``width`` the wider interval's width (x target). See the module docstring."""
+    (a_lo, a_hi), (b_lo, b_hi) = default, best
+    if any(math.isnan(x) for x in (a_lo, a_hi, b_lo, b_hi, target)):
+        return "unclear", math.nan
+    width = max(a_hi - a_lo, b_hi - b_lo)
+    a = party_verdict(a_lo * target, a_hi * target, target, band)
+    b = party_verdict(b_lo * target, b_hi * target, target, band)
+    if a == b == "too hard":
+        return TOO_HARD_ANY, width
+    if a == "too hard" and b_lo * target >= target - band:
+        return TOO_HARD_BOT, width
+    if a == b == "too easy":
+        return TOO_EASY_ANY, width
+    if b == "too easy":
+        return TOO_EASY_BEST, width
+    if a == b == "on target":
+        return ON_TARGET_ANY, width
+    return "unclear", width
