@@ -154,12 +154,15 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
                      source: str, lines: dict[str, int]) -> InputError:
     """Turn a pydantic ValidationError into one InputError listing every problem."""
     msgs = []
-    first_key, first_line = None, None
+    first_key, first_line, first_origin = None, None, None
     for err in exc.errors():
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
         key = ".".join(str(p) for p in loc)
         line = lines.get(key)
-        if line is None:
+        origin = key_origin(lines, key)
+        if origin is not None:
+            line = None
+        elif line is None:
             for i in range(len(loc), 0, -1):
                 line = lines.get(".".join(str(p) for p in loc[:i]))
                 if line:
@@ -188,40 +191,47 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
             msg = f"unknown name; expected one of {expected}"
             names = [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]
             hint = nearest(str(err.get("input"))[:200], names)
-        where = f"{key}{f' (line {line})' if line else ''}: " if key else ""
+        at = f" ({origin[0]} line {origin[1]})" if origin else (f" (line {line})" if line
+                                                                 else "")
+        where = f"{key}{at}: " if key else ""
         msgs.append(f"{where}{msg}{shown}{hint}")
         if first_key is None:
-            first_key, first_line = key, line
+            first_key, first_line, first_origin = key, line, origin
     if len(msgs) == 1:
         text = msgs[0].split(": ", 1)[1] if first_key else msgs[0]
-        return InputError(text, file=key_file(lines, first_key, source),
-                          key=first_key or None, line=first_line)
+        if first_origin is not None:                 # written in the scenario it extends
+            return InputError(text, file=first_origin[0], key=first_key or None,
+                              line=first_origin[1])
+        return InputError(text, file=source, key=first_key or None, line=first_line)
     return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
 
 
 class KeyLines(dict):
-    """A line map (dotted key -> line) whose keys may come from several files: a scenario
-    that ``extends:`` another holds the parent's keys at the parent's lines, and
-    ``files`` says which file each such dotted key was read from (absent: the scenario's
-    own file)."""
+    """A scenario's line map (dotted key -> line) that also knows where its inherited keys
+    were written: a scenario that ``extends:`` another reads the parent's keys, and
+    ``origins`` maps each such dotted key (absent from the file itself) to the parent's
+    file and line. Only :func:`validation_error` reads ``origins``; every other lookup sees
+    the file's own lines, as before."""
 
-    def __init__(self, lines=(), files: dict[str, str] | None = None):
+    def __init__(self, lines=(), origins: dict[str, tuple[str, int]] | None = None):
         super().__init__(lines)
-        self.files = dict(files or {})
+        self.origins = dict(origins or {})
 
 
-def key_file(lines: dict[str, int], key: str | None, source: str) -> str:
-    """The file a dotted ``key`` was read from: ``source``, or the scenario it extends
-    when ``lines`` is a :class:`KeyLines` that says the key came from there."""
-    files = getattr(lines, "files", None)
-    if not files or not key:
-        return source
+def key_origin(lines: dict[str, int], key: str | None) -> tuple[str, int] | None:
+    """``(file, line)`` where an inherited dotted ``key`` was written (the longest prefix
+    :class:`KeyLines` knows), or None: a key of the file itself, or a plain line map."""
+    origins = getattr(lines, "origins", None)
+    if not origins or not key or key in lines:
+        return None
     parts = key.split(".")
-    for i in range(len(parts), 0, -1):        # the longest prefix the map knows
-        where = files.get(".".join(parts[:i]))
-        if where is not None:
-            return where
-    return source
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in lines:                       # the file itself wrote this part
+            return None
+        if prefix in origins:
+            return origins[prefix]
+    return None
 
 
 def shown_value(value: Any, limit: int = 80) -> str:

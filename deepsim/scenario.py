@@ -140,11 +140,9 @@ def load_scenario(path: Path | str) -> dict:
     if isinstance(data, dict) and "extends" in data:
         data = _extended(data, path, lines, chain=[])
         # an inherited key's errors name the file and line it was written at
-        lines = KeyLines(lines, {})
-        for key, (where, at) in _ORIGINS.pop(str(path.resolve()), {}).items():
-            if key not in lines and key.split(".", 1)[0] != "extends":
-                lines[key] = at
-                lines.files[key] = where
+        lines = KeyLines(lines, {k: v for k, v in
+                                 _ORIGINS.pop(str(path.resolve()), {}).items()
+                                 if k not in lines and k.split(".", 1)[0] != "extends"})
         LINES[str(path)] = lines
     return check_scenario(data, source=str(path), lines=lines)
 
@@ -187,7 +185,10 @@ def _extended(data: dict, path: Path, lines: dict[str, int], chain: list[Path]) 
     else:
         check_scenario(parent, source=str(base), lines=parent_lines)   # its own errors
         origins = {}
-    shown = os.path.relpath(base)                  # as the user would type it, if near
+    try:                                           # as the user would type it, if near
+        shown = os.path.relpath(base)
+    except ValueError:                             # another drive
+        shown = str(base)
     shown = str(base) if shown.startswith("..") else shown
     origins.update({k: (shown, ln) for k, ln in parent_lines.items()})
     _ORIGINS[str(here)] = origins

@@ -108,6 +108,16 @@ def test_a_bad_key_inherited_names_the_file_and_line_it_was_written_at(tmp_path)
                            str(tmp_path / "o")])
     out = " ".join(res.output.split())
     assert res.exit_code == 2 and "child.yaml:3, key 'botz'" in out, out
+    # an error another check finds in an inherited key names the extending file, never
+    # with a line of the other file
+    _write(tmp_path / "base.yaml", "name: base\nruleset: deepfall\nplayers: 4\n"
+           "bots: [greedy, martyr]\nseats:\n  - {bot: gredy}\n  - {}\n  - {}\n  - {}\n")
+    _write(tmp_path / "child.yaml", "extends: base.yaml\nseed: 3\n")
+    res = cli.invoke(app, ["run", str(tmp_path / "child.yaml"), "--games", "10", "--out",
+                           str(tmp_path / "o")])
+    out = " ".join(res.output.split())
+    assert res.exit_code == 2 and "gredy" in out, out
+    assert "child.yaml:6" not in out and "child.yaml:5" not in out, out
     assert not (tmp_path / "o").exists()
 
 
