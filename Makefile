@@ -12,7 +12,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # runs of any checkout of the same sources load it in about a second.
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
-	findings-calibration \
+	findings-calibration findings-reconstruct findings-reconstruct-runs \
 	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
@@ -127,15 +127,38 @@ FINDINGS_LADDER_GAMES ?= 2000
 # tunes' budgets are sized so that the whole of `make findings` ends in about an hour on the
 # shared 2-core machine (the search rungs and the tunes are most of it); FINDINGS prints the
 # budgets it was made with, and tests/test_findings.py checks they are these.
-RECONSTRUCT_TRIALS ?= 40
-RECONSTRUCT_GAMES ?= 5000
-RECONSTRUCT_SPACE_TRIALS ?= 30
-RECONSTRUCT_SPACE_GAMES ?= 5000
+# The four tunes run at 200 trials x 20,000 games each (about 3.3 s a trial on the shared
+# machine: ~11 min a space, ~70 min for the four with confirmation and the best
+# responses); `make findings-reconstruct` re-runs only them and replaces FINDINGS' section.
+RECONSTRUCT_TRIALS ?= 200
+RECONSTRUCT_GAMES ?= 20000
+RECONSTRUCT_SPACE_TRIALS ?= 200
+RECONSTRUCT_SPACE_GAMES ?= 20000
 RECONSTRUCT_CONFIRM_GAMES ?= 20000
 RECONSTRUCT_RESPOND_TRIALS ?= 20
 RECONSTRUCT_RESPOND_GAMES ?= 500
 RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
 	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
+RESPOND := --respond-trials $(RECONSTRUCT_RESPOND_TRIALS) \
+	--respond-games $(RECONSTRUCT_RESPOND_GAMES)
+RECONSTRUCT_DIRS := $(foreach s,reconstruct reconstruct-joint reconstruct-placeholders \
+	reconstruct-rounding,$(FINDINGS_RUNS)/$(s))
+
+# only the four claims tunes and FINDINGS' section "Readings under which the claims hold"
+# (the rest of FINDINGS.md as the last make findings left it)
+findings-reconstruct-runs: $(STAMP)
+	$(VENV)/bin/deepsim tune $(RC) --space readings \
+		--games $(RECONSTRUCT_GAMES) --trials $(RECONSTRUCT_TRIALS) $(RESPOND) \
+		--out $(FINDINGS_RUNS)/reconstruct
+	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) $(RESPOND) --out $(FINDINGS_RUNS)/reconstruct-joint
+	$(VENV)/bin/deepsim tune $(RC) --space placeholders --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
+	$(VENV)/bin/deepsim tune $(RC) --space rounding --games $(RECONSTRUCT_SPACE_GAMES) \
+		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-rounding
+
+findings-reconstruct: findings-reconstruct-runs
+	$(VENV)/bin/python -m deepsim.tune.claimsummary $(RECONSTRUCT_DIRS) --replace reports/FINDINGS.md
 
 findings-ladder-runs: $(STAMP)
 	rm -rf $(FINDINGS_RUNS)/ladder $(FINDINGS_RUNS)/ladder-rungs
@@ -165,24 +188,12 @@ findings: $(STAMP) findings-ladder-runs
 			--out $(FINDINGS_RUNS)/b5-$$arm $(DEEPSIM_QUIET) || exit 1; done
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim tune $(RC) --space readings \
-		--games $(RECONSTRUCT_GAMES) --trials $(RECONSTRUCT_TRIALS) \
-		--respond-trials $(RECONSTRUCT_RESPOND_TRIALS) --respond-games $(RECONSTRUCT_RESPOND_GAMES) \
-		--out $(FINDINGS_RUNS)/reconstruct
-	$(VENV)/bin/deepsim tune $(RC) --space rounding --games $(RECONSTRUCT_SPACE_GAMES) \
-		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-rounding
-	$(VENV)/bin/deepsim tune $(RC) --space placeholders --games $(RECONSTRUCT_SPACE_GAMES) \
-		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
-	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
-		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
+	$(MAKE) findings-reconstruct-runs
 	$(VENV)/bin/python -m deepsim.studies.deepfall_findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
 		--meta $(FINDINGS_RUNS)/mixed-meta \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \
-		--reconstruct $(FINDINGS_RUNS)/reconstruct-joint --ladder $(FINDINGS_RUNS)/ladder --out reports
+		$(foreach d,$(RECONSTRUCT_DIRS),--reconstruct $(d)) --ladder $(FINDINGS_RUNS)/ladder --out reports
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

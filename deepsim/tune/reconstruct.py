@@ -148,7 +148,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
             for v in ends:
                 vals = dict(d.default)
                 vals[pn] = v
-                player.prepare(merge_overrides([d], vals))
+                player.prepare(merge_overrides([d], vals, player.table))
     if confirm_games is None:
         confirm_games = 5 * player.games
     if respond is not None:
@@ -245,7 +245,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
         t = time.perf_counter()
         label = "baseline (defaults)" if is_base else f"trial {trial.number}"
         try:
-            pp = player.prepare(merge_overrides(dims, values))
+            pp = player.prepare(merge_overrides(dims, values, player.table))
         except InputError as exc:
             history.append(row_of(trial.number, values, None, math.nan, str(exc),
                                   time.perf_counter() - t, is_base))
@@ -282,7 +282,7 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
     # overrides of every Pareto point
     blocks = []
     for _, r in front.iterrows():
-        ov = merge_overrides(dims, values_by_trial[int(r["trial"])])
+        ov = merge_overrides(dims, values_by_trial[int(r["trial"])], player.table)
         ov = {k: v for k, v in ov.items() if _differs(player, k, v)}
         held = ", ".join(c for c in scored if str(r[f"v_{c}"]).startswith("holds")) or "none"
         blocks.append(f"# trial {int(r['trial'])}: {int(r['holds'])} of {len(scored)} claims "
@@ -313,14 +313,14 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
         for name, vals in [("baseline", base_values)] + [
                 (f"trial {int(r['trial'])}", values_by_trial[int(r["trial"])])
                 for _, r in pick.iterrows()]:
-            pp = player.prepare(merge_overrides(dims, vals), games=confirm_games,
+            pp = player.prepare(merge_overrides(dims, vals, player.table), games=confirm_games,
                                 seed=confirm_seed)
             if progress is not None:
                 progress(total_games, total_games, f"confirm {name}: {confirm_games:,} "
                                                    f"games, seed {confirm_seed}")
             g, s = player.play(pp, games=confirm_games)
             sc = claim_scores(player.ruleset, pp.prepared, g, s)
-            confirmed_points.append((name, merge_overrides(dims, vals)))
+            confirmed_points.append((name, merge_overrides(dims, vals, player.table)))
             confirmed_scores[name] = sc
             tot = sum(cobj.weight(c) * _pen(sc[c].distance) for c in scored)
             if base_sc is None:

@@ -93,11 +93,12 @@ class Dim:
         ``{die: count}`` or a weight list."""
         if self.kind == "reading":
             return values[self.name]
-        if self.kind in ("rounding", "param"):
+        if self.kind in ("rounding", "param", "pace"):
             return values[self.name]
         if self.kind == "bag":
-            return bag_counts([values[p] for p, _, _ in self.params], self.data["dice"],
-                              self.data["size"])
+            size = values.get(self.data.get("size_param", ""), self.data["size"])
+            mix = [p for p, _, _ in self.params if p != self.data.get("size_param")]
+            return bag_counts([values[p] for p in mix], self.data["dice"], int(size))
         if self.kind == "weights":
             return [float(values[p]) for p, _, _ in self.params]
         raise AssertionError(self.kind)
@@ -109,7 +110,7 @@ class Dim:
         v = self.value(values)
         if self.kind == "bag":
             return ", ".join(f"{d} {n}" for d, n in v.items() if n)
-        if self.kind == "rounding":
+        if self.kind in ("rounding", "pace"):
             return f"{v:.4f} (printed {self.data['printed']})"
         return format_value(v) if not isinstance(v, str) else v
 
@@ -121,6 +122,8 @@ class Dim:
             return dict(self.data["alternatives"][v])
         if self.kind in ("rounding", "param"):
             return {self.data["path"]: v}
+        if self.kind == "pace":
+            return {}  # set by merge_overrides: it needs the readings' step counts
         if self.kind == "bag":
             out = {f"{self.data['path']}.{d}": int(v.get(d, 0)) for d in self.data["all_dice"]}
             out[self.data["flag"]] = True
@@ -130,13 +133,39 @@ class Dim:
         raise AssertionError(self.kind)
 
 
-def merge_overrides(dims: list[Dim], values: dict) -> dict:
+def merge_overrides(dims: list[Dim], values: dict, table: dict | None = None) -> dict:
     """Every dim's overrides at ``values``; a rounding dim whose path a reading also set
-    scales that reading's value by ``value / printed``."""
+    scales that reading's value by ``value / printed``.
+
+    Pace dims (a printed count of floors a round read as the rounding of a continuous
+    pace): when any is off its printed value, every step count they name is re-expressed
+    at ``resolution`` steps per step of the reading (the per-floor count x resolution) and
+    each paced count scaled by ``value / printed`` (rounded to a whole step): a pace of
+    0.55 floors a round at the default 2 steps per floor and resolution 10 is
+    ``steps_per_floor`` 20, ``steps_per_round`` round(10 x 0.55) = 6. At their printed
+    values they leave the readings' (or the defaults') step counts exactly as they are.
+    ``table``: the parameter table (defaults of step counts no reading set); needed only
+    for pace dims."""
     out: dict = {}
     for d in dims:
-        if d.kind != "rounding":
+        if d.kind not in ("rounding", "pace"):
             out.update(d.overrides(values))
+    paced = [d for d in dims if d.kind == "pace"]
+    if any(float(d.value(values)) != float(d.data["printed"]) for d in paced):
+        def current(path):
+            if path in out:
+                return out[path]
+            if table is None or path not in table:
+                raise InputError(f"pace dim: no default for {path!r}", key="search")
+            return table[path].get("default")
+        for per in sorted({d.data["per"] for d in paced}):
+            res = int(paced[0].data["resolution"])
+            group = [d for d in paced if d.data["per"] == per]
+            base = {d.data["path"]: current(d.data["path"]) for d in group}
+            out[per] = int(current(per)) * res
+            for d in group:
+                x = float(d.value(values)) / float(d.data["printed"])
+                out[d.data["path"]] = int(round(int(base[d.data["path"]]) * res * x))
     for d in dims:
         if d.kind == "rounding":
             path, x = d.data["path"], float(d.value(values))
@@ -221,6 +250,18 @@ def build_spaces(declared: dict, names: list[str], table: dict[str, dict]) -> li
                             {"alternatives": alts}))
     if "rounding" in names:
         for r in declared["rounding"]:
+            if "pace" in r:
+                path, per = str(r["pace"]), str(r["per"])
+                _table_default(table, path)
+                _table_default(table, per)
+                lo, hi = rounding_interval(str(r["printed"]))
+                name = f"{path} (pace)"
+                dims.append(Dim(name, "rounding", str(r.get("section", "")),
+                                [(name, "float", (lo, hi, None))],
+                                {name: float(r["printed"])}, "pace",
+                                {"path": path, "per": per, "printed": str(r["printed"]),
+                                 "resolution": int(r.get("resolution", 10))}))
+                continue
             path = str(r["path"])
             _table_default(table, path)
             lo, hi = rounding_interval(str(r["printed"]))
@@ -242,11 +283,18 @@ def build_spaces(declared: dict, names: list[str], table: dict[str, dict]) -> li
                                      f"{', '.join(dice)}", key="search")
                 params = [(f"bag.{n}.{d}", "float", (0.0, 1.0, None)) for d in dice]
                 default = {f"bag.{n}.{d}": dflt[d] / size for d in dice}
+                data = {"dice": dice, "size": size, "path": path,
+                        "all_dice": list(b["all_dice"]), "flag": b["flag"].format(name=n)}
+                if b.get("sizes"):   # the bag's size searched beside its mix
+                    lo_s, hi_s = (int(x) for x in b["sizes"])
+                    if not 1 <= lo_s <= size <= hi_s:
+                        raise InputError(f"{path}: bag sizes {lo_s}-{hi_s} must hold the "
+                                         f"default size {size} (and be >= 1)", key="search")
+                    params.append((f"bag.{n}.size", "int", (lo_s, hi_s, 1)))
+                    default[f"bag.{n}.size"] = size
+                    data["size_param"] = f"bag.{n}.size"
                 dims.append(Dim(f"bag {n}", "placeholders", str(b.get("section", "")),
-                                params, default, "bag",
-                                {"dice": dice, "size": size, "path": path,
-                                 "all_dice": list(b["all_dice"]),
-                                 "flag": b["flag"].format(name=n)}))
+                                params, default, "bag", data))
         if "floor_weights" in ph:
             f = ph["floor_weights"]
             lo, hi, step = float(f["low"]), float(f["high"]), f.get("step")

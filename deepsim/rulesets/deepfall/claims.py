@@ -102,7 +102,10 @@ CLAIM_TABLE: dict[str, ClaimSpec] = {s.claim.id: s for s in [
         (Reading("spf2", "maw.steps_per_floor=2 (A1: a floor is threatened, then "
                          "collapsed; the default)", GAMES, ("B1",)),
          Reading("spf1", "maw.steps_per_floor=1 (§6B as printed: a floor a round; 6 "
-                         "floors allow at most 6 rounds)", CONSTRUCTION, ("B1",)))),
+                         "floors allow at most 6 rounds)", CONSTRUCTION, ("B1",)),
+         Reading("pace", "another Maw pace (maw.steps_per_floor other than 1 or 2: the "
+                         "pace §9's 'validated to 11-round games' implies; a run of it)",
+                 GAMES, ("B1",)))),
     ClaimSpec(
         _claim("B2", "§4", "All 36 Lineage x Calling companies are viable (no dead picks).",
                "Win share of each company over its fair share (the sum of 1/n over its "
@@ -219,7 +222,9 @@ CLAIM_TABLE: dict[str, ClaimSpec] = {s.claim.id: s for s in [
         ("at most one floor a round", "no crew Taken unwarned (blindsided)"),
         (Reading("spf2", "maw.steps_per_floor=2 (the default)", CONSTRUCTION, ("B8",)),
          Reading("spf1", "maw.steps_per_floor=1 (the literal Maw)", CONSTRUCTION,
-                 ("B8",)))),
+                 ("B8",)),
+         Reading("pace", "another Maw pace (maw.steps_per_floor other than 1 or 2; a run "
+                         "of it)", CONSTRUCTION, ("B8",)))),
 ]}
 
 #: the claims alone (id -> :class:`~deepsim.report.verdicts.Claim`)
@@ -292,6 +297,23 @@ def variant_runs(ctx: Context, path: str) -> dict:
         if value not in out or run.n_games > out[value].n_games:
             out[value] = run
     return out
+
+
+def maw_paces(variants: dict) -> list[tuple[str, int]]:
+    """The Maw readings of B1 and B8 to judge: ``spf2`` and ``spf1`` always (a missing
+    run is "not measured"), then ``pace`` for each run at another ``maw.steps_per_floor``
+    (A1: §9's ~11 rounds read as a slower Maw; only when such a run exists)."""
+    out = [("spf2", 2), ("spf1", 1)]
+    out += [("pace", v) for v in sorted(k for k in variants if k not in (1, 2)
+                                        and k is not None)]
+    return out
+
+
+def _pace_label(run) -> str:
+    spf = run.param("maw.steps_per_floor")
+    return (f"maw.steps_per_floor={spf}, steps_per_round="
+            f"{run.param('maw.steps_per_round', 1)}, dread_full_steps="
+            f"{run.param('maw.dread_full_steps', 1)}")
 
 
 def _needs(ctx: Context, path: str, value) -> str:
@@ -465,10 +487,10 @@ def _b1(ctx: Context) -> list[ClaimPart]:
     variants = variant_runs(ctx, "maw.steps_per_floor")
     region = Region(lo, hi, scale=_scale(c.rounds_tolerance, 1.0))
     parts = []
-    for value in (2, 1):
-        key = f"spf{value}"
-        label = f"mean rounds at every player count, maw.steps_per_floor={value}"
+    for key, value in maw_paces(variants):
         run = variants.get(value)
+        label = ("mean rounds at every player count, "
+                 + (_pace_label(run) if key == "pace" else f"maw.steps_per_floor={value}"))
         if run is None:
             parts.append(_part(label, "-", "-", "not measured", "",
                                _needs(ctx, "maw.steps_per_floor", value), None, (key,)))
@@ -835,11 +857,11 @@ def _b8(ctx: Context) -> list[ClaimPart]:
     c = ctx.config
     variants = variant_runs(ctx, "maw.steps_per_floor")
     parts = []
-    for value in (2, 1):
-        key = f"spf{value}"
+    for key, value in maw_paces(variants):
         run = variants.get(value)
-        labels = (f"at most one floor a round, maw.steps_per_floor={value}",
-                  f"no crew Taken unwarned, maw.steps_per_floor={value}")
+        pace = _pace_label(run) if key == "pace" else f"maw.steps_per_floor={value}"
+        labels = (f"at most one floor a round, {pace}",
+                  f"no crew Taken unwarned, {pace}")
         if run is None:
             parts += [_part(lb, "-", "-", "not measured", "",
                             _needs(ctx, "maw.steps_per_floor", value), None, (key,))

@@ -229,9 +229,11 @@ class Recruit(StrictModel):
 
 
 class Maw(StrictModel):
-    steps_per_floor: int = Field(ge=1, le=10)
-    steps_per_round: int = Field(ge=1, le=10, description="must be >= 1 or a game never ends")
-    dread_full_steps: int = Field(ge=0, le=10)
+    # up to 60: a continuous Maw pace (the rounding search) is played at 10 steps for
+    # each step of a reading (steps_per_floor 3 -> 30; a paced count up to 1.5 x that)
+    steps_per_floor: int = Field(ge=1, le=60)
+    steps_per_round: int = Field(ge=1, le=60, description="must be >= 1 or a game never ends")
+    dread_full_steps: int = Field(ge=0, le=60)
     max_collapses_per_round: int = Field(ge=1, le=N_FLOORS)
     defer_extra_steps: bool
     dread_overflow_carries: bool
