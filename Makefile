@@ -12,7 +12,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # runs of any checkout of the same sources load it in about a second.
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
-	findings-calibration findings-reconstruct findings-reconstruct-runs \
+	findings-calibration findings-reconstruct findings-reconstruct-runs findings-press-runs \
 	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
@@ -157,8 +157,19 @@ findings-reconstruct-runs: $(STAMP)
 	$(VENV)/bin/deepsim tune $(RC) --space rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-rounding
 
-findings-reconstruct: findings-reconstruct-runs
-	$(VENV)/bin/python -m deepsim.tune.claimsummary $(RECONSTRUCT_DIRS) --replace reports/FINDINGS.md
+# game length against how often the table presses on, with the admissible pressing
+# (deepsim/studies/deepfall_press.py: 11 runs of PRESS_GAMES games)
+PRESS_GAMES ?= 20000
+findings-press-runs: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.deepfall_press --games $(PRESS_GAMES) \
+		--out $(FINDINGS_RUNS)/press --image findings/press.png
+	mkdir -p reports/findings && cp $(FINDINGS_RUNS)/press/press.png reports/findings/press.png
+
+RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.tune.claimsummary $(RECONSTRUCT_DIRS) \
+	--append $(FINDINGS_RUNS)/press/press.md --replace reports/FINDINGS.md
+
+findings-reconstruct: findings-reconstruct-runs findings-press-runs
+	$(RECONSTRUCT_SECTION)
 
 findings-ladder-runs: $(STAMP)
 	rm -rf $(FINDINGS_RUNS)/ladder $(FINDINGS_RUNS)/ladder-rungs
@@ -174,7 +185,7 @@ findings-ladder: findings-ladder-runs
 	$(VENV)/bin/python -m deepsim.studies.deepfall_findings --ladder $(FINDINGS_RUNS)/ladder \
 		--ladder-only --out reports
 
-findings: $(STAMP) findings-ladder-runs
+findings: $(STAMP) findings-ladder-runs findings-press-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim run scenarios/deepfall-2p.yaml --out $(FINDINGS_RUNS)/2p $(DEEPSIM_QUIET)
@@ -194,6 +205,7 @@ findings: $(STAMP) findings-ladder-runs
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
 		--meta $(FINDINGS_RUNS)/mixed-meta \
 		$(foreach d,$(RECONSTRUCT_DIRS),--reconstruct $(d)) --ladder $(FINDINGS_RUNS)/ladder --out reports
+	$(RECONSTRUCT_SECTION)
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

@@ -163,12 +163,12 @@ def test_rounding_intervals_and_reading_scaling():
     for d in dims:
         vals.update(d.default)
     # defaults: no change at all from the ruleset's own values
-    ov = merge_overrides(dims, vals)
+    ov = merge_overrides(dims, vals, table)
     assert all(table[k]["default"] == v for k, v in ov.items()), ov
     # "instead" reading (0.88 = 2.2 / 2.5) scaled by the continuous 2.2
     vals["A20"] = "Wardancer x2.2 instead of x2.5 (0.88)"
     vals["callings.wardancer.worthy_end_multiplier"] = 2.22
-    ov = merge_overrides(dims, vals)
+    ov = merge_overrides(dims, vals, table)
     assert ov["callings.wardancer.worthy_end_multiplier"] == pytest.approx(0.88 * 2.22 / 2.2)
 
 
@@ -194,17 +194,64 @@ def test_tuned_bags_are_accepted_and_stay_placeholder():
     for _ in range(3):
         vals = {}
         for d in dims:
-            for pn, _, spec in d.params:
+            for pn, kind, spec in d.params:
                 vals[pn] = float(rng.uniform(spec[0], spec[1]))
-                if spec[2]:
+                if kind == "int":
+                    vals[pn] = int(rng.integers(spec[0], spec[1] + 1))
+                elif spec[2]:
                     vals[pn] = round(vals[pn] / spec[2]) * spec[2]
-        pp = player.prepare(merge_overrides(dims, vals))
+        pp = player.prepare(merge_overrides(dims, vals, player.table))
         ph = set(pp.prepared.placeholders)
         assert any("start_bag" in p for p in ph) and any("floor_weights" in p for p in ph)
         for d in dims:
             if d.kind == "bag":
-                bag = pp.prepared.params["lineages"][d.name.split()[1]]["start_bag"]
-                assert sum(bag.values()) == 8
+                name = d.name.split()[1]
+                bag = pp.prepared.params["lineages"][name]["start_bag"]
+                assert sum(bag.values()) == vals[f"bag.{name}.size"]
+
+
+def test_bag_size_is_searched_beside_the_mix_and_defaults_to_8():
+    player = Player(SCENARIO, games=10)
+    dims = build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table)
+    bag = next(d for d in dims if d.name == "bag wisp")
+    assert ("bag.wisp.size", "int", (5, 12, 1)) in bag.params
+    assert bag.default["bag.wisp.size"] == 8
+    vals = dict(bag.default)
+    assert sum(bag.value(vals).values()) == 8 and bag.is_default(vals)
+    vals["bag.wisp.size"] = 12
+    counts = bag.value(vals)
+    assert sum(counts.values()) == 12 and not bag.is_default(vals)
+
+
+def test_maw_pace_dims_scale_the_readings_step_counts():
+    """The rounding space's Maw paces ('rises 1 floor', '+1 more'): at their printed value
+    no override at all; off it, the reading's step counts at 10 fine steps per step, the
+    paced counts scaled by value / printed."""
+    player = Player(SCENARIO, games=10)
+    dims = build_spaces(player.ruleset.search_spaces(), ["readings", "rounding"],
+                        player.table)
+    pace = [d for d in dims if d.kind == "pace"]
+    assert [d.data["path"] for d in pace] == ["maw.steps_per_round", "maw.dread_full_steps"]
+    assert all(d.params[0][2][:2] == pytest.approx((0.5, 1.5)) for d in pace)
+    vals = {}
+    for d in dims:
+        vals.update(d.default)
+    ov = merge_overrides(dims, vals, player.table)
+    assert "maw.steps_per_round" not in ov and "maw.dread_full_steps" not in ov
+    vals["maw.steps_per_round (pace)"] = 0.55
+    ov = merge_overrides(dims, vals, player.table)
+    assert (ov["maw.steps_per_floor"], ov["maw.steps_per_round"],
+            ov["maw.dread_full_steps"]) == (20, 6, 10)
+    vals["A1"] = "1 step per floor (literal: a floor a round)"
+    vals["maw.dread_full_steps (pace)"] = 1.26
+    ov = merge_overrides(dims, vals, player.table)
+    assert (ov["maw.steps_per_floor"], ov["maw.steps_per_round"],
+            ov["maw.dread_full_steps"]) == (10, 6, 13)
+    vals["A1"] = "3 steps per floor, a full Dread track adds a whole floor (3 steps)"
+    ov = merge_overrides(dims, vals, player.table)
+    assert (ov["maw.steps_per_floor"], ov["maw.steps_per_round"],
+            ov["maw.dread_full_steps"]) == (30, 6, 38)
+    player.prepare(ov)   # the schema accepts the fine step counts
 
 
 # --- search ------------------------------------------------------------------------------

@@ -1262,6 +1262,70 @@ def test_param_steps_per_floor_1_collapses_floor_6_in_round_1_and_games_last_6_r
     assert gi2[:, L.G_ROUNDS].mean() > 6.5
 
 
+def _collapse_rounds(st, rounds, full=()):
+    """Run ``rounds`` Maw phases (the Dread track full in the rounds listed in ``full``,
+    1-based); the round numbers in which a floor collapsed."""
+    out = []
+    for r in range(1, rounds + 1):
+        if r in full:
+            st.g[B.GS_DREAD] = st.g[B.GS_DREAD_LEN]
+        before = int(st.g[B.GS_COLLAPSED])
+        st.maw_phase()
+        out += [r] * (int(st.g[B.GS_COLLAPSED]) - before)
+    return out
+
+
+def test_6B1_A1_reading_full_dread_track_adds_a_whole_floor():
+    """A1 read as 'threatened, then collapsed' with §6B.1's '+1 more' a whole floor
+    (maw.dread_full_steps = steps_per_floor = 2): a full track in round 1 brings Floor 6
+    down at once and Floor 5 a round later; with +1 step (the default) only Floor 6."""
+    st = two(overrides=["maw.steps_per_floor=2", "maw.dread_full_steps=2"])
+    assert _collapse_rounds(st, 2, full=(1,)) == [1, 2]
+    assert int(st.g[B.GS_STEPS]) == 4
+    st = two()
+    assert _collapse_rounds(st, 2, full=(1,)) == [1]
+
+
+def test_6B1_A1_reading_three_steps_per_floor_a_floor_every_third_round():
+    """A1 read as three stages a floor (threatened, breached, collapsed:
+    maw.steps_per_floor=3): with no Dread a floor falls every third round, so 6 floors
+    last 18 rounds; a full track speeds it by a step."""
+    st = two(overrides=["maw.steps_per_floor=3"])
+    assert _collapse_rounds(st, 9) == [3, 6, 9]
+    st = two(overrides=["maw.steps_per_floor=3"])
+    assert _collapse_rounds(st, 3, full=(1,)) == [2]
+
+
+def test_6B1_A1_continuous_pace_in_fine_steps():
+    """§6B.1's '1 floor' read as the rounding of a continuous pace (the rounding search),
+    played at 10 steps per step of the default reading: 20 steps a floor, a pace of 0.6
+    (steps_per_round 6) brings Floor 6 down in round 4 (24 >= 20 steps) and Floor 5 in
+    round 7 (42 >= 40); a full track in round 1 (+10 steps, '+1 more' at its printed
+    value) brings Floor 6 down in round 2 (6 + 10 + 6 = 22)."""
+    ov = ["maw.steps_per_floor=20", "maw.steps_per_round=6", "maw.dread_full_steps=10"]
+    st = two(overrides=ov)
+    assert _collapse_rounds(st, 7) == [4, 7]
+    st = two(overrides=ov)
+    assert _collapse_rounds(st, 2, full=(1,)) == [2]
+
+
+@pytest.mark.parametrize("size", [5, 12])
+def test_3_4_A3_bag_size_sets_what_the_hand_size_abilities_draw(size):
+    """§3.4 / A3: the starting bag's size is placeholder data searched beside its mix. A
+    Wisp (+1 hand, §4) draws 5 of a 12-dice bag and leaves 7 for a Press On; from a 5-dice
+    bag its first hand empties the bag (A4: no Press On); a Golem-born (-1) draws 3."""
+    bag = {"recruit": size, "warrior": 0, "scholar": 0, "priest": 0, "rogue": 0}
+    ov = [f"lineages.{lin}.start_bag.{d}={c}" for lin in ("wisp", "golem_born")
+          for d, c in bag.items()]
+    st = State([("wisp", "lorekeeper"), ("golem_born", "warden")], overrides=ov)
+    for p, hand in ((0, 5), (1, 3)):
+        assert st.bag_of(p) == {"recruit": size}
+        h = int(st.call(K.hand_size, p=np.int64(p)))
+        assert h == hand
+        st.call(K.draw_hand, p=np.int64(p), h=np.int64(h))
+        assert int(st.call(B.bag_size, p=np.int64(p))) == max(size - hand, 0)
+
+
 def test_param_defer_extra_steps_false_loses_the_capped_step():
     """maw.defer_extra_steps=false: the step held back by the one-collapse cap is lost."""
     steps = {}

@@ -84,6 +84,35 @@ def _changes(row: pd.Series, base: pd.Series | None, dims: dict,
     return out
 
 
+def _separating(pa: pd.DataFrame, pb: pd.DataFrame, tunes: list[dict], a: str,
+                b: str) -> str:
+    """The readings (dims) whose values at the points holding ``a`` (``pa``) and at those
+    holding ``b`` (``pb``) never meet, named with their values; a rounding number whose
+    ranges do not overlap is named with both ranges. Only dims searched by every run
+    among the points."""
+    runs = set(pa["_run"]) | set(pb["_run"])
+    common = None
+    for k in runs:
+        names = set((tunes[int(k)]["info"].get("dims") or {}).keys())
+        common = names if common is None else common & names
+    out = []
+    for n in sorted(common or []):
+        space = (tunes[int(next(iter(runs)))]["info"]["dims"][n] or {}).get("space")
+        va, vb = pa[n].dropna().astype(str), pb[n].dropna().astype(str)
+        if va.empty or vb.empty:
+            continue
+        if space == "rounding":
+            xa = va.str.split(" ").str[0].astype(float)
+            xb = vb.str.split(" ").str[0].astype(float)
+            if xa.max() < xb.min() or xb.max() < xa.min():
+                out.append(f"{n}: {a} at {xa.min():.3f}-{xa.max():.3f}, {b} at "
+                           f"{xb.min():.3f}-{xb.max():.3f}")
+        elif space != "placeholders" and not set(va) & set(vb):
+            out.append(f"{n}: {a} at {' / '.join(sorted(set(va)))}; {b} at "
+                       f"{' / '.join(sorted(set(vb)))}")
+    return "; ".join(out)
+
+
 def _point(row: pd.Series) -> str:
     """A trial's name in confirm.parquet and respond_claims.parquet."""
     return "baseline" if bool(row["baseline"]) else f"trial {int(row['trial'])}"
@@ -185,11 +214,17 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
     ok = allp[allp["_run"] == small["_run"]]
     base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
     sets = sorted({", ".join(h) for h in top["_held"]})
+    sdims = t["info"].get("dims") or {}
+    cont_at = [f"{n} = {small[n]}" for n, d in sdims.items()
+               if d.get("space") == "rounding" and n in small
+               and str(small[n]) != str(base[n] if base is not None else "")]
     lines += ["", (f"**Jointly**: at most {most} of {len(claims)} claims hold at one point "
               f"({len(top)} point(s) across the spaces; claim sets: {'; '.join(sets)})."),
               (f"**Smallest change from the literal rulebook** for {most} claims (a rounded number's continuous value is not a change): "
               f"{int(small['_nchg'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
-              f"{'; '.join(_changes(small, base, t['info'].get('dims') or {}, t['info'].get('sets'))) or 'none'}.")]
+              f"{'; '.join(_changes(small, base, sdims, t['info'].get('sets'))) or 'none'}"
+              + (f"; with the printed numbers read as {'; '.join(cont_at)}" if cont_at else "")
+              + ".")]
     conflicts, never = [], []
     for c in claims:
         if not allp["_held"].apply(lambda h, c=c: c in h).any():
@@ -198,10 +233,41 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         ha = allp["_held"].apply(lambda h, a=a: a in h)
         hb = allp["_held"].apply(lambda h, b=b: b in h)
         if ha.any() and hb.any() and not (ha & hb).any():
-            conflicts.append(f"{a}-{b}")
+            conflicts.append((a, b, ha, hb))
     lines.append(f"**Claims that conflict** (each holds at some searched point, never both "
-                 f"at one): {', '.join(conflicts) or 'none found'}. "
-                 + (f"Never held at any searched point: {', '.join(never)}." if never else ""))
+                 f"at one): {', '.join(f'{a}-{b}' for a, b, _, _ in conflicts) or 'none found'}"
+                 ". " + (f"Never held at any searched point: {', '.join(never)}."
+                         if never else ""))
+    if conflicts:
+        lines += ["", ("Why each pair conflicts, from the points searched: how many points "
+                  "hold each claim, the other claim's best distance there (0 would be "
+                  "holding), and the readings that separate them (a reading or number "
+                  "whose values at the points holding one claim never occur at the points "
+                  "holding the other; each claim judged under the point's own rules):"), "",
+                  ("| pair | points holding each | other's best distance there | what "
+                  "separates them |"), "|---|---|---|---|"]
+        for a, b, ha, hb in conflicts:
+            pa, pb = allp[ha], allp[hb]
+            da, db = pa[f"d_{b}"].astype(float).min(), pb[f"d_{a}"].astype(float).min()
+            lines.append(f"| {a}-{b} | {a} {len(pa)}, {b} {len(pb)} | {b} at {a}'s: "
+                         f"{da:.3g}; {a} at {b}'s: {db:.3g} | "
+                         f"{_separating(pa, pb, tunes, a, b) or 'no single reading'} |")
+    if never:
+        lines += ["", ("Claims no searched point holds, under every reading searched (the "
+                  "closest point, its verdict and distance: a verdict 'not measured' or "
+                  "'untestable' is the text's or the tune's limit, not the games'):"), "",
+                  "| claim | points | closest distance | verdict there | verdicts seen |",
+                  "|---|---|---|---|---|"]
+        for c in never:
+            col = allp[f"d_{c}"].astype(float)
+            seen = allp[f"v_{c}"].astype(str).str.split(" \\(").str[0].value_counts()
+            if col.notna().any():
+                at = allp.loc[col.idxmin()]
+                near, verdict = f"{col.min():.3g}", str(at[f"v_{c}"])
+            else:
+                near, verdict = "-", str(allp[f"v_{c}"].iloc[0])
+            lines.append(f"| {c} | {len(allp)} | {near} | {verdict} | "
+                         + ", ".join(f"{k} {v}" for k, v in seen.items()) + " |")
     # continuous values behind the printed numbers
     cont = []
     for k, t in enumerate(tunes):

@@ -165,7 +165,7 @@ def merge_overrides(dims: list[Dim], values: dict, table: dict | None = None) ->
             out[per] = int(current(per)) * res
             for d in group:
                 x = float(d.value(values)) / float(d.data["printed"])
-                out[d.data["path"]] = int(round(int(base[d.data["path"]]) * res * x))
+                out[d.data["path"]] = round(int(base[d.data["path"]]) * res * x)
     for d in dims:
         if d.kind == "rounding":
             path, x = d.data["path"], float(d.value(values))
