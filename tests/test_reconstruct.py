@@ -365,6 +365,27 @@ def test_summary_over_several_tunes_finds_conflicts_and_continuous_values(tmp_pa
         summary_md([tmp_path])
 
 
+def test_summary_names_what_separates_a_conflicting_pair(tmp_path):
+    """Within one readings tune B1 holds only under A1 'slow' and B2 only under A1 'fast'
+    (A2 takes both values on both sides): the pair conflicts, A1 separates it and A2 does
+    not; the other claim's best distance at each side's points is printed; B3, never
+    held, gets its closest point."""
+    from deepsim.tune.claimsummary import summary_md
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [
+        ({"A1": "slow", "A2": "p"}, []), ({"A1": "slow", "A2": "q"}, ["B1"]),
+        ({"A1": "slow", "A2": "p"}, ["B1"]), ({"A1": "fast", "A2": "p"}, ["B2"]),
+        ({"A1": "fast", "A2": "q"}, ["B2"])])
+    md = summary_md([a])
+    assert "never both at one): B1-B2." in md
+    row = next(line for line in md.splitlines() if line.startswith("| B1-B2 |"))
+    assert "B1 2, B2 2" in row
+    assert "B2 at B1's: 2; B1 at B2's: 4" in row
+    assert "A1: B1 at slow; B2 at fast" in row and "A2" not in row
+    never = [line for line in md.splitlines() if line.startswith("| B3 |")][-1]
+    assert never.startswith("| B3 | 5 | 1 | fails |"), never
+
+
 def test_read_front_blocks(tmp_path):
     from deepsim.tune.respondcheck import read_front
 
