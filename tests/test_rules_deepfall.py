@@ -838,6 +838,21 @@ def test_param_production_counts_for_trinity():
     assert st.act_cnt[2, 0, 0] == 1
 
 
+@pytest.mark.parametrize("counts", [False, True])
+def test_A33_sylphid_bonus_cunning_counts_for_the_trinity_only_when_read_so(counts):
+    """§7.1 "you must have *rolled*" / A33: Sylphid's +1 Cunning (§4) is in its symbols
+    but not among the trinity's (claims.trinity_counts_bonus false, the default); read
+    the other way (true, searched by the reconstruction) it counts."""
+    st = State([("sylphid", "warden"), RIVAL],
+               overrides=[f"claims.trinity_counts_bonus={str(counts).lower()}"])
+    st.rolled[:] = 0
+    st.sym[:] = 0
+    st.trin[:] = 0
+    st.call(K.step3_dread, p=np.int64(0))
+    assert st.sym[L.CUNNING] == 1
+    assert st.trin[L.CUNNING] == (1 if counts else 0)
+
+
 # =========================================================================================
 # §6A.2 / §6A.3 Press On and Dread
 # =========================================================================================
