@@ -210,6 +210,23 @@ def test_tuned_bags_are_accepted_and_stay_placeholder():
                 assert sum(bag.values()) == vals[f"bag.{name}.size"]
 
 
+def test_b1_and_b8_are_judged_at_any_maw_pace():
+    """A trial at 3 steps a floor (or a fine-step pace) is the reading 'pace' of B1 and
+    B8: measured on its own games, not 'not measured' (only spf2 and spf1, which need
+    runs of their own, are left out)."""
+    player = Player(SCENARIO, games=200)
+    for ov in ({"maw.steps_per_floor": 3},
+               {"maw.steps_per_floor": 20, "maw.steps_per_round": 6,
+                "maw.dread_full_steps": 10}):
+        pp = player.prepare(ov)
+        g, s = player.play(pp)
+        sc = claim_scores(player.ruleset, pp.prepared, g, s)
+        assert math.isfinite(sc["B1"].distance), sc["B1"]
+        assert sc["B8"].distance == 0.0, sc["B8"]
+        assert not any("pace" in x or "steps_per_round" in x for x in sc["B1"].left_out)
+        assert any("steps_per_floor=2" in x for x in sc["B1"].left_out)
+
+
 def test_bag_size_is_searched_beside_the_mix_and_defaults_to_8():
     player = Player(SCENARIO, games=10)
     dims = build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table)
