@@ -178,14 +178,24 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         if t["confirm"] is not None and len(t["confirm"]):
             c = t["confirm"]
             hit = c[c["point"] == _point(best)]
-            conf = (f"{int(hit['holds'].iloc[0])} of {len(claims)} "
-                    f"({int(c['games'].iloc[0]):,} games)" if len(hit) else "-")
+            pts = c[c["point"] != "baseline"]
+            if len(hit):
+                conf = (f"{int(hit['holds'].iloc[0])} of {len(claims)} "
+                        f"({int(c['games'].iloc[0]):,} games)")
+            elif len(pts):  # the best point was not among the confirmed ones
+                top = pts.sort_values("holds", ascending=False).iloc[0]
+                conf = (f"not this point; at most {int(top['holds'])} of {len(claims)} "
+                        f"({top['point']}, {int(c['games'].iloc[0]):,} games)")
         resp = "-"
         if t["respond"] is not None and len(t["respond"]):
             r = t["respond"]
             hit = r[r["point"] == _point(best)]
+            if not len(hit) and len(r[r["point"] != "baseline"]):
+                hit = r[r["point"] != "baseline"].sort_values("holds_br",
+                                                              ascending=False).head(1)
+                resp = f"not this point; {hit['point'].iloc[0]}: "
             if len(hit):
-                resp = (f"{int(hit['holds_br'].iloc[0])} (shipped "
+                resp = (resp.rstrip("-") + f"{int(hit['holds_br'].iloc[0])} (shipped "
                         f"{int(hit['holds_shipped'].iloc[0])}); changed: "
                         f"{hit['changed'].iloc[0]}")
         lines.append(f"| {_label(t)} | {info.get('trials')} x {int(info.get('games', 0)):,} | "

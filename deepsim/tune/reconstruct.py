@@ -16,7 +16,8 @@ Files in the output folder:
   their default), ``pareto``, ``seconds``, ``error``; rewritten after each trial;
 - ``front.yaml``: each Pareto point's overrides as a scenario ``overrides:`` block;
 - ``front.png``: the Pareto points' distances per claim (0 = holds);
-- ``confirm.parquet``: the baseline and at most ``confirm_points`` Pareto points replayed
+- ``confirm.parquet``: the baseline and at most ``confirm_points`` points (the one holding
+  the most claims, then Pareto points) replayed
   on ``confirm_games`` fresh games (seed ``confirm_seed``, the same games for every point:
   paired), each claim's verdict and distance, and the paired change of the total;
 - ``respond_claims.parquet``, ``respond_factions.parquet`` (``--respond-trials``): the
@@ -306,7 +307,13 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
     confirmed_points: list[tuple[str, dict]] = []
     confirmed_scores: dict[str, dict] = {}
     if confirm_games > 0 and confirm_points > 0:
-        pick = front[~front["baseline"].astype(bool)].head(confirm_points)  # baseline: once
+        # the point holding the most claims first (a distance of 0 with an inconclusive
+        # verdict can dominate it, so it need not be on the front), then the front's
+        others = frame[(frame["state"] == "COMPLETE") & ~frame["baseline"].astype(bool)]
+        top = others.sort_values(["holds", "value", "changes", "trial"],
+                                 ascending=[False, True, True, True]).head(1)
+        pick = pd.concat([top, front[~front["baseline"].astype(bool)]]).drop_duplicates(
+            "trial").head(confirm_points)  # baseline: once
         rows = []
         base_sc = None
         base_total = math.nan
