@@ -467,7 +467,7 @@ def _sec_q9(ctx) -> Section:
         "exploding faces, the most extra dice in one roll, and the kills that needed the "
         "extra dice (the pool's own dice alone would not have killed). *Cap reached*: "
         "games where some roll hit the cap. The exact odds of any pool: `deepsim odds "
-        "rivals attack` (the kernel rolls the same law, tests/test_rivals_dice.py).")
+        "rivals attack` (the kernel rolls the same law, tests/rulesets/rivals/test_rivals_dice.py).")
     s.paragraphs.append(depends(run, "q9"))
     kills = g["kills"].sum()
     rows = [{"Games": f"{len(g):,}", "Explosions / attack":
