@@ -94,6 +94,7 @@ def test_findings_prints_the_makefiles_budgets():
                                 "CALIBRATION_GAMES", "FINDINGS_LADDER_GAMES",
                                 "RECONSTRUCT_TRIALS", "RECONSTRUCT_GAMES",
                                 "RECONSTRUCT_SPACE_TRIALS", "RECONSTRUCT_SPACE_GAMES",
+                                "RECONSTRUCT_ROUNDING_TRIALS",
                                 "RECONSTRUCT_RESPOND_TRIALS", "RECONSTRUCT_RESPOND_GAMES")}
     expect = [
         f"deepfall-mixed, seed 7, {n['FINDINGS_GAMES']:,} games",
@@ -118,7 +119,8 @@ def test_findings_prints_the_makefiles_budgets():
                                     "readings,rounding"]), tunes
     budgets = re.findall(r"(\d+) trials of ([\d,]+) games", text)
     allowed = {(str(n["RECONSTRUCT_TRIALS"]), f"{n['RECONSTRUCT_GAMES']:,}"),
-               (str(n["RECONSTRUCT_SPACE_TRIALS"]), f"{n['RECONSTRUCT_SPACE_GAMES']:,}")}
+               (str(n["RECONSTRUCT_SPACE_TRIALS"]), f"{n['RECONSTRUCT_SPACE_GAMES']:,}"),
+               (str(n["RECONSTRUCT_ROUNDING_TRIALS"]), f"{n['RECONSTRUCT_SPACE_GAMES']:,}")}
     assert set(budgets) <= allowed, set(budgets) - allowed
     respond = set(re.findall(r"\((\d+) optuna trials x ([\d,]+) games", text))
     assert respond <= {(str(n["RECONSTRUCT_RESPOND_TRIALS"]),
