@@ -169,7 +169,8 @@ findings-press-runs: $(STAMP)
 	mkdir -p reports/findings && cp $(FINDINGS_RUNS)/press/press.png reports/findings/press.png
 
 RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.tune.claimsummary $(RECONSTRUCT_DIRS) \
-	--append $(FINDINGS_RUNS)/press/press.md --replace reports/FINDINGS.md
+	--append reports/findings/reconstruct-reading.md --append $(FINDINGS_RUNS)/press/press.md \
+	--replace reports/FINDINGS.md
 
 findings-reconstruct: findings-reconstruct-runs findings-press-runs
 	$(RECONSTRUCT_SECTION)
