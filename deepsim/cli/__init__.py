@@ -503,7 +503,8 @@ def params(
             table.add_column(name, overflow="fold")
         for row in rows:
             table.add_row(escape(row["path"]), escape(str(row["default"])),
-                          escape(row["type"]), escape(row["bounds"]), escape(row["section"]))
+                          escape(_type_text(row)), escape(row["bounds"]),
+                          escape(row["section"]))
         console.print(table)
         return
     # a narrow terminal or a pipe (80 columns): a list, one parameter per paragraph, so no
@@ -512,12 +513,17 @@ def params(
 
     console.print(f"[bold]{escape(title)}[/bold]", highlight=False)
     for row in rows:
-        kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
+        kind = ", ".join(x for x in (_type_text(row), row["bounds"]) if x)
         console.print(f"[bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
                       f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
         if row["section"]:
             console.print(Padding(escape(row["section"]), (0, 0, 0, 4), expand=False),
                           highlight=False)
+
+
+def _type_text(row: dict) -> str:
+    """A parameter's type, with ``placeholder`` when its shipped value is invented."""
+    return f"{row['type']}, placeholder" if row.get("placeholder") else row["type"]
 
 
 #: the width from which ``deepsim params`` prints a table (below: a list)
