@@ -4,7 +4,8 @@ Routes: the page and its script (``/``, ``/static/...``), then a small JSON inte
 page polls: ``/api/scenarios``, ``/api/scenario?name=``, ``/api/runs`` (POST: queue a run
 or a variant; GET: the shared queue), ``/api/runs/<id>/cancel``, ``/api/history``,
 ``/api/history/<id>``, ``/api/history/<id>/export?as=scenario|sets``,
-``/api/history/<id>/trace?game=``. Every request passes :class:`deepsim.studio.guard.Guard`.
+``/api/history/<id>/trace?game=``, ``/api/history/<id>/report/`` (the full HTML
+report). Every request passes :class:`deepsim.studio.guard.Guard`.
 """
 
 from __future__ import annotations
@@ -228,6 +229,28 @@ def create_app(config: StudioConfig):
             return _error(exc, 404)
         return PlainTextResponse("\n".join(lines))
 
+    async def report(request: HttpRequest):
+        """The entry's full balance report (``deepsim report``), written on first asking
+        into the entry's ``report/`` folder, and its plots."""
+        from starlette.responses import FileResponse
+
+        from deepsim.reporting import report_runs
+        from deepsim.studio.catalog import inside
+        try:
+            e = H.read_entry(config.history, request.path_params["entry"])
+            run_dir = config.history / e["id"]
+            name = request.path_params.get("file") or "report.html"
+            target = inside(run_dir / "report", name) if (run_dir / "report").is_dir() \
+                else None
+            if not (run_dir / "report" / "report.html").is_file():
+                await asyncio.to_thread(report_runs, [run_dir], formats=("html",))
+                target = inside(run_dir / "report", name)
+            if target is None or not target.is_file():
+                raise InputError(f"no such file in the report: {name}")
+        except InputError as exc:
+            return _error(exc, 404)
+        return FileResponse(target)
+
     routes = [
         Route("/", page),
         Route("/api/scenarios", list_scenarios),
@@ -238,6 +261,8 @@ def create_app(config: StudioConfig):
         Route("/api/history/{entry}", entry),
         Route("/api/history/{entry}/export", export),
         Route("/api/history/{entry}/trace", trace),
+        Route("/api/history/{entry}/report/", report),
+        Route("/api/history/{entry}/report/{file}", report),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

@@ -169,3 +169,18 @@ def test_a_variant_needs_a_baseline_of_its_scenario(folder):
     with pytest.raises(InputError, match="not a history entry"):
         play(Request(SCEN, 10, baseline="../x"), folder=folder, history=folder,
              entry_id="x", progress=print, on_compile=print, cancelled=lambda: False)
+
+
+@pytest.mark.slow
+def test_an_entry_opens_its_full_html_report(folder):
+    """The full balance report (``deepsim report``) of an entry, written on first asking:
+    slow (the DEEPFALL report draws its plots)."""
+    with _client(folder) as c:
+        r = c.post("/api/runs", json={"scenario": SCEN, "games": 100})
+        job = _wait(c, r.json()["id"])
+        assert c.get(f"/api/history/{job['id']}/report/nope.html").status_code == 404
+        rep = c.get(f"/api/history/{job['id']}/report/")
+        assert rep.status_code == 200 and "<html" in rep.text.lower()
+        assert (folder / "reports" / "studio" / job["id"] / "report" / "report.html").is_file()
+        assert c.get(f"/api/history/{job['id']}/report/..%2F..%2Fentry.json"
+                     ).status_code == 404

@@ -211,7 +211,7 @@ async function showEntry(id) {
     `<a href="/api/history/${id}/export?as=sets">--set list</a> · ` +
     `trace of game <input id="trace-game" type="number" min="0" value="0" style="width:5em">` +
     ` <a id="trace-link" href="/api/history/${id}/trace?game=0">open</a> · ` +
-    `full report: <code>deepsim report ${esc(id)}</code> in the history folder</p>`);
+    `<a href="/api/history/${id}/report/" target="_blank">full report</a> (written on first opening: it can take a minute)</p>`);
   if (e.paired) {
     const moved = e.paired.filter((r) => r.moved);
     out.push(`<h2 id="paired">Paired change against the baseline (${e.paired[0]?.games ?? 0} ` +
