@@ -159,8 +159,9 @@ async function refreshHistory(show) {
 }
 
 function verdictClass(v) { return "v-" + String(v).replace(/ /g, "-"); }
-const VERDICT_COLOUR = {"too strong": "#d33", "not viable": "#d90", "viable": "#3a3",
-                        "inconclusive": "#999"};
+// the HTML report's colours: red at either end, green viable, yellow inconclusive
+const VERDICT_COLOUR = {"too strong": "#d33", "not viable": "#d33", "viable": "#3a3",
+                        "inconclusive": "#e0b000"};
 
 function shareChart(rows, fair) {
   // win share per faction with its interval; the dashed line is the fair share
