@@ -79,7 +79,11 @@ def summarise(rs: Any, games, seats) -> dict:
         field_ = [{"bot": str(b), "share": 100 * float(v)} for b, v in share.items()]
     seat = api.seat_advantage(kept)
     length = api.game_length(games)
+    party = None
+    if getattr(rs, "cooperative", False):
+        party = _party(games, seats, by, baseline)
     return {
+        "party": party,
         "faction_column": by, "faction_label": rs.faction_label,
         "games": len(games), "headline": headline,
         "win_shares": [{"name": str(r[by]), **{k: r[k] for k in r if k != by}}
@@ -93,6 +97,24 @@ def summarise(rs: Any, games, seats) -> dict:
         "game_length": _records(length, ["players", "games", "mean", "mean_low", "mean_high",
                                          "sd", "median", "p5", "p95", "truncated"]),
     }
+
+
+def _party(games, seats, by: str, baseline: tuple) -> dict:
+    """A co-operative run: the party's win rate against its target per player count and
+    overall (Wilson intervals, verdicts) and each class's presence effect, as the run
+    summary reads them (:mod:`deepsim.report.party`)."""
+    from deepsim.report import party as P
+    judged, _, n_base = P.party_games(games, seats, baseline)
+    rates = P.party_rates(judged, band=PARTY_BAND / 100)
+    effects = []
+    if not seats.empty and by in seats.columns and "game" in seats.columns:
+        eff = P.class_effects(judged, seats, by)
+        effects = _records(eff[eff["stratum"] == "all"], ["member", "effect", "low", "high"])
+    return {"band": PARTY_BAND, "baseline_left_out": int(n_base),
+            "lines": P.headline_text(rates, PARTY_BAND / 100),
+            "rates": _records(rates, ["group", "games", "rate", "low", "high", "target",
+                                      "verdict"]),
+            "effects": effects}
 
 
 def paired(rs: Any, a: tuple, b: tuple, base_summary: dict, var_summary: dict) -> list[dict]:
@@ -119,7 +141,10 @@ def paired(rs: Any, a: tuple, b: tuple, base_summary: dict, var_summary: dict) -
 
 #: the columns the page's numbers read (those a ruleset declares); the rest stay on disk
 GAMES_WANTED = ("game", "seed", "deal", "players", "rounds", "truncated", "adjudicated",
-                "winner_side")
+                "winner_side", "won", "outcome", "target")
+
+#: a co-operative run's band around the party's target, in points (the run summary's)
+PARTY_BAND = 5.0
 SEATS_WANTED = ("game", "seed", "deal", "seat", "players", "bot", "win", "fair")
 
 #: the frames of the last few entries read (a variant reads its baseline again)

@@ -184,3 +184,16 @@ def test_an_entry_opens_its_full_html_report(folder):
         assert (folder / "reports" / "studio" / job["id"] / "report" / "report.html").is_file()
         assert c.get(f"/api/history/{job['id']}/report/..%2F..%2Fentry.json"
                      ).status_code == 404
+
+
+def test_a_cooperative_ruleset_shows_the_party_against_its_target(tmp_path):
+    shutil.copy(ROOT / "scenarios" / "bank.yaml", tmp_path / "bank.yaml")
+    with _client(tmp_path) as c:
+        r = c.post("/api/runs", json={"scenario": "bank.yaml", "games": 100})
+        job = _wait(c, r.json()["id"])
+        assert job["state"] == "done", job
+        party = c.get(f"/api/history/{job['id']}").json()["summary"]["party"]
+        assert party["lines"][0].startswith("Party wins")
+        overall = next(x for x in party["rates"] if x["group"] == "all")
+        assert overall["low"] <= overall["rate"] <= overall["high"] and overall["verdict"]
+        assert party["effects"]

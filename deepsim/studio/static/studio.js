@@ -228,6 +228,16 @@ async function showEntry(id) {
         `${esc(r.verdict_before)}${r.moved ? " → " + esc(r.verdict_after) : ""}</td></tr>`
       ).join("") + "</table>");
   }
+  if (s.party) {
+    out.push(`<h2 id="party">The party (target ± ${fmt(s.party.band, 0)} pts)</h2>` +
+      s.party.lines.map((l) => `<p>${esc(l)}</p>`).join(""));
+    if (s.party.effects.length)
+      out.push(`<table><tr><th>${esc(s.faction_label)}</th><th>presence effect pts [95%]</th></tr>` +
+        s.party.effects.map((r) => `<tr><td>${esc(r.member)}</td><td class="num">` +
+          `${fmt(100 * r.effect)} [${fmt(100 * r.low)}, ${fmt(100 * r.high)}]</td></tr>`).join("") +
+        "</table><p class='hint'>Unpaired and observational: games with the class against " +
+        "games without it.</p>");
+  }
   out.push("<h2>Headline</h2>");
   for (const h of s.headline)
     out.push(`<p><b>${esc(h.noun)}</b> (${h.n}: ${h.too_strong} too strong, ${h.not_viable} ` +
