@@ -109,3 +109,33 @@ def test_a_bad_folder_and_a_port_in_use_are_input_errors(tmp_path):
         assert not port_free("127.0.0.1", port)
         with pytest.raises(InputError, match="in use"):
             serve(StudioConfig(tmp_path, port=port), echo=lambda *a, **k: None)
+
+
+def test_serve_prints_the_address_with_its_token_and_warns_off_loopback(tmp_path,
+                                                                         monkeypatch):
+    import uvicorn
+
+    from deepsim.studio.server import serve
+    seen, printed = {}, []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+
+    def echo(text, file=None):
+        printed.append((text, file))
+
+    serve(StudioConfig(tmp_path, port=0, token="abc"), echo=echo)
+    assert seen["host"] == "127.0.0.1"
+    out = "\n".join(t for t, _ in printed)
+    assert "http://127.0.0.1:0/?token=abc" in out
+    assert not any(f is not None for _, f in printed)         # no warning on loopback
+    assert (tmp_path / "reports" / "studio").is_dir()
+    printed.clear()
+    serve(StudioConfig(tmp_path, host="0.0.0.0", port=0, token="abc"), echo=echo)
+    warnings = [t for t, f in printed if f is not None]
+    assert warnings and "0.0.0.0" in warnings[0] and "token" in warnings[0]
+
+
+def test_a_websocket_handshake_without_the_cookie_is_refused(client):
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect) as err, client.websocket_connect("/ws"):
+        pass
+    assert err.value.code == 1008
