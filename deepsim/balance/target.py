@@ -1,0 +1,174 @@
+"""What "fair" means for ``deepsim balance``: the target and its violation.
+
+Two targets, each judging the games of one parameter point:
+
+- ``verdicts`` (default): every faction viable and none too strong on the report's verdict
+  scale (:mod:`deepsim.report.viability`: win share over fair share, baseline bots left
+  out). The **violation** is how far the factions' ratios lie outside the viable band,
+  summed: ``sum_f max(0, min_ratio - ratio_f) + max(0, ratio_f - max_ratio)`` (x fair), so a
+  search can tell "nearly fair" from "far off"; the target is **met** when the violation is
+  0 and no verdict is ``not viable`` or ``too strong``. A co-operative ruleset: the party's
+  win rate within ``coop_band`` of the designer's target (``victory_error``, points); the
+  violation is the distance beyond the band, in points / 100.
+- ``expect``: the scenario's ``expect:`` block judged as ``deepsim check`` judges it (one
+  look, Bonferroni over the block's tests, :func:`deepsim.gate.check.check_prepared`). The
+  violation is the number of tests that fail plus half the inconclusive ones; met when every
+  test passes.
+
+A target judged on confirmation games is **confirmed** only when its verdicts are
+decided: every faction ``viable`` (never ``inconclusive``), every expectation ``pass``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from deepsim.errors import InputError
+from deepsim.report import viability as V
+
+__all__ = ["TARGETS", "Judgement", "Target", "make_target"]
+
+TARGETS = ("verdicts", "expect")
+
+
+@dataclass
+class Judgement:
+    """A point's games judged against the target.
+
+    ``violation`` (>= 0, 0 when met), ``met`` (the search's test), ``confirmed`` (decided:
+    no inconclusive verdict), ``table`` (one row per faction or expectation: name, value,
+    low, high, verdict) and ``note`` (the worst offender, in words)."""
+
+    violation: float
+    met: bool
+    confirmed: bool
+    table: pd.DataFrame
+    note: str = ""
+    counts: dict = field(default_factory=dict)
+
+
+@dataclass
+class Target:
+    """A target bound to a ruleset (:func:`make_target`)."""
+
+    name: str
+    ruleset: object
+    lines: V.Lines = V.DEFAULT
+    coop_band: float = 5.0
+    baseline: tuple = ()
+    expectations: list | None = None
+    source: str = ""
+    lines_of_source: dict | None = None
+
+    @property
+    def cooperative(self) -> bool:
+        return bool(getattr(self.ruleset, "cooperative", False))
+
+    def describe(self) -> str:
+        if self.name == "expect":
+            return "the scenario's expect: block passes (as deepsim check judges it)"
+        if self.cooperative:
+            return (f"the party's win rate within {self.coop_band:g} points of the target")
+        return (f"every {self.ruleset.faction_label} viable and none too strong "
+                f"({V.rule_text(self.lines, holm=False)})")
+
+    def judge(self, prepared, games: pd.DataFrame, seats: pd.DataFrame) -> Judgement:
+        """Judge one point's games (``games``/``seats`` as ``run_chunk`` returns them, the
+        columns the target needs: faction column, ``win``, ``fair``, ``bot``,
+        ``players``)."""
+        if self.name == "expect":
+            raise AssertionError("expect targets are judged by judge_expect")
+        if self.cooperative:
+            return self._coop(prepared, games, seats)
+        kept, _ = V.balance_seats(seats, self.baseline)
+        col = self.ruleset.faction_column
+        t = V.table(kept, col, self.lines)
+        ratio = t["ratio"].to_numpy(float)
+        over = (ratio - self.lines.max_ratio).clip(min=0)
+        under = (self.lines.min_ratio - ratio).clip(min=0)
+        violation = float(over.sum() + under.sum())
+        c = V.counts(t["verdict"])
+        met = violation == 0.0 and c[V.NOT_VIABLE] == 0 and c[V.TOO_STRONG] == 0
+        confirmed = met and c[V.INCONCLUSIVE] == 0
+        out = pd.DataFrame({"name": t[col].astype(str), "value": ratio,
+                            "low": t["ratio_low"].to_numpy(float),
+                            "high": t["ratio_high"].to_numpy(float),
+                            "win_share": 100 * t["win_share"].to_numpy(float),
+                            "games": t["games"].to_numpy(), "verdict": t["verdict"]})
+        note = ""
+        if len(out):
+            worst = int((over + under).argmax())
+            if over[worst] + under[worst] > 0:
+                note = f"{out['name'].iloc[worst]} {ratio[worst]:.2f}x fair"
+        return Judgement(violation, met, confirmed, out, note, c)
+
+    def _coop(self, prepared, games, seats) -> Judgement:
+        from deepsim.tune.objectives import parse_objective, probe_universe
+
+        obj = parse_objective("victory_error")
+        obj.bind(probe_universe(self.ruleset, prepared))
+        value, _ = obj.evaluate(games, seats)
+        violation = max(0.0, float(value.value) - self.coop_band) / 100.0
+        met = violation == 0.0
+        confirmed = met and float(value.high) <= self.coop_band
+        word = "on target" if confirmed else ("off target" if not met else "inconclusive")
+        table = pd.DataFrame({"name": ["party"], "value": [value.value],
+                              "low": [value.low], "high": [value.high],
+                              "win_share": [math.nan], "games": [value.n],
+                              "verdict": [word]})
+        return Judgement(violation, met, confirmed, table,
+                         "" if met else f"party {value.value:.1f} points off target")
+
+    def judge_expect(self, ruleset, prepared, games_count: int, alpha: float) -> Judgement:
+        """The scenario's ``expect:`` block on ``prepared``'s games ``0 .. games_count-1``."""
+        from deepsim.gate.check import check_prepared
+        from deepsim.gate.expect import FAIL, INCONCLUSIVE, PASS
+
+        res = check_prepared(ruleset, prepared, self.expectations, source=self.source,
+                             lines=self.lines_of_source or {}, looks=[games_count],
+                             alphas=[alpha], alpha=alpha, sequential=False,
+                             spending="pocock", overrides=[])
+        rows = [{"name": r.instance.spec, "value": r.estimate.value, "low": r.estimate.low,
+                 "high": r.estimate.high, "win_share": math.nan, "games": r.games,
+                 "verdict": r.verdict} for r in res.rows]
+        c = res.counts
+        violation = float(c[FAIL] + 0.5 * c[INCONCLUSIVE])
+        met = c[FAIL] == 0 and c[INCONCLUSIVE] == 0 and c[PASS] > 0
+        bad = [r["name"] for r in rows if r["verdict"] == FAIL]
+        return Judgement(violation, met, met, pd.DataFrame(rows),
+                         ("fails: " + ", ".join(bad[:3])) if bad else "", dict(c))
+
+
+def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
+                lines: V.Lines = V.DEFAULT, coop_band: float = 5.0) -> Target:
+    """The target ``name`` for a ruleset and its prepared scenario.
+
+    Raises
+    ------
+    InputError
+        An unknown target, or ``expect`` for a scenario without an ``expect:`` block (or a
+        bad block: as ``deepsim check`` reports it).
+    """
+    if name not in TARGETS:
+        raise InputError(f"unknown target {name!r}; expected one of {', '.join(TARGETS)}",
+                         key="--target")
+    baseline = tuple(getattr(prepared, "baseline_bots", ()) or ())
+    if name == "expect":
+        from deepsim.gate.expect import parse_expect
+        from deepsim.scenario import LINES
+
+        if not scenario.get("expect"):
+            raise InputError("the scenario has no expect: block; use --target verdicts, or "
+                             "add the block (deepsim check --init writes one)",
+                             file=source, key="--target")
+        src_lines = LINES.get(source, {})
+        exps = parse_expect(scenario, source=source, lines=src_lines)
+        return Target(name, ruleset, lines, coop_band, baseline, exps, source, src_lines)
+    if not getattr(ruleset, "cooperative", False) and not getattr(ruleset, "faction_column",
+                                                                  None):
+        raise InputError("this ruleset names no faction column; use --target expect",
+                         key="--target")
+    return Target(name, ruleset, lines, coop_band, baseline)

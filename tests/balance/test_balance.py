@@ -1,0 +1,171 @@
+"""deepsim balance on the Duel ruleset (tests/balance/ruleset.py), whose minimal fix is
+known: power.C 12 -> 8."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from deepsim.balance import Budget, parse_levers, run_balance
+from deepsim.balance.robust import Robustness
+from deepsim.cli import app
+from deepsim.errors import InputError
+from deepsim.tune.grid import parameter_table
+from tests.balance.ruleset import DuelRuleset
+
+LEVERS = ["power.A,power.B,power.C"]
+FAST = {"games": 6000, "confirm_games": 12000, "respond_trials": 0, "confirm": 3}
+
+
+def _table():
+    return parameter_table(DuelRuleset())
+
+
+# --- levers -----------------------------------------------------------------------------
+
+def test_levers_glob_bounds_and_printable_grid():
+    levers = parse_levers(["power.*"], _table())
+    assert [lv.path for lv in levers] == ["power.A", "power.B", "power.C"]
+    c = levers[2]
+    assert c.kind == "int" and c.grid == tuple(range(1, 21)) and c.default == 12
+    assert 12 not in c.changes() and len(c.changes()) == 19
+    assert c.size(8) == 4
+    spice = parse_levers(["spice:0.25"], _table())[0]
+    assert spice.grid == (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("power.D", "unknown parameter path 'power.D'"),
+    ("name", "is not a number"),
+    ("luck:0.5", "has no bounds"),
+    ("spice:0.3", "does not divide"),
+    ("power.C:2", "does not divide"),
+    ("spice", "no declared step"),
+    ("power.A:1.5", "whole number"),
+    ("bonus", "placeholder"),
+    ("zzz.*", "matches no numeric parameter"),
+    ("power.A,power.A", "given twice"),
+])
+def test_bad_levers_are_input_errors(text, words):
+    with pytest.raises(InputError) as err:
+        parse_levers([text], _table(), placeholders=["bonus"])
+    assert words in str(err.value) and err.value.key == "--levers"
+
+
+def test_placeholder_lever_with_include_placeholders():
+    lv = parse_levers(["bonus"], _table(), placeholders=["bonus"],
+                      include_placeholders=True)[0]
+    assert lv.placeholder and lv.grid == (0, 1, 2, 3)
+
+
+# --- the search -------------------------------------------------------------------------
+
+def test_balance_finds_the_known_minimal_fix(duel, tmp_path):
+    res = run_balance(duel, LEVERS, budget=Budget(max_changes=2, **FAST),
+                      out=tmp_path / "out")
+    assert res.state.met_at == 1                     # one number is enough: K = 2 not run
+    assert res.state.k_done == [1]
+    assert res.chosen is not None and res.chosen.point == {"power.C": 8}
+    assert res.chosen.after.confirmed
+    # before: C too strong, A and B not viable; after: every faction viable
+    t = res.before.table.set_index("name")
+    assert t.loc["C", "verdict"] == "too strong" and t.loc["A", "verdict"] == "not viable"
+    assert set(res.chosen.after.table["verdict"]) == {"viable"}
+    # no lever alone but C meets the target
+    trials = pd.read_parquet(res.out_dir / "trials.parquet")
+    met = trials[trials["met"]]
+    assert set(met["subset"]) == {"power.C"}
+    assert set(met["power.C"]) <= {5, 6, 7, 8}
+    assert 9 not in set(met["power.C"])
+    # the folder
+    patch = yaml.safe_load((res.out_dir / "patch.yaml").read_text())
+    assert patch == {"overrides": {"power.C": 8}}
+    scen = yaml.safe_load((res.out_dir / "duel-balanced.yaml").read_text())
+    assert scen["overrides"] == {"power.C": 8} and scen["ruleset"] == "duel"
+    ba = pd.read_parquet(res.out_dir / "before_after.parquet")
+    assert {"before", "before_low", "after_high", "after_verdict"} <= set(ba.columns)
+    md = (res.out_dir / "balance.md").read_text()
+    assert "power.C 12 -> 8" in md.splitlines()[2]
+    assert (res.out_dir / "balance.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def _optuna_budget():
+    # a grid larger than grid_max: optuna searches each subset
+    return Budget(max_changes=1, trials=12, grid_max=5, games=3000, confirm_games=6000,
+                  respond_trials=0, confirm=2, sampler_seed=3)
+
+
+def test_same_seed_same_patch_on_one_and_two_threads(duel, tmp_path):
+    a = run_balance(duel, LEVERS, budget=_optuna_budget(), threads=1, out=tmp_path / "a")
+    b = run_balance(duel, LEVERS, budget=_optuna_budget(), threads=2, out=tmp_path / "b")
+    ta = pd.read_parquet(a.out_dir / "trials.parquet").drop(columns=["seconds"])
+    tb = pd.read_parquet(b.out_dir / "trials.parquet").drop(columns=["seconds"])
+    assert (ta["method"] == "optuna").any()
+    pd.testing.assert_frame_equal(ta, tb)
+    assert a.chosen is not None and a.chosen.point == b.chosen.point
+
+
+def test_a_patch_a_planted_best_response_breaks_is_rejected(duel, tmp_path):
+    asked = []
+
+    def planted(scenario, sets, **kw):
+        asked.append(list(sets))
+        broken = "power.C=8" in sets
+        table = pd.DataFrame({"name": ["C"], "value": [1.4 if broken else 1.1],
+                              "low": [1.3 if broken else 1.0], "high": [1.5 if broken else 1.2],
+                              "verdict": ["too strong" if broken else "viable"]})
+        return Robustness(broken, table, note="too strong on a best response: C"
+                          if broken else "no best response breaks it")
+
+    res = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **{**FAST,
+                                                                    "respond_trials": 2}),
+                      responder=planted, out=tmp_path / "out")
+    first, second = res.candidates[0], res.candidates[1]
+    assert first.point == {"power.C": 8} and first.robust.broken
+    assert "broken by a best response" in first.status
+    assert res.chosen is second and second.point == {"power.C": 7}
+    assert asked == [["power.C=8"], ["power.C=7"]]
+    assert "survives best responses" in res.answer
+    cand = pd.read_parquet(res.out_dir / "candidates.parquet")
+    assert list(cand["broken"][:2]) == [True, False]
+
+
+def test_no_patch_within_k_says_how_close(duel, tmp_path):
+    res = run_balance(duel, ["power.A"], budget=Budget(max_changes=1, **FAST),
+                      out=tmp_path / "out")
+    assert res.state.met_at is None and res.chosen is None
+    assert res.answer.startswith("No patch of at most 1 changes meets the target. Closest:")
+    assert "resisting:" in res.answer
+    assert not (res.out_dir / "patch.yaml").exists()
+
+
+def test_resume_reuses_finished_trials(duel, tmp_path):
+    out = tmp_path / "out"
+    a = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **FAST), out=out)
+    b = run_balance(resume=out)
+    tb = pd.read_parquet(out / "trials.parquet")
+    assert tb["cached"].all() and b.state.games_played == 0
+    assert b.chosen.point == a.chosen.point
+
+
+# --- the command ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("levers", ["power.D", "name", "luck", "spice:0.3", "bonus"])
+def test_cli_bad_levers_exit_2(duel, tmp_path, levers):
+    r = CliRunner().invoke(app, ["balance", str(duel), "--levers", levers,
+                                 "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2, r.output
+    assert "error:" in r.output and "--levers" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_prints_the_answer_first(duel, tmp_path):
+    r = CliRunner().invoke(app, ["balance", str(duel), "--levers", "power.C", "-k", "1",
+                                 "--games", "6000", "--confirm-games", "12000",
+                                 "--respond-trials", "0", "--out", str(tmp_path / "o"),
+                                 "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    first = next(ln for ln in r.stdout.splitlines() if ln.strip())
+    assert first.startswith("1 number: power.C 12 -> 8 -> all 3 factions viable")
