@@ -1,5 +1,8 @@
 """``--levers PATH[:STEP][,PATH[:STEP]...]``: the printed numbers a balance may change.
 
+An item may narrow its bounds instead: ``PATH=LOW:HIGH[:STEP]`` (inside the schema's
+bounds; the values a designer would print, e.g. ``goal.rounds=3:8``).
+
 A lever is one numeric parameter of the ruleset's data (``deepsim params RULESET``), searched
 on a printable grid inside its declared bounds:
 
@@ -103,15 +106,41 @@ def _is_placeholder(path: str, placeholders) -> bool:
                for p in placeholders or ())
 
 
-def _split(text: str) -> list[tuple[str, str | None]]:
+def _split(text: str) -> list[tuple[str, str | None, str | None]]:
+    """``PATH[:STEP]`` or ``PATH=LOW:HIGH[:STEP]`` items -> (path, step, range)."""
     out = []
     for item in str(text).split(","):
         item = item.strip()
         if not item:
             continue
+        if "=" in item:
+            path, _, rng = item.partition("=")
+            out.append((path.strip(), None, rng.strip()))
+            continue
         path, sep, step = item.partition(":")
-        out.append((path.strip(), step.strip() if sep else None))
+        out.append((path.strip(), step.strip() if sep else None, None))
     return out
+
+
+def _range(path: str, text: str, low, high):
+    """``LOW:HIGH[:STEP]`` inside the schema's bounds -> (low, high, step or None)."""
+    parts = text.split(":")
+    if len(parts) not in (2, 3):
+        raise InputError(f"'{path}': a range is LOW:HIGH[:STEP] (e.g. {path}=1:8), got "
+                         f"{text!r}", key=FLAG)
+    try:
+        lo, hi = Decimal(parts[0]), Decimal(parts[1])
+        step = Decimal(parts[2]) if len(parts) == 3 else None
+    except InvalidOperation:
+        raise InputError(f"'{path}': the range {text!r} is not LOW:HIGH[:STEP] numbers",
+                         key=FLAG) from None
+    if not lo < hi:
+        raise InputError(f"'{path}': LOW must be below HIGH, got {text!r}", key=FLAG)
+    if (low is not None and lo < low) or (high is not None and hi > high):
+        raise InputError(f"'{path}': the range {text} leaves its bounds "
+                         f"({low if low is not None else '-inf'} .. "
+                         f"{high if high is not None else 'inf'})", key=FLAG)
+    return lo, hi, step
 
 
 def parse_levers(texts: list[str] | str, table: dict[str, dict], *, ruleset=None,
@@ -150,7 +179,7 @@ def parse_levers(texts: list[str] | str, table: dict[str, dict], *, ruleset=None
                          "(deepsim params RULESET lists the paths)", key=FLAG)
     levers: list[Lever] = []
     seen: set[str] = set()
-    for pattern, step_text in items:
+    for pattern, step_text, range_text in items:
         if not pattern:
             raise InputError("a lever has an empty path", key=FLAG)
         if any(c in pattern for c in "*?["):
@@ -170,11 +199,12 @@ def parse_levers(texts: list[str] | str, table: dict[str, dict], *, ruleset=None
                 raise InputError(f"'{path}' is given twice", key=FLAG)
             seen.add(path)
             levers.append(_lever(path, table[path], step_text, ruleset, placeholders,
-                                 include_placeholders))
+                                 include_placeholders, range_text))
     return levers
 
 
-def _lever(path, row, step_text, ruleset, placeholders, include_placeholders) -> Lever:
+def _lever(path, row, step_text, ruleset, placeholders, include_placeholders,
+           range_text=None) -> Lever:
     typ = str(row.get("type", ""))
     default = row.get("default")
     if typ not in ("int", "float") or isinstance(default, bool):
@@ -186,10 +216,14 @@ def _lever(path, row, step_text, ruleset, placeholders, include_placeholders) ->
                          "designer cannot print it: leave it out, or pass "
                          "--include-placeholders", key=FLAG)
     low, high = parse_bounds(row.get("bounds", ""))
+    if range_text is not None:
+        low, high, step = _range(path, range_text, low, high)
+        step_text = None if step is None else str(step)
     if low is None or high is None:
         raise InputError(f"'{path}' has no bounds to search within (declared: "
                          f"{row.get('bounds') or 'none'}); expected both >= LOW and <= HIGH "
-                         "in the ruleset's schema", key=FLAG)
+                         f"in the ruleset's schema, or a range: {path}=LOW:HIGH:STEP",
+                         key=FLAG)
     if step_text is not None:
         try:
             step = Decimal(step_text)

@@ -235,7 +235,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
     def search_progress(done, total, label):
         # the bar counts games: every trial plays `games`
         if progress is not None:
-            progress(done * games, total * games, f"search {label}")
+            progress(done * games, total * games, f"search: {label}")
 
     search(levs, evaluate, budget, state=state, on_trial=on_trial,
            progress=search_progress, games=games)
@@ -286,7 +286,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
             if budget.respond_trials > 0:
                 def r_progress(done, tot, label, i=i):
                     if progress is not None:
-                        progress(done, tot, f"best responses (candidate {i + 1}): {label}")
+                        progress(done, tot, f"best responses, candidate {i + 1}: {label}")
                 try:
                     c.robust = responder(
                         scenario_path, list(sets or []) + _overrides(c.point),
@@ -389,6 +389,11 @@ def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
         k = max(state.k_done or [0])
         if best is None or best.after is None:
             return f"No patch of at most {k} changes meets the target"
+        if before is not None and best.after.violation >= before.violation:
+            return (f"No patch of at most {k} changes meets the target, and none comes "
+                    f"closer than the defaults (violation {before.violation:.3g} on fresh "
+                    f"games; the search's best change, {_fmt_change(levers, best.point)}: "
+                    f"{best.after.violation:.3g})")
         t = best.after.table
         resist = t[t["verdict"].isin([V.NOT_VIABLE, V.TOO_STRONG, "fail", "off target"])]
         names = ", ".join(f"{r['name']} ({r['verdict']})" for _, r in resist.iterrows())

@@ -178,7 +178,7 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
             break
         subsets = [(s, m, n) for s, m, n in plan if len(s) == k]
         for index, (subset, method, _n) in enumerate(subsets):
-            label = f"K={k}: {', '.join(p.rsplit('.', 2)[-2] if p.count('.') else p for p in subset)}"
+            label = f"K={k} {', '.join(subset)}"
             choices = [by_path[p].changes() for p in subset]
             if method == "grid":
                 for combo in itertools.product(*choices):
@@ -207,7 +207,7 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         if any(r["met"] and r["k"] == k for r in state.rows):
             state.met_at = k
             break
-    tick("search done")
+    tick("done")
     return state
 
 

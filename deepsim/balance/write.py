@@ -129,12 +129,13 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
         md += ["## Candidates", ""]
         for i, c in enumerate(candidates):
             ch = "; ".join(f"{k} = {format_value(v)}" for k, v in c.point.items())
-            md.append(f"- {i + 1}. {ch} (trial {c.trial}): {c.status or 'not checked'}")
+            md.append(f"{i + 1}. {ch} (trial {c.trial}): {c.status or 'not checked'}")
             if c.robust is not None and not c.robust.table.empty:
                 worst = c.robust.table.sort_values("value", ascending=False).iloc[0]
-                md.append(f"- best-response field: strongest {worst['name']} "
-                          f"{worst['value']:.2f}x [{worst['low']:.2f}-{worst['high']:.2f}]"
-                          f" {worst['verdict']}")
+                unit = " points off target" if target.cooperative else "x fair"
+                md.append(f"   best-response field: highest {worst['name']} "
+                          f"{worst['value']:.2f}{unit} [{worst['low']:.2f}-"
+                          f"{worst['high']:.2f}] {worst['verdict']}")
         md.append("")
     fr = front(state)
     if not fr.empty:

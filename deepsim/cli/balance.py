@@ -50,7 +50,8 @@ def balance(
         help="Numbers the patch may change: parameter paths (globs allowed, e.g. "
              "callings.*.worthy_end_multiplier), searched within their schema bounds on a "
              "printable grid (integers; a float's step after the colon or declared by the "
-             "ruleset). Comma-separated; repeatable.")] = None,
+             "ruleset), or within PATH=LOW:HIGH[:STEP] inside its bounds. Comma-separated; "
+             "repeatable.")] = None,
     target: Annotated[str, typer.Option(
         "--target", help="verdicts: every faction viable and none too strong (a co-operative "
                          "game: the party on target); expect: the scenario's expect: block "
@@ -106,7 +107,7 @@ def balance(
                     sampler_seed=sampler_seed)
     console = Console()
     stop_bar, on_progress = phased_progress(
-        quiet, extra_room=16, phase=lambda label, total: label.split(":")[0].split(" K=")[0])
+        quiet, extra_room=16, phase=lambda label, total: label.split(":")[0])
     folder: dict = {}
     try:
         try:

@@ -169,3 +169,56 @@ def test_cli_prints_the_answer_first(duel, tmp_path):
     assert r.exit_code == 0, r.output
     first = next(ln for ln in r.stdout.splitlines() if ln.strip())
     assert first.startswith("1 number: power.C 12 -> 8 -> all 3 factions viable")
+
+
+def test_target_expect_judges_the_block_as_check_does(duel, tmp_path):
+    scen = tmp_path / "duel-gate.yaml"
+    scen.write_text(duel.read_text() + "expect:\n  - metric: win_share[faction=C]\n"
+                    "    below: 40%\n    above: 20%\n")
+    res = run_balance(scen, LEVERS, target="expect", budget=Budget(max_changes=1, **FAST),
+                      out=tmp_path / "out")
+    # C's share is power / (12 + power): 0.5 at 12, 0.4 at 8 (on the line), 0.37 at 7
+    assert res.before.table["verdict"].tolist() == ["fail"]
+    assert res.chosen is not None and res.chosen.point == {"power.C": 7}
+    assert res.chosen.after.table["verdict"].tolist() == ["pass"]
+
+
+def test_target_expect_needs_a_block(duel, tmp_path):
+    with pytest.raises(InputError, match="no expect: block"):
+        run_balance(duel, LEVERS, target="expect", budget=Budget(**FAST),
+                    out=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
+    from tests.balance.ruleset import DuelRuleset
+
+    clean = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **FAST),
+                        out=tmp_path / "clean")
+    real = DuelRuleset.run_chunk
+    calls = {"n": 0}
+
+    def interrupted(self, prepared, start, count):
+        calls["n"] += 1
+        if calls["n"] > 12:
+            raise KeyboardInterrupt
+        return real(self, prepared, start, count)
+
+    monkeypatch.setattr(DuelRuleset, "run_chunk", interrupted)
+    out = tmp_path / "cut"
+    args = ["balance", str(duel), "--levers", LEVERS[0], "-k", "1", "--games", "6000",
+            "--confirm-games", "12000", "--respond-trials", "0", "--out", str(out)]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 130, r.output
+    assert f"--resume {out}" in r.stderr.replace("\n", "")
+    kept = pd.read_parquet(out / "trials.parquet")
+    assert 0 < len(kept) < len(clean.state.rows)
+    monkeypatch.setattr(DuelRuleset, "run_chunk", real)
+    r = CliRunner().invoke(app, ["balance", "--resume", str(out)])
+    assert r.exit_code == 0, r.output
+    done = pd.read_parquet(out / "trials.parquet")
+    assert done["cached"].sum() == len(kept)
+    cols = ["trial", "subset", "power.C", "violation", "met"]
+    pd.testing.assert_frame_equal(done[cols],
+                                  pd.read_parquet(clean.out_dir / "trials.parquet")[cols])
+    assert yaml.safe_load((out / "patch.yaml").read_text()) == {"overrides": {"power.C": 8}}
