@@ -91,7 +91,7 @@ def balance(
                                         "settings and finished trials).")] = None,
     quiet: options.quiet() = False,
 ) -> None:
-    """The smallest change to the printed numbers that makes the game fair.
+    """The fewest printed numbers to change so the game is fair.
 
     Searches the fewest, smallest changes of the --levers (K = 1 .. --max-changes) that
     meet the target on paired games, confirms the best few on fresh games and checks that
