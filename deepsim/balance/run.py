@@ -91,7 +91,8 @@ def _args_of(resume: Path) -> dict:
 def run_balance(scenario_path: Path | str | None = None, levers: list[str] | None = None, *,
                 target: str = "verdicts", budget: Budget | None = None,
                 seed: int | None = None, sets: list[str] | None = None,
-                include_placeholders: bool = False, alpha: float = 0.05,
+                include_placeholders: bool = False, require: list[str] | None = None,
+                alpha: float = 0.05,
                 min_ratio: float = V.DEFAULT.min_ratio, max_ratio: float = V.DEFAULT.max_ratio,
                 coop_band: float = 5.0, threads: int | None = None,
                 out: Path | str | None = None, force: bool = False,
@@ -115,6 +116,9 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         the best-response search seed + 2.
     sets : list of str
         ``path=value`` overrides fixed at every point (never levers).
+    require : list of str
+        ``SPEC<=X`` / ``SPEC>=X`` numbers of the metric language the target adds
+        (:func:`deepsim.balance.target.parse_requirement`; ``verdicts`` only).
     alpha, min_ratio, max_ratio : float
         The verdict scale's level and lines (the report's defaults).
     coop_band : float
@@ -145,6 +149,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         levers = args["levers"]
         target, seed, sets = args["target"], args["seed"], args["sets"]
         include_placeholders, alpha = args["include_placeholders"], args["alpha"]
+        require = args.get("require") or []
         min_ratio, max_ratio, coop_band = args["min_ratio"], args["max_ratio"], args["coop_band"]
         budget = Budget(**args["budget"])
         out, force = Path(resume), True
@@ -174,7 +179,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         raise InputError(f"'{both[0]}' is both a lever and fixed by --set; drop one",
                          key="--levers")
     tgt = make_target(target, player.ruleset, base.prepared, player.scenario,
-                      source=str(scenario_path), lines=lines, coop_band=coop_band)
+                      source=str(scenario_path), lines=lines, coop_band=coop_band,
+                      requirements=list(require or []))
     games = player.games
     confirm_games = budget.confirm_games or 4 * games
     confirm_seed = player.seed + 1
@@ -187,7 +193,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                                                            "balance.md", "balance.html"))
     args = {"scenario": str(scenario_path), "levers": list(levers or []), "target": target,
             "seed": player.seed, "sets": list(sets or []),
-            "include_placeholders": include_placeholders, "alpha": alpha,
+            "include_placeholders": include_placeholders, "require": list(require or []),
+            "alpha": alpha,
             "min_ratio": min_ratio, "max_ratio": max_ratio, "coop_band": coop_band,
             "budget": dataclasses.asdict(budget)}
     info: dict[str, Any] = {

@@ -15,13 +15,21 @@ Two targets, each judging the games of one parameter point:
   violation is the number of tests that fail plus half the inconclusive ones; met when every
   test passes.
 
+With ``verdicts``, a designer adds numbers of the metric language as **requirements**
+(``--require "win_ratio[seat=1]<=1.1"``, ``SPEC<=X`` or ``SPEC>=X`` in the metric's unit:
+percent for shares, x fair for ratios): a requirement's point estimate beyond its bound
+adds its distance over ``max(|X|, 1)`` to the violation; confirmed only when its interval
+lies within the bound.
+
 A target judged on confirmation games is **confirmed** only when its verdicts are
-decided: every faction ``viable`` (never ``inconclusive``), every expectation ``pass``.
+decided: every faction ``viable`` (never ``inconclusive``), every expectation and
+requirement ``pass``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -29,9 +37,64 @@ import pandas as pd
 from deepsim.errors import InputError
 from deepsim.report import viability as V
 
-__all__ = ["TARGETS", "Judgement", "Target", "make_target"]
+__all__ = ["TARGETS", "Judgement", "Requirement", "Target", "make_target",
+           "parse_requirement"]
 
 TARGETS = ("verdicts", "expect")
+_REQ = re.compile(r"^(?P<spec>.+?)\s*(?P<op><=|>=)\s*(?P<x>-?[0-9]*\.?[0-9]+)\s*%?\s*$")
+
+
+@dataclass
+class Requirement:
+    """``SPEC<=X`` or ``SPEC>=X``: one number of the metric language and its bound."""
+
+    text: str
+    spec: str
+    op: str
+    bound: float
+    objective: object = None
+
+    def judge(self, games: pd.DataFrame, seats: pd.DataFrame) -> tuple[dict, float, bool,
+                                                                       bool]:
+        """(table row, violation, met on the point, confirmed on the interval)."""
+        value, _ = self.objective.evaluate(games, seats)
+        v, lo, hi = float(value.value), float(value.low), float(value.high)
+        beyond = (v - self.bound) if self.op == "<=" else (self.bound - v)
+        viol = max(0.0, beyond) / max(abs(self.bound), 1.0) if math.isfinite(v) else 1.0
+        inside = (hi <= self.bound) if self.op == "<=" else (lo >= self.bound)
+        outside = (lo > self.bound) if self.op == "<=" else (hi < self.bound)
+        word = "pass" if inside else "fail" if outside else "inconclusive"
+        row = {"name": self.text, "value": v, "low": lo, "high": hi,
+               "win_share": math.nan, "games": value.n, "verdict": word}
+        return row, viol, viol == 0.0, inside
+
+
+def parse_requirement(text: str, ruleset, prepared, alpha: float = 0.05) -> Requirement:
+    """Parse and bind ``SPEC<=X`` / ``SPEC>=X`` against a prepared scenario's results.
+
+    Raises
+    ------
+    InputError
+        Not of that form, or a SPEC the metric language refuses or that names several
+        numbers (key ``--require``).
+    """
+    from deepsim.measure.spec import target_of
+    from deepsim.tune.objectives import parse_objective, probe_universe
+
+    m = _REQ.match(str(text))
+    if not m:
+        raise InputError(f"expected SPEC<=X or SPEC>=X (e.g. win_ratio[seat=1]<=1.1), got "
+                         f"{text!r}", key="--require")
+    try:
+        obj = parse_objective(m.group("spec"), target_rounds=target_of(ruleset), alpha=alpha,
+                              group_columns=getattr(ruleset, "group_columns", None))
+        obj.bind(probe_universe(ruleset, prepared))
+    except InputError as exc:
+        raise InputError(f"{text}: {exc.message}", key="--require") from None
+    if len(obj.terms) != 1:
+        raise InputError(f"{text}: a requirement is one number, not a sum", key="--require")
+    return Requirement(str(text), m.group("spec").strip(), m.group("op"),
+                       float(m.group("x")), obj)
 
 
 @dataclass
@@ -62,6 +125,7 @@ class Target:
     expectations: list | None = None
     source: str = ""
     lines_of_source: dict | None = None
+    requirements: list = field(default_factory=list)
 
     @property
     def cooperative(self) -> bool:
@@ -70,12 +134,31 @@ class Target:
     def describe(self) -> str:
         if self.name == "expect":
             return "the scenario's expect: block passes (as deepsim check judges it)"
+        extra = "".join(f"; {r.text}" for r in self.requirements)
         if self.cooperative:
-            return (f"the party's win rate within {self.coop_band:g} points of the target")
+            return (f"the party's win rate within {self.coop_band:g} points of the "
+                    f"target{extra}")
         return (f"every {self.ruleset.faction_label} viable and none too strong "
-                f"({V.rule_text(self.lines, holm=False)})")
+                f"({V.rule_text(self.lines, holm=False)}){extra}")
 
     def judge(self, prepared, games: pd.DataFrame, seats: pd.DataFrame) -> Judgement:
+        """Judge one point's games: the verdicts (or the party) and the requirements."""
+        j = self._judge(prepared, games, seats)
+        if not self.requirements:
+            return j
+        rows = []
+        for req in self.requirements:
+            row, viol, met, confirmed = req.judge(games, seats)
+            rows.append(row)
+            j.violation += viol
+            j.met = j.met and met
+            j.confirmed = j.confirmed and confirmed and met
+            if viol > 0 and not j.note:
+                j.note = f"{req.text}: {row['value']:.3g}"
+        j.table = pd.concat([j.table, pd.DataFrame(rows)], ignore_index=True)
+        return j
+
+    def _judge(self, prepared, games: pd.DataFrame, seats: pd.DataFrame) -> Judgement:
         """Judge one point's games (``games``/``seats`` as ``run_chunk`` returns them, the
         columns the target needs: faction column, ``win``, ``fair``, ``bot``,
         ``players``)."""
@@ -143,7 +226,8 @@ class Target:
 
 
 def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
-                lines: V.Lines = V.DEFAULT, coop_band: float = 5.0) -> Target:
+                lines: V.Lines = V.DEFAULT, coop_band: float = 5.0,
+                requirements: list[str] | None = None) -> Target:
     """The target ``name`` for a ruleset and its prepared scenario.
 
     Raises
@@ -156,6 +240,9 @@ def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
         raise InputError(f"unknown target {name!r}; expected one of {', '.join(TARGETS)}",
                          key="--target")
     baseline = tuple(getattr(prepared, "baseline_bots", ()) or ())
+    if name == "expect" and requirements:
+        raise InputError("--require goes with --target verdicts; with --target expect, add "
+                         "the number to the scenario's expect: block", key="--require")
     if name == "expect":
         from deepsim.gate.expect import parse_expect
         from deepsim.scenario import LINES
@@ -171,4 +258,5 @@ def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
                                                                   None):
         raise InputError("this ruleset names no faction column; use --target expect",
                          key="--target")
-    return Target(name, ruleset, lines, coop_band, baseline)
+    reqs = [parse_requirement(t, ruleset, prepared, lines.alpha) for t in requirements or []]
+    return Target(name, ruleset, lines, coop_band, baseline, requirements=reqs)

@@ -56,6 +56,11 @@ def balance(
         "--target", help="verdicts: every faction viable and none too strong (a co-operative "
                          "game: the party on target); expect: the scenario's expect: block "
                          "as deepsim check judges it.")] = "verdicts",
+    require: Annotated[list[str] | None, typer.Option(
+        "--require", metavar="SPEC<=X",
+        help="A number of the metric language the target adds (with --target verdicts), "
+             "e.g. 'win_ratio[seat=1]<=1.1' or 'rounds>=8', in the metric's unit; "
+             "repeatable.")] = None,
     max_changes: Annotated[int, typer.Option(
         "--max-changes", "-k", help="Most numbers a patch changes.")] = 2,
     trials: options.trials("optuna trials per subset of levers whose grid exceeds "
@@ -114,6 +119,7 @@ def balance(
             result = run_balance(
                 scenario, list(levers or []), target=target, budget=budget, seed=seed,
                 sets=list(sets or []), include_placeholders=include_placeholders,
+                require=list(require or []),
                 min_ratio=min_ratio, max_ratio=max_ratio, coop_band=coop_band,
                 threads=threads, out=out, force=force, resume=resume,
                 progress=on_progress, on_folder=lambda p: folder.update(path=p))

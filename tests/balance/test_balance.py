@@ -222,3 +222,21 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(done[cols],
                                   pd.read_parquet(clean.out_dir / "trials.parquet")[cols])
     assert yaml.safe_load((out / "patch.yaml").read_text()) == {"overrides": {"power.C": 8}}
+
+
+def test_a_required_number_joins_the_target(duel, tmp_path):
+    # C's share is power / (12 + power) (percent): at most 35% needs C <= 6 (33.3%; 7 gives
+    # 36.8%), so the smallest fix moves from 8 to 6
+    res = run_balance(duel, LEVERS, require=["win_share[faction=C]<=35"],
+                      budget=Budget(max_changes=1, **FAST), out=tmp_path / "out")
+    assert res.chosen is not None and res.chosen.point == {"power.C": 6}
+    row = res.chosen.after.table.iloc[-1]
+    assert row["name"] == "win_share[faction=C]<=35" and row["verdict"] == "pass"
+
+
+@pytest.mark.parametrize("req, words", [("win_share[faction=C]", "SPEC<=X"),
+                                        ("win_share[faction=Q]<=3", "win_share")])
+def test_bad_requirements_are_input_errors(duel, tmp_path, req, words):
+    with pytest.raises(InputError) as err:
+        run_balance(duel, LEVERS, require=[req], budget=Budget(**FAST), out=tmp_path / "o")
+    assert err.value.key == "--require" and words in str(err.value)
