@@ -31,7 +31,7 @@ from deepsim.atomic import atomic_write_json, deferred_sigint
 from deepsim.balance.levers import Lever, parse_levers
 from deepsim.balance.robust import Robustness, respond_check
 from deepsim.balance.search import Budget, SearchState, search, sort_key
-from deepsim.balance.target import Judgement, make_target
+from deepsim.balance.target import Judgement, make_target, paired_changes
 from deepsim.errors import InputError
 from deepsim.report import viability as V
 
@@ -273,13 +273,20 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
             progress(0, total * confirm_games, f"confirm: {confirm_games:,} games of seed "
                                                f"{confirm_seed}")
         bp = player.prepare({}, games=confirm_games, seed=confirm_seed)
-        before = _judge(tgt, player, bp.prepared, bp, confirm_games, alpha)
+        kept_before: dict = {}
+        before = _judge(tgt, player, bp.prepared, bp, confirm_games, alpha, kept_before)
         for i, c in enumerate(candidates):
             if progress is not None:
                 progress((i + 1) * confirm_games, total * confirm_games,
                          f"confirm: {confirm_games:,} games of seed {confirm_seed}")
             cp = player.prepare(c.point, games=confirm_games, seed=confirm_seed)
-            c.after = _judge(tgt, player, cp.prepared, cp, confirm_games, alpha)
+            kept_after: dict = {}
+            c.after = _judge(tgt, player, cp.prepared, cp, confirm_games, alpha, kept_after)
+            if "frames" in kept_after:
+                # the paired change per faction: the same games before and after
+                ch = paired_changes(tgt, kept_before["frames"], kept_after.pop("frames"))
+                if not ch.empty:
+                    c.after.table = c.after.table.merge(ch, on="name", how="left")
             if not c.after.met:
                 c.status = "not met on fresh games" + (f" ({c.after.note})"
                                                        if c.after.note else "")
@@ -337,10 +344,14 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                          [json_path, trials_path, *files])
 
 
-def _judge(tgt, player, prepared, point, games: int, alpha: float) -> Judgement:
+def _judge(tgt, player, prepared, point, games: int, alpha: float, keep: dict | None = None
+           ) -> Judgement:
+    """Judge a point's games; ``keep["frames"]`` gets (games, seats) when asked."""
     if tgt.name == "expect":
         return tgt.judge_expect(player.ruleset, prepared, games, alpha)
     g, s = player.play(point, games=games)
+    if keep is not None:
+        keep["frames"] = (g, s)
     return tgt.judge(prepared, g, s)
 
 

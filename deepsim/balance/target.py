@@ -38,7 +38,7 @@ from deepsim.errors import InputError
 from deepsim.report import viability as V
 
 __all__ = ["TARGETS", "Judgement", "Requirement", "Target", "make_target",
-           "parse_requirement"]
+           "paired_changes", "parse_requirement"]
 
 TARGETS = ("verdicts", "expect")
 _REQ = re.compile(r"^(?P<spec>.+?)\s*(?P<op><=|>=)\s*(?P<x>-?[0-9]*\.?[0-9]+)\s*%?\s*$")
@@ -223,6 +223,33 @@ class Target:
         bad = [r["name"] for r in rows if r["verdict"] == FAIL]
         return Judgement(violation, met, met, pd.DataFrame(rows),
                          ("fails: " + ", ".join(bad[:3])) if bad else "", dict(c))
+
+
+def paired_changes(target: Target, before: tuple[pd.DataFrame, pd.DataFrame],
+                   after: tuple[pd.DataFrame, pd.DataFrame]) -> pd.DataFrame:
+    """Each faction's change of win share over fair share, after - before, on the same
+    games (common random numbers): ``name``, ``change``, ``change_low``, ``change_high``
+    (normal interval at ``target.lines.alpha`` from the per-game paired differences,
+    :func:`deepsim.measure.paired`). Empty for a co-operative or ``expect`` target."""
+    from scipy.stats import norm
+
+    from deepsim.measure import METRICS, Instance, Selection, measure, paired
+
+    if target.name != "verdicts" or target.cooperative:
+        return pd.DataFrame()
+    col = target.ruleset.faction_column
+    kept_a, _ = V.balance_seats(before[1], target.baseline)
+    kept_b, _ = V.balance_seats(after[1], target.baseline)
+    z = float(norm.ppf(1 - target.lines.alpha / 2))
+    rows = []
+    names = sorted(set(kept_a[col].astype(str)) | set(kept_b[col].astype(str)))
+    for name in names:
+        inst = Instance(position=0, selection=Selection(metric="win_ratio"),
+                        metric=METRICS["win_ratio"], by=col, groups=(name,))
+        p = paired(measure(inst, before[0], kept_a), measure(inst, after[0], kept_b))
+        rows.append({"name": name, "change": p.est, "change_low": p.est - z * p.se,
+                     "change_high": p.est + z * p.se})
+    return pd.DataFrame(rows)
 
 
 def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,

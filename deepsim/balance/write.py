@@ -69,7 +69,10 @@ def before_after(before, candidates) -> pd.DataFrame:
                 "before_high": float(br["high"]) if br is not None else float("nan"),
                 "before_verdict": str(br["verdict"]) if br is not None else "",
                 "after": float(r["value"]), "after_low": float(r["low"]),
-                "after_high": float(r["high"]), "after_verdict": str(r["verdict"])})
+                "after_high": float(r["high"]), "after_verdict": str(r["verdict"]),
+                "change": float(r.get("change", float("nan"))),
+                "change_low": float(r.get("change_low", float("nan"))),
+                "change_high": float(r.get("change_high", float("nan")))})
     return pd.DataFrame(rows)
 
 
@@ -112,7 +115,8 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
     if not ba.empty:
         md += [f"## Before and after, per {label if target.name == 'verdicts' else 'test'}",
                "", f"{info['confirm_games']:,} games of seed {info['confirm_seed']} for both "
-               "(paired: the same deals and dice); values are "
+               "(paired: the same deals and dice; the paired change's interval comes from the "
+               "per-game differences); values are "
                + ("party win rate error, points" if target.cooperative else
                   "win share / fair share (x fair)" if target.name == "verdicts" else
                   "each expectation's estimate") + ", 95% intervals.", ""]
@@ -122,9 +126,14 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
                 b=[f"{r.before:.2f} [{r.before_low:.2f}-{r.before_high:.2f}] {r.before_verdict}"
                    for r in grp.itertuples()],
                 a=[f"{r.after:.2f} [{r.after_low:.2f}-{r.after_high:.2f}] {r.after_verdict}"
+                   for r in grp.itertuples()],
+                d=["" if r.change != r.change else
+                   f"{r.change:+.2f} [{r.change_low:+.2f}, {r.change_high:+.2f}]"
                    for r in grp.itertuples()])
-            md += _table_md(show, [("name", label.capitalize()), ("b", "before"),
-                                   ("a", "after")]) + [""]
+            cols = [("name", label.capitalize()), ("b", "before"), ("a", "after")]
+            if grp["change"].notna().any():
+                cols.append(("d", "paired change"))
+            md += _table_md(show, cols) + [""]
     if candidates:
         md += ["## Candidates", ""]
         for i, c in enumerate(candidates):

@@ -30,7 +30,11 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
     t.add_column(label.capitalize(), overflow="fold", ratio=2)
     t.add_column("before", justify="right", no_wrap=True)
     t.add_column("after", justify="right", no_wrap=True)
-    for r in frame[frame["candidate"] == candidate].itertuples():
+    rows = frame[frame["candidate"] == candidate]
+    changes = "change" in rows.columns and rows["change"].notna().any()
+    if changes:
+        t.add_column("paired\nchange", justify="right", no_wrap=True)
+    for r in rows.itertuples():
         cells = []
         for v, lo, hi, word in ((r.before, r.before_low, r.before_high, r.before_verdict),
                                 (r.after, r.after_low, r.after_high, r.after_verdict)):
@@ -38,6 +42,8 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
             w = escape(str(word))
             cells.append(f"{v:.2f} [{lo:.2f}-{hi:.2f}] "
                          + (f"[{style}]{w}[/{style}]" if style else w))
+        if changes:
+            cells.append(f"{r.change:+.2f}\n[{r.change_low:+.2f}, {r.change_high:+.2f}]")
         t.add_row(escape(str(r.name)), *cells)
     return t
 

@@ -86,6 +86,14 @@ def test_balance_finds_the_known_minimal_fix(duel, tmp_path):
     assert scen["overrides"] == {"power.C": 8} and scen["ruleset"] == "duel"
     ba = pd.read_parquet(res.out_dir / "before_after.parquet")
     assert {"before", "before_low", "after_high", "after_verdict"} <= set(ba.columns)
+    # the paired change per faction contains the exact one (3 * power / total):
+    # C 1.5 -> 1.2, A and B 0.75 -> 0.9
+    exact = {"A": 0.15, "B": 0.15, "C": -0.3}
+    for r in ba[ba["candidate"] == 1].itertuples():
+        assert r.change_low <= exact[r.name] <= r.change_high, r
+        # paired: narrower than the two runs' own intervals side by side
+        assert r.change_high - r.change_low < (r.after_high - r.after_low) + (
+            r.before_high - r.before_low)
     md = (res.out_dir / "balance.md").read_text()
     assert "power.C 12 -> 8" in md.splitlines()[2]
     assert (res.out_dir / "balance.html").read_text().startswith("<!DOCTYPE html>")
