@@ -320,6 +320,9 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 c.status = "confirmed (best responses not checked: --respond-trials 0)"
             chosen = c
             break
+        for c in candidates:
+            if not c.status:
+                c.status = "not played (an earlier candidate was accepted)"
         if progress is not None:
             progress(total * confirm_games, total * confirm_games, "confirm done")
     answer = _answer(player, tgt, levs, state, candidates, chosen, before)

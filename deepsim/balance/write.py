@@ -171,10 +171,12 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
            "defaults on the same games; a candidate is confirmed when the target is met "
            "with every verdict decided (no inconclusive)."),
            (f"- Robustness: every {label}'s best response under the patch (deepsim respond's "
-           f"search: {info['args']['budget']['respond_trials']} trials on "
-           f"{info['args']['budget']['respond_games']:,} games of seed "
-           f"{info['respond_seed']}), replayed on the confirmation games; a patch is broken "
-           f"when a {label} is too strong there (its interval's lower end above the line)."),
+            f"search: {info['args']['budget']['respond_trials']} trials on "
+            f"{info['args']['budget']['respond_games']:,} games of seed "
+            f"{info['respond_seed']}), replayed on the confirmation games; a patch is broken "
+            f"when a {label} is too strong there (its interval's lower end above the line)."
+            if info['args']['budget']['respond_trials'] > 0 else
+            "- Robustness: not checked (--respond-trials 0)."),
            ""]
     return "\n".join(md) + "\n"
 
