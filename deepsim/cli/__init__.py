@@ -59,6 +59,11 @@ from deepsim.cli.respond import register as _register_respond
 
 _register_respond(app)
 
+# `deepsim balance`: the smallest change to the printed numbers (deepsim/cli/balance.py)
+from deepsim.cli.balance import register as _register_balance
+
+_register_balance(app)
+
 # `deepsim ladder`: balance verdicts along a skill ladder (deepsim/cli/ladder.py)
 from deepsim.cli.ladder import register as _register_ladder
 

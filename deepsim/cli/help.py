@@ -18,7 +18,7 @@ from typer.core import TyperGroup, TyperOption
 GROUPS: dict[str, tuple[str, ...]] = {
     "Play and read": ("run", "report", "trace", "scenarios"),
     "Judge a change": ("check", "compare", "studio"),
-    "Search numbers and players": ("tune", "sweep", "respond", "meta", "ladder"),
+    "Search numbers and players": ("tune", "sweep", "balance", "respond", "meta", "ladder"),
     "Inspect": ("rulesets", "params", "odds", "bench"),
     "Extend": ("new-ruleset", "conformance", "golden", "warmup"),
 }
