@@ -168,7 +168,7 @@ findings-press-runs: $(STAMP)
 		--out $(FINDINGS_RUNS)/press --image findings/press.png
 	mkdir -p reports/findings && cp $(FINDINGS_RUNS)/press/press.png reports/findings/press.png
 
-RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.tune.claimsummary $(RECONSTRUCT_DIRS) \
+RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
 	--append reports/findings/reconstruct-reading.md --append $(FINDINGS_RUNS)/press/press.md \
 	--replace reports/FINDINGS.md
 

@@ -8,15 +8,18 @@ leaves the previous page whole).
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from deepsim.atomic import atomic_write_text
+from deepsim.errors import InputError
 
 
 def page_main(build: Callable[[Path], str], default_out: str, description: str,
               argv: list[str] | None = None) -> int:
-    """Parse ``RUNS_DIR [--out PAGE]``, write ``build(RUNS_DIR)`` to PAGE, return 0.
+    """Parse ``RUNS_DIR [--out PAGE]``, write ``build(RUNS_DIR)`` to PAGE, return 0 (2, with
+    ``error: ...`` on stderr and no page written, when a run is missing or unreadable).
 
     Parameters
     ----------
@@ -29,17 +32,21 @@ def page_main(build: Callable[[Path], str], default_out: str, description: str,
     argv : list of str, optional
         The arguments (default ``sys.argv[1:]``).
 
-    Raises
-    ------
-    deepsim.errors.InputError
-        From ``build`` when a run it needs is missing or unreadable.
+    Returns
+    -------
+    int
+        The exit code: 0 written, 2 bad input.
     """
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("runs_dir", type=Path, help="folder holding the study's runs")
     ap.add_argument("--out", type=Path, default=Path(default_out),
                     help=f"page to write (default {default_out})")
     args = ap.parse_args(argv)
-    text = build(args.runs_dir)
+    try:
+        text = build(args.runs_dir)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.out, text)
     print(f"wrote {args.out}")

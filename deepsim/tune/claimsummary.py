@@ -21,7 +21,7 @@ import pandas as pd
 
 from deepsim.errors import InputError
 
-__all__ = ["load_tune", "summary_md"]
+__all__ = ["load_tune", "space_label", "summary_md"]
 
 
 def load_tune(folder: str | Path) -> dict:
@@ -53,7 +53,7 @@ def load_tune(folder: str | Path) -> dict:
             "findings": (d / "findings.md").read_text(encoding="utf-8")}
 
 
-def _label(t: dict) -> str:
+def space_label(t: dict) -> str:
     sp = t["info"].get("spaces") or []
     pr = t["info"].get("params") or []
     st = t["info"].get("sets") or []
@@ -198,7 +198,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
                 resp = (resp.rstrip("-") + f"{int(hit['holds_br'].iloc[0])} (shipped "
                         f"{int(hit['holds_shipped'].iloc[0])}); changed: "
                         f"{hit['changed'].iloc[0]}")
-        lines.append(f"| {_label(t)} | {info.get('trials')} x {int(info.get('games', 0)):,} | "
+        lines.append(f"| {space_label(t)} | {info.get('trials')} x {int(info.get('games', 0)):,} | "
                      f"{_minutes(info.get('wall_time_s'))} / "
                      f"{_minutes(info.get('cpu_time_s'))} | {b} | "
                      f"{int(best['holds'])} (trial {int(best['trial'])}: "
@@ -214,7 +214,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         base = ok[ok["baseline"]].iloc[0] if ok["baseline"].any() else None
         ch = _changes(d, base, t["info"].get("dims") or {}, t["info"].get("sets"))
         dist = d[f"d_{c}"]
-        lines.append(f"| {c} | {_label(t)} | {int(d['trial'])} | "
+        lines.append(f"| {c} | {space_label(t)} | {int(d['trial'])} | "
                      f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
                      f"{'; '.join(ch) or 'none'} |")
     most = int(allp["holds"].max())
@@ -231,7 +231,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
     lines += ["", (f"**Jointly**: at most {most} of {len(claims)} claims hold at one point "
               f"({len(top)} point(s) across the spaces; claim sets: {'; '.join(sets)})."),
               (f"**Smallest change from the literal rulebook** for {most} claims (a rounded number's continuous value is not a change): "
-              f"{int(small['_nchg'])} change(s) ({_label(t)}, trial {int(small['trial'])}): "
+              f"{int(small['_nchg'])} change(s) ({space_label(t)}, trial {int(small['trial'])}): "
               f"{'; '.join(_changes(small, base, sdims, t['info'].get('sets'))) or 'none'}"
               + (f"; with the printed numbers read as {'; '.join(cont_at)}" if cont_at else "")
               + ".")]
@@ -293,7 +293,7 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         for n in rnd:
             vals = at[n].astype(str).str.split(" ").str[0].astype(float)
             printed = str(dims[n].get("default", "")).rsplit("(printed ", 1)[-1].rstrip(")")
-            cont.append(f"| {_label(t)} | {n} | {printed} | "
+            cont.append(f"| {space_label(t)} | {n} | {printed} | "
                         f"{str(best[n]).split(' ')[0]} | {vals.min():.4f} - {vals.max():.4f} "
                         f"({len(at)} points) |")
         ints = t["info"].get("integers_kept") or []
@@ -319,58 +319,5 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         body = t["findings"].split("\n", 1)[1] if t["findings"].startswith("## ") \
             else t["findings"]
         body = body.replace("\n### ", "\n#### ")
-        lines += [f"### `--space {_label(t)}`", body.strip(), ""]
+        lines += [f"### `--space {space_label(t)}`", body.strip(), ""]
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m deepsim.tune.claimsummary DIR... [--append MD] [--replace
-    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in place of the last section of that title in an existing
-    FINDINGS.md (everything from its heading on), with the first folder's front plot
-    copied beside it (``findings/claims_front.png``)."""
-    import argparse
-    import sys
-
-    from deepsim.atomic import atomic_write_bytes, atomic_write_text
-
-    ap = argparse.ArgumentParser(prog="python -m deepsim.tune.claimsummary")
-    ap.add_argument("folders", nargs="+", help="finished claims tune folders")
-    ap.add_argument("--replace", default=None, help="a FINDINGS.md whose section to replace")
-    ap.add_argument("--append", action="append", default=[],
-                    help="a markdown file appended to the section (e.g. the respond.md of "
-                         "python -m deepsim.tune.respondcheck); repeatable")
-    a = ap.parse_args(argv)
-    try:
-        md = summary_md(a.folders)
-        for extra in a.append:
-            if not Path(extra).is_file():
-                raise InputError("no such file", file=str(extra), key="--append")
-            md = md.rstrip("\n") + "\n\n" + Path(extra).read_text(encoding="utf-8")
-        if a.replace is None:
-            print(md)
-            return 0
-        path = Path(a.replace)
-        if not path.is_file():
-            raise InputError("no such file", file=str(path))
-        text = path.read_text(encoding="utf-8")
-        head = "## Readings under which the claims hold"
-        at = text.rfind("\n" + head)
-        if at < 0:
-            raise InputError(f"no section {head!r} to replace", file=str(path))
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    front = Path(a.folders[0]) / "front.png"
-    if front.is_file():
-        (path.parent / "findings").mkdir(exist_ok=True)
-        atomic_write_bytes(path.parent / "findings" / "claims_front.png", front.read_bytes())
-        label = _label(load_tune(a.folders[0]))
-        md += (f"\n![Pareto set over the claims' distances, --space {label}]"
-               "(findings/claims_front.png)\n")
-    atomic_write_text(path, text[:at + 1] + md)
-    print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -417,7 +417,7 @@ def test_read_front_blocks(tmp_path):
 
 
 def test_respondcheck_refuses_bad_input_before_playing(tmp_path, capsys):
-    from deepsim.tune.respondcheck import main
+    from deepsim.studies.respond_check import main
 
     front = tmp_path / "front.yaml"
     front.write_text("# trial 1: 2 of 8 claims hold\noverrides: {}\n")
