@@ -738,7 +738,7 @@ def build_static(pub, dat, rng, kn, out):
         out[t] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def cached(pub, dat, p, m, kind, swim_end, charges, kn):
     """Where one of model ``m``'s per-tile fields (``FK_*``) starts in the float buffer
     (``pub[V_WF][o + t]`` is tile t's value; an offset, not a view: code compiled without
@@ -821,7 +821,7 @@ def mask_tile(tiles, rules, wi, p, t):
     wi[_W_STOP_L + t] = 1 if can_stop(tiles, rules, p, TRUE, t, NONE) else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def quick_reach(pub, dat, start, large, steps, rock_ok):
     """Fewest steps from ``start`` to each tile without entering a rock (``_W_D0``) and
     with one rock entry (``_W_D1``), -1 where not within ``steps``: a breadth-first
@@ -911,7 +911,7 @@ def movable(pub, dat, m):
     return (dat[D_RULES][R_MOVE_REPEAT] < 0.5) | (pub[V_MODELS][m, MD_MOVES] < 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_move(pub, dat, p, m, kn):
     """The best move of model ``m``: (gain, destination, movement action).
 
@@ -1137,7 +1137,7 @@ def plan_tile_move(pub, dat, p, tile):
 
 # ---- planning attacks -------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_target(pub, dat, p, m, ups, kn):
     """The best target of model ``m`` attacking now with ``ups`` more upgrades (Focus):
     (value, kind, index, E[wounds]); kind 0 a rival model, 1 a Lurker slot, -1 none.
