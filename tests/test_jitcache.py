@@ -17,13 +17,13 @@ from typing import ClassVar
 
 import numba
 import pytest
-from test_runner import FakeRuleset, fake  # noqa: F401 - the fixture is used below
 from typer.testing import CliRunner
 
 import deepsim
 from deepsim import jitcache, runner
 from deepsim.cli import app
 from deepsim.output import read_run_json
+from tests.test_runner import FakeRuleset, fake  # noqa: F401 - the fixture is used below
 
 # a small jitted module of the package: the counter-based RNG
 PROBE = """
