@@ -6,7 +6,8 @@ the game's turn or round counter, *who* the acting seat (or side), *kind* the ga
 event code and the values what its ``layout.EVENT_SPECS`` names. A quiet game has the
 table too but never writes it (its trace flag is 0). Each game's ``emit`` fills in its
 own counters and calls :func:`append_event`; the table's width is the game's
-``EVENT_WIDTH``.
+``EVENT_WIDTH``; it returns at once for a quiet game before building the row (the row's
+loads and casts would otherwise cost the batch kernel about 2% of its speed).
 """
 
 from __future__ import annotations

@@ -260,3 +260,17 @@ def test_a_bad_value_in_a_rulesets_own_data_file_names_file_key_and_line(tmp_pat
     path.write_text("faces: 6\nend:\n  tarjet: 100\n")
     with pytest.raises(InputError, match="tarjet"):
         DataFile(path, lambda: Data).parameter_paths()
+
+
+@pytest.mark.parametrize("command", ["run", "check", "compare"])
+def test_the_error_is_the_first_line_on_stderr(tmp_path, command):
+    """A command that fails before its first game prints no blank line (a progress bar
+    that never started) before its ``error:`` line, in a subprocess as in a CI log."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", "from deepsim.cli import entry; entry()",
+                          command, str(tmp_path / "missing.yaml")],
+                         check=False, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2
+    assert res.stderr.startswith("error: "), repr(res.stderr[:80])

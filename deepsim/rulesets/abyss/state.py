@@ -163,6 +163,8 @@ def rand_below(R, n):
 @njit(cache=True, inline="always")
 def emit(scr, kind, a, b, c, d, e, f):
     """Append one trace event (turn, active player, kind, a .. f; no-op unless traced)."""
+    if scr[X_E][E_TRACE] == 0:     # a quiet game evaluates none of the row
+        return
     ps = scr[X_PS]
     append_event(scr[X_EV], scr[X_E], E_TRACE, E_EVN,
                  (np.int64(ps[PS_TURN]), np.int64(ps[PS_ACTIVE]), np.int64(kind),

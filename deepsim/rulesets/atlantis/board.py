@@ -187,6 +187,8 @@ def d6(scr):
 def emit(scr, kind, a, b, c, d, e, f, h):
     """Append one trace event (turn, active side, kind, a .. f, h; no-op unless traced)."""
     g = scr[X_G]
+    if g[GS_TRACE] == 0:           # a quiet game evaluates none of the row
+        return
     append_event(scr[X_EV], g, GS_TRACE, GS_EV,
                  (np.int64(g[GS_TURN]), np.int64(g[GS_ACTIVE]), np.int64(kind),
                   np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e),

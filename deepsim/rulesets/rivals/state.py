@@ -186,6 +186,8 @@ def bot_uniform(scr):
 @njit(cache=True, _nrt=False, inline="always")
 def emit(scr, kind, a, b, c, d, e, f, g, h):
     """Append one trace event (round, active player, kind, a .. h; no-op unless traced)."""
+    if scr[X_E][E_TRACE] == 0:     # a quiet game evaluates none of the row
+        return
     ps = scr[X_PS]
     append_event(scr[X_EV], scr[X_E], E_TRACE, E_EVN,
                  (np.int64(ps[PS_ROUND]), np.int64(ps[PS_ACTIVE]), np.int64(kind),

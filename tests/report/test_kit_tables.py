@@ -1,5 +1,5 @@
-"""The report kit's seat 1 against last seat difference: Newcombe's interval, its coverage
-on synthetic seats, and the table every game's report shows."""
+"""The report kit's shared tables: seat 1 against the last seat (Newcombe's interval, its coverage
+on synthetic seats), rounds per game, and the HTML colour of every verdict."""
 
 import numpy as np
 import pandas as pd
@@ -72,3 +72,16 @@ def test_length_table_adds_the_games_own_columns():
     assert list(t.frame["Turns"]) == ["14.0", "15.0"]
     assert t.frame.loc[0, "Rounds"].startswith("7.0 (")
     assert t.frame.loc[0, "Median"] == "7"
+
+
+def test_the_html_report_colours_every_verdict():
+    from deepsim.report import party as P
+    from deepsim.report import viability as V
+    from deepsim.report.model import Table
+    from deepsim.report.render import VERDICT_CLASSES, _html_table
+
+    assert set(V.VERDICTS) | set(P.VERDICTS) <= set(VERDICT_CLASSES)
+    html = "\n".join(_html_table(Table("", pd.DataFrame({"Verdict": ["too strong",
+                                                                     "viable"]}))))
+    assert '<td class="v-fails">too strong</td>' in html
+    assert '<td class="v-holds">viable</td>' in html
