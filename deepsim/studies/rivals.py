@@ -61,10 +61,26 @@ def _mean(x, spec: str = ".2f") -> str:
     return f"{m:{spec}} ({lo:{spec}}-{hi:{spec}})"
 
 
+#: the skipped rules (data.SKIPPED_RULES, by id) each answer depends on: a whole-game
+#: answer (who wins, how long, how fights go) rests on every one of them; the others on
+#: the rules that touch what they measure
+_ALL = ("RV-S6", "RV-C4", "RV-K1..K5", "RV-P1", "RV-M4", "RV-E1")
+SKIP_DEPENDS = {"q1": _ALL, "q3": _ALL, "q4": _ALL, "q6": _ALL, "q7": _ALL, "q11": _ALL,
+                "q5": ("RV-P1", "RV-E1"),
+                "q8": ("RV-C4", "RV-M4"),
+                "q9": ("RV-C4", "RV-K1..K5"),
+                "q10": ("RV-S6", "RV-C4")}
+
+
 def _dep(run: RunData, key: str) -> str:
     active = [p for p in DEPENDS[key] if p in run.placeholders]
-    return ("*Rests on placeholder data: " + ", ".join(f"`{p}`" for p in active) + ".*"
-            if active else "*Rests on no placeholder data.*")
+    text = ("*Rests on placeholder data: " + ", ".join(f"`{p}`" for p in active) + "."
+            if active else "*Rests on no placeholder data.")
+    skipped = [r.split(" ", 1)[0] for r in run.skipped_rules]
+    rules = [r for r in SKIP_DEPENDS.get(key, ()) if r in skipped]
+    text += (" Depends on the skipped rules " + ", ".join(rules) + ".*" if rules
+             else " Depends on no skipped rule.*")
+    return text
 
 
 def _table(df: pd.DataFrame) -> list[str]:
@@ -307,8 +323,8 @@ def competence(vr: RunData, mirror: RunData, hearts: RunData, plus: RunData) -> 
                      "Beats random": _share(k, len(h))})
     ms = mirror.seats.groupby("build", observed=True)["win"].agg(["sum", "count"])
     z = (ms["sum"] / ms["count"] - 0.25) / np.sqrt(0.25 * 0.75 / ms["count"])
-    p = 2 * norm.sf(np.abs(z.to_numpy()))
-    reject, _, _, _ = multipletests(p, alpha=ALPHA, method="holm")
+    raw = 2 * norm.sf(np.abs(z.to_numpy()))
+    reject, p, _, _ = multipletests(raw, alpha=ALPHA, method="holm")   # p: Holm-adjusted
     mrows = [{"Copy": f"`{b}`", "Win share": _share(float(r["sum"]), int(r["count"])),
               "Holm p": f"{pp:.3f}", "Within": "yes" if not rj else "no"}
              for (b, r), pp, rj in zip(ms.iterrows(), p, reject, strict=True)]
@@ -336,8 +352,9 @@ def speed(m: RunData) -> list[str]:
     return ["## Speed", "",
             f"`mixed` played {m.n_games:,} games at {gps:,.0f} games/s"
             + (f" ({info.get('threads')} threads)" if info.get("threads") else "")
-            + (f"; kernel compile {comp:.0f} s" if comp else "") + ". `make bench` has the "
-            "per-core figures (`deepsim bench rivals`).", ""] if gps else []
+            + (f"; kernel compile {comp:.0f} s" if comp else "") + " (wall time, on a "
+            "machine others may share). `make bench` has the per-core figures (`deepsim bench "
+            "rivals`); docs/performance.md, \"Rivals\", the history.", ""] if gps else []
 
 
 def build(runs_dir: Path) -> str:
@@ -359,6 +376,10 @@ def build(runs_dir: Path) -> str:
          "t for means, Newcombe for differences of shares; paired runs share seeds, maps, "
          "builds and bots game by game):"), "",
         *_runs_lines(runs), "",
+        (f"Budget: {m.n_games:,} mixed games, {runs['no-lurkers'].n_games:,} per paired "
+         f"variant, {runs['mirror'].n_games:,} per competence run (`make rivals-findings` "
+         "by default plays 100,000, 40,000 and 20,000; RIVALS_GAMES, RIVALS_PAIRED_GAMES and "
+         "RIVALS_CHECK_GAMES set a smaller budget)."), "",
         ("**Read every answer with its caveats.** The rulebook prints none of the numbers "
          f"that decide balance: these runs use placeholder data ({ph}) and skip the rules "
          f"whose cards are missing ({skipped}; docs/RULES.md, \"Rivals\"). The players are "

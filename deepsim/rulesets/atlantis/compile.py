@@ -13,9 +13,9 @@ import numpy as np
 
 from deepsim.params import value_at
 from deepsim.rulesets.atlantis import layout as L
-from deepsim.rulesets.atlantis import maps
 from deepsim.rulesets.atlantis.schema import ENUMS, SPECIALS, UNIT_GROUPS, AtlantisData
 from deepsim.rulesets.base import KernelInputs
+from deepsim.rulesets.hexgrid import distance_table, neighbor_table
 
 _SIDE_OF_GROUP = {"sea_witch": L.WITCH, "sea_king": L.KING, "neutral": L.NEUTRAL}
 _SPECIAL_COL = {name: L.U_POISON + i for i, name in enumerate(SPECIALS)}
@@ -245,7 +245,7 @@ def build(data: AtlantisData, *, forces: dict | None = None, map_spec=None,
     else:
         fixed_terrain = np.zeros(c, np.int64)
         fixed_current = -np.ones(c, np.int64)
-    neighbors = maps.neighbor_table(w, h)
+    neighbors = neighbor_table(w, h)
     return AtlantisArrays(
         rules=np.ascontiguousarray(rule_vector(data)),
         gen=np.ascontiguousarray(gen_vector(data)),
@@ -254,7 +254,7 @@ def build(data: AtlantisData, *, forces: dict | None = None, map_spec=None,
         units=np.ascontiguousarray(unit_table(data, counts)),
         roster=np.ascontiguousarray(roster_array(data, counts)),
         neighbors=np.ascontiguousarray(neighbors),
-        dist=np.ascontiguousarray(maps.distance_table(w, h)),
+        dist=np.ascontiguousarray(distance_table(w, h)),
         fixed_terrain=fixed_terrain,
         fixed_current=fixed_current,
         knobs=np.ascontiguousarray(np.asarray(knobs, np.float64).reshape(-1, L.N_KNOBS)),

@@ -1,9 +1,10 @@
 """Hex geometry, the seeded map generator and the text-grid map format of Atlantis.
 
-Geometry: "odd-r" offset rows of pointy-top hexes (odd rows shifted half a hex right);
-``cell = row * width + col``; direction ``d`` in 0..5 = E, NE, NW, W, SW, SE ("N" = row - 1,
-towards the Sea Witch's edge at row 0); the opposite of ``d`` is ``(d + 3) % 6``. Distances
-come from cube coordinates ``x = col - (row - (row & 1)) / 2, z = row, y = -x - z``.
+Geometry (the shared :mod:`deepsim.rulesets.hexgrid`): "odd-r" offset rows of pointy-top
+hexes (odd rows shifted half a hex right); ``cell = row * width + col``; direction ``d`` in
+0..5 = E, NE, NW, W, SW, SE ("N" = row - 1, towards the Sea Witch's edge at row 0); the
+opposite of ``d`` is ``(d + 3) % 6``. Distances come from cube coordinates
+``x = col - (row - (row & 1)) / 2, z = row, y = -x - z``.
 
 The generator (:func:`generate_map`) is numba code called by the kernel once per game when
 ``map.source`` is ``generated``; everything it does is INVENTED (the rulebook says only "use
@@ -22,42 +23,9 @@ from numba import njit
 from deepsim.errors import InputError
 from deepsim.rng import below, uniform
 from deepsim.rulesets.atlantis import layout as L
+from deepsim.rulesets.hexgrid import neighbor_table
 
 # ---- geometry ---------------------------------------------------------------------------
-
-#: (d_col, d_row) of directions E, NE, NW, W, SW, SE for even rows and for odd rows
-_DELTA_EVEN = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
-_DELTA_ODD = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
-
-
-def neighbor_table(width: int, height: int) -> np.ndarray:
-    """int64[C, 6]: neighbour cell of each cell in directions E, NE, NW, W, SW, SE; -1 off-map."""
-    out = -np.ones((width * height, L.N_DIRS), np.int64)
-    for r in range(height):
-        deltas = _DELTA_ODD if r & 1 else _DELTA_EVEN
-        for c in range(width):
-            for d, (dc, dr) in enumerate(deltas):
-                cc, rr = c + dc, r + dr
-                if 0 <= cc < width and 0 <= rr < height:
-                    out[r * width + c, d] = rr * width + cc
-    return out
-
-
-def cube_coords(width: int, height: int) -> np.ndarray:
-    """int64[C, 3]: cube coordinates (x, y, z) of every cell (x + y + z = 0)."""
-    cells = np.arange(width * height)
-    row, col = cells // width, cells % width
-    x = col - (row - (row & 1)) // 2
-    z = row
-    return np.stack([x, -x - z, z], axis=1).astype(np.int64)
-
-
-def distance_table(width: int, height: int) -> np.ndarray:
-    """int64[C, C]: hex distance between every pair of cells."""
-    cube = cube_coords(width, height)
-    diff = np.abs(cube[:, None, :] - cube[None, :, :])
-    return np.ascontiguousarray(diff.max(axis=2), dtype=np.int64)
-
 
 def mirror_cell(cell: int, width: int, height: int) -> int:
     """The cell a half turn of the map sends ``cell`` to (a grid symmetry when height is even)."""

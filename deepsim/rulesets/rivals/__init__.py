@@ -3,7 +3,8 @@ and ambiguities AMB-* of the digest, AMB-27.. of the scope).
 
 Rules in ``kernel.py`` (with ``state.py``, ``board.py``, ``dice.py``), bots in ``bots.py``
 and ``bots.yaml``, numbers in ``rivals.yaml`` (``data.py``; ``odds.py`` answers ``deepsim
-odds rivals`` from the same dice), the map in ``maps.py`` and ``hexgrid.py``, the contract
+odds rivals`` from the same dice), the map in ``maps.py`` (hex geometry and line of sight from the shared
+``deepsim.rulesets.hexgrid``), the contract
 in ``ruleset.py``; ``report.py`` writes its report sections, ``trace.py`` its trace.
 """
 

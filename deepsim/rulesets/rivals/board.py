@@ -70,7 +70,7 @@ N_DATA = 29
 INF = 1 << 30
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def enterable(tiles, rules, t):
     """A tile a model may stand on at all: a tile (not a gap) that is no den, or a
     cleared den (a cave) where dens may be entered once cleared (AMB-33)."""
@@ -83,7 +83,7 @@ def enterable(tiles, rules, t):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def can_pass(tiles, rules, owner, t):
     """RV-M2: a model of ``owner`` may move through tile ``t`` (empty or friendly)."""
     if not enterable(tiles, rules, t):
@@ -92,7 +92,7 @@ def can_pass(tiles, rules, owner, t):
     return (o < 0) | (o == owner)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def can_stop(tiles, rules, owner, large, t, leaving):
     """RV-M2/RV-T2: a model of ``owner`` (``large`` or small) may end its move on ``t``.
 
@@ -113,7 +113,7 @@ def can_stop(tiles, rules, owner, large, t, leaving):
     return (big == 0) & (small < np.int64(rules[R_SMALL_PER_TILE]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reach(tiles, rules, nb, owner, large, start, steps, rock_ok, lay, par, out):
     """Every tile a model can end a move on, with the fewest rock entries.
 
@@ -187,7 +187,7 @@ def reach(tiles, rules, nb, owner, large, start, steps, rock_ok, lay, par, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def path_to(tiles, rules, nb, owner, large, start, steps, rock_ok, dest, lay, par, path):
     """The tiles of a move from ``start`` to ``dest`` with the fewest rock entries (then the
     fewest steps), into ``path`` (start first). Returns its length (0: unreachable)."""
@@ -219,7 +219,7 @@ CLS_PLAIN, CLS_CORAL, CLS_ROCK, CLS_CAVE = range(4)
 N_CLS = 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tile_class(tiles, t):
     """The situation a model on tile ``t`` is in: plain, coral, rock or cave (``CLS_*``)."""
     ty = tiles[t, TL_TYPE]
@@ -232,7 +232,7 @@ def tile_class(tiles, t):
     return CLS_PLAIN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def class_pool(models, units, modtab, dr, m, cls, defending, swimming, charges, ups, sit,
                out):
     """Model ``m``'s dice (RV-C2/C3) on a tile of class ``cls`` (``CLS_*``), ``swimming``
@@ -264,7 +264,7 @@ def class_pool(models, units, modtab, dr, m, cls, defending, swimming, charges, 
                          models[m, MD_UP_ATT] + ups, ZERO, dr, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def model_pool(models, tiles, units, modtab, dr, m, tile, defending, swimming, charges, ups,
                sit, out):
     """:func:`class_pool` for model ``m`` standing on ``tile``."""
@@ -272,24 +272,24 @@ def model_pool(models, tiles, units, modtab, dr, m, tile, defending, swimming, c
                       swimming, charges, ups, sit, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def current_pool(models, tiles, units, modtab, dr, m, defending, ups, sit, out):
     """:func:`model_pool` where model ``m`` stands now, as it is now."""
     return model_pool(models, tiles, units, modtab, dr, m, models[m, MD_TILE], defending,
                       models[m, MD_SWIM] != 0, models[m, MD_CHARGES], ups, sit, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def target_ok(dist, los, a, b, rng):
     """RV-C1/RV-L1: a model on tile ``a`` with RANGE ``rng`` may target tile ``b``."""
     return (a != b) & (dist[a, b] <= rng) & (los[a, b] != 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_large(models, m):
     return models[m, MD_LARGE] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def owner_of(models, m):
     return models[m, MD_OWNER]

@@ -250,7 +250,7 @@ assert _W_END <= WI_N and _F_END <= WF_N, "state.WI_N / WF_N too small for the b
 
 # ---- the bot's stream --------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_below(pub, n):
     """Next uniform integer in [0, n) of the bots' own stream."""
     eng = pub[V_ENG]
@@ -259,7 +259,7 @@ def rand_below(pub, n):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_unit(pub):
     """Next uniform float in [0, 1) of the bots' own stream."""
     eng = pub[V_ENG]
@@ -270,7 +270,7 @@ def rand_unit(pub):
 
 # ---- odds the bots read ------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pool_row(dat, pool):
     """Row of a pool in the bots' table (dice.net_table); dice beyond the table's reach
     are dropped weakest first (an approximation for decisions only)."""
@@ -293,7 +293,7 @@ def pool_row(dat, pool):
     return dat[D_PIDX][code]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def p_ge(dat, a, d, k):
     """P(net hits >= k) of pool row ``a`` against pool row ``d`` (bots' table)."""
     if k <= 0:
@@ -303,7 +303,7 @@ def p_ge(dat, a, d, k):
     return np.float64(dat[D_EVTAB][a, d, k - 1])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def hit_value(dat, a, d, auto, hearts_left, cost, kill_w, wound_w):
     """Value of an attack of pool row ``a`` on a target of pool row ``d`` with ``auto``
     automatic shields, ``hearts_left`` hearts and ``cost``: P(kill) x kill_w x cost / 10 +
@@ -319,7 +319,7 @@ def hit_value(dat, a, d, auto, hearts_left, cost, kill_w, wound_w):
     return kill_w * pk * cost / 10.0 + wound_w * ew, ew
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def die_hit_chance(dat, colour):
     """P(one die of ``colour`` shows a hit face) (rock entries, coral searches; AMB-40)."""
     faces = dat[D_FACES]
@@ -333,9 +333,15 @@ def die_hit_chance(dat, colour):
 
 # ---- knobs -------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def knobs(pub):
+    """The knobs :func:`load_knobs` wrote: float64[N_KNOBS], a view of the float buffer."""
+    return pub[V_WF][_F_KNOB:_F_KNOB + N_KNOBS]
+
+
+@njit(cache=True, _nrt=False)
 def load_knobs(pub, dat, p):
-    """The deciding bot's knobs into the float buffer, with the standoff breaker applied
+    """The deciding bot's knobs into the float buffer (``knobs`` reads them), with the standoff breaker applied
     (after ``standoff_rounds`` rounds without a wound, at level L = quiet rounds //
     ``standoff_rounds``: advance x (1 + 2 L) + 0.5 L, caution x 0.25^L, keep_range and
     rock_pref 0), and each rival player's target weight (``target_leader``)."""
@@ -368,12 +374,11 @@ def load_knobs(pub, dat, p):
         if cnt > 1 and mean > 0:
             w = max(1.0 + tl * (pl[q, PL_COST_LEFT] - mean) / mean, 0.1)
         wf[_F_PRANK + q] = w
-    return wf[_F_KNOB:_F_KNOB + N_KNOBS]
 
 
 # ---- deployment (RV-S8) --------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deploy(pub, dat, p):
     """Order player ``p``'s models for its spawn tiles: ``wi[:n]`` the models (Large ones,
     then heroes, then minions, dearest first; shuffled for ``random``), then its spawn
@@ -421,7 +426,7 @@ def deploy(pub, dat, p):
 
 # ---- Focus (RV-C4, RV-C9) -------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def focus_affordable(pub, dat, p, m, reserve):
     """Whether player ``p`` can pay Focus for model ``m`` keeping ``reserve`` Aether
     (minions of a type already paid this player-turn use it free, RV-C9)."""
@@ -434,7 +439,7 @@ def focus_affordable(pub, dat, p, m, reserve):
     return pl[p, PL_AETHER] - dat[D_UNITS][u, U_ABILITY] >= reserve
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def upgraded_row(pub, dat, pool, ups):
     """Pool row of ``pool`` with ``ups`` more upgrades (the pool is not changed)."""
     tmp = pub[V_POOLS][3]
@@ -445,7 +450,7 @@ def upgraded_row(pub, dat, pool, ups):
     return pool_row(dat, tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defend_focus(pub, dat, q, j, apool):
     """Whether player ``q`` pays Focus for its model ``j`` defending against ``apool``:
     when the wounds and kill chance it saves are worth ``ability_min_gain``."""
@@ -472,7 +477,7 @@ def defend_focus(pub, dat, q, j, apool):
 
 # ---- the turn's cache: every model's dice where it stands, and position fields ----------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def state_signature(pub):
     """A number that changes with the turn and whenever a model or Lurker dies or appears
     (the cache of :func:`refresh` is rebuilt then). Within a turn rival models do not
@@ -490,7 +495,7 @@ def state_signature(pub):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refresh(pub, dat, p):
     """Rebuild the turn's cache when the public state changed (:func:`state_signature`):
     the rival models in play, every model's attack and defence pool row where it stands
@@ -568,7 +573,7 @@ def refresh(pub, dat, p):
 FK_READY, FK_DANGER, FK_STATIC = np.int64(0), np.int64(1), np.int64(2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_ready(pub, dat, p, m, swim_end, charges, kn, out):
     """``ready`` x the best attack model ``m`` (``swim_end``, ``charges`` Charges) could
     make from each tile (P(kill) x ``focus_kill`` x cost / 10 + E[wounds] x
@@ -638,7 +643,7 @@ def build_ready(pub, dat, p, m, swim_end, charges, kn, out):
         out[t] *= w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_danger(pub, dat, p, m, swim_end, kn, out):
     """- ``caution`` x the danger to model ``m`` (``swim_end``) on each tile from rival
     models that can strike there next turn (their SPEED, a Swim or Charge, their RANGE),
@@ -707,7 +712,7 @@ def build_danger(pub, dat, p, m, swim_end, kn, out):
         out[t] = -w_caution * danger - w_den * ldanger
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_static(pub, dat, rng, kn, out):
     """What a tile is worth whatever the model's dice: - ``advance`` x the distance beyond
     RANGE ``rng`` to the nearest rival, - (``keep_range`` - distance) for a ranged model
@@ -733,9 +738,11 @@ def build_static(pub, dat, rng, kn, out):
         out[t] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def cached(pub, dat, p, m, kind, swim_end, charges, kn):
-    """One of model ``m``'s per-tile fields (``FK_*``), built once per turn and state
+    """Where one of model ``m``'s per-tile fields (``FK_*``) starts in the float buffer
+    (``pub[V_WF][o + t]`` is tile t's value; an offset, not a view: code compiled without
+    reference counting returns no array it did not receive), built once per turn and state
     (:func:`refresh`) for each model *profile* it depends on (ready: unit, attack
     upgrades, Charges, swimming when Swim changes attack dice; danger: unit, defence
     upgrades, hearts left, swimming; static: RANGE): models alike share one field."""
@@ -757,7 +764,7 @@ def cached(pub, dat, p, m, kind, swim_end, charges, kn):
     ns = wi[_W_NSLOT]
     for k in range(ns):
         if wi[_W_SLOTKEY + k] == key:
-            return wf[_F_FIELD + k * 128:_F_FIELD + k * 128 + n]
+            return _F_FIELD + k * 128
     if ns >= 64:
         ns = 0                                      # full: start over (rare)
     base = _F_FIELD + ns * 128
@@ -770,10 +777,10 @@ def cached(pub, dat, p, m, kind, swim_end, charges, kn):
         build_static(pub, dat, dat[D_UNITS][u, U_RANGE], kn, out)
     wi[_W_SLOTKEY + ns] = key
     wi[_W_NSLOT] = ns + 1
-    return out
+    return base
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dynamic_terms(pub, dat, kn):
     """Per tile, what can change within a turn: an unsearched coral's search chance and a
     hidden den beside it (``search_coral``, ``lurker_hunt``), into the float buffer."""
@@ -795,7 +802,7 @@ def dynamic_terms(pub, dat, kn):
 
 # ---- where models can go ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def masks(pub, dat, p):
     """Per tile, for the deciding player's models: may pass, a small one may stop, a
     large one may stop (board.can_pass / can_stop), into the int buffer."""
@@ -806,7 +813,7 @@ def masks(pub, dat, p):
         mask_tile(tiles, rules, wi, p, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def mask_tile(tiles, rules, wi, p, t):
     """:func:`masks` of one tile (after a planned move changed its room)."""
     wi[_W_PASS + t] = 1 if can_pass(tiles, rules, p, t) else 0
@@ -814,7 +821,7 @@ def mask_tile(tiles, rules, wi, p, t):
     wi[_W_STOP_L + t] = 1 if can_stop(tiles, rules, p, TRUE, t, NONE) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def quick_reach(pub, dat, start, large, steps, rock_ok):
     """Fewest steps from ``start`` to each tile without entering a rock (``_W_D0``) and
     with one rock entry (``_W_D1``), -1 where not within ``steps``: a breadth-first
@@ -877,7 +884,7 @@ def quick_reach(pub, dat, start, large, steps, rock_ok):
 
 # ---- planning moves ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _lift(tiles, models, m):
     t = models[m, MD_TILE]
     if models[m, MD_LARGE]:
@@ -888,7 +895,7 @@ def _lift(tiles, models, m):
         tiles[t, TL_OCC_OWNER] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _put(tiles, models, m, t):
     models[m, MD_TILE] = t
     tiles[t, TL_OCC_OWNER] = models[m, MD_OWNER]
@@ -898,13 +905,13 @@ def _put(tiles, models, m, t):
         tiles[t, TL_OCC_SMALL] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def movable(pub, dat, m):
     """Whether model ``m`` may take another movement activation (AMB-06)."""
     return (dat[D_RULES][R_MOVE_REPEAT] < 0.5) | (pub[V_MODELS][m, MD_MOVES] < 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_move(pub, dat, p, m, kn):
     """The best move of model ``m``: (gain, destination, movement action).
 
@@ -931,9 +938,9 @@ def best_move(pub, dat, p, m, kn):
     stop = _W_STOP_L if large else _W_STOP_S
     p_rock = die_hit_chance(dat, np.int64(rules[R_ROCK_DIE]))
     ch = models[m, MD_CHARGES]
-    stat = cached(pub, dat, p, m, FK_STATIC, FALSE, ZERO, kn)
-    base = (cached(pub, dat, p, m, FK_READY, swimming, ch, kn)[start]
-            + cached(pub, dat, p, m, FK_DANGER, swimming, ch, kn)[start] + stat[start]
+    so = cached(pub, dat, p, m, FK_STATIC, FALSE, ZERO, kn)
+    base = (wf[cached(pub, dat, p, m, FK_READY, swimming, ch, kn) + start]
+            + wf[cached(pub, dat, p, m, FK_DANGER, swimming, ch, kn) + start] + wf[so + start]
             + wf[_F_DYN + start])
     best = 0.0
     best_t = start
@@ -962,9 +969,9 @@ def best_move(pub, dat, p, m, kn):
             steps += sb
         steps = min(steps, MAX_SPEED)
         may_rock = swim_move | (not needs_swim)
-        fr = cached(pub, dat, p, m, FK_READY, swim_end, ch + (1 if ma == MA_CHARGE else 0),
-                    kn)
-        fd = cached(pub, dat, p, m, FK_DANGER, swim_end, ch, kn)
+        fro = cached(pub, dat, p, m, FK_READY, swim_end, ch + (1 if ma == MA_CHARGE else 0),
+                     kn)
+        fdo = cached(pub, dat, p, m, FK_DANGER, swim_end, ch, kn)
         pen = kn[K_MOVE_BONUS_MIN] if (ma == MA_SWIM or ma == MA_CHARGE) else 0.0
         for q in range(nq):
             t = wi[_W_Q + q]
@@ -984,7 +991,7 @@ def best_move(pub, dat, p, m, kn):
                 entries = 1
             if ma == MA_LAND and not land_rock_ok and tiles[t, TL_TYPE] == TT_ROCK:
                 continue
-            v = fr[t] + fd[t] + stat[t] + wf[_F_DYN + t] - base
+            v = wf[fro + t] + wf[fdo + t] + wf[so + t] + wf[_F_DYN + t] - base
             if entries > 0:
                 v *= p_rock
             v -= pen
@@ -995,7 +1002,7 @@ def best_move(pub, dat, p, m, kn):
     return best, best_t, best_a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_move(pub, dat, p, m):
     """A uniform legal move of model ``m`` (movement action, then destination; the exact
     reach of board.reach): (destination, action)."""
@@ -1048,7 +1055,7 @@ def random_move(pub, dat, p, m):
     return start, MA_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_tile_moves(pub, dat, p, tile, kn, randomly, write):
     """Plan a movement activation of ``tile``: its models one at a time, each seeing the
     room the ones before it took or left. With ``write`` the plan is stored; the state is
@@ -1114,11 +1121,12 @@ def plan_tile_moves(pub, dat, p, tile, kn, randomly, write):
     return total if moved > 0 else -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_tile_move(pub, dat, p, tile):
     """AMB-35: the move of the models on ``tile`` right after they came in. Returns
     whether the plan moves anyone."""
-    kn = load_knobs(pub, dat, p)
+    load_knobs(pub, dat, p)
+    kn = knobs(pub)
     randomly = kn[K_RANDOM] > 0.5
     refresh(pub, dat, p)
     masks(pub, dat, p)
@@ -1129,7 +1137,7 @@ def plan_tile_move(pub, dat, p, tile):
 
 # ---- planning attacks -------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_target(pub, dat, p, m, ups, kn):
     """The best target of model ``m`` attacking now with ``ups`` more upgrades (Focus):
     (value, kind, index, E[wounds]); kind 0 a rival model, 1 a Lurker slot, -1 none.
@@ -1184,7 +1192,7 @@ def best_target(pub, dat, p, m, ups, kn):
     return best, kind, idx, bew
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_tile_attack(pub, dat, p, tile, kn, randomly, write):
     """Plan an attack activation of ``tile``: each model that has not acted takes its best
     target (later models count the wounds already aimed at a target) and pays for Focus
@@ -1261,7 +1269,7 @@ def plan_tile_attack(pub, dat, p, tile, kn, randomly, write):
     return total if k > 0 else -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_target(pub, dat, p, m):
     """A uniform legal target of model ``m``: (kind, index) or (-1, -1)."""
     models = pub[V_MODELS]
@@ -1298,7 +1306,7 @@ def random_target(pub, dat, p, m):
 
 # ---- reinforcements and searches ---------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_reinforce(pub, dat, p, kn, randomly, write):
     """RV-A8: the spawn tile taking the most reserve models (dearest first); value
     ``reinforce`` per model (-1: none can come in)."""
@@ -1331,7 +1339,7 @@ def plan_reinforce(pub, dat, p, kn, randomly, write):
     return kn[K_REINFORCE] * best_n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_spawn(pub, dat, p, t, write):
     """How many reserve models fit on spawn ``t`` (a Large one alone on an empty spawn,
     else the dearest small ones up to the room); with ``write`` they go into the plan."""
@@ -1381,7 +1389,7 @@ def _fill_spawn(pub, dat, p, t, write):
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_search(pub, dat, p, kn, randomly, write, choice):
     """Attack actions (RV-X2/X3): the best search, or the ``choice``-th legal one when
     ``randomly``; returns (value, number of legal searches)."""
@@ -1447,7 +1455,7 @@ def plan_search(pub, dat, p, kn, randomly, write, choice):
 
 # ---- the decision --------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def moves_version(pub, p):
     """A number that changes whenever a movement activation's value may: the turn's cache
     (:func:`refresh`), any model's tile, the deciding player's models' state (swimming,
@@ -1467,7 +1475,7 @@ def moves_version(pub, p):
     return h | 1                                      # odd: never the empty buffer's 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def own_tiles(pub, p, out):
     """The tiles holding player ``p``'s models, into ``out``; returns how many."""
     tiles = pub[V_TILES]
@@ -1479,10 +1487,11 @@ def own_tiles(pub, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(pub, dat, p):
     """Fill the plan with player ``p``'s next activation (module docstring)."""
-    kn = load_knobs(pub, dat, p)
+    load_knobs(pub, dat, p)
+    kn = knobs(pub)
     if kn[K_RANDOM] > 0.5:
         choose_random(pub, dat, p, kn)
         return
@@ -1563,7 +1572,7 @@ def choose(pub, dat, p):
     plan[PLAN_ACT] = ACT_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_random(pub, dat, p, kn):
     """The baseline: one activation drawn uniformly from the legal ones (and passes), then
     uniform choices inside it."""
@@ -1652,7 +1661,7 @@ def choose_random(pub, dat, p, kn):
         plan[PLAN_ACT] = ACT_PASS_A
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_target_count(pub, dat, p, m):
     """(number of legal targets of model ``m``, 0)."""
     models = pub[V_MODELS]

@@ -62,7 +62,7 @@ _TRUE = np.bool_(True)
 _ZERO = np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def upgrade_weakest(pool, beyond_top):
     """RV-D5: the weakest die steps up one colour; the strongest keeps and adds a
     ``beyond_top`` die; an empty pool gets a die of the weakest colour (``odds.upgrade``)."""
@@ -79,7 +79,7 @@ def upgrade_weakest(pool, beyond_top):
         pool[beyond_top] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def degrade_weakest(pool):
     """RV-D5/D6: the weakest die steps down one colour; the weakest colour is removed."""
     n = pool.shape[0]
@@ -93,7 +93,7 @@ def degrade_weakest(pool):
         pool[i + 1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_pool(base, add, ups, downs, pool_cap, beyond_top, out):
     """Into ``out`` (int64[C]): ``base`` + ``add`` dice, ``ups`` upgrades, ``downs``
     degrades, at most ``pool_cap`` dice per colour (``pool_cap`` < 0: no cap)."""
@@ -108,7 +108,7 @@ def build_pool(base, add, ups, downs, pool_cap, beyond_top, out):
             out[c] = min(out[c], pool_cap)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def situated_pool(base, sit, defending, modtab, ups, downs, dr, out):
     """A model's pool in its situations (RV-C2/C3), into ``out`` (int64[C]).
 
@@ -150,14 +150,14 @@ def situated_pool(base, sit, defending, modtab, ups, downs, dr, out):
     return auto
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _face(faces, nfaces, c, key, eng, ctr_at):
     f = faces[c, below(key, np.uint64(eng[ctr_at]), nfaces[c])]
     eng[ctr_at] += 1
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_pool(pool, explodes, faces, nfaces, dr, key, eng, ctr_at, res, buf):
     """Roll ``pool`` (int64[C], strongest colour first) with explosions.
 
@@ -224,7 +224,7 @@ def roll_pool(pool, explodes, faces, nfaces, dr, key, eng, ctr_at, res, buf):
     res[RR_DICE] = nd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_roll(apool, dpool, auto_shields, def_explodes, faces, nfaces, dr, key, eng,
                 ctr_at, ares, dres, abuf, dbuf):
     """One attack's dice (RV-C2..C7): the attacker's roll, then the defender's.

@@ -408,7 +408,7 @@ _W_PAR = (MAX_SPEED + 1) * 128
 _W_PATH = _W_PAR + (MAX_SPEED + 2) * 128
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def view(scr):
     """The public arrays and the bots' own working parts: all a bot may read.
 
@@ -420,7 +420,7 @@ def view(scr):
             scr[X_WI], scr[X_WF], scr[X_POOL], scr[X_SIT], scr[X_E], scr[X_KEY])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pack_pool(pool):
     """A pool as one integer for the trace: 6 bits of count per colour, strongest first."""
     v = 0
@@ -429,7 +429,7 @@ def pack_pool(pool):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(scr, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` with the dice-and-decks stream (RV-S2)."""
     for i in range(n - 1, 0, -1):
@@ -441,7 +441,7 @@ def shuffle(scr, arr, n):
 
 # ---- invariants (tests only: E_CHECK) ----------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_state(scr, dat):
     """The invariants a legal state keeps; 0 or the first broken one (``layout.INV_*``):
     each tile's occupancy matches its models, holds one Large or at most
@@ -511,7 +511,7 @@ def check_state(scr, dat):
     return INV_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkpoint(scr, dat):
     """Run :func:`check_state` when the checks are on; keep the first broken invariant."""
     eng = scr[X_E]
@@ -521,7 +521,7 @@ def checkpoint(scr, dat):
 
 # ---- tiles and models --------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def place(scr, m, t):
     """Put model ``m`` on tile ``t`` (its occupancy)."""
     models = scr[X_MOD]
@@ -534,7 +534,7 @@ def place(scr, m, t):
         tiles[t, TL_OCC_SMALL] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def lift(scr, m):
     """Take model ``m`` off its tile (its tile's occupancy)."""
     models = scr[X_MOD]
@@ -550,7 +550,7 @@ def lift(scr, m):
         tiles[t, TL_OCC_OWNER] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def gain_aether(scr, p, n):
     """Player ``p`` takes ``n`` Aether from the bank, fewer if it runs dry (RV-C7, AMB-24).
     Returns what was taken."""
@@ -566,7 +566,7 @@ def gain_aether(scr, p, n):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pay_aether(scr, p, n):
     """Player ``p`` pays ``n`` Aether back to the bank (an ability's cost, RV-C4)."""
     scr[X_PL][p, PL_AETHER] -= n
@@ -575,7 +575,7 @@ def pay_aether(scr, p, n):
     scr[X_SST][p, S_AETHER_SPENT] += n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def any_hit(scr, dat, colour):
     """Roll one die of ``colour``; whether it shows a hit (AMB-40: an exploding hit is a
     hit, its extra die does nothing). Returns the face."""
@@ -585,7 +585,7 @@ def any_hit(scr, dat, colour):
 
 # ---- loot (RV-I1, AMB-23, AMB-37) -------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_loot(scr, dat, p, m):
     """Player ``p``'s model ``m`` finds the top loot card: equipped at once if a slot is
     free (RV-I1, AMB-23), else sold, dropped or kept in the Loot Supply (AMB-37).
@@ -640,7 +640,7 @@ def draw_loot(scr, dat, p, m):
 
 # ---- setup (RV-S1..S9) --------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset(scr):
     """Empty the state for a new game (the trace flag is kept by the caller)."""
     for x in (scr[X_PS], scr[X_HS], scr[X_GST]):
@@ -663,7 +663,7 @@ def reset(scr):
     scr[X_WF][:] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def setup(scr, dat, game):
     """RV-S1..S9 for game number ``game`` (its seat rotation)."""
     rules = dat[D_RULES]
@@ -796,7 +796,7 @@ def setup(scr, dat, game):
 
 # ---- eliminations and the end (RV-V1, AMB-22, AMB-38) -----------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def in_game(scr, dat, p):
     """RV-V1: player ``p`` still has models (on the board; in reserve too with AMB-22)."""
     pl = scr[X_PL]
@@ -806,7 +806,7 @@ def in_game(scr, dat, p):
     return (dat[D_RULES][R_RESERVE_ALIVE] > 0.5) & (pl[p, PL_RESERVE] > 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_eliminations(scr, dat):
     """Players who lost their last model in this step are out (RV-V1); several at once
     share the better of the places left (AMB-38); when one player is left the game is won,
@@ -846,7 +846,7 @@ def check_eliminations(scr, dat):
                 pl[p, PL_PLACE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy(scr, dat, m, by, extra_needed):
     """RV-C8: model ``m`` is destroyed (removed from its tile). ``by``: the seat whose
     attack destroyed it, or layout.BY_LURKER / BY_EVENT; ``extra_needed``: the kill needed
@@ -876,7 +876,7 @@ def destroy(scr, dat, m, by, extra_needed):
 
 # ---- abilities (RV-C4, RV-C9; the placeholder Focus) ------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def try_focus(scr, dat, q, m):
     """Model ``m`` of player ``q`` uses Focus on this roll if the player can pay: heroes pay
     ``ability_cost`` each time; minions once per player-turn per unit type (RV-C9, AMB-41).
@@ -903,9 +903,10 @@ def try_focus(scr, dat, q, m):
 
 # ---- rolls --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll(scr, dat, pool, explodes, side):
-    """Roll ``pool`` into the side's result row (0 attack, 1 defence) of ``X_RR``, with its
+    """Roll ``pool`` into the side's result row (0 attack, 1 defence) of ``X_RR`` (read it
+    there: code compiled without reference counting returns no array), with its
     faces in ``X_FB`` (dice.roll_pool on the dice stream); each die is traced."""
     rr = scr[X_RR][side]
     fb = scr[X_FB][side]
@@ -920,12 +921,11 @@ def roll(scr, dat, pool, explodes, side):
             code = fb[i]
             emit(scr, EV_DIE, side, (code % 64) // FACE_MUL, code % FACE_MUL,
                  1 if code >= 64 else 0, i, 0, 0, 0)
-    return rr
 
 
 # ---- attacks (RV-C1..C9) -----------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_model(scr, dat, p, m, j, focus):
     """Model ``m`` of player ``p`` attacks rival model ``j`` (RV-C1..C8): both pools where
     the models stand (board.model_pool), Focus if chosen and paid, the rolls, wounds,
@@ -951,8 +951,10 @@ def attack_model(scr, dat, p, m, j, focus):
     emit(scr, EV_POOL, 0, m, pack_pool(pools[0]), up_a, models[m, MD_CHARGES],
          models[m, MD_SWIM], 0, 0)
     emit(scr, EV_POOL, 1, j, pack_pool(pools[1]), up_d, auto, models[j, MD_SWIM], 0, 0)
-    ra = roll(scr, dat, pools[0], TRUE, ZERO)
-    rd = roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+    roll(scr, dat, pools[0], TRUE, ZERO)
+    ra = scr[X_RR][0]
+    roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+    rd = scr[X_RR][1]
     net = ra[RR_HITS] - rd[RR_SHIELDS] - auto
     net = max(net, 0)
     wounds = net * np.int64(rules[R_WOUNDS_PER_HIT])
@@ -976,7 +978,7 @@ def attack_model(scr, dat, p, m, j, focus):
         destroy(scr, dat, j, p, extra_needed)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def lurker_pool(dat, card, defending, out):
     """A Lurker card's printed attack or defence dice (RV-P1; no situations, no loot)."""
     c = out.shape[0]
@@ -986,7 +988,7 @@ def lurker_pool(dat, card, defending, out):
         out[k] = lk[card, off + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_lurker(scr, dat, p, m, slot, focus):
     """Model ``m`` of player ``p`` attacks the revealed Lurker in ``slot`` (RV-C1, RV-P1):
     the Lurker defends with its card's dice; its Aether faces go nowhere. Killing it gives
@@ -1007,8 +1009,10 @@ def attack_lurker(scr, dat, p, m, slot, focus):
     emit(scr, EV_POOL, 0, m, pack_pool(pools[0]), up_a, models[m, MD_CHARGES],
          models[m, MD_SWIM], 0, 0)
     emit(scr, EV_POOL, 1, -1 - slot, pack_pool(pools[1]), 0, 0, 0, 0, 0)
-    ra = roll(scr, dat, pools[0], TRUE, ZERO)
-    rd = roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+    roll(scr, dat, pools[0], TRUE, ZERO)
+    ra = scr[X_RR][0]
+    roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+    rd = scr[X_RR][1]
     net = max(ra[RR_HITS] - rd[RR_SHIELDS], 0)
     wounds = net * np.int64(rules[R_WOUNDS_PER_HIT])
     lur[slot, LR_WOUNDS] += wounds
@@ -1039,7 +1043,7 @@ def attack_lurker(scr, dat, p, m, slot, focus):
 
 # ---- Lurkers: revealing and the Lurker phase (RV-X3, RV-P) -------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reveal_den(scr, dat, t, p, m):
     """RV-X3: the den on tile ``t`` gets the top Lurker card (searched by player ``p``'s
     model ``m``; ``p`` -1: an event or the Lurker phase). A creature now lives there
@@ -1090,7 +1094,7 @@ def reveal_den(scr, dat, t, p, m):
     emit(scr, EV_LURKER_REVEAL, t, card, p, 0, slot, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lurker_attack(scr, dat, slot):
     """RV-P3: the Lurker in ``slot`` makes one attack roll and every model beside its den
     defends against it separately (FAQ), each with its own dice where it stands; defenders
@@ -1115,7 +1119,8 @@ def lurker_attack(scr, dat, slot):
         return
     lurker_pool(dat, card, FALSE, pools[0])
     emit(scr, EV_LURKER_ATTACK, slot, card, t, targets, pack_pool(pools[0]), 0, 0, 0)
-    ra = roll(scr, dat, pools[0], TRUE, ZERO)
+    roll(scr, dat, pools[0], TRUE, ZERO)
+    ra = scr[X_RR][0]
     hits = ra[RR_HITS]
     gst[G_LURKER_ATTACKS] += 1
     wph = np.int64(rules[R_WOUNDS_PER_HIT])
@@ -1134,7 +1139,8 @@ def lurker_attack(scr, dat, slot):
                                 j, TRUE, up_d, sit[1], pools[1])
             emit(scr, EV_POOL, 1, j, pack_pool(pools[1]), up_d, auto, models[j, MD_SWIM], 0,
                  0)
-            rd = roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+            roll(scr, dat, pools[1], dat[D_DR][DR_DEF_EXPLODES] > 0.5, ONE)
+            rd = scr[X_RR][1]
             net = max(hits - rd[RR_SHIELDS] - auto, 0)
             wounds = net * wph
             models[j, MD_WOUNDS] += wounds
@@ -1149,7 +1155,7 @@ def lurker_attack(scr, dat, slot):
     check_eliminations(scr, dat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lurker_phase(scr, dat):
     """RV-P3: after all players' turns each revealed Lurker attacks, dens in tile order
     (AMB-38). With AMB-15 ``reveal``, an unsearched den with a model beside it is revealed
@@ -1183,7 +1189,7 @@ def lurker_phase(scr, dat):
 
 # ---- activations (RV-A, RV-M, RV-X) ------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_model(scr, dat, p, m, dest, ma):
     """One model's move of a movement activation (RV-A5, RV-M1..M4, RV-T1): its movement
     action, then the path with the fewest rock entries to ``dest`` (board.path_to), each
@@ -1278,7 +1284,7 @@ def move_model(scr, dat, p, m, dest, ma):
     return end
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_move(scr, dat, p):
     """RV-A5: the models of the plan's tile move one at a time, each to its destination."""
     plan = scr[X_PLAN]
@@ -1304,7 +1310,7 @@ def do_move(scr, dat, p):
     scr[X_SST][p, S_MOVE_ACTS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_reinforce(scr, dat, p):
     """RV-A8: reserve models enter onto one of the player's own spawn tiles, up to its
     room, for one movement activation."""
@@ -1338,7 +1344,7 @@ def do_reinforce(scr, dat, p):
             scr[X_SST][p, S_MOVE_ACTS] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_attack(scr, dat, p):
     """RV-A6(a): models of the plan's tile attack, each its own target (AMB-14), each at
     most once this turn."""
@@ -1383,7 +1389,7 @@ def do_attack(scr, dat, p):
     scr[X_SST][p, S_ATTACK_ACTS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_search(scr, dat, p, act):
     """RV-A6(b) an attack action by one model: search the coral it stands on (RV-X2: a
     Red die, a hit draws loot; AMB-20 flip) or a den beside it (RV-X3)."""
@@ -1424,7 +1430,7 @@ def do_search(scr, dat, p, act):
     scr[X_SST][p, S_ACTION_ACTS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def all_acted(scr, p):
     """RV-A7: every model of ``p`` on the board has attacked or taken an attack action."""
     models = scr[X_MOD]
@@ -1435,7 +1441,7 @@ def all_acted(scr, p):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(scr, dat, p):
     """One player's turn (RV-R, RV-A1..A7): activations until its tokens are all in the
     End column, every model has acted, or it chooses to end (AMB-13)."""
@@ -1515,7 +1521,7 @@ def play_turn(scr, dat, p):
 
 # ---- events (RV-E1) ------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_event(scr, dat, p):
     """RV-E1: after player ``p``'s turn the top Event card is resolved (a designer's deck in
     the vocabulary of docs/RULES.md; the shipped deck is empty). An empty deck takes back
@@ -1614,7 +1620,7 @@ def draw_event(scr, dat, p):
 
 # ---- rounds and the end ----------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_of_round(scr, dat):
     """Round bookkeeping: rounds without a wound dealt by an attack (the bots' standoff
     breaker reads it),
@@ -1639,7 +1645,7 @@ def end_of_round(scr, dat):
         emit(scr, EV_BANK_EMPTY, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def run_rounds(scr, dat):
     """RV-R: rounds of every player's turn (each followed by an Event, RV-E1), then the
     Lurker phase (RV-P3), until one player is left (RV-V1) or the round cap (AMB-26)."""
@@ -1666,7 +1672,7 @@ def run_rounds(scr, dat):
     scr[X_GST][G_ROUNDS] = ps[PS_ROUND]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(scr, dat, row, gi, si, sf):
     """The game's output rows: the winner(s) (RV-V1), places, and every counter.
 
@@ -1736,7 +1742,7 @@ def finish(scr, dat, row, gi, si, sf):
 
 # ---- games --------------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(seed, game, row, scr, dat, gi, si, sf, flags, viol):
     """Play game number ``game`` of the run ``seed`` into output row ``row``.
 

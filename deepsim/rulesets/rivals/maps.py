@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 
 from deepsim.errors import InputError
-from deepsim.rulesets.rivals import hexgrid
+from deepsim.rulesets import hexgrid
 from deepsim.rulesets.rivals import layout as L
 
 #: salt of the map pool's seed sequence ("RIVALMAP")

@@ -156,7 +156,7 @@ def new_scratch(max_events, n_tiles, n_colours):
             np.zeros((MAX_P, MAX_P), np.int64))                 # kills by seat of seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def dice_below(scr, n):
     """Next uniform integer in [0, n) of the game's dice-and-decks stream."""
     eng = scr[X_E]
@@ -165,7 +165,7 @@ def dice_below(scr, n):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bot_below(scr, n):
     """Next uniform integer in [0, n) of the bots' own stream (their coins only)."""
     eng = scr[X_E]
@@ -174,7 +174,7 @@ def bot_below(scr, n):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bot_uniform(scr):
     """Next uniform float in [0, 1) of the bots' own stream."""
     eng = scr[X_E]
@@ -183,7 +183,7 @@ def bot_uniform(scr):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def emit(scr, kind, a, b, c, d, e, f, g, h):
     """Append one trace event (round, active player, kind, a .. h; no-op unless traced)."""
     if scr[X_E][E_TRACE] == 0:     # a quiet game evaluates none of the row
@@ -195,7 +195,7 @@ def emit(scr, kind, a, b, c, d, e, f, g, h):
                   np.int64(f), np.int64(g), np.int64(h)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tracing(scr):
     """Whether this game writes trace events."""
     return scr[X_E][E_TRACE] != 0

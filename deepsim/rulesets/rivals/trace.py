@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from deepsim.rulesets import common
-from deepsim.rulesets.rivals import hexgrid
+from deepsim.rulesets import common, hexgrid
 from deepsim.rulesets.rivals import layout as L
 
 HOW_LOOT = ("equipped", "sold", "dropped (no slot)", "kept in the Loot Supply")

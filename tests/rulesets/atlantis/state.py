@@ -15,7 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from deepsim.rulesets.atlantis import RULESET, maps
+from deepsim.rulesets import hexgrid
+from deepsim.rulesets.atlantis import RULESET
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
@@ -76,8 +77,8 @@ class State:
         arrays.rules[L.R_MAP_WIDTH] = width
         arrays.rules[L.R_MAP_HEIGHT] = height
         arrays.rules[L.R_MAP_SOURCE] = 1
-        arrays.neighbors = np.ascontiguousarray(maps.neighbor_table(width, height))
-        arrays.dist = np.ascontiguousarray(maps.distance_table(width, height))
+        arrays.neighbors = np.ascontiguousarray(hexgrid.neighbor_table(width, height))
+        arrays.dist = np.ascontiguousarray(hexgrid.distance_table(width, height))
         arrays.fixed_terrain = np.full(width * height, TERRAIN[fill], np.int64)
         arrays.fixed_current = np.full(width * height, -1, np.int64)
         arrays.knobs = np.ascontiguousarray(np.vstack([arrays.knobs,

@@ -11,6 +11,7 @@ import pytest
 
 from deepsim.errors import InputError
 from deepsim.params import load_yaml, yaml_comment
+from deepsim.rulesets import hexgrid
 from deepsim.rulesets.atlantis import (
     DATA_FILE,
     RULESET,
@@ -386,7 +387,7 @@ def test_generator_both_forces_fit_and_the_map_connects():
     g, d = _gen()
     t = terrain_table(d)
     w, h = 18, 14
-    nb = maps.neighbor_table(w, h)
+    nb = hexgrid.neighbor_table(w, h)
     for k in range(30):
         ter, _ = maps.generate(g, w, h, 5, k)
         cap = maps.deploy_capacity(t, ter, w, h, d.setup.deploy_rows)
@@ -426,8 +427,8 @@ def test_generator_mirrored_is_point_symmetric():
 
 @pytest.mark.parametrize("w, h", [(18, 14), (5, 7)])
 def test_neighbours_and_distances(w, h):
-    nb = maps.neighbor_table(w, h)
-    dist = maps.distance_table(w, h)
+    nb = hexgrid.neighbor_table(w, h)
+    dist = hexgrid.distance_table(w, h)
     n = w * h
     for c in range(n):
         r, col = divmod(c, w)
@@ -458,7 +459,7 @@ def test_neighbours_and_distances(w, h):
 
 def test_half_turn_is_a_grid_symmetry_for_even_heights():
     w, h = 18, 14
-    nb = maps.neighbor_table(w, h)
+    nb = hexgrid.neighbor_table(w, h)
     for c in range(w * h):
         m = maps.mirror_cell(c, w, h)
         for d in range(6):
@@ -562,6 +563,6 @@ def test_fixed_map_and_forces_reach_the_kernel():
 def test_distance_table_is_symmetric_and_contiguous(w, h):
     """The kernel reads dist[cj] as the distances *to* cj (compute_fields, leader_threat:
     the contiguous row instead of the column), which needs a symmetric table."""
-    d = maps.distance_table(w, h)
+    d = hexgrid.distance_table(w, h)
     assert d.shape == (w * h, w * h) and d.flags["C_CONTIGUOUS"]
     assert (d == d.T).all() and (np.diag(d) == 0).all()

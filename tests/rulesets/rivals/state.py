@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from deepsim.rulesets import hexgrid as H
 from deepsim.rulesets.rivals import RULESET
-from deepsim.rulesets.rivals import hexgrid as H
 from deepsim.rulesets.rivals import kernel as K
 from deepsim.rulesets.rivals import layout as L
 from deepsim.rulesets.rivals import state as S

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from deepsim.errors import InputError
-from deepsim.rulesets.rivals import hexgrid as H
+from deepsim.rulesets import hexgrid as H
 from deepsim.rulesets.rivals import layout as L
 from deepsim.rulesets.rivals import maps, odds
 

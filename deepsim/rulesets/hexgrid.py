@@ -1,5 +1,5 @@
 """Hex-grid geometry for hex-map rulesets: coordinates, neighbours, distances and exact
-corner-to-corner line of sight.
+corner-to-corner line of sight (used by Atlantis's odd-r rectangles and Rivals' hexagons).
 
 Conventions (shared by every hex ruleset, so a map means the same in each):
 
