@@ -89,8 +89,8 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
  GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR, GS_RB_EPOCH, GS_SHORT_SET, GS_SHORT_NS,
- GS_SHORT_NC) = range(29)
-G_N = 29
+ GS_SHORT_NC, GS_ROLLOUT) = range(30)
+G_N = 30
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
@@ -113,7 +113,10 @@ G_N = 29
 # test builds by hand, before the game's first turn). GS_SHORT_SET 1 = GS_SHORT_NS and
 # GS_SHORT_NC hold what the best room of the Press On target floor still needs (0, 0 when
 # none is worth it; bots.press_on), computed once per step 2: nothing it reads changes
-# while the crew presses on; step2_plan clears it.
+# while the crew presses on; step2_plan clears it. GS_ROLLOUT: 0 in a game; in a search
+# bot's rollout (kernel.rollout_value) 1 = each hand's dice come from a stream of their own,
+# keyed by (round, seat, hand of the turn) under the rollout's key ``key[1]``
+# (kernel.hand_stream), 2 = from one running stream per rollout.
 
 
 #: The fields of one game in progress, in the order of its record (:func:`state_dtype`):
@@ -152,7 +155,8 @@ STATE_FIELDS = (
     ("rb", np.float64, (N_FLOORS, MAX_SLOTS)),
     ("rbk", np.int64, (N_FLOORS, MAX_SLOTS)),
     # -- the game's random stream: [0] the game's key (rng.game_key of seed and game), [1]
-    # the root of its search rollouts' streams (kernel.rollout_root)
+    # the root of its search rollouts' streams (kernel.ROLLOUT_STREAM); in a rollout, [1]
+    # is the rollout's key and [0] the stream being drawn from (kernel.hand_stream)
     ("key", np.uint64, (2,)),
     # -- what the game has counted so far: its row of the output tables
     ("gi", np.int64, (N_GAME_INT,)),
