@@ -12,7 +12,8 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # runs of any checkout of the same sources load it in about a second.
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
-	atlantis-findings abyss-findings golden warmup meta atlantis-skill
+	findings-calibration \
+	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
 
@@ -26,6 +27,23 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 run: $(STAMP)
 	$(VENV)/bin/deepsim run $(SCENARIO)
+
+# The documentation site: mkdocs-material from docs/ (mkdocs.yml) into site/ (not in
+# git), --strict (a broken link or reference fails), offline (no fonts or scripts from
+# other hosts: open site/index.html from disk). Installs the docs extra on first use.
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(VENV)/bin/python -m pip install -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# README.md's sample of what `make run` prints (between its readme-sample markers),
+# regenerated from a fresh run at the stated seed and games; tests/test_readme.py fails
+# when the README's copy differs from a fresh run.
+readme-sample: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
 # runs only those, test-all both (.ci/run runs test, then test-slow)
@@ -58,6 +76,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench deepfall
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
+	$(VENV)/bin/deepsim bench rivals
 
 # The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
@@ -76,33 +95,45 @@ meta: $(STAMP)
 	cp $(META_RUNS)/atlantis/meta-bots.yaml scenarios/meta/atlantis-bots.yaml
 
 # reports/FINDINGS.md: the rulebook's claims B1-B8 measured on 1,000,000 mixed games (2-6
-# players, random companies, the shipped heuristics balanced/greedy/martyr: a style-mixed
-# field for B5), a 2-player run (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8),
-# Wardancer's Worthy End read as "instead of" (A20), and the same mixed field played by the
-# meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's verdict
-# under both fields side by side, a flip marked "depends on play skill".
-# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md and its PNGs are committed.
+# players, random companies, the shipped heuristics balanced/greedy/martyr), a 2-player run
+# (matchups), the literal Maw (maw.steps_per_floor=1, B1/B8), Wardancer's Worthy End read
+# as "instead of" (A20), B5's paired games (scenarios/claims/b5-*.yaml: each deal played by
+# two arms with the behaviours swapped between the seats), and the same mixed field played
+# by the meta styles (scenarios/deepfall-mixed-meta.yaml): every claim's and company's
+# verdict under both fields side by side, a flip marked "depends on play skill".
+# The instruments' calibration (deepsim/rulesets/deepfall/calibration.yaml) is made apart,
+# by `make findings-calibration` on seeds of its own, and committed before `make findings`
+# (which reads it: the mirror margins of B6 and each instrument's calibration figure).
+# Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md, its PNGs and figures.json (every
+# committed figure, which tests/test_findings.py recomputes at a small budget) are committed.
 FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
+FINDINGS_PAIRED_GAMES ?= 200000
 FINDINGS_META_GAMES ?= 1000000
+# the largest reference (mirror games, the A/A crossover); the exact ones play a tenth. Each
+# of the 200 relabellings of the mirror games costs ~1 s of CPU per 40,000 games.
+CALIBRATION_GAMES ?= 50000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
 # kept as a run; $(FINDINGS_LADDER_GAMES) games per rung (the search rungs cost about
 # 60 ms of CPU per game at 32 rollouts: docs/performance.md)
-FINDINGS_LADDER_GAMES ?= 4000
+FINDINGS_LADDER_GAMES ?= 2000
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
 # (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
-# placeholders and readings+rounding run at the smaller space budget.
-RECONSTRUCT_TRIALS ?= 200
-RECONSTRUCT_GAMES ?= 20000
-RECONSTRUCT_SPACE_TRIALS ?= 100
-RECONSTRUCT_SPACE_GAMES ?= 10000
+# placeholders and readings+rounding run at the smaller space budget. The ladder's and the
+# tunes' budgets are sized so that the whole of `make findings` ends in about an hour on the
+# shared 2-core machine (the search rungs and the tunes are most of it); FINDINGS prints the
+# budgets it was made with, and tests/test_findings.py checks they are these.
+RECONSTRUCT_TRIALS ?= 40
+RECONSTRUCT_GAMES ?= 5000
+RECONSTRUCT_SPACE_TRIALS ?= 30
+RECONSTRUCT_SPACE_GAMES ?= 5000
 RECONSTRUCT_CONFIRM_GAMES ?= 20000
 RECONSTRUCT_RESPOND_TRIALS ?= 20
-RECONSTRUCT_RESPOND_GAMES ?= 1000
+RECONSTRUCT_RESPOND_GAMES ?= 500
 RC := scenarios/deepfall-mixed.yaml --objective claims --force --quiet \
 	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --confirm-points 3
 
@@ -111,9 +142,13 @@ findings-ladder-runs: $(STAMP)
 	$(VENV)/bin/deepsim ladder scenarios/deepfall-mixed.yaml --games $(FINDINGS_LADDER_GAMES) \
 		--depth-games 0 --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
 
+findings-calibration: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.calibration \
+		--runs $(FINDINGS_RUNS)/calibration --games $(CALIBRATION_GAMES)
+
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings --ladder $(FINDINGS_RUNS)/ladder \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings --ladder $(FINDINGS_RUNS)/ladder \
 		--ladder-only --out reports
 
 findings: $(STAMP) findings-ladder-runs
@@ -125,6 +160,9 @@ findings: $(STAMP) findings-ladder-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_VARIANT_GAMES) \
 		--set callings.wardancer.worthy_end_multiplier=0.88 \
 		--out $(FINDINGS_RUNS)/mixed-a20 $(DEEPSIM_QUIET)
+	for arm in exits-a exits-b aggression-a aggression-b; do \
+		$(VENV)/bin/deepsim run scenarios/claims/b5-$$arm.yaml --games $(FINDINGS_PAIRED_GAMES) \
+			--out $(FINDINGS_RUNS)/b5-$$arm $(DEEPSIM_QUIET) || exit 1; done
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim tune $(RC) --space readings \
@@ -137,8 +175,10 @@ findings: $(STAMP) findings-ladder-runs
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-placeholders
 	$(VENV)/bin/deepsim tune $(RC) --space readings,rounding --games $(RECONSTRUCT_SPACE_GAMES) \
 		--trials $(RECONSTRUCT_SPACE_TRIALS) --out $(FINDINGS_RUNS)/reconstruct-joint
-	$(VENV)/bin/python -m deepsim.rulesets.deepfall.findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
-		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 --meta $(FINDINGS_RUNS)/mixed-meta \
+	$(VENV)/bin/python -m deepsim.studies.deepfall_findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
+		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
+		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
+		--meta $(FINDINGS_RUNS)/mixed-meta \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-rounding \
 		--reconstruct $(FINDINGS_RUNS)/reconstruct-placeholders \
@@ -153,7 +193,15 @@ ATLANTIS_RUNS ?= reports/runs/atlantis
 AR := $(ATLANTIS_RUNS)
 KING_FIRST := --set setup.first_side=sea_king
 MIRRORED := --set map.generator.mirrored=true
-ATLANTIS_SKILL_GAMES ?= 100000
+# Game budgets: games last until a leader dies (the safety cap end.max_turns is 1,000
+# player-turns; about 70 player-turns a game); on the shared 2-core machine the default
+# field played ~50 games/s, so: 10,000 games for the main runs (Wilson half-width about
+# 1 point of a side's share, 0.02 x fair), 5,000 for the variants, 2,500 per mirrored-map
+# run (55,000 games in all). Larger budgets: `make atlantis-findings ATLANTIS_GAMES=...`.
+ATLANTIS_GAMES ?= 10000
+ATLANTIS_VARIANT_GAMES ?= 5000
+ATLANTIS_MIRROR_GAMES ?= 2500
+ATLANTIS_SKILL_GAMES ?= $(ATLANTIS_GAMES)
 
 # reports/atlantis/skill.md: each side's verdict under the shipped bots
 # (scenarios/atlantis.yaml) and under the meta field (scenarios/atlantis-meta.yaml), side by
@@ -166,43 +214,81 @@ atlantis-skill: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.sidebyside $(AR)/skill-shipped --meta $(AR)/skill-meta \
 		--out reports/atlantis/skill.md
 
+# the default field's run is atlantis-skill's shipped one (the same scenario, seed and games)
 atlantis-findings: $(STAMP) atlantis-skill
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --out $(AR)/hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --out $(AR)/hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 --set 'combat.hit_faces=[4,5,6]' \
-		--out $(AR)/hit456 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 50000 $(KING_FIRST) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_GAMES) \
+		--out $(AR)/hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		--set 'combat.hit_faces=[4,5,6]' --out $(AR)/hit456 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_VARIANT_GAMES) $(KING_FIRST) \
 		--out $(AR)/hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 50000 $(KING_FIRST) \
-		--out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) \
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_VARIANT_GAMES) \
+		$(KING_FIRST) --out $(AR)/hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
 		--out $(AR)/mirror-hit1 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) \
-		--out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games 25000 $(MIRRORED) $(KING_FIRST) \
-		--out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim report $(AR)/hit1 $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
+	$(VENV)/bin/deepsim run scenarios/atlantis.yaml --games $(ATLANTIS_MIRROR_GAMES) $(MIRRORED) \
+		$(KING_FIRST) --out $(AR)/mirror-hit1-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) --out $(AR)/mirror-hit56 $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/atlantis-hit56.yaml --games $(ATLANTIS_MIRROR_GAMES) \
+		$(MIRRORED) $(KING_FIRST) --out $(AR)/mirror-hit56-kingfirst $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(AR)/skill-shipped $(AR)/hit56 $(AR)/hit456 $(AR)/hit1-kingfirst \
 		$(AR)/hit56-kingfirst --format md --out reports/atlantis
 	$(VENV)/bin/deepsim report $(AR)/mirror-hit1 $(AR)/mirror-hit1-kingfirst $(AR)/mirror-hit56 \
 		$(AR)/mirror-hit56-kingfirst --format md --out reports/atlantis/symmetric
 
 # reports/abyss/: the digest's balance questions (E1-E6, E8-E10) on PLACEHOLDER data: the
-# default field (100,000 games, 2-4 players), 4 players with the random baseline, hunters
+# default field (2-4 players), 4 players with the random baseline, hunters
 # that differ only in when they fight (E4) and merchants that differ only in what they pay
 # in the auction (E2). Runs go to $(ABYSS_RUNS) (not in git); the reports and README.md (the
-# measured answers, written by deepsim/rulesets/abyss/findings.py) are committed.
+# measured answers, written by deepsim/studies/abyss_findings.py) are committed.
 ABYSS_RUNS ?= reports/runs/abyss
 BR := $(ABYSS_RUNS)
 
+# Game budgets (the machine is shared: ~70 games/s on 2 threads when idle, far less when
+# shared): 10,000 games per run, 5,000 for the 4-player baseline run (35,000 in all).
+ABYSS_GAMES ?= 10000
+ABYSS_4P_GAMES ?= 5000
+
 abyss-findings: $(STAMP)
-	$(VENV)/bin/deepsim run scenarios/abyss.yaml --out $(BR)/mixed $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games 50000 --out $(BR)/4p $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --out $(BR)/threat $(DEEPSIM_QUIET)
-	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --out $(BR)/auction $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss.yaml --games $(ABYSS_GAMES) --out $(BR)/mixed \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-4p.yaml --games $(ABYSS_4P_GAMES) --out $(BR)/4p \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-threat.yaml --games $(ABYSS_GAMES) --out $(BR)/threat \
+		$(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/abyss-auction.yaml --games $(ABYSS_GAMES) \
+		--out $(BR)/auction $(DEEPSIM_QUIET)
 	$(VENV)/bin/deepsim report $(BR)/mixed --format md --out reports/abyss/mixed
 	$(VENV)/bin/deepsim report $(BR)/4p --format md --out reports/abyss/4p
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
 	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
-	$(VENV)/bin/python -m deepsim.rulesets.abyss.findings $(BR) --out reports/abyss/README.md
+	$(VENV)/bin/python -m deepsim.studies.abyss_findings $(BR) --out reports/abyss/README.md
+
+# reports/rivals/: the designer's questions of the scope (part A, §A1) on PLACEHOLDER data:
+# the default field (scenarios/rivals.yaml, 2-4 players), the same seeds without Lurkers,
+# without the map mulligan and without chained explosions (paired games), each heuristic
+# style against random, four copies of one build, and one build with +1 heart (paired).
+# Runs go to $(RIVALS_RUNS) (not in git); the reports and README.md (the measured answers,
+# written by deepsim/studies/rivals.py) are committed.
+RIVALS_RUNS ?= reports/runs/rivals
+RIVALS_GAMES ?= 100000
+RIVALS_PAIRED_GAMES ?= 40000
+VR := $(RIVALS_RUNS)
+
+rivals-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_GAMES) --out $(VR)/mixed $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set lurkers.enabled=false --out $(VR)/no-lurkers $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set map.mulligan.tries=0 --out $(VR)/no-mulligan $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals.yaml --games $(RIVALS_PAIRED_GAMES) \
+		--set explode.recursive=false --out $(VR)/no-chains $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-vs-random.yaml --out $(VR)/vs-random $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-mirror.yaml --out $(VR)/mirror $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-hearts.yaml --out $(VR)/hearts $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim run scenarios/rivals-hearts.yaml --set roster.builds.balanced_b.hearts_bonus=1 \
+		--out $(VR)/hearts-plus $(DEEPSIM_QUIET)
+	$(VENV)/bin/deepsim report $(VR)/mixed --format md --out reports/rivals/mixed
+	$(VENV)/bin/deepsim report $(VR)/vs-random --format md --out reports/rivals/vs-random
+	$(VENV)/bin/python -m deepsim.studies.rivals $(VR) --out reports/rivals/README.md

@@ -172,6 +172,7 @@ def simulate(scenario: str | Path | Mapping[str, Any], *, games: int | None = No
             else parts[0][0]
         s = pd.concat([p[1] for p in parts], ignore_index=True) if len(parts) > 1 \
             else parts[0][1]
+    s.attrs["baseline_bots"] = list(prepared.baseline_bots)
     return Simulation(games=g, seats=s, ruleset=prepared.ruleset,
                       scenario=dict(prepared.scenario), params_hash=prepared.params_hash,
                       placeholders=list(prepared.placeholders),
@@ -202,15 +203,20 @@ def load(run_dir: str | Path, *, games_columns: Sequence[str] | None = None,
     InputError
         Not a run directory, a damaged or missing part, or an incomplete run.
     """
-    from deepsim.output import read_run
-    return read_run(run_dir, games_columns=None if games_columns is None else list(games_columns),
-                    seats_columns=None if seats_columns is None else list(seats_columns),
-                    require_complete=require_complete)
+    from deepsim.output import read_run, read_run_json
+    games, seats = read_run(run_dir, games_columns=None if games_columns is None
+                            else list(games_columns),
+                            seats_columns=None if seats_columns is None else list(seats_columns),
+                            require_complete=require_complete)
+    seats.attrs["baseline_bots"] = list(read_run_json(run_dir).get("baseline_bots") or ())
+    return games, seats
 
 
 def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | None = None,
           overrides: Mapping[str, Any] | Sequence[str] | None = None,
-          records: bool = False) -> list[str] | list[dict[str, Any]]:
+          records: bool = False, seats: Sequence[int] | None = None,
+          rounds: Sequence[int] | None = None,
+          only: str | None = None) -> list[str] | list[dict[str, Any]]:
     """One game replayed as the turn-by-turn log ``deepsim trace`` prints.
 
     Parameters
@@ -230,6 +236,11 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         the seats, one ``event`` dict per kernel event with its round, seat, rulebook
         section and named values, a bot decision's ``reason``; a ``result`` dict) instead
         of the text lines.
+    seats, rounds : sequence of int, optional
+        Keep only these seats' lines (from 1; the table's own lines stay) and these
+        rounds' (``deepsim trace --seat``, ``--round``).
+    only : {"bot", "rules"}, optional
+        Keep only the bots' decisions, or only the rules' lines (``--only``).
 
     Returns
     -------
@@ -243,15 +254,18 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
         record trace (DEEPFALL has one).
     """
     from deepsim import runner
+    from deepsim.tracefilter import TraceFilter
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"game must be a game index >= 0, got {game!r}")
+    view = TraceFilter(None if seats is None else frozenset(int(x) for x in seats),
+                       None if rounds is None else frozenset(int(x) for x in rounds), only)
     if isinstance(scenario, (str, Path)) and Path(scenario).is_dir():
         # a run folder: replay with the scenario, seed and overrides its run.json recorded
         if seed is not None or overrides:
             raise InputError("seed and overrides apply to a scenario; a run directory "
                              "replays its own", file=str(scenario))
         lines, notes = runner.trace_run(Path(scenario), game,
-                                        fmt="json" if records else "text")
+                                        fmt="json" if records else "text", view=view)
         for note in notes:
             warnings.warn(note, stacklevel=2)
         if records:
@@ -261,47 +275,83 @@ def trace(scenario: str | Path | Mapping[str, Any], game: int, *, seed: int | No
     mapping, source = _scenario_mapping(scenario)
     ruleset, _, prepared = runner.resolve_mapping(mapping, source=source, seed=seed,
                                                   overrides=_override_list(overrides))
+    kw = {}
+    if view.active:
+        if not ruleset.trace_filters:
+            raise InputError(f"the {ruleset.name} trace has no seats/rounds/only filters yet",
+                             key="seats")
+        kw = {"view": view}
     if records:
         if "json" not in ruleset.trace_formats:
             raise InputError(f"the {ruleset.name} ruleset has no record trace yet (only text)",
                              key="records")
-        return list(ruleset.trace_records(prepared, game))
-    return list(ruleset.trace(prepared, game))
+        return list(ruleset.trace_records(prepared, game, **kw))
+    return list(ruleset.trace(prepared, game, **kw))
 
 
-def win_shares(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
-               min_ratio: float = 0.8) -> pd.DataFrame:
-    """Win share per group with its Wilson interval, fair share and viability verdict.
+def win_shares(seats: pd.DataFrame | Simulation, by: str, *,
+               baseline: Sequence[str] | None = None, alpha: float = 0.05,
+               min_ratio: float = 0.8, max_ratio: float = 1.25,
+               max_rel_width: float = 0.10) -> pd.DataFrame:
+    """Win share per group with its Wilson interval, fair share, Holm test and verdict:
+    row by row the table of the run summary and the balance report.
 
-    The report's own table (:func:`deepsim.report.metrics.win_share_table`).
+    All three read :func:`deepsim.report.viability.table`: the same verdicts (*too
+    strong*, *viable*, *not viable*, *inconclusive*), the same lines (the report's
+    defaults, given here by name), the same Holm test in its own column, and the
+    baseline bots' seats left out in the same way.
 
     Parameters
     ----------
-    seats : DataFrame
-        Seats table with columns ``by``, ``win`` and ``fair``.
+    seats : DataFrame or Simulation
+        Seats table with columns ``by``, ``win`` and ``fair`` (and ``bot`` to leave
+        baseline bots out), as :func:`simulate` or :func:`load` return it; or the
+        :class:`Simulation` itself.
     by : str
         Grouping column: one of the ruleset's ``group_columns`` (its faction column, bot,
         seat, ...: ``deepsim.rulesets.get(name).group_columns``).
+    baseline : sequence of str, optional
+        Bot styles whose seats are left out (their fair share renormalised among the seats
+        kept, as in the report). Default: the run's baseline styles (``baseline: true`` in
+        the ruleset's ``bots.yaml``), which :func:`simulate` and :func:`load` record in
+        ``seats.attrs["baseline_bots"]``; ``()`` keeps every seat.
     alpha : float, default 0.05
-        1 - confidence level of the intervals.
-    min_ratio : float, default 0.8
-        Viability line as a multiple of the fair share.
+        1 - confidence level of the intervals, and the Holm tests' level.
+    min_ratio, max_ratio, max_rel_width : float
+        The verdict's lines (``viability.min_ratio``, ``viability.max_ratio``,
+        ``viability.max_rel_width`` of the report).
 
     Returns
     -------
     DataFrame
-        One row per group: ``games`` (seat-games), ``wins``, ``win_share``, ``ci_low``,
-        ``ci_high`` (Wilson, Wilson 1927), ``fair_share``, ``ratio`` (win share / fair
-        share) with ``ratio_low``/``ratio_high``, Holm-corrected binomial tests against the
-        fair share and ``verdict``.
+        One row per group, highest win share first: ``<by>``, ``games`` (seat-games),
+        ``wins``, ``win_share``, ``ci_low``, ``ci_high`` (Wilson 1927; **percent**, as
+        :func:`estimate`), ``fair_share`` (percent), ``ratio`` (win share / fair share,
+        "x fair") with ``ratio_low``/``ratio_high``, ``fair_wins``, the Holm-corrected
+        one-sided exact binomial tests (``p_over``, ``p_under``, ``p_over_holm``,
+        ``p_under_holm``, ``test``: over / under / fair) and ``verdict``.
+        ``attrs["baseline_left_out"]``: the seat-games left out.
 
     Raises
     ------
-    ValueError
+    KeyError
         A required column is missing.
     """
-    from deepsim.report.metrics import win_share_table
-    return win_share_table(seats, by=by, alpha=alpha, min_ratio=min_ratio)
+    from deepsim.report import viability as V
+    if isinstance(seats, Simulation):
+        seats = seats.seats
+    if baseline is None:
+        baseline = seats.attrs.get("baseline_bots", ())
+    lines = V.Lines(alpha=alpha, min_ratio=min_ratio, max_ratio=max_ratio,
+                    max_rel_width=max_rel_width)
+    try:
+        lines.check()
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    kept, left_out = V.balance_seats(seats, tuple(baseline))
+    out = V.in_percent(V.table(kept, by, lines))
+    out.attrs = {"baseline_left_out": int(left_out), "baseline_bots": list(baseline)}
+    return out
 
 
 def seat_advantage(seats: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:

@@ -211,8 +211,13 @@ def resolve_faction_bots(value: Any, *, factions: Sequence[str], bot_data: Any,
     if isinstance(value, str):
         base = Path(source).parent if not source.startswith("<") else Path.cwd()
         path = base / value
-        if not path.is_file():
-            raise InputError(f"no such faction bots file {path} (the path is relative to "
+        try:
+            found = path.is_file()
+        except OSError:                      # e.g. a name longer than the file system's
+            found = False
+        if not found:
+            shown = str(path) if len(str(path)) <= 200 else str(path)[:200] + "..."
+            raise InputError(f"no such faction bots file {shown} (the path is relative to "
                              "the scenario file)", file=source, key=KEY, line=lines.get(KEY))
         return load_faction_bots(path, factions=factions, bot_data=bot_data, shown=str(path))
     if not isinstance(value, dict):

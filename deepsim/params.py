@@ -12,6 +12,7 @@ import copy
 import difflib
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,9 @@ from deepsim.errors import InputError
 from deepsim.safeload import load_yaml, parse_value
 
 __all__ = [
-    "apply_overrides", "field_info", "leaf_paths", "load_yaml", "nearest",
-    "override_lines", "parameter_table", "params_hash", "parse_override", "shown_value",
-    "validate", "validation_error", "yaml_comment",
+    "apply_overrides", "cap_text", "field_info", "leaf_paths", "load_yaml", "nearest",
+    "override_lines", "param_value", "parameter_table", "params_hash", "parse_override",
+    "safety_cap_values", "shown_value", "validate", "validation_error", "yaml_comment",
 ]
 
 
@@ -153,12 +154,15 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
                      source: str, lines: dict[str, int]) -> InputError:
     """Turn a pydantic ValidationError into one InputError listing every problem."""
     msgs = []
-    first_key, first_line = None, None
+    first_key, first_line, first_origin = None, None, None
     for err in exc.errors():
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and "[" in p))
         key = ".".join(str(p) for p in loc)
         line = lines.get(key)
-        if line is None:
+        origin = key_origin(lines, key)
+        if origin is not None:
+            line = None
+        elif line is None:
             for i in range(len(loc), 0, -1):
                 line = lines.get(".".join(str(p) for p in loc[:i]))
                 if line:
@@ -187,14 +191,47 @@ def validation_error(exc: ValidationError, data: dict, *, model: type[BaseModel]
             msg = f"unknown name; expected one of {expected}"
             names = [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]
             hint = nearest(str(err.get("input"))[:200], names)
-        where = f"{key}{f' (line {line})' if line else ''}: " if key else ""
+        at = f" ({origin[0]} line {origin[1]})" if origin else (f" (line {line})" if line
+                                                                 else "")
+        where = f"{key}{at}: " if key else ""
         msgs.append(f"{where}{msg}{shown}{hint}")
         if first_key is None:
-            first_key, first_line = key, line
+            first_key, first_line, first_origin = key, line, origin
     if len(msgs) == 1:
         text = msgs[0].split(": ", 1)[1] if first_key else msgs[0]
+        if first_origin is not None:                 # written in the scenario it extends
+            return InputError(text, file=first_origin[0], key=first_key or None,
+                              line=first_origin[1])
         return InputError(text, file=source, key=first_key or None, line=first_line)
     return InputError(f"{len(msgs)} problems:\n  " + "\n  ".join(msgs), file=source)
+
+
+class KeyLines(dict):
+    """A scenario's line map (dotted key -> line) that also knows where its inherited keys
+    were written: a scenario that ``extends:`` another reads the parent's keys, and
+    ``origins`` maps each such dotted key (absent from the file itself) to the parent's
+    file and line. Only :func:`validation_error` reads ``origins``; every other lookup sees
+    the file's own lines, as before."""
+
+    def __init__(self, lines=(), origins: dict[str, tuple[str, int]] | None = None):
+        super().__init__(lines)
+        self.origins = dict(origins or {})
+
+
+def key_origin(lines: dict[str, int], key: str | None) -> tuple[str, int] | None:
+    """``(file, line)`` where an inherited dotted ``key`` was written (the longest prefix
+    :class:`KeyLines` knows), or None: a key of the file itself, or a plain line map."""
+    origins = getattr(lines, "origins", None)
+    if not origins or not key or key in lines:
+        return None
+    parts = key.split(".")
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in lines:                       # the file itself wrote this part
+            return None
+        if prefix in origins:
+            return origins[prefix]
+    return None
 
 
 def shown_value(value: Any, limit: int = 80) -> str:
@@ -337,3 +374,44 @@ def parameter_table(model: type[BaseModel], data_file: Path | str, paths: dict[s
         out.append({"path": path, "default": value, "type": typ, "bounds": bounds,
                     "section": note})
     return out
+
+
+# --- safety caps (deepsim.rulesets.base.UNRESOLVED) ---------------------------------------
+
+def param_value(params: Mapping[str, Any], path: str) -> Any:
+    """The value at dotted ``path`` of a nested parameters mapping (``Prepared.params``),
+    or of a flat one keyed by dotted paths (a report's ``RunData.params``); None when
+    absent."""
+    if path in params:
+        return params[path]
+    node: Any = params
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def safety_cap_values(ruleset: Any, params: Mapping[str, Any]) -> list[dict]:
+    """Each safety cap of ``ruleset`` (:attr:`deepsim.rulesets.base.Ruleset.safety_caps`,
+    read by attribute: any object, None gives none) with its value in
+    ``params``: ``[{"path", "value", "unit", "invented": True}]`` (a cap is never a rule:
+    the value is invented data), in declaration order; caps absent from ``params`` are left
+    out. What ``run.json`` records as ``safety_caps`` and every banner shows."""
+    out = []
+    for path, unit in dict(getattr(ruleset, "safety_caps", {}) or {}).items():
+        value = param_value(params, path)
+        if value is not None:
+            out.append({"path": path, "value": value, "unit": unit, "invented": True})
+    return out
+
+
+def cap_text(caps: Sequence[Mapping[str, Any]]) -> str:
+    """``the 1,000 player-turn cap (end.max_turns)``: the caps for a sentence ('' when
+    none)."""
+    bits = []
+    for c in caps:
+        v = c.get("value")
+        num = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        bits.append(f"the {num} {c.get('unit', '')} cap ({c.get('path')})".replace("  ", " "))
+    return " / ".join(bits)

@@ -46,7 +46,7 @@ from deepsim.output import (
     read_run_json,
     write_run_json,
 )
-from deepsim.params import leaf_paths
+from deepsim.params import leaf_paths, safety_cap_values
 from deepsim.scenario import LINES, ScenarioBase
 from deepsim.scenario import load_scenario as _load
 from deepsim.version import __version__
@@ -534,6 +534,8 @@ def execute(ruleset: Any, prepared: Any, scenario: dict, *, out_dir: Path, sourc
         "params_hash": prepared.params_hash,
         "placeholders": list(prepared.placeholders),
         "skipped_rules": list(prepared.skipped_rules),
+        # engine caps, never rules: invented data (deepsim.rulesets.base.UNRESOLVED)
+        "safety_caps": safety_cap_values(ruleset, prepared.params),
         "baseline_bots": list(prepared.baseline_bots),
         "seed": seed,
         "games": games,
@@ -1019,21 +1021,28 @@ def _check_format(ruleset: Any, fmt: str) -> None:
 
 
 def _trace(ruleset: Any, prepared: Any, game: int, on_compile: CompileFn | None,
-           fmt: str = "text") -> list[str]:
+           fmt: str = "text", view: Any = None) -> list[str]:
     """``ruleset.trace`` (or, for ``fmt`` "json", one JSON object per line of
     ``ruleset.trace_records``), its kernels compiled first (with ``on_compile``) when it
-    can."""
+    can; ``view`` (:class:`deepsim.tracefilter.TraceFilter`) for a ruleset whose trace
+    filters (``trace_filters``)."""
     _check_format(ruleset, fmt)
+    kw = {}
+    if view is not None and view.active:
+        if not ruleset.trace_filters:
+            raise InputError(f"the {ruleset.name} trace has no --seat/--round/--only "
+                             "filters yet", key="--seat")
+        kw = {"view": view}
     if jitcache.can_warm(ruleset):
         jitcache.warm(ruleset, prepared, trace=True, on_compile=on_compile)
     if fmt == "json":
         return [json.dumps(rec, ensure_ascii=False)
-                for rec in ruleset.trace_records(prepared, game)]
-    return list(ruleset.trace(prepared, game))
+                for rec in ruleset.trace_records(prepared, game, **kw)]
+    return list(ruleset.trace(prepared, game, **kw))
 
 
 def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = None,
-              fmt: str = "text") -> tuple[list[str], list[str]]:
+              fmt: str = "text", view: Any = None) -> tuple[list[str], list[str]]:
     """Replay game ``game`` of a finished (or interrupted) run with its recorded overrides.
 
     Parameters
@@ -1080,12 +1089,13 @@ def trace_run(run_dir: Path | str, game: int, *, on_compile: CompileFn | None = 
         warnings.append("the ruleset parameters changed since this run (params hash "
                         f"{prepared.params_hash[:12]} vs recorded {info['params_hash'][:12]}); "
                         "the replay may differ from the game the batch played")
-    return _trace(ruleset, prepared, game, on_compile, fmt), warnings
+    return _trace(ruleset, prepared, game, on_compile, fmt, view), warnings
 
 
 def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = None,
                    overrides: list[str] | None = None,
-                   on_compile: CompileFn | None = None, fmt: str = "text") -> list[str]:
+                   on_compile: CompileFn | None = None, fmt: str = "text",
+                   view: Any = None) -> list[str]:
     """Replay game ``game`` of a scenario (with ``seed`` and ``overrides``).
 
     Parameters
@@ -1116,4 +1126,4 @@ def trace_scenario(scenario_path: Path | str, game: int, *, seed: int | None = N
     if isinstance(game, bool) or not isinstance(game, int) or game < 0:
         raise InputError(f"expected a game index >= 0, got {game!r}", key="--game")
     ruleset, _, prepared = resolve(scenario_path, seed=seed, overrides=overrides)
-    return _trace(ruleset, prepared, game, on_compile, fmt)
+    return _trace(ruleset, prepared, game, on_compile, fmt, view)

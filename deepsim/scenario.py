@@ -6,12 +6,14 @@ overrides) in ``Ruleset.prepare``, with the same error style.
 
 from __future__ import annotations
 
+import math
+import os
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from deepsim.params import load_yaml, validate
+from deepsim.params import KeyLines, load_yaml, validate
 
 #: key-path -> line tables of loaded scenario files, by source path (for later errors).
 LINES: dict[str, dict[str, int]] = {}
@@ -89,23 +91,142 @@ def one_seat_per_player(seats: list, players: int | list[int] | None) -> list:
     return seats
 
 
+def numeric_knobs(value):
+    """A seat's ``knobs`` mapping when every value is a finite number (a ruleset's
+    ``knobs`` validator, ``mode="before"``); anything not a mapping is returned for pydantic
+    to reject.
+
+    Raises
+    ------
+    ValueError
+        Naming the knob: a value that is not a number (a bool is not) or not finite.
+    """
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError(f"knob {k}: expected a number, got {v!r}")  # noqa: TRY004
+            if not math.isfinite(float(v)):
+                raise ValueError(f"knob {k} is not a finite number; give a number")
+    return value
+
+
+#: how deep ``extends:`` may chain (a.yaml extends b.yaml extends ...)
+MAX_EXTENDS = 16
+
+
 def load_scenario(path: Path | str) -> dict:
     """Read a scenario YAML file and check its generic keys.
+
+    A scenario may extend another (``extends: base.yaml``, a path relative to its own
+    file): it starts from that scenario's keys and adds or overrides its own
+    (:func:`merge_extends`); the chain is followed to its root.
 
     Returns
     -------
     dict
-        The scenario mapping with defaults filled in for the generic keys.
+        The scenario mapping with defaults filled in for the generic keys (``extends``
+        resolved and removed: an extending file and the same keys written out in one file
+        give the same scenario and hash).
 
     Raises
     ------
     InputError
-        Naming the file, key, line and what was expected.
+        Naming the file, key, line and what was expected; for ``extends:`` a missing file,
+        a cycle, a chain deeper than :data:`MAX_EXTENDS` or a scenario of another ruleset.
     """
     path = Path(path)
     data, lines = load_yaml(path)
     LINES[str(path)] = lines
+    if isinstance(data, dict) and "extends" in data:
+        data = _extended(data, path, lines, chain=[])
+        # an inherited key's errors name the file and line it was written at
+        lines = KeyLines(lines, {k: v for k, v in
+                                 _ORIGINS.pop(str(path.resolve()), {}).items()
+                                 if k not in lines and k.split(".", 1)[0] != "extends"})
+        LINES[str(path)] = lines
     return check_scenario(data, source=str(path), lines=lines)
+
+
+#: per extending file (resolved path): dotted key -> (file, line) of every key its
+#: chain of parents wrote, filled by :func:`_extended`
+_ORIGINS: dict[str, dict[str, tuple[str, int]]] = {}
+
+
+def _extended(data: dict, path: Path, lines: dict[str, int], chain: list[Path]) -> dict:
+    """``data`` (read from ``path``) on top of the scenario it extends, recursively."""
+    from deepsim.errors import InputError
+
+    here = path.resolve()
+    chain = [*chain, here]
+    ref = data.get("extends")
+    line = lines.get("extends")
+    if not isinstance(ref, str) or not ref.strip():
+        raise InputError(f"expected the path of a scenario file (relative to this one), got "
+                         f"{ref!r}", file=str(path), key="extends", line=line)
+    base = (path.parent / ref).resolve() if not Path(ref).is_absolute() else Path(ref)
+    if base in chain:
+        loop = " -> ".join(p.name for p in [*chain, base])
+        raise InputError(f"extends makes a cycle: {loop}", file=str(path), key="extends",
+                         line=line)
+    if len(chain) > MAX_EXTENDS:
+        raise InputError(f"extends chains more than {MAX_EXTENDS} files deep",
+                         file=str(path), key="extends", line=line)
+    if not base.is_file():
+        raise InputError(f"no such scenario file {ref!r} (looked for {base})", file=str(path),
+                         key="extends", line=line)
+    parent, parent_lines = load_yaml(base)
+    if not isinstance(parent, dict):
+        raise InputError(f"{ref!r} is not a scenario (a mapping of keys)", file=str(path),
+                         key="extends", line=line)
+    if "extends" in parent:
+        parent = _extended(parent, base, parent_lines, chain)
+        origins = {k: v for k, v in _ORIGINS.pop(str(base), {}).items()
+                   if k not in parent_lines}
+    else:
+        check_scenario(parent, source=str(base), lines=parent_lines)   # its own errors
+        origins = {}
+    try:                                           # as the user would type it, if near
+        shown = os.path.relpath(base)
+    except ValueError:                             # another drive
+        shown = str(base)
+    shown = str(base) if shown.startswith("..") else shown
+    origins.update({k: (shown, ln) for k, ln in parent_lines.items()})
+    _ORIGINS[str(here)] = origins
+    mine, theirs = data.get("ruleset"), parent.get("ruleset")
+    if mine is not None and theirs is not None and mine != theirs:
+        raise InputError(f"{ref!r} is a scenario of the {theirs!r} ruleset, this file's is "
+                         f"{mine!r}: a scenario extends one of its own ruleset",
+                         file=str(path), key="extends", line=line)
+    return merge_extends(parent, data, base_dir=base.parent, own_dir=path.parent,
+                         own_name=path.stem)
+
+
+def merge_extends(parent: dict, child: dict, *, base_dir: Path, own_dir: Path,
+                  own_name: str) -> dict:
+    """The scenario ``child`` extends ``parent`` into: the parent's keys, each of the
+    child's added or put in place (mappings merged key by key, so ``overrides:`` or
+    ``companies:`` change only the keys the child names; lists and values replaced), and
+    ``extends`` removed. ``name`` is the child's own (default its file name), never
+    inherited; a ``faction_bots`` file inherited from a scenario in another folder is
+    rewritten relative to the child's."""
+    def merge(a, b):
+        if isinstance(a, dict) and isinstance(b, dict):
+            out = dict(a)
+            for k, v in b.items():
+                out[k] = merge(a[k], v) if k in a else v
+            return out
+        return b
+
+    child = {k: v for k, v in child.items() if k != "extends"}
+    inherited = {k: v for k, v in parent.items() if k != "name"}
+    fb = inherited.get("faction_bots")
+    if (isinstance(fb, str) and "faction_bots" not in child and not Path(fb).is_absolute()
+            and base_dir.resolve() != own_dir.resolve()):
+        import os
+        inherited["faction_bots"] = os.path.relpath(base_dir / fb, own_dir)
+    out = merge(inherited, child)
+    out.setdefault("name", own_name)
+    return out
 
 
 def check_scenario(data: Any, *, source: str = "<scenario>",

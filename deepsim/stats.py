@@ -15,13 +15,66 @@ from scipy.stats import norm
 from statsmodels.stats.proportion import proportion_confint
 
 __all__ = [
+    "UNRESOLVED_WARN",
     "Paired",
     "game_overview",
     "paired_difference",
+    "resolved_seats",
     "rounds_by_players",
+    "unresolved_flags",
     "wilson_interval",
     "win_shares",
 ]
+
+#: share of unresolved games (stopped by a safety cap) above which the summary and the
+#: report warn that the win shares describe only the games that ended
+UNRESOLVED_WARN = 0.01
+
+
+def unresolved_flags(games: pd.DataFrame) -> np.ndarray:
+    """Per game: True when a safety cap stopped it and no adjudication decided it.
+
+    The contract (:mod:`deepsim.rulesets.base`): ``truncated`` marks a game an engine cap
+    stopped before the rules ended it; such a game is *unresolved* (its seats' ``win`` is
+    NaN) unless the ruleset's optional ``adjudicated`` column says a documented, opt-in
+    adjudication decided it.
+
+    Parameters
+    ----------
+    games : DataFrame
+        One row per game; reads ``truncated`` (bool) and ``adjudicated`` (bool) when
+        present.
+
+    Returns
+    -------
+    ndarray of bool, shape (len(games),)
+        All False when the frame has no ``truncated`` column.
+    """
+    if "truncated" not in games.columns:
+        return np.zeros(len(games), bool)
+    out = games["truncated"].to_numpy().astype(bool)
+    if "adjudicated" in games.columns:
+        out &= ~games["adjudicated"].to_numpy().astype(bool)
+    return out
+
+
+def resolved_seats(seats: pd.DataFrame) -> pd.DataFrame:
+    """The seat rows of games that have a result: ``win`` is a number (not NaN).
+
+    An unresolved game's seats hold ``win`` = NaN (:func:`unresolved_flags`); every win
+    share, ratio and test leaves them out, so a game a safety cap stopped counts neither as
+    a win, a loss nor a draw. Returns ``seats`` itself when nothing is left out.
+
+    Raises
+    ------
+    KeyError
+        ``seats`` has no ``win`` column.
+    """
+    win = seats["win"].to_numpy(dtype=np.float64)
+    keep = ~np.isnan(win)
+    if keep.all():
+        return seats
+    return seats.loc[keep]
 
 
 def wilson_interval(successes, n, alpha: float = 0.05):
@@ -81,7 +134,8 @@ def win_shares(seats: pd.DataFrame, by: str, alpha: float = 0.05) -> pd.DataFram
     ----------
     seats : DataFrame
         One row per seat per game, with columns ``by``, ``win`` (float: 1, ``1/k`` for a
-        k-way tie for first, else 0) and ``fair`` (float: ``1/players``).
+        k-way tie for first, else 0; NaN for an unresolved game, whose rows are left out:
+        :func:`resolved_seats`) and ``fair`` (float: ``1/players``).
     by : str
         Grouping column (a ruleset's faction column, ``"bot"``, ``"seat"``, ...).
     alpha : float, default 0.05
@@ -93,7 +147,8 @@ def win_shares(seats: pd.DataFrame, by: str, alpha: float = 0.05) -> pd.DataFram
         One row per group, sorted by ``win_share`` descending, RangeIndex, columns:
 
         - ``<by>`` : group label
-        - ``games`` : int64, seat-games played (a company twice in one game counts twice)
+        - ``games`` : int64, seat-games with a result (a company twice in one game counts
+          twice; unresolved games left out)
         - ``wins`` : float64, sum of ``win``
         - ``win_share`` : float64, ``wins / games``
         - ``ci_low``, ``ci_high`` : float64, Wilson interval of ``win_share``
@@ -110,6 +165,7 @@ def win_shares(seats: pd.DataFrame, by: str, alpha: float = 0.05) -> pd.DataFram
         if col not in seats.columns:
             raise KeyError(f"seats frame has no column {col!r}")
     cols = [by, "games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "ratio"]
+    seats = resolved_seats(seats)
     if seats.empty:
         return pd.DataFrame(columns=cols)
     g = seats.groupby(by, observed=True, sort=False)
@@ -173,26 +229,36 @@ def game_overview(games: pd.DataFrame) -> dict:
     Parameters
     ----------
     games : DataFrame
-        One row per game; uses ``margin`` (Glory, winner minus runner-up), ``margin_rel``
-        and ``truncated`` (bool) when present.
+        One row per game; uses ``margin`` (Glory, winner minus runner-up), ``margin_rel``,
+        ``truncated`` (bool) and ``adjudicated`` (bool) when present.
 
     Returns
     -------
     dict
-        ``games`` (int), ``truncated`` (int, games ended by the round cap, or None when
-        the column is absent), ``mean_margin`` and ``mean_margin_rel`` (float or None).
+        ``games`` (int), ``truncated`` (int, games a safety cap stopped, or None when the
+        column is absent), ``unresolved`` (int, those no adjudication decided:
+        :func:`unresolved_flags`; None without the column), ``unresolved_share`` (float,
+        of all games, or None), ``mean_margin`` and ``mean_margin_rel`` (float or None;
+        over the games with a result).
     """
-    def mean_of(col: str) -> float | None:
-        if col not in games.columns or games.empty:
-            return None
-        return float(games[col].astype("float64").mean())
+    flags = unresolved_flags(games)
+    ended = games.loc[~flags] if flags.any() else games
 
-    truncated = None
+    def mean_of(col: str) -> float | None:
+        if col not in ended.columns or ended.empty:
+            return None
+        return float(ended[col].astype("float64").mean())
+
+    truncated = unresolved = share = None
     if "truncated" in games.columns:
         truncated = int(games["truncated"].astype(bool).sum())
+        unresolved = int(flags.sum())
+        share = unresolved / len(games) if len(games) else 0.0
     return {
         "games": len(games),
         "truncated": truncated,
+        "unresolved": unresolved,
+        "unresolved_share": share,
         "mean_margin": mean_of("margin"),
         "mean_margin_rel": mean_of("margin_rel"),
     }

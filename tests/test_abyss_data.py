@@ -219,7 +219,7 @@ def test_run_trace_and_report_on_the_cli(tmp_path):
 
 def test_findings_readme_is_written_from_the_runs(tmp_path):
     """make abyss-findings' last step: every answer's numbers come from the four runs."""
-    from deepsim.rulesets.abyss import findings
+    from deepsim.studies import abyss_findings as findings
     for key, name, games in (("mixed", "abyss", 150), ("4p", "abyss-4p", 80),
                              ("threat", "abyss-threat", 80), ("auction", "abyss-auction", 80)):
         res = cli.invoke(app, ["run", f"scenarios/{name}.yaml", "--games", str(games),

@@ -96,17 +96,18 @@ AMB_DEFAULTS = {
                 ("specials.martyr_forces_specials", False)],
     "AMB-T21": [("specials.entangle_release", "own_counter")],
     "AMB-T22": [("setup.deploy_rows", 2)],
-    "AMB-T23": [("end.max_turns", 60)],
+    "AMB-T23": [("end.max_turns", 1000), ("end.at_cap", "unresolved")],
     "AMB-T24": [("combat.penalty_floor_scope", "terrain_only")],
     "AMB-T25": [("spells.luminescence_timing", "any_time")],
     "AMB-T26": [("spells.hidden_occupies", True)],
     "AMB-T27": [("spells.sirens_song_turns", "own")],
+    "AMB-T28": [("specials.special_discards_hide", True)],
 }
 
 
 def test_every_ambiguity_is_a_parameter_with_its_default():
     assert sorted(AMB_DEFAULTS, key=lambda k: int(k[5:])) == [f"AMB-T{i}"
-                                                               for i in range(1, 28)]
+                                                               for i in range(1, 29)]
     paths = parameter_paths()
     _, lines = load_yaml(DATA_FILE)
     for amb, entries in AMB_DEFAULTS.items():
@@ -122,7 +123,7 @@ def test_rule_vector_names_every_rules_path():
         assert path in paths, path
     rows = {r["path"]: r for r in RULESET.parameters()}
     assert rows["combat.search_min"]["section"].startswith("AT-A3")
-    assert rows["end.max_turns"]["bounds"] == ">= 1, <= 10000"
+    assert rows["end.max_turns"]["bounds"] == ">= 1, <= 100000"
     assert "AMB-T1" in rows["combat.hit_faces"]["section"]
 
 
@@ -141,7 +142,7 @@ def test_override_errors_name_file_key_and_line(tmp_path):
     with pytest.raises(InputError) as e:
         prep(tmp_path, text)
     assert e.value.line == 5 and e.value.key == "end.max_turns"
-    assert "sc.yaml:5" in str(e.value) and "game never ends" in str(e.value)
+    assert "sc.yaml:5" in str(e.value) and "game might never end" in str(e.value)
     with pytest.raises(InputError, match=r"did you mean 'combat.search_min'"):
         prep(tmp_path, "name: t\nruleset: atlantis\noverrides:\n  combat.serch_min: 5\n")
 
@@ -498,7 +499,7 @@ def test_kernel_args_contract():
     assert sp[L.SP_FREEZE, L.SPC_SETS_TERRAIN] == L.TR_PACK_ICE
     assert sp[L.SP_VORTEX, L.SPC_NEEDS_DEPTH] == 1 and sp[L.SP_VORTEX, L.SPC_NEEDS_EMPTY] == 1
     assert (sp[:, L.SPC_CHITS] == 2).all()
-    assert a.rules[L.R_FIRST_SIDE] == 0 and a.rules[L.R_MAX_TURNS] == 60
+    assert a.rules[L.R_FIRST_SIDE] == 0 and a.rules[L.R_MAX_TURNS] == 1000
     u = a.units[names.index("kraken")]
     assert (u[L.U_AD], u[L.U_DR], u[L.U_LARGE], u[L.U_ENTANGLE], u[L.U_SPLIT],
             u[L.U_SIDE]) == (6, 8, 1, 1, 1, L.WITCH)
@@ -521,11 +522,11 @@ def test_frames_from_kernel_outputs():
     gi[:, L.G_KILLER_TYPE] = [0, p.compiled["unit_names"].index("sea_snakes"), -1]
     si[:, 0, L.S_SIDE], si[:, 1, L.S_SIDE] = L.WITCH, L.KING
     si[:, 0, L.S_BOT], si[:, 1, L.S_BOT] = 1, 2
-    sf[:, 0, L.SF_WIN] = [1, 0, 0.5]
-    sf[:, 1, L.SF_WIN] = [0, 1, 0.5]
+    sf[:, 0, L.SF_WIN] = [1, 0, 0]     # the kernel gives a stopped game's seats no win
+    sf[:, 1, L.SF_WIN] = [0, 1, 0]
     games, seats = RULESET.frames(p, np.arange(100, 103, dtype=np.int64), gi, gf, si, sf)
     assert list(games["game"]) == [100, 101, 102]
-    assert list(games["winner"]) == ["Sea Witch", "Sea King", "draw"]
+    assert list(games["winner"]) == ["Sea Witch", "Sea King", "unresolved"]
     assert list(games["end"]) == ["attack", "poison", "turn_cap"]
     assert list(games["killer"]) == ["Sea King", "Sea Snakes", ""]
     assert list(games["truncated"]) == [False, False, True]
@@ -533,7 +534,9 @@ def test_frames_from_kernel_outputs():
     assert len(seats) == 6 and (seats["players"] == 2).all() and (seats["fair"] == 0.5).all()
     assert list(seats["faction"][:2]) == ["Sea Witch", "Sea King"]
     assert list(seats["bot"][:2]) == ["aggressive", "defensive"]
-    assert list(seats["outcome"]) == ["win", "loss", "loss", "win", "draw", "draw"]
+    assert list(seats["outcome"]) == ["win", "loss", "loss", "win", "unresolved", "unresolved"]
+    # a game the safety cap stopped is neither a win, a loss nor a draw (win is NaN)
+    assert seats["win"].iloc[:4].tolist() == [1, 0, 0, 1] and seats["win"].iloc[4:].isna().all()
     assert list(seats["first"]) == [True, False] * 3
     assert "side" not in seats and set(L.SEAT_INT[2:]) <= set(seats.columns)
 
@@ -550,7 +553,7 @@ def test_fixed_map_and_forces_reach_the_kernel():
     assert len(games) == 4 and len(seats) == 8
     start = dict(zip(seats["faction"].astype(str), seats["units_start"]))
     assert start == {"Sea Witch": 32, "Sea King": 34}
-    assert set(games["winner"].astype(str)) <= {"Sea Witch", "Sea King", "draw"}
+    assert set(games["winner"].astype(str)) <= {"Sea Witch", "Sea King", "unresolved"}
     g1, _ = RULESET.trace_result(p, 2)
     assert g1.iloc[0].to_dict() == games.iloc[2].to_dict()
 

@@ -71,7 +71,7 @@ def test_warm_up_step_compiles_once_then_loads():
     env = _env()
     first = _bash(warm["run"], env)
     assert first.returncode == 0, first.stderr
-    assert "DEEPFALL:" in first.stdout
+    assert "DEEPFALL kernels for batch games:" in first.stdout, first.stdout
     assert f"Cache: {jitcache.cache_dir()}" in first.stdout.replace("\n", "")
     # a second job with the cache restored: nothing is compiled (no numba cache miss)
     second = _bash(warm["run"], env)

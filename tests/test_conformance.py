@@ -27,7 +27,7 @@ def test_conformance(suite, check):
 
 
 def test_every_shipped_game_is_checked():
-    assert {"deepfall", "atlantis", "abyss"} <= set(PLAYABLE)
+    assert {"deepfall", "atlantis", "abyss", "rivals"} <= set(PLAYABLE)
 
 
 # --- the suite itself: a ruleset that breaks a rule fails the check that guards it -------------
@@ -125,3 +125,66 @@ def test_bot_data_out_of_its_bounds_fails_the_bots_check(tmp_path):
     Conformance(InBounds(), tmp_path, games=40).run("bots")
     with pytest.raises(AssertionError, match=r"'bold': press 5 is outside its bounds \[0, 3\]"):
         Conformance(OutOfBounds(), tmp_path, games=40).run("bots")
+
+
+def _capped_classes():
+    """A fake with a safety cap ``max_rounds`` (games longer than it are stopped), one that
+    keeps the unresolved rule and one that scores a stopped game as a win."""
+    from deepsim.rulesets import common
+
+    good, _ = _fake_classes()
+
+    class Capped(good):
+        safety_caps: ClassVar = {"max_rounds": "round"}
+
+        def prepare(self, scenario, *, source="<scenario>", overrides=None):
+            cap, rest = 100, []
+            for o in overrides or []:
+                if o.startswith("max_rounds="):
+                    cap = int(o.split("=", 1)[1])
+                else:
+                    rest.append(o)
+            p = super().prepare(scenario, source=source, overrides=rest)
+            p.params["max_rounds"] = cap
+            return p
+
+        def parameters(self):
+            return [*super().parameters(), {"path": "max_rounds", "default": 100,
+                                            "type": "int", "bounds": ">= 1", "section": ""}]
+
+        def _capped(self, prepared, start, count):
+            games, seats = good.run_chunk(self, prepared, start, count)
+            cap = prepared.params["max_rounds"]
+            games["truncated"] = games["rounds"] > cap
+            games["rounds"] = games["rounds"].clip(upper=cap)
+            return games, seats
+
+        def run_chunk(self, prepared, start, count):
+            games, seats = self._capped(prepared, start, count)
+            return games, common.mark_unresolved(games, seats)
+
+    class CapWinner(Capped):
+        def run_chunk(self, prepared, start, count):
+            return self._capped(prepared, start, count)     # the stopped game has a winner
+
+    class Uncapped(good):
+        def run_chunk(self, prepared, start, count):
+            games, seats = super().run_chunk(prepared, start, count)
+            games["truncated"] = games["game"] % 7 == 0      # stopped by a cap it hides
+            return games, common.mark_unresolved(games, seats)
+
+    return Capped, CapWinner, Uncapped
+
+
+def test_the_unresolved_check_holds_a_ruleset_to_the_one_rule(tmp_path):
+    """The contract's rule for a game a safety cap stops (deepsim.rulesets.base.UNRESOLVED):
+    a ruleset that marks it unresolved passes; one that gives it a winner fails
+    (invariants and unresolved), as does one whose games are truncated by a cap it does not
+    declare."""
+    capped, winner, uncapped = _capped_classes()
+    Conformance(capped(), tmp_path, games=60, cli=app).run("unresolved")
+    Conformance(capped(), tmp_path, games=60, cli=app).run("invariants")
+    with pytest.raises(AssertionError, match="unresolved .* but a seat has a win"):
+        Conformance(winner(), tmp_path, games=60, cli=app).run("unresolved")
+    with pytest.raises(AssertionError, match="declares no safety_caps"):
+        Conformance(uncapped(), tmp_path, games=60, cli=app).run("unresolved")

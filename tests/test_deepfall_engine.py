@@ -212,8 +212,13 @@ def test_bot_styles_differ_as_named(mixed_10k):
     _, seats = mixed_10k
     m = seats.groupby("bot", observed=True).mean(numeric_only=True)
     assert m.loc["greedy", "press_ons"] > m.loc["cautious", "press_ons"]
+    # martyr dives deepest for its Worthy End; balanced declares its Last Stand once at
+    # Floor 4, so more often, shallower
+    assert m.loc["martyr", "deepest"] > max(m.loc[b, "deepest"]
+                                            for b in ("cautious", "balanced", "greedy"))
     assert m.loc["martyr", "last_stands"] > max(m.loc[b, "last_stands"]
-                                                for b in ("cautious", "balanced", "greedy"))
+                                                for b in ("cautious", "greedy"))
+    assert m.loc["balanced", "deepest"] < m.loc["martyr", "deepest"]
     assert m.loc["cautious", "deepest"] < m.loc["greedy", "deepest"]
     assert m.loc["greedy", "deepest"] <= m.loc["martyr", "deepest"] + 0.5
 
@@ -233,3 +238,60 @@ def test_wins_and_places_are_consistent(mixed_10k):
     assert np.allclose(per_game, 1.0)             # A38: ties share one win
     assert (seats.loc[seats["win"] > 0, "place"] == 1).all()
     assert ((games["margin"] >= 0) & (games["margin_rel"] <= 1)).all()
+
+
+def _takings(games, seats):
+    per = (seats["taken_no_stand"] + seats["worthy_ends"] + seats["taken_unplayed"])
+    return per.groupby(seats["game"]).sum().reindex(games["game"]).to_numpy()
+
+
+def test_every_taking_is_warned_moved_in_mustered_or_blindsided(mixed_10k):
+    """B8's accounting: each Taking is counted once in one of the four game columns (the
+    crew stood on the floor when the round began, moved onto it, was mustered onto it, or
+    stood on a floor that was not the next to fall); with the one-collapse cap nobody is
+    blindsided."""
+    games, seats = mixed_10k
+    cls = games[["taken_after_warning", "taken_moved_in", "taken_mustered",
+                 "taken_blindsided"]].to_numpy().sum(axis=1)
+    assert np.array_equal(cls, _takings(games, seats))
+    assert (games["taken_blindsided"] == 0).all()
+    assert (games["taken_after_warning"] <= games["warned"]).all()
+    assert games["taken_mustered"].sum() > 0 and games["taken_moved_in"].sum() > 0
+
+
+def test_without_the_one_collapse_cap_crews_are_taken_unwarned():
+    """§9 the cap is what makes "one floor away" honest: at one Maw step a floor, a full
+    Dread track eats two floors in a round when the cap is lifted, and the crews on the
+    second floor were never on the next floor to fall."""
+    p = prepared(seed=4, overrides=["maw.steps_per_floor=1", "maw.max_collapses_per_round=2"])
+    games, seats = RULESET.run_chunk(p, 0, 2000)
+    cls = games[["taken_after_warning", "taken_moved_in", "taken_mustered",
+                 "taken_blindsided"]].to_numpy().sum(axis=1)
+    assert np.array_equal(cls, _takings(games, seats))
+    assert games["taken_blindsided"].sum() > 0
+    assert (games["rounds"] < 6).any()                  # two floors in a round happened
+
+
+def test_mirror_games_seat_one_company_and_bot_everywhere():
+    """companies.mirror: every seat plays the company and bot seat 1 draws, per game."""
+    p = prepared(seed=6, companies={"unique": False, "mirror": True},
+                 bots=["balanced", "greedy", "martyr"])
+    _, seats = RULESET.run_chunk(p, 0, 3000)
+    per = seats.groupby("game").agg(c=("company", "nunique"), b=("bot", "nunique"))
+    assert (per["c"] == 1).all() and (per["b"] == 1).all()
+    assert seats["company"].nunique() == 36
+    assert set(seats["bot"].astype(str)) == {"balanced", "greedy", "martyr"}
+
+
+@pytest.mark.parametrize("companies, seats, match", [
+    ({"unique": True, "mirror": True}, None, "companies.unique: false"),
+    ({"unique": False, "mirror": True},
+     [{"lineage": "wisp"}, {"lineage": "gnoll"}, {}, {}, {}, {}], "seats.1"),
+])
+def test_mirror_games_refuse_contradictions(companies, seats, match):
+    from deepsim.errors import InputError
+    kw = {"companies": companies}
+    if seats:
+        kw["seats"] = seats
+    with pytest.raises(InputError, match=match):
+        prepared(**kw)

@@ -1,7 +1,8 @@
 """Shared code names no game.
 
 Every module of deepsim outside the game folders (``deepsim/rulesets/<game>/``) is shared:
-the runner, output, report, gate, tune, odds command, bench, API and the ruleset contract.
+the runner, output, report, gate, tune, odds command, bench, API and the ruleset contract
+(the studies of one game in ``deepsim/studies/`` are not shared: each names its game).
 A game reaches them only through its ``RULESET`` object (``deepsim/rulesets/base.py``), so
 this test walks each shared module's syntax tree and fails on
 
@@ -29,11 +30,21 @@ GAMES = sorted(p.name for p in RULESETS.iterdir()
                if p.is_dir() and (p / "__init__.py").exists())
 
 
+#: the studies (faces layer): each is a study of one game (its findings, its calibration),
+#: run with ``python -m deepsim.studies.NAME``; they may name their game, as a game folder
+#: does, and nothing else imports them
+STUDIES = ROOT / "studies"
+
+
 def shared_modules() -> list[Path]:
-    """Every ``.py`` file of deepsim outside the game folders."""
+    """Every ``.py`` file of deepsim outside the game folders and the studies of one game
+    (``deepsim/studies/``, apart from its ``__init__.py`` and the game-free
+    ``sidebyside.py``)."""
     games = {RULESETS / g for g in GAMES}
     return sorted(p for p in ROOT.rglob("*.py")
-                  if not any(d in p.parents for d in games))
+                  if not any(d in p.parents for d in games)
+                  and not (p.parent == STUDIES and p.name not in ("__init__.py",
+                                                                 "sidebyside.py")))
 
 
 def _words(text: str) -> set[str]:

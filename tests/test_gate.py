@@ -239,9 +239,10 @@ def test_check_passes_on_true_expectations(tmp_path):
     root = ET.parse(junit).getroot()
     suite = root.find("testsuite")
     assert suite.get("tests") == "3" and suite.get("failures") == "0"
+    # each case carries its expectation's name (else "expect #N")
     assert [c.get("name")[4:] for c in suite.iter("testcase")] == [
-        "win_ratio[calling=Reaver] in [0.5, 1.5] x fair", "rounds in [6, 10] rounds",
-        "truncated <= 5 %"]
+        "Reaver is an ordinary Calling: win_ratio[calling=Reaver] in [0.5, 1.5] x fair",
+        "expect #2: rounds in [6, 10] rounds", "expect #3: truncated <= 5 %"]
 
 
 def test_check_fails_on_a_broken_override(tmp_path):
@@ -256,7 +257,8 @@ def test_check_fails_on_a_broken_override(tmp_path):
     doc = JUnitXml.fromfile(str(junit))
     cases = [c for s in doc for c in s]
     failed = [c.name for c in cases if any(isinstance(r, Failure) for r in c.result)]
-    assert failed == ["001 win_ratio[calling=Reaver] in [0.5, 1.5] x fair"]
+    assert failed == [("001 Reaver is an ordinary Calling: win_ratio[calling=Reaver] in "
+                       "[0.5, 1.5] x fair")]
 
 
 def test_check_inconclusive_with_a_tiny_budget(tmp_path):
@@ -460,9 +462,13 @@ def test_check_quiet_names_what_failed(tmp_path):
     assert res.exit_code == EXIT_FAIL, res.output
     lines = res.output.strip().splitlines()
     assert lines[0].startswith("gate-test: 2 pass, 1 fail")
-    # the failure is named with what was measured; the passes are not listed
-    assert len(lines) == 2 and lines[1].startswith(
-        "  fail #1 win_ratio[calling=Reaver] in [0.5, 1.5] x fair: measured")
+    # the failure is named with what was measured; the passes are not listed; then
+    # whether the bound held at the scenario's own rules (it did: the change moved it)
+    assert len(lines) == 3 and lines[1].startswith(
+        "  fail #1 Reaver is an ordinary Calling: win_ratio[calling=Reaver] in [0.5, 1.5] x "
+        "fair: measured")
+    assert lines[2].startswith("  note: #1 Reaver is an ordinary Calling") and \
+        "passes at the scenario's own rules" in lines[2]
 
 
 def test_check_prints_the_counts_before_the_caveats(tmp_path):

@@ -180,7 +180,8 @@ def _synthetic_result(tmp_path):
 
 
 def test_the_ladders_report_through_the_shared_renderers(tmp_path):
-    from deepsim.ladder.report import verdict_codes
+    from deepsim.cli.ladder import summary_table
+    from deepsim.ladder.report import verdict_cells
     from deepsim.ladder.run import write
 
     res = _synthetic_result(tmp_path)
@@ -195,13 +196,21 @@ def test_the_ladders_report_through_the_shared_renderers(tmp_path):
     assert "(Aa Bb)" in md and "*not settled by this ladder* (Cc Dd)" in md
     assert "![Each company's verdict along the ladder" in md and (d / "ladder.png").is_file()
     assert '<section id="skill">' in html and "data:image/png;base64," in html
-    codes = verdict_codes(res)
-    assert codes.to_dict("records")[0] == {"company": "Aa Bb", "R1": "ok", "R2": "STRONG",
-                                           "R3": "STRONG", "settled": "yes"}
-    # the section's verdict table stays inside 80 columns
-    skill = md.split("## Does it depend on skill?")[1].split("\n## ")[0]
-    lines = [x for x in skill.splitlines() if x.startswith(("| Aa Bb |", "| Cc Dd |"))]
-    assert lines and max(len(x) for x in lines) <= 80
+    # each cell: x fair and the verdict in the words of every balance table
+    cells = verdict_cells(res)
+    assert cells.to_dict("records")[0] == {"company": "Aa Bb", "R1": "1.00 viable",
+                                           "R2": "1.60 too strong", "R3": "1.70 too strong",
+                                           "settled": "yes"}
+    assert "| Aa Bb | 1.00 viable | 1.60 too strong | 1.70 too strong | yes |" in md
+    # the terminal's table (two lines a cell) stays inside 80 columns
+    import io
+
+    from rich.console import Console
+    buf = io.StringIO()
+    Console(file=buf, width=80).print(summary_table(res))
+    out = buf.getvalue()
+    assert max(len(x) for x in out.splitlines()) <= 80
+    assert "too strong" in out and "not viable" in out and "STRONG" not in out
 
 
 def test_deepsim_report_renders_a_ladders_folder_again(tmp_path):
@@ -217,7 +226,7 @@ def test_deepsim_report_renders_a_ladders_folder_again(tmp_path):
     res = CliRunner().invoke(app, ["report", str(d)], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     assert max(len(x) for x in res.output.splitlines()) <= 80
-    assert "Aa Bb" in res.output and "Cc Dd *" in res.output
+    assert "Aa Bb" in res.output and "* Cc Dd" in res.output
     assert "## Does it depend on skill?" in (d / "ladder.md").read_text()
     assert (d / "ladder.html").is_file()
     # a ladder's folder is reported alone, and a broken one is an input error
@@ -267,7 +276,7 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
         run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "c", runs=tmp_path / "r",
                    **kw)
     # FINDINGS.md gets the claims per rung in place (make findings-ladder), once
-    from deepsim.rulesets.deepfall.findings import LADDER_HEADING, main
+    from deepsim.studies.deepfall_findings import LADDER_HEADING, main
 
     (tmp_path / "f").mkdir()
     md = tmp_path / "f" / "FINDINGS.md"

@@ -10,6 +10,7 @@ any game.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -28,7 +29,9 @@ cli = CliRunner()
 CRIPPLED = {"base": "greedy", "press_max": 0, "recruit_max": 0, "target_depth": 1,
             "cash_loot": 0, "cash_depth": 0, "contest": 0, "last_stand": 0}
 FACTIONS = ["Wisp Warden", "Dvergar Reaver"]
-TINY = Settings(trials=4, games=80, confirm_games=400)
+#: 8 trials: with the shipped styles as they are, 4 trials of 80 games found no confirmed
+#: change for the crippled company (every trial's few games won none)
+TINY = Settings(trials=8, games=80, confirm_games=400)
 
 
 def scenario(tmp_path: Path, **extra) -> Path:
@@ -130,13 +133,17 @@ def test_no_confirmed_change_stops_after_the_round(tmp_path):
                    out=tmp_path / "o", plots=False)
     assert len(res.run.rounds) == 1 and res.run.rounds[0].converged
     assert "after round 0" in res.info["stopped"]
-    assert res.run.history == {"Gnoll Warden": ["greedy"]}
+    # the history holds only the start style (the shipped style the company plays best)
+    r0 = pd.read_parquet(res.out_dir / "rounds.parquet").set_index("faction")
+    assert res.run.history == {"Gnoll Warden": [r0.loc["Gnoll Warden", "start"]]}
+    assert r0.loc["Gnoll Warden", "start"] in {"balanced", "greedy", "martyr"}
 
 
 @pytest.mark.parametrize("edit, needle", [
     (lambda t: t + "\n  : [\n", "meta-bots.yaml"),
     (lambda t: t.replace("Wisp Warden:", "Wisp Wardn:"), "did you mean 'Wisp Warden'"),
-    (lambda t: t.replace("Dvergar Reaver: ", "Dvergar Reaver: gredy_"), "unknown style"),
+    # a style the file does not define (the company's line names a mixture or one style)
+    (lambda t: re.sub(r"(?m)^(  Dvergar Reaver: \{?)", r"\1gredy_", t), "unknown style"),
     (lambda t: t.replace("    press_max:", "    presss_max:", 1), "unknown knob"),
 ])
 def test_a_bad_bots_file_exits_2_naming_file_and_key(tiny, tmp_path, edit, needle):

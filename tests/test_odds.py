@@ -350,14 +350,16 @@ def test_odds_lists_the_rulesets_with_odds_and_refuses_others():
 
 def test_odds_only_rulesets_are_listed_and_refuse_to_run(tmp_path):
     from deepsim import rulesets
-    for name in ("rivals", "rove"):
-        rs = rulesets.get(name)
-        assert not rs.plays and rs.odds() is not None
-        assert {row["path"] for row in rs.parameters()} >= {"name"}
+    rs = rulesets.get("rove")
+    assert not rs.plays and rs.odds() is not None
+    assert {row["path"] for row in rs.parameters()} >= {"name"}
+    # Rivals plays games and keeps its odds questions (the same dice data)
+    riv = rulesets.get("rivals")
+    assert riv.plays and riv.odds() is not None
     out = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"}).output
-    assert "rivals" in out and "odds only" in out and "plays games" in out
+    assert "rove" in out and "odds only" in out and "plays games" in out
     scen = tmp_path / "r.yaml"
-    scen.write_text("name: r\nruleset: rivals\ngames: 10\n")
+    scen.write_text("name: r\nruleset: rove\ngames: 10\n")
     for args in (["run", str(scen), "--out", str(tmp_path / "run")],
                  ["trace", str(scen), "--game", "0"]):
         r = runner.invoke(app, args, env={"COLUMNS": "200"})

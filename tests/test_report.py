@@ -124,8 +124,10 @@ def test_viability_rule_has_a_too_strong_end():
     # above 1.25 x fair: too strong, even when the interval is wide (0.32-0.50); below
     # 0.8 x fair: not viable; between: the viability rule as before
     assert list(v) == ["too strong", "too strong", "not viable", "viable"]
-    assert list(M.viability_verdict(lo, hi, fair)) == [
-        "viable", "inconclusive", "not viable", "viable"]            # no top end given
+    # the same lines by default as every surface (deepsim.report.viability.DEFAULT)
+    assert list(M.viability_verdict(lo, hi, fair)) == list(v)
+    assert list(M.viability_verdict(lo, hi, fair, max_ratio=None)) == [
+        "viable", "inconclusive", "not viable", "viable"]            # no top end asked for
 
 
 def test_win_share_table_fair_share_in_mixed_counts_and_holm():
@@ -144,7 +146,8 @@ def test_win_share_table_fair_share_in_mixed_counts_and_holm():
     assert ws.loc["A", "fair_share"] == pytest.approx(0.5)
     assert ws.loc["C", "fair_wins"] == pytest.approx(3000 * 0.25)
     assert ws.loc["A", "test"] == "over" and ws.loc["B", "test"] == "under"
-    assert ws.loc["B", "verdict"] == "not viable" and ws.loc["A", "verdict"] == "viable"
+    # A wins every game at a fair share of 1/2: too strong by the shared lines
+    assert ws.loc["B", "verdict"] == "not viable" and ws.loc["A", "verdict"] == "too strong"
     assert set(ws.loc[list("CDEF"), "test"]) == {"fair"}
 
 
@@ -348,13 +351,12 @@ def test_several_runs_fill_b1_b8_and_the_matchups(runs):
     rep, _ = report_runs([runs["mixed"], runs["2p"], runs["spf1"]],
                          out_dir=Path(runs["root"]) / "multi")
     claims = {c.claim.id: c for c in rep.claims}
-    b1 = {p.label: p for p in claims["B1"].parts}
-    assert set(b1) == {"maw.steps_per_floor=2", "maw.steps_per_floor=1"}
+    b1 = {p.readings[0]: p for p in claims["B1"].parts}
+    assert set(b1) == {"spf2", "spf1"}
     assert all(p.verdict != "not measured" for p in b1.values())
-    assert "spf1" in b1["maw.steps_per_floor=1"].run or "steps_per_floor=1" in \
-        b1["maw.steps_per_floor=1"].run
+    assert "spf1" in b1["spf1"].run or "steps_per_floor=1" in b1["spf1"].run
     b8 = {p.label: p for p in claims["B8"].parts}
-    assert all(p.verdict == "holds" for p in b8.values())
+    assert len(b8) == 4 and all(p.verdict == "holds" for p in b8.values())
     # the runs' roles are stated
     assert rep.roles[0].startswith("matchups") and "B1 and B8" in rep.roles[1]
     assert "one-gap variation maw.steps_per_floor=1" in rep.roles[1]
@@ -413,7 +415,7 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
 
 
 def test_one_gap_variations_and_findings(runs, tmp_path):
-    from deepsim.rulesets.deepfall.findings import write_findings
+    from deepsim.studies.deepfall_findings import write_findings
 
     paths = write_findings([runs["mixed"], runs["2p"], runs["spf1"], runs["a20"]],
                            tmp_path / "reports")
@@ -435,18 +437,94 @@ def test_one_gap_variations_and_findings(runs, tmp_path):
         "primary run", "callings.wardancer.worthy_end_multiplier=0.88 (primary: 2.2)"]
 
 
-def test_warning_honesty_counts_every_taking_of_the_round():
-    """B8's note: crews Taken that were not warned = every Taking (with a Last Stand,
-    without one, and a fresh crew's before its first turn) minus the warned ones Taken;
-    never negative when the warned Takings are among them."""
+def test_warning_honesty_reads_the_kernels_classes_of_takings():
+    """B8's table: the warned crews' Taken share, and per game the Takings the kernel
+    classed as moved in, mustered and blindsided (never a difference of two counts, which
+    went negative on runs whose Takings were counted another way)."""
     from deepsim.rulesets.deepfall import metrics as DM
     games = pd.DataFrame({"game": [0, 1, 2], "players": [2, 2, 2], "warned": [2, 1, 0],
-                          "taken_after_warning": [2, 1, 0]})
-    seats = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2],
-                          "taken_no_stand": [1, 0, 0, 1, 0, 0],
-                          "worthy_ends": [0, 0, 0, 0, 1, 0],
-                          "taken_unplayed": [0, 1, 1, 0, 0, 0]})
-    w = DM.warning_honesty(games, seats)
-    # taken per game 2, 2, 1; warned ones taken 2, 1, 0 -> unwarned 0, 1, 1
-    assert w["unwarned_taken_pg"].iloc[0] == pytest.approx(2 / 3)
-    assert (w["unwarned_taken_pg"] >= 0).all()
+                          "taken_after_warning": [2, 1, 0], "taken_moved_in": [0, 1, 0],
+                          "taken_mustered": [0, 1, 1], "taken_blindsided": [0, 0, 0]})
+    w = DM.warning_honesty(games)
+    assert w["taken_if_warned"].iloc[0] == pytest.approx(1.0)
+    assert w["moved_in_pg"].iloc[0] == pytest.approx(1 / 3)
+    assert w["mustered_pg"].iloc[0] == pytest.approx(2 / 3)
+    assert w["blindsided_pg"].iloc[0] == 0
+    old = DM.warning_honesty(games.drop(columns=list(DM.TAKING_CLASSES.values())))
+    assert not set(DM.TAKING_CLASSES) & set(old.columns)
+
+
+# --- readings, calibration, paired games -------------------------------------------------------
+
+def test_a_claim_read_several_ways_gets_a_verdict_per_reading():
+    """Alternative readings are judged apart: a claim holds under the readings named,
+    never fails merely because another reading does; conjuncts shared by readings count
+    in each; an untestable reading is neither held nor failed."""
+    from deepsim.report.verdicts import Claim, ClaimPart, ClaimResult, claim_distance
+
+    c = Claim("X", "§1", "text", "how", ())
+    parts = [ClaimPart("a", "", "", "fails", distance=2.0, readings=("r1",)),
+             ClaimPart("b", "", "", "holds", distance=0.0, readings=("r2",)),
+             ClaimPart("shared", "", "", "holds", distance=0.0)]
+    res = ClaimResult(c, parts, readings={"r1": "one", "r2": "two"})
+    assert res.reading_verdicts() == {"r1": "fails", "r2": "holds"}
+    assert res.verdict == "holds (under 1 of 2 readings)"
+    assert claim_distance(res) == (0.0, [])
+    res.untestable = {"r2": "failed calibration"}
+    assert res.reading_verdicts()["r2"] == "untestable as worded"
+    assert res.verdict == "fails (1 untestable as worded)"
+    assert claim_distance(res)[0] == 2.0
+    res.untestable = {"r1": "x", "r2": "y"}
+    assert res.verdict == "untestable as worded"
+    one = ClaimResult(c, parts[:1] + [ClaimPart("c", "-", "-", "not measured")])
+    assert one.verdict == "fails (part not measured)"
+
+
+def test_claims_carry_the_claim_tables_readings(runs):
+    from deepsim.rulesets.deepfall.claims import CLAIM_TABLE
+
+    rep = build_report([load_run(runs["mixed"]), load_run(runs["spf1"])])
+    for res in rep.claims:
+        spec = CLAIM_TABLE[res.claim.id]
+        assert list(res.readings) == [r.key for r in spec.readings]
+        keys = set(res.readings)
+        for p in res.parts:
+            assert set(p.readings) <= keys, (res.claim.id, p.label)
+    b1 = next(c for c in rep.claims if c.claim.id == "B1")
+    # the literal Maw can never give ~11 rounds: it fails, and so does the default reading
+    assert b1.reading_verdicts() == {"spf2": "fails", "spf1": "fails"}
+    b5 = next(c for c in rep.claims if c.claim.id == "B5")
+    assert b5.verdict == "not measured" and "b5-exits-a.yaml" in b5.parts[0].note
+
+
+def test_a_reading_whose_instrument_fails_calibration_is_untestable(runs, monkeypatch):
+    from deepsim.rulesets.deepfall import claims as C
+
+    cal = {"instruments": {"B7.share": {"passed": False, "figure": "reads 2.0 on constant"}}}
+    monkeypatch.setattr(C, "_calibration", lambda: cal)
+    rep = build_report([load_run(runs["mixed"])])
+    b7 = next(c for c in rep.claims if c.claim.id == "B7")
+    assert b7.reading_verdicts()["share"] == "untestable as worded"
+    assert "reads 2.0 on constant" in b7.untestable["share"]
+    assert b7.reading_verdicts()["markers"] != "untestable as worded"
+
+
+def test_b5_reads_its_paired_games_and_nothing_else_does(runs, tmp_path):
+    """B5 on a crossover: each arm's deals played with the behaviours swapped; the paired
+    runs are named for what they are and kept out of the matchups and the Maw's tables."""
+    paired = [runner.run(f"scenarios/claims/b5-{arm}.yaml", games=800, chunk_size=800,
+                         out=tmp_path / arm).out_dir
+              for arm in ("exits-a", "exits-b", "aggression-a", "aggression-b")]
+    rep = build_report([load_run(runs["mixed"]), *(load_run(p) for p in paired)])
+    b5 = next(c for c in rep.claims if c.claim.id == "B5")
+    assert all(p.verdict != "not measured" for p in b5.parts)
+    assert "Cash Out" in b5.parts[0].measured and "ratio" in b5.parts[0].measured
+    assert "greedy" in b5.parts[1].measured and "balanced" in b5.parts[1].measured
+    assert all(r.startswith("B5's paired games") for r in rep.roles)
+    maw = next(s for s in rep.sections if s.key == "maw")
+    assert not any("b5-" in str(r) for r in maw.tables[0].frame["Run"])
+    mu = next(s for s in rep.sections if s.key == "matchups")
+    assert "claims-b5" not in " ".join(mu.paragraphs)
+    # an arm alone, or arms of different seeds, cannot be paired
+    rep1 = build_report([load_run(runs["mixed"]), load_run(paired[0])])
+    assert next(c for c in rep1.claims if c.claim.id == "B5").verdict == "not measured"

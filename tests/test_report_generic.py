@@ -43,13 +43,14 @@ def fake_atlantis(monkeypatch):
 
 
 def atlantis_frames(n: int, *, seed: int = 0, first_side: int = 0, p_king: float = 0.45,
-                    p_draw: float = 0.15, bots=("aggressive",), start: int = 0
+                    p_open: float = 0.15, bots=("aggressive",), start: int = 0
                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Games and seats frames shaped like the Atlantis ruleset's (layout.py)."""
+    """Games and seats frames shaped like the Atlantis ruleset's (layout.py): a share
+    ``p_open`` of games the safety cap stopped (unresolved: win NaN)."""
     rng = np.random.default_rng(seed)
     game = np.arange(start, start + n, dtype=np.int64)
     u = rng.random(n)
-    winner = np.where(u < p_draw, -1, np.where(u < p_draw + p_king, 1, 0)).astype(np.int64)
+    winner = np.where(u < p_open, -1, np.where(u < p_open + p_king, 1, 0)).astype(np.int64)
     cause = np.where(winner < 0, 4, rng.choice([0, 0, 0, 1, 2, 3], n)).astype(np.int64)
     turns = np.where(winner < 0, 200, rng.integers(10, 120, n)).astype(np.int64)
     killer_type = np.where(winner < 0, -1, rng.integers(0, len(UNITS), n)).astype(np.int64)
@@ -60,13 +61,14 @@ def atlantis_frames(n: int, *, seed: int = 0, first_side: int = 0, p_king: float
     games = pd.DataFrame({
         "game": game, "seed": np.full(n, seed, dtype=np.int64), "turns": turns,
         "rounds": (turns + 1) // 2, "winner_side": winner, "first_side": first,
-        "end_cause": cause, "truncated": winner < 0, "killer_type": killer_type,
+        "end_cause": cause, "truncated": winner < 0, "adjudicated": np.zeros(n, bool),
+        "killer_type": killer_type,
         "units_left_witch": rng.integers(0, 30, n), "units_left_king": rng.integers(0, 30, n),
         "material_witch": mw, "material_king": mk,
         "material_margin": np.where(first == 1, mk - mw, mw - mk),
-        "winner": pd.Categorical(np.where(winner < 0, "draw", np.where(winner == 1, SIDES[1],
-                                                                         SIDES[0])),
-                                 categories=[*SIDES, "draw"]),
+        "winner": pd.Categorical(np.where(winner < 0, "unresolved",
+                                          np.where(winner == 1, SIDES[1], SIDES[0])),
+                                 categories=[*SIDES, "unresolved"]),
         "end": pd.Categorical(np.array(CAUSES, dtype=object)[cause], categories=CAUSES),
         "first": pd.Categorical(np.array(SIDES, dtype=object)[first], categories=SIDES),
         "killer": pd.Categorical(killer, categories=["", *UNITS]),
@@ -75,15 +77,16 @@ def atlantis_frames(n: int, *, seed: int = 0, first_side: int = 0, p_king: float
     sgame = np.repeat(game, 2)
     side = np.where(seat == 0, np.repeat(first, 2), 1 - np.repeat(first, 2))
     w = np.repeat(winner, 2)
-    win = np.where(w < 0, 0.5, (w == side).astype(float))
+    win = np.where(w < 0, np.nan, (w == side).astype(float))
     bot_codes = rng.integers(0, len(bots), 2 * n)
     seats = pd.DataFrame({
         "game": sgame, "seat": seat.astype(np.int64) + 1, "players": np.full(2 * n, 2, np.int64),
         "faction": pd.Categorical(np.array(SIDES, dtype=object)[side], categories=SIDES),
         "bot": pd.Categorical(np.array(bots, dtype=object)[bot_codes], categories=list(bots)),
         "side": side.astype(np.int64), "win": win, "fair": np.full(2 * n, 0.5),
-        "outcome": pd.Categorical(np.where(win == 1, "win", np.where(win == 0, "loss", "draw")),
-                                  categories=["win", "loss", "draw"]),
+        "outcome": pd.Categorical(np.where(w < 0, "unresolved",
+                                           np.where(win == 1, "win", "loss")),
+                                  categories=["win", "loss", "unresolved"]),
         "first": seat == 0, "kills": rng.integers(0, 10, 2 * n),
     })
     return games, seats
@@ -119,7 +122,7 @@ def atl_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("atlantis-runs")
     hit1 = write_atlantis_run(root / "hit1", bots=("aggressive", "defensive"))
     hit56 = write_atlantis_run(
-        root / "hit56", seed=8, p_king=0.4, p_draw=0.02,
+        root / "hit56", seed=8, p_king=0.4, p_open=0.02,
         params={"combat": {"hit_faces": [5, 6]}, "setup": {"first_side": "sea_witch"},
                 "end": {"max_turns": 200}})
     king_first = write_atlantis_run(
@@ -194,7 +197,7 @@ def test_side_shares_sum_to_one_and_match_the_frames(atl_runs):
 
     run = load_run(atl_runs["hit1"])
     t = side_shares(run.games)
-    assert list(t["outcome"]) == ["Sea King", "Sea Witch", "draw"]
+    assert list(t["outcome"]) == ["Sea King", "Sea Witch", "unresolved"]
     assert t["share"].sum() == pytest.approx(1.0)
     assert (t["ci_low"] <= t["share"]).all() and (t["share"] <= t["ci_high"]).all()
     w = run.games["winner_side"]
@@ -207,8 +210,9 @@ def test_side_shares_sum_to_one_and_match_the_frames(atl_runs):
     assert ec.loc[ec["cause"] != "turn_cap", "king_of_wins"].sum() == pytest.approx(1.0)
     fm = first_move(run.games)  # the Sea Witch moves first here
     assert fm["first_wins"] == int((w == 0).sum())
-    assert fm["first_wins"] + fm["second_wins"] + fm["draws"] == run.n_games
-    assert fm["score"][0] == pytest.approx((fm["first_wins"] + fm["draws"] / 2) / run.n_games)
+    assert fm["first_wins"] + fm["second_wins"] + fm["unresolved"] == run.n_games
+    assert fm["score"][0] == pytest.approx(
+        fm["first_wins"] / (fm["first_wins"] + fm["second_wins"]))   # of the games that ended
 
 
 def test_several_atlantis_runs_side_by_side_labelled_by_their_rules(atl_runs):
@@ -228,7 +232,7 @@ def test_several_atlantis_runs_side_by_side_labelled_by_their_rules(atl_runs):
     assert "combat.hit_faces=[1]" in set(per_side["Rules"])
     assert all("side-by-side" in r for r in rep.roles)
     md = to_markdown(rep)
-    assert "How games end" in md and "turn cap (draw)" in md
+    assert "How games end" in md and "stopped by the safety cap" in md
     ends = by["atlantis-endings"].tables[0].frame
     assert len(ends) == 3 * 5
 
@@ -260,13 +264,19 @@ def test_summary_of_an_atlantis_run(atl_runs):
     from deepsim.summary import render_summary
 
     games, seats = read_run(atl_runs["hit1"], games_columns=["rounds", "truncated",
-                                                             "winner_side"],
+                                                             "adjudicated", "winner_side"],
                             seats_columns=["faction", "win", "fair", "players"])
     console = Console(width=160, record=True)
-    render_summary(console, games, seats, by="faction", label="faction")
+    render_summary(console, games, seats, by="faction", label="faction",
+                   caps=[{"path": "end.max_turns", "value": 200, "unit": "player-turn",
+                          "invented": True}])
     text = console.export_text()
     assert "Win share per faction" in text and "Sea King" in text
-    assert "Rounds per game" in text and "Draws:" in text
+    assert "Rounds per game" in text and "Draws: 0" in text
+    share = games["truncated"].mean()
+    assert (f"Unresolved: {100 * share:.1f}% of games" in text
+            and "the 200 player-turn cap (end.max_turns)" in text and "over 1%" in text)
+    assert "Invented safety caps" in text and "end.max_turns = 200 player-turns" in text
 
 
 # --- the gate -------------------------------------------------------------------------------
@@ -276,7 +286,7 @@ class _FakeEngine(AtlantisRuleset):
 
     def run_chunk(self, prepared, start, count):
         return atlantis_frames(count, seed=1000 + start, start=start, p_king=0.45,
-                               p_draw=0.15, bots=("aggressive", "defensive"))
+                               p_open=0.15, bots=("aggressive", "defensive"))
 
 
 ENGINE = _FakeEngine()
@@ -310,7 +320,11 @@ def test_gate_metric_spec_with_the_rulesets_group_columns():
     (draw,) = expand([parse_metric_spec("draw_share", group_columns=FAKE.group_columns)],
                      uni, key_prefix="")
     est = estimate(draw.metric, *observe(draw, games, seats), 0.05)
-    assert est.value == pytest.approx(100 * (games["winner_side"] < 0).mean())
+    # a game the turn cap stopped is unresolved, never a draw: the draw share is over the
+    # games that ended (Atlantis has no draw by its rules)
+    ended = ~games["truncated"].to_numpy()
+    assert est.value == pytest.approx(
+        100 * ((games["winner_side"] < 0).to_numpy() & ended).sum() / ended.sum())
     with pytest.raises(InputError, match="unknown key 'company'"):
         parse_metric_spec("win_share[company=X]", group_columns=FAKE.group_columns)
     with pytest.raises(InputError, match="unknown group column 'company'"):
@@ -326,7 +340,7 @@ def test_gate_check_on_an_atlantis_scenario():
     exp = parse_expect({"expect": [
         {"name": "both sides viable", "metric": "win_ratio", "by": "faction",
          "within": [0.8, 1.25]},
-        {"metric": "draw_share", "within": ["5%", "30%"]},
+        {"metric": "unresolved", "within": ["5%", "30%"]},
         {"metric": "win_share", "by": "faction", "group": "Sea King", "above": 60},
         {"metric": "win_edge", "by": "seat", "group": 1, "within": [-10, 10]},
     ]}, source="atl.yaml")
@@ -336,7 +350,7 @@ def test_gate_check_on_an_atlantis_scenario():
     verdicts = {r.instance.spec: r.verdict for r in res.rows}
     assert verdicts["win_ratio[faction=Sea Witch]"] == PASS  # fair share 0.5
     assert verdicts["win_ratio[faction=Sea King]"] == PASS
-    assert verdicts["draw_share"] == PASS
+    assert verdicts["unresolved"] == PASS
     assert verdicts["win_share[faction=Sea King]"] == FAIL
     assert verdicts["win_edge[seat=1]"] == PASS
     ratio = next(r for r in res.rows if r.instance.spec == "win_ratio[faction=Sea King]")
@@ -346,9 +360,9 @@ def test_gate_check_on_an_atlantis_scenario():
 def test_gate_compare_two_atlantis_runs(atl_runs):
     from deepsim.gate.compare import compare_runs
 
-    res = compare_runs(atl_runs["hit1"], atl_runs["hit56"], metric="draw_share")
-    assert res.metric == "draw_share" and not res.paired
-    assert res.diff.est < -5  # about 15% of draws against 2%
+    res = compare_runs(atl_runs["hit1"], atl_runs["hit56"], metric="unresolved")
+    assert res.metric == "unresolved" and not res.paired
+    assert res.diff.est < -5  # about 15% of games unresolved against 2%
     res = compare_runs(atl_runs["hit1"], atl_runs["hit56"],
                        metric="win_share[faction=Sea King]")
     assert res.metric == "win_share[faction=Sea King]"
@@ -356,7 +370,7 @@ def test_gate_compare_two_atlantis_runs(atl_runs):
 
 # --- tune -----------------------------------------------------------------------------------
 
-def test_tune_faction_spread_and_draw_share():
+def test_tune_faction_spread_and_unresolved():
     """The metric language on an Atlantis-shaped ruleset: tune's objective terms and
     sweep's numbers (in percentage points / percent)."""
     from deepsim.errors import InputError
@@ -366,14 +380,14 @@ def test_tune_faction_spread_and_draw_share():
 
     games, seats = ENGINE.run_chunk(PREPARED, 0, 4000)
     uni = universe_from_frames(games, seats, [2], FAKE.group_columns, "faction")
-    obj = parse_objective("faction_spread+draw_share").bind(uni)
+    obj = parse_objective("faction_spread+unresolved").bind(uni)
     assert {"faction", "win", "fair"} <= obj.seats_columns
     value, parts = obj.evaluate(games, seats)
-    shares = seats.groupby("faction", observed=True)["win"].mean()
+    shares = seats.groupby("faction", observed=True)["win"].mean()   # NaN (unresolved) skipped
     assert parts["faction_spread"].value == pytest.approx(100 * (shares - 0.5).abs().max())
-    assert parts["draw_share"].value == pytest.approx(100 * (games["winner_side"] < 0).mean())
+    assert parts["unresolved"].value == pytest.approx(100 * (games["winner_side"] < 0).mean())
     assert value.value == pytest.approx(parts["faction_spread"].value
-                                        + parts["draw_share"].value)
+                                        + parts["unresolved"].value)
     assert parts["faction_spread"].low <= parts["faction_spread"].value
     boot = obj.bootstrap_change((games, seats), (games, seats), reps=20)
     assert boot["change"] == 0 and boot["low"] == boot["high"] == 0

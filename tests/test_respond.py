@@ -129,6 +129,7 @@ def test_faction_bots_in_atlantis_and_abyss(tmp_path):
     ({"factions": {"Wisp Warden": "greedy", "wisp-warden": "martyr"}}, "a second time"),
     ({"factions": {}}, "faction_bots.factions"),
     ("missing.yaml", "no such faction bots file"),
+    ("x" * 5000 + ".yaml", "no such faction bots file"),     # longer than a file name may be
 ])
 def test_bad_faction_bots_exit_2_naming_the_key(tmp_path, value, needle):
     path = deepfall(tmp_path, faction_bots=value)
@@ -238,11 +239,11 @@ def test_holm_adjust_is_statsmodels_holm():
 
 
 @pytest.mark.parametrize("shipped, best, want", [
-    ((0.3, 0.5), (0.4, 0.7), "weak under best response"),
-    ((0.3, 0.5), (0.85, 0.95), "weak because of its bot"),
-    ((1.3, 1.4), (1.5, 1.6), "strong under any play"),
-    ((1.0, 1.1), (1.3, 1.4), "strong under best response"),
-    ((1.2, 1.3), (1.26, 1.4), "strong under best response"),
+    ((0.3, 0.5), (0.4, 0.7), "not viable under any play"),
+    ((0.3, 0.5), (0.85, 0.95), "not viable only with its default knobs"),
+    ((1.3, 1.4), (1.5, 1.6), "too strong under any play"),
+    ((1.0, 1.1), (1.3, 1.4), "too strong under best response"),
+    ((1.2, 1.3), (1.26, 1.4), "too strong under best response"),
     ((0.9, 1.0), (1.0, 1.1), "viable under any play"),
     ((0.7, 0.9), (0.85, 0.95), "inconclusive"),
     ((0.3, 0.5), (0.7, 0.9), "inconclusive"),
@@ -276,7 +277,7 @@ def test_a_search_from_crippled_knobs_finds_a_confirmed_gain(crippled):
     assert trials.loc[0, "start"] and trials.loc[0, "press_max"] == 0
     assert t["best_trial"] > 0
     assert t["gain_low"] > 0, t                 # the confirmed interval excludes 0
-    assert t["best_low"] > t["shipped_high"]
+    assert t["best_low"] > t["default_high"]
     files = {p.name for p in res.out_dir.iterdir()}
     assert {"respond.md", "respond.html", "respond.png", "styles.yaml", "trials.parquet",
             "confirm.parquet", "respond.json"} <= files

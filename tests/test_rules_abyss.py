@@ -414,6 +414,24 @@ def test_court_shift_slot_four_bonus_and_refill():
     assert s.ps[S.PS_LDECK_N] == 1 and s.ps[S.PS_REFILL_FAILED] == 0
 
 
+def test_the_slot_four_bonus_is_paid_only_when_this_purchase_empties_slot_four():
+    """AB-L4 "check whether this purchase freed the fourth place; if so, take two pearls
+    and refill": a purchase from a Court whose slot 4 was already empty (a refill the deck
+    could not complete left 2 lords) pays no pearls and refills nothing."""
+    s = State(2).court(["purple-1", "red-1"]).lord_deck([])       # slot 4 empty already
+    s.hand(1, [("crab", 5), ("crab", 1)])
+    s.recruit(1, "red-1", [("crab", 5), ("crab", 1)])
+    assert s.court_names() == ["purple-1"]
+    assert s.pl[1, S.PL_PEARLS] == 0                                 # no bonus
+    assert s.ps[S.PS_REFILL_FAILED] == 0                            # no refill tried
+    # the same purchase when slot 4 held a lord before it: the bonus (and a refill that
+    # the empty deck cannot complete, G-A10)
+    t = State(2).court(["purple-1", "red-1", "green-1"]).lord_deck([])
+    t.hand(1, [("crab", 5), ("crab", 1)])
+    t.recruit(1, "red-1", [("crab", 5), ("crab", 1)])
+    assert t.pl[1, S.PL_PEARLS] == 2 and t.ps[S.PS_REFILL_FAILED] == 1
+
+
 def test_a_refill_the_deck_cannot_complete_triggers_the_end():
     """AB-L4 / AB-G1 a Court refill with too few lords in the deck places what is left and
     triggers the end of the game."""
@@ -648,3 +666,67 @@ def test_a_finite_pearl_bank():
     s.pearls(0, 2)
     K.pay_bank(s.scr, 0, 2)
     assert s.ps[S.PS_BANK] == 5
+
+
+# ---- bots: buying after the final turn, drawing 2 or 3 locations -------------------------------
+
+def test_bots_buy_after_their_final_turn_when_it_raises_the_final_affiliation():
+    """Bots (AB-G2 the rules let a player buy in the others' last turns; AB-G3 one hand card
+    per race joins the affiliated allies): after its final turn the heuristic buys an ally
+    of a race missing from its hand that beats its best affiliated ally of that race, and
+    nothing that cannot count (a race it holds a lower card of, under the lowest-card
+    reading; no better than its affiliated best)."""
+    from abyss_state import RACE
+
+    from deepsim.rulesets.abyss import bots as BT
+    s = State(3).deck([("crab", 4), ("kraken", 3), ("jellyfish", 2)])
+    for p in range(3):
+        s.pearls(p, 5)
+    s.hand(1, [("kraken", 1)])                           # kraken 3 would not be affiliated
+    s.scr[S.X_AFF][1, RACE["jellyfish"], 4] = 1          # a jellyfish 4 affiliated already
+    s.pearls(2, 0)                                       # seat 2 cannot buy
+    s.ps[S.PS_FINAL] = 1
+    s.ps[S.PS_TRIGGER_SEAT] = 2
+    s.pl[1, S.PL_DONE] = 1                               # seat 1 has played its last turn
+    s.set_knobs(0, take_min=1e9)
+    V = S.view(s.scr)
+    assert BT.final_gain(V, s.hands[1], s.dat, 1, code(("crab", 4))) == 4
+    assert BT.final_gain(V, s.hands[1], s.dat, 1, code(("kraken", 3))) == 0
+    assert BT.final_gain(V, s.hands[1], s.dat, 1, code(("jellyfish", 2))) == 0
+    s.explore(0)
+    bought = [(int(r[3]), int(r[4])) for r in s.events(L.EV_OFFER) if r[6] == L.OF_BUY]
+    assert bought == [(1, code(("crab", 4)))]
+    assert s.sstat(1, "buys_after_final") == 1
+    hi = State(3, overrides=("end.final_affiliation=highest",)).hand(1, [("kraken", 1)])
+    V = S.view(hi.scr)
+    assert BT.final_gain(V, hi.hands[1], hi.dat, 1, code(("kraken", 3))) == 2
+
+
+def test_a_location_draw_weighs_only_what_it_adds_to_the_face_up_tiles():
+    """Bots (AB-K2: draw n, keep one, the rest face up): the tiles turned face up are a
+    gift to the others only where they beat the best tile already face up; so with a good
+    tile showing, drawing 2 or 3 can be the best choice (it never was when every second
+    best counted as a gift)."""
+    from deepsim.rulesets.abyss import bots as BT
+    wi = np.zeros(64, np.int64)
+    vals = [5, 6, 7, 8, 9, 10]
+    wi[:6] = vals
+    _, gift = BT.draw_values(wi, 0, 6, 2, 0.0)
+    assert gift == pytest.approx(np.mean([min(a, b) for i, a in enumerate(vals)
+                                          for b in vals[i + 1:]]))
+    _, gift8 = BT.draw_values(wi, 0, 6, 2, 8.0)
+    assert gift8 == pytest.approx(1 / 15)               # only the pair (9, 10) adds a point
+    # near the end of the stack: three tiles left unseen (5, 9, 10), an 8 face up, the rest
+    # owned. Drawing all three keeps the 10 and shows only a 9 (worth 1 more than the 8 to
+    # the others): the best choice; counting the whole second best as a gift it was the 8
+    locs = [int(v) for v in State(2).a.locations]
+    pick = {v: [t for t in range(len(locs)) if locs[t] == v] for v in set(locs)}
+    stack = [pick[5][0], pick[9][0], pick[10][0]]
+    shown = pick[8][0]
+    owned = [t for t in range(len(locs)) if t not in stack + [shown]]
+    u = State(2).locations(face_up=[shown], stack=stack).set_knobs(0, loc_gift=0.3)
+    u.scr[S.X_PLOC][1, :len(owned)] = owned
+    u.pl[1, S.PL_LOCS] = len(owned)
+    choice = int(BT.choose_location(S.view(u.scr), u.hands[0], u.dat, u.knobs[0],
+                                    K.bot_rng(u.scr), 0))
+    assert choice == -3

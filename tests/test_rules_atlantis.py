@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from atlantis_state import STILL, TERRAIN, State
 
+from deepsim.rulesets.atlantis import RULESET, bots
 from deepsim.rulesets.atlantis import board as B
-from deepsim.rulesets.atlantis import bots
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
 
@@ -884,14 +884,116 @@ def test_killing_the_leader_ends_the_game_at_once():
     assert gi[0, L.G_KILLER_TYPE] == s.type_of("sea_knights")
 
 
-def test_turn_cap_is_a_draw():
-    """AMB-T23: after max_turns player-turns without a leader kill the game is a draw."""
+def _outputs(s: State):
+    gi = np.zeros((1, K.N_GAME_INT), np.int64)
+    gf = np.zeros((1, K.N_GAME_FLT), np.float64)
+    si = np.zeros((1, 2, len(L.SEAT_INT)), np.int64)
+    sf = np.zeros((1, 2, K.N_SEAT_FLT), np.float64)
+    K.write_outputs(s.scr, s.dat, 0, gi, gf, si, sf)
+    return gi[0], sf[0]
+
+
+def test_the_safety_cap_leaves_the_game_unresolved():
+    """AMB-T23: the rules have no turn limit and no draw (AT-V1: a game ends when a leader
+    dies); the engine's invented cap end.max_turns stops a game the bots cannot finish: it
+    has no winner and no seat wins (the Python side makes its wins NaN), and it is marked
+    truncated, not adjudicated."""
     s = State(9, 9, overrides=("end.max_turns=6",))
     s.add("sea_witch", "witch", (0, 0))
     s.add("sea_king", "king", (8, 8))
     K.run_turns(s.scr, s.dat)
     assert s.g[B.GS_TURN] == 6 and s.g[B.GS_WINNER] == -1
-    assert s.g[B.GS_CAUSE] == L.END_TURN_CAP
+    assert s.g[B.GS_CAUSE] == L.END_TURN_CAP and s.g[B.GS_ADJUDICATED] == 0
+    gi, sf = _outputs(s)
+    assert gi[L.G_TRUNCATED] == 1 and gi[L.G_ADJUDICATED] == 0 and gi[L.G_WINNER_SIDE] == -1
+    assert (sf[:, L.SF_WIN] == 0).all()                    # never 0.5: it is no draw
+
+
+def test_material_adjudication_is_opt_in_and_needs_a_leader_in_material():
+    """AMB-T23 end.at_cap=material: the stopped game goes to the side with more material
+    (AD x DR left of its survivors); equal material stays unresolved."""
+    s = State(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
+    s.add("sea_witch", "witch", (0, 0))                      # 3 x 5 = 15
+    s.add("sea_king", "king", (8, 8), damage=2)              # 5 x 3 = 15
+    s.add("mermen", "king", (7, 8))                          # + 2 x 1: the King ahead
+    K.run_turns(s.scr, s.dat)
+    assert s.g[B.GS_CAUSE] == L.END_TURN_CAP and s.g[B.GS_WINNER] == L.KING
+    gi, sf = _outputs(s)
+    assert gi[L.G_TRUNCATED] == 1 and gi[L.G_ADJUDICATED] == 1
+    assert sorted(sf[:, L.SF_WIN].tolist()) == [0.0, 1.0]
+    level = State(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
+    level.add("sea_witch", "witch", (0, 0))
+    level.add("sea_king", "king", (8, 8), damage=2)
+    K.run_turns(level.scr, level.dat)
+    assert level.g[B.GS_WINNER] == -1 and level.g[B.GS_ADJUDICATED] == 0
+
+
+def test_stopped_games_are_unresolved_in_the_tables():
+    """The contract (deepsim.rulesets.base.UNRESOLVED): a game the cap stops has win NaN on
+    both seats, winner 'unresolved', outcome 'unresolved'; with end.at_cap=material the
+    same games are adjudicated (win 1/0, adjudicated True, still truncated)."""
+    sc = {"name": "cap", "ruleset": "atlantis", "players": 2, "seed": 3, "games": 20,
+          "sides": {"sea_witch": {"bot": "defensive"}, "sea_king": {"bot": "defensive"}}}
+    prep = RULESET.prepare(dict(sc), overrides=["end.max_turns=8"])
+    games, seats = RULESET.run_chunk(prep, 0, 20)
+    assert games["truncated"].all() and not games["adjudicated"].any()
+    assert seats["win"].isna().all() and (games["winner"] == "unresolved").all()
+    assert (seats["outcome"] == "unresolved").all()
+    prep = RULESET.prepare(dict(sc), overrides=["end.max_turns=8", "end.at_cap=material"])
+    g2, s2 = RULESET.run_chunk(prep, 0, 20)
+    decided = g2["adjudicated"].to_numpy()
+    assert g2["truncated"].all() and decided.any()
+    assert (g2.loc[decided, "winner"] != "unresolved").all()
+    per = s2.groupby("game")["win"].sum()
+    assert (per[g2.loc[decided, "game"]] == 1.0).all()
+    assert s2[s2["game"].isin(g2.loc[~decided, "game"])]["win"].isna().all()
+    # the same games, the same material: adjudication decides who was ahead
+    mat = g2.loc[decided]
+    king = (mat["material_king"] > mat["material_witch"]).to_numpy()
+    assert ((mat["winner"] == "Sea King").to_numpy() == king).all()
+
+
+def test_a_hidden_unit_using_a_special_discards_its_hide_marker():
+    """AMB-T28: the rulebook calls Net, Entangle, Mesmerize and Siren's Call attacks ("Net
+    attack", "the unit that made the Siren attack"), and a hidden unit that attacks must
+    discard its Hide marker (AT-A8): with specials.special_discards_hide (the default) a
+    hidden Morkoth that calls the Sea King (no regular target in reach) is no longer hidden;
+    with the reading off it keeps the marker."""
+    for discards, still_hidden in (("true", False), ("false", True)):
+        s = State(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        m = s.add("morkoth", "witch", (1, 1), hidden=True)       # Siren Song, AD 2
+        king = s.add("sea_king", "king", (3, 1))                  # 2 hexes: no regular attack
+        s.dice(1)                                                 # AT-X7: Siren on 1-3
+        K.attack_phase(s.scr, s.dat, s.kn, L.WITCH)
+        assert len(attacks(s)) == 0 and s.u[king, B.UC_SIREN] == 1
+        assert s.hidden(m) == still_hidden
+    # a regular attack after the special: it still gets the hidden bonus, then the marker
+    # goes (AT-A4, AT-A8) whatever the reading
+    for discards in ("true", "false"):
+        s = State(5, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        net = s.add("sahuagin", "witch", (1, 1), hidden=True)   # AD 3, Nets
+        s.add("sea_knights", "king", (2, 1))
+        s.dice(2, 6, 6, 6, 6, 6, 6, 6)                           # Net on 1-3: paralyzed
+        K.attack_phase(s.scr, s.dat, s.kn, L.WITCH)
+        att = attacks(s)
+        assert len(att) == 1 and att[0, 7] == 3 + 2 + 2 and not s.hidden(net)
+
+
+def test_bots_keep_hiding_rather_than_use_a_special_without_an_attack():
+    """Bots (not a rule), AMB-T28: a hidden heuristic unit that has no regular attack keeps
+    its marker instead of using a special on an ordinary enemy (the special would discard
+    it), but calls an enemy leader in reach; with the reading off nothing is lost and it
+    uses the special."""
+    for discards, used in (("true", False), ("false", True)):
+        s = State(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        m = s.add("morkoth", "witch", (1, 1), hidden=True)
+        s.add("sea_knights", "king", (3, 1))
+        s.dice(1)
+        K.attack_phase(s.scr, s.dat, s.kn, L.WITCH)
+        assert (len(s.kinds(L.EV_SPECIAL)) > 0) == used and s.hidden(m)
+        assert bots.keep_hidden(s.scr, s.dat, s.kn, m)
+        s.add("sea_king", "king", (1, 2))                        # a leader within 2
+        assert not bots.keep_hidden(s.scr, s.dat, s.kn, m)
 
 
 def test_deployment_along_each_edge():
@@ -1034,11 +1136,12 @@ def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
     assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)
 
 
-def _full_leader_threat(s: State, i: int) -> np.ndarray:
-    """``bots.leader_threat``'s field by its definition, searching every enemy's whole
-    reach (plain Python): AD x hit chance (x 3 Poison) once per hex an enemy free to act
-    could attack after up to MV steps over passable, empty hexes (slot i's own counts as
-    empty, Vortex/Lava never passed; AT-M2, M5, M7, M8); Ranged ones within MV + range."""
+def _full_leader_threat(s: State, i: int) -> tuple[np.ndarray, np.ndarray]:
+    """``bots.leader_threat``'s two fields by their definition, searching every enemy's
+    whole reach (plain Python): AD x hit chance once per hex an enemy free to act could
+    attack after up to MV steps over passable, empty hexes (slot i's own counts as empty,
+    Vortex/Lava never passed; AT-M2, M5, M7, M8); Ranged ones within MV + range. Poison
+    units (AT-X1: one hit kills) in the second field, the rest in the first."""
     u, dat = s.u, s.dat
     units, nb, dist = dat[B.D_UNITS], dat[B.D_NB], dat[B.D_DIST]
     terrain, ter, occ = dat[B.D_TERRAIN], s.scr[B.X_TER], s.scr[B.X_OCC]
@@ -1047,13 +1150,14 @@ def _full_leader_threat(s: State, i: int) -> np.ndarray:
     rmax = int(dat[B.D_RULES][L.R_RANGED_MAX])
     ci = u[i, B.UC_CELL]
     lmv = units[u[i, B.UC_TYPE], L.U_MV]
-    thr = np.zeros(len(ter))
+    fields = (np.zeros(len(ter)), np.zeros(len(ter)))
     for j in range(s.g[B.GS_NSLOTS]):
         t = u[j, B.UC_TYPE]
         if (not u[j, B.UC_ALIVE] or u[j, B.UC_SIDE] in (u[i, B.UC_SIDE], L.NEUTRAL)
                 or s.paralysis(j) or u[j, B.UC_SIREN] or units[t, L.U_AD] <= 0):
             continue
-        w = units[t, L.U_AD] * p * (3.0 if units[t, L.U_POISON] else 1.0)
+        w = units[t, L.U_AD] * p
+        thr = fields[1 if units[t, L.U_POISON] else 0]
         cj, mv = u[j, B.UC_CELL], units[t, L.U_MV]
         if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, L.U_RANGED] else 1):
             continue
@@ -1080,7 +1184,7 @@ def _full_leader_threat(s: State, i: int) -> np.ndarray:
             frontier = nxt
         for c in sorted(hit):
             thr[c] += w
-    return thr
+    return fields
 
 
 def test_leader_danger_field_is_exact_within_the_leaders_reach():
@@ -1107,11 +1211,12 @@ def test_leader_danger_field_is_exact_within_the_leaders_reach():
     stuck = s.add("sea_knights", "king", (8, 3))
     s.u[stuck, B.UC_PARA] = 1                               # AT-X10: no attack next turn
     bots.leader_threat(s.scr, s.dat, leader)
-    got = s.scr[B.X_LTHR]
-    want = _full_leader_threat(s, leader)
+    got, got_p = s.scr[B.X_LTHR], s.scr[B.X_LPOI]
+    want, want_p = _full_leader_threat(s, leader)
     near = s.dat[B.D_DIST][s.u[leader, B.UC_CELL]] <= 3 + 1
-    assert near.sum() > 40 and (want[near] > 0).sum() > 10
+    assert near.sum() > 40 and (want[near] > 0).sum() > 10 and (want_p[near] > 0).sum() > 3
     assert (got[near] == want[near]).all()                  # the same sums, bit for bit
+    assert (got_p[near] == want_p[near]).all()              # the Lion Fish's, apart
     assert (got[~near] != want[~near]).any()                # the far part was cut short
 
 
@@ -1182,3 +1287,137 @@ def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on():
             differ += got != exact
             pruned += int((~keep).sum())
     assert moves > 100 and pruned > 100 and differ > 0
+
+
+# ---------------------------------------------------------------------------------------
+# bots: the blind spots fixed with the safety cap (each also measured on paired games,
+# docs/RULES.md, Atlantis "Bots")
+# ---------------------------------------------------------------------------------------
+
+def test_a_breaking_leader_with_no_pursuer_left_goes_in():
+    """Bots: with the armies spent (no unit of its own that could hunt the enemy leader),
+    a leader breaking a standoff drops its keep-back distance and closes in; with a
+    pursuer left it stays back and lets the pursuer go (leaders alone never ended)."""
+    def game(pursuer: bool):
+        s = State(9, 3)
+        s.set_knobs(dict(STILL, caution=0.2, leader_keep_back=4, leader_hunt=0.5,
+                         standoff_turns=10))
+        w = s.add("sea_witch", "witch", (1, 1))
+        s.add("sea_king", "king", (6, 1), damage=4)             # one hit point left
+        if pursuer:
+            s.add("barracuda", "witch", (0, 0))
+        s.g[B.GS_TURN] = 30                                     # 29 quiet player-turns
+        s.active("witch")
+        K.swim_phase(s.scr, s.dat, s.kn, L.WITCH, 1)
+        return s, w
+
+    s, w = game(False)
+    assert s.g[B.GS_BREAKING] == 1 and s.g[B.GS_PURSUERS] == 0
+    assert s.at(w)[0] >= 4, s.log()                             # next to the Sea King
+    s, w = game(True)
+    assert s.g[B.GS_BREAKING] == 1 and s.g[B.GS_PURSUERS] == 1
+    assert s.at(w)[0] <= 2, s.log()                             # kept back
+
+
+def test_breaking_pursuers_pass_a_vortex_to_reach_the_leader():
+    """Bots: a side breaking a standoff weighs a Vortex or Lava next to the hex it ends on
+    at a quarter (as it weighs the enemy's attacks), so it goes into a pocket whose only
+    approach passes one, instead of watching it from the edge for the rest of the game."""
+    s = State(9, 3, fill="mountain_peaks")
+    for col in range(9):
+        s.terrain((col, 1), "open_ocean")                       # a corridor
+    s.terrain((4, 0), "vortex")                                 # next to (3,1), (4,1)
+    s.set_knobs(dict(STILL, caution=0.1, standoff_turns=2))
+    fish = s.add("great_white_sharks", "witch", (0, 1))          # MV 3
+    s.add("sea_king", "king", (8, 1))
+    s.g[B.GS_TURN] = 10
+    s.active("witch")
+    K.swim_phase(s.scr, s.dat, s.kn, L.WITCH, 1)
+    assert s.g[B.GS_BREAKING] == 1 and s.at(fish) == (3, 1), s.log()
+
+
+def test_leader_danger_counts_a_poison_hit_as_a_kill():
+    """Bots: AT-X1 a poisonous attacker's hit destroys whatever the DR, so the own leader's
+    danger counts an expected poison hit as its whole DR left and P(killed) as 1 - P(no
+    poison hit) x P(fewer ordinary hits than its DR left); three times as many ordinary
+    hits (the old weight) are far less dangerous to a healthy leader."""
+    kn = np.zeros(L.N_KNOBS)
+    kn[L.KNOBS.index("caution")] = 0.2
+    lam = 0.5
+    poison = bots.leader_danger(kn, 0.0, lam, 5)
+    three = bots.leader_danger(kn, 3 * lam, 0.0, 5)
+    dead = 1.0 - np.exp(-lam)
+    assert poison == pytest.approx(bots.LEADER_RISK * 0.2 * (lam + 4 * dead))
+    assert poison > 2 * three
+    # equal to ordinary hits on the last hit point (one hit kills either way)
+    assert bots.leader_danger(kn, 0.0, lam, 1) == pytest.approx(
+        bots.leader_danger(kn, lam, 0.0, 1))
+
+
+def test_a_leader_on_its_last_hit_point_stays_out_of_whirl_pools():
+    """Bots: AT-M7 a Whirl Pool / Vent attacks a unit entering it (1 AD): a leader it could
+    destroy neither passes through one (kernel.reach with bots.avoid_entry) nor ends on
+    one for a small gain (bots.entry_cost weighs the chance of losing the game); with DR
+    to spare, or for the random baseline, the path is the cheapest as before."""
+    s = State(7, 3, fill="sargasso")                             # cost 2 everywhere
+    s.terrain((2, 1), "whirl_pool")                              # cost 1: the cheap way
+    for pos in ((3, 1), (3, 0)):
+        s.terrain(pos, "open_ocean")                             # the way round: 2 + 1 + 1
+    king = s.add("sea_king", "king", (1, 1), damage=4)           # one hit point left
+    s.set_knobs(dict(STILL, caution=0.1))
+    assert bots.avoid_entry(s.scr, s.dat, s.kn, king)
+    n = K.reach(s.scr, s.dat, king, 4, True)
+    r = {s.pos(int(c)): int(s.scr[B.X_PKEY][c] >> 3) for c in s.scr[B.X_PLIST][:n]}
+    assert r[(2, 1)] == 1 and r[(3, 1)] == 4                     # may end there; around it
+    assert s.reach(king, 4)[(3, 1)] == 2                         # through it, unguarded
+    t = s.type_of("sea_king")
+    assert bots.entry_cost(s.dat, t, 1, 1, 1 / 6) > 4 * bots.LEADER_RISK / 6 - 1e-9
+    assert bots.entry_cost(s.dat, t, 5, 1, 1 / 6) < 1.0
+    s.u[king, B.UC_DMG] = 0
+    assert not bots.avoid_entry(s.scr, s.dat, s.kn, king)
+    s.u[king, B.UC_DMG] = 4
+    s.set_knobs(dict(STILL, random=1))
+    assert not bots.avoid_entry(s.scr, s.dat, s.kn, king)
+
+
+def test_a_unit_that_hid_stays_hidden_in_the_second_swim_phase():
+    """Bots: a hidden unit weighs its Hide marker (AT-M6: a move discards it) before moving
+    in the Second Swim phase: with moves saved and a small pull toward the enemy it stays
+    hidden; not hidden it takes the pull. It does not hide on a Current hex whose End-phase
+    push (AT-E1) would take the marker anyway."""
+    def second_swim(hidden: bool):
+        s = State(9, 3)
+        s.set_knobs(dict(STILL, advance=0.3, caution=0.2, hide=0.7))
+        m = s.add("mermen", "king", (2, 1), hidden=hidden)
+        s.add("sea_witch", "witch", (8, 1))
+        s.active("king")
+        s.u[m, B.UC_SAVED] = 2
+        K.swim_phase(s.scr, s.dat, s.kn, L.KING, 2)
+        return s, m
+
+    s, m = second_swim(True)
+    assert s.at(m) == (2, 1) and s.hidden(m)
+    s, m = second_swim(False)
+    assert s.at(m) != (2, 1)
+    c = State(5, 3)
+    c.terrain((2, 1), "current", current=0)
+    u = c.add("mermen", "king", (2, 1))
+    assert bots._pushed(c.scr, c.dat, u, c.cell((2, 1)))
+    c.add("mermen", "king", (3, 1))                              # the push is blocked
+    assert not bots._pushed(c.scr, c.dat, u, c.cell((2, 1)))
+
+
+def test_no_terrain_spell_on_a_hex_that_already_has_its_terrain():
+    """Bots: a Whirlpool cast on a Whirl Pool hex changes nothing (a spell-made terrain
+    does not attack the unit already there): the heuristic picks another target or none;
+    the random baseline still draws among every legal target."""
+    s = State(7, 3, fill="mud_flats")
+    caster = s.add("sea_witch", "witch", (1, 1), chits=("whirlpool",))
+    on_pool = s.add("sea_knights", "king", (3, 1))
+    s.terrain((3, 1), "whirl_pool")
+    s.set_knobs(dict(STILL, spell_aggr=1.0))
+    v, target = bots.spell_option(s.scr, s.dat, s.kn, caster, L.SP_WHIRLPOOL, False)
+    assert v < 0 and target == -1                                # nothing worth it
+    other = s.add("sea_knights", "king", (4, 1))
+    v, target = bots.spell_option(s.scr, s.dat, s.kn, caster, L.SP_WHIRLPOOL, False)
+    assert target == s.u[other, B.UC_CELL] and target != s.u[on_pool, B.UC_CELL]

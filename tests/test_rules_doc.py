@@ -34,7 +34,9 @@ def test_every_parameter_path_named_in_rules_md_exists():
     tops = {p.split(".")[0] for p in paths}
     named = named_paths(DOC.read_text(), tops)
     assert len(named) > 100            # the check reads the file's paths at all
-    missing = [(line, tok) for line, tok in named if tok not in prefixes]
+    # a file name (`events.py`, `dice.py:roll_pool`) is never a parameter
+    missing = [(line, tok) for line, tok in named
+               if tok not in prefixes and not tok.endswith(".py")]
     assert not missing, "docs/RULES.md names parameters that do not exist: " + ", ".join(
         f"line {line}: {tok}" for line, tok in missing)
 

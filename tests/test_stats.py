@@ -98,6 +98,23 @@ def test_game_overview():
     games = pd.DataFrame({"players": [2, 3], "rounds": [5, 6], "margin": [2, 4],
                           "margin_rel": [0.1, 0.3], "truncated": [False, True]})
     ov = stats.game_overview(games)
-    assert ov == {"games": 2, "truncated": 1, "mean_margin": 3.0,
-                  "mean_margin_rel": pytest.approx(0.2)}
+    # the truncated game is unresolved: counted, and left out of the margins
+    assert ov == {"games": 2, "truncated": 1, "unresolved": 1, "unresolved_share": 0.5,
+                  "mean_margin": 2.0, "mean_margin_rel": pytest.approx(0.1)}
+    adjudicated = games.assign(adjudicated=[False, True])
+    ov = stats.game_overview(adjudicated)
+    assert (ov["truncated"], ov["unresolved"], ov["mean_margin"]) == (1, 0, 3.0)
     assert stats.game_overview(pd.DataFrame({"rounds": [1]}))["truncated"] is None
+
+
+def test_unresolved_seats_are_left_out_of_win_shares():
+    """A game a safety cap stopped has win NaN on its seats: neither won nor lost."""
+    seats = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2], "faction": list("ABABAB"),
+                          "win": [1.0, 0.0, np.nan, np.nan, 0.0, 1.0], "fair": [0.5] * 6})
+    ws = stats.win_shares(seats, by="faction").set_index("faction")
+    assert ws.loc["A", "games"] == 2 and ws.loc["A", "wins"] == 1.0
+    assert ws.loc["B", "win_share"] == 0.5
+    assert len(stats.resolved_seats(seats)) == 4
+    games = pd.DataFrame({"game": [0, 1, 2], "truncated": [False, True, True],
+                          "adjudicated": [False, False, True]})
+    assert stats.unresolved_flags(games).tolist() == [False, True, False]

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 from rich.console import Console
 
-from deepsim.summary import balance_verdict, headline_lines, render_summary
+from deepsim.report import viability as V
+from deepsim.summary import headline_lines, render_summary
 
 
 def _seats(rates: dict[str, float], games: int = 4000, players: int = 4) -> pd.DataFrame:
@@ -28,16 +29,33 @@ def _seats(rates: dict[str, float], games: int = 4000, players: int = 4) -> pd.D
 
 def test_the_verdict_scale_has_both_ends():
     fair = 0.25
-    assert balance_verdict(0.40, 0.44, fair) == "too strong"       # all above 1.25 x fair
-    assert balance_verdict(0.10, 0.14, fair) == "not viable"       # all below 0.8 x fair
-    assert balance_verdict(0.26, 0.28, fair) == "over"
-    assert balance_verdict(0.22, 0.24, fair) == "under"
-    assert balance_verdict(0.24, 0.26, fair) == "fair"
-    assert balance_verdict(0.15, 0.35, fair) == "inconclusive"     # wider than 10% of fair
+
+    def v(lo, hi, lines=V.DEFAULT):
+        return V.verdict_of(lo, hi, fair, lines)
+
+    assert v(0.40, 0.44) == "too strong"       # all above 1.25 x fair
+    assert v(0.10, 0.14) == "not viable"       # all below 0.8 x fair
+    assert v(0.26, 0.28) == "viable"           # over fair, but within the lines
+    assert v(0.22, 0.24) == "viable"
+    assert v(0.15, 0.35) == "inconclusive"     # wider than 10% of fair
     # a wide interval wholly past an end is decided, not "inconclusive" (issue 26)
-    assert balance_verdict(0.34, 0.50, fair) == "too strong"
-    assert balance_verdict(0.40, 0.42, fair, max_ratio=2.0) == "over"
-    assert balance_verdict(float("nan"), 0.3, fair) == "inconclusive"
+    assert v(0.34, 0.50) == "too strong"
+    assert v(0.40, 0.42, V.Lines(max_ratio=2.0)) == "viable"
+    assert v(float("nan"), 0.3) == "inconclusive"
+    # the same on the ratio scale (fair = 1), as compare, respond, ladder and meta use it
+    assert V.verdict_of(1.3, 1.4) == "too strong" and V.verdict_of(0.5, 0.7) == "not viable"
+
+
+def test_the_holm_test_is_its_own_column():
+    seats = _seats({"Wisp Wardancer": 0.27, "Gnoll Warden": 0.25, "Golem-born Reaver": 0.23},
+                   games=20000)
+    t = V.table(seats, "company")
+    by = t.set_index("company")
+    # 27% of 20,000 against 25% is significant, but inside the lines: over AND viable
+    assert by.loc["Wisp Wardancer", "test"] == "over"
+    assert by.loc["Wisp Wardancer", "verdict"] == "viable"
+    assert by.loc["Gnoll Warden", "test"] == "fair"
+    assert by.loc["Golem-born Reaver", "test"] == "under"
 
 
 def test_headline_names_strongest_and_weakest_with_interval_and_verdict():

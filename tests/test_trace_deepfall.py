@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from deepsim.cli import app
 from deepsim.rulesets.deepfall import RULESET
 from deepsim.rulesets.deepfall import layout as L
-from deepsim.rulesets.deepfall.schema import SYMBOLS
+from deepsim.rulesets.deepfall.schema import DICE, ROOMS, SYMBOLS
 
 GAMES = 24
 TRACED = range(0, GAMES, 2)
@@ -227,3 +227,67 @@ def test_cli_format_refused():
     res = runner.invoke(app, ["trace", "scenarios/deepfall-4p.yaml", "--game", "3",
                               "--format", "xml"])
     assert res.exit_code == 2 and "--format" in res.output
+
+
+def test_json_names_dice_faces_and_room_themes():
+    res = runner.invoke(app, ["trace", "scenarios/deepfall-4p.yaml", "--game", "3",
+                              "--format", "json"])
+    recs = [json.loads(ln) for ln in res.output.splitlines() if ln.startswith("{")]
+    dice = [r for r in recs if r.get("event") == "die"]
+    assert dice and all(r["die_name"] == DICE[r["die"]] for r in dice)
+    assert all(r["face_name"] == SYMBOLS[r["face"]] for r in dice)
+    rooms = [r for r in recs if r.get("event") in ("room", "claim", "score")]
+    assert rooms and all(r["room_name"] == ROOMS[r["room"]] for r in rooms)
+    setup = [r for r in recs if r.get("event") == "setup"]
+    assert setup and all(len(r["rooms"]) >= 2 and all(isinstance(x, str) for x in r["rooms"])
+                         for r in setup)
+
+
+def test_trace_filters_seat_round_and_bot_lines():
+    base = ["trace", "scenarios/deepfall-4p.yaml", "--game", "0", "--seed", "1"]
+    full = runner.invoke(app, base)
+    assert full.exit_code == 0
+    # each round closes with the seats' Glory so far; the last one with the final Glory
+    standings = [ln for ln in full.output.splitlines() if ln.startswith("-- Glory after")]
+    rounds = [ln for ln in full.output.splitlines() if ln.startswith("== Round ")]
+    assert len(standings) == len(rounds)
+    final = [float(ln.split(": ")[1].split(" Glory")[0]) for ln in full.output.splitlines()
+             if " Glory (rooms " in ln]
+    last = standings[-1].split(": ", 1)[1].split(", ")
+    assert [float(x.split()[1]) for x in last] == final
+    # --seat: that seat's lines and the table's; --round: that round only
+    res = runner.invoke(app, [*base, "--seat", "3", "--round", "1"])
+    assert res.exit_code == 0, res.output
+    out = res.output.splitlines()
+    body = [ln for ln in out if ln.startswith("  S") and "[" in ln]
+    assert body and all(ln.startswith("  S3 ") for ln in body)
+    assert "== Round 1 ==" in res.output and "== Round 2 ==" not in res.output
+    assert "-- Glory after round 1" in res.output and "round 2:" not in res.output
+    # --only bot: the bots' lines, each naming its seat
+    res = runner.invoke(app, [*base, "--only", "bot", "--round", "2"])
+    lines = [ln for ln in res.output.splitlines() if ln.endswith("]")]
+    assert lines and all(ln.endswith("[bot]") or "Maw forecast" in ln for ln in lines)
+    assert all(ln.startswith("  S") for ln in lines)
+    # the JSON records filter the same way
+    res = runner.invoke(app, [*base, "--format", "json", "--seat", "2", "--only", "bot"])
+    ev = [json.loads(ln) for ln in res.output.splitlines() if ln.startswith("{")][1:-1]
+    assert ev and all(e["seat"] in (2, -1) or e["event"] in ("round", "setup", "end")
+                      for e in ev)
+    assert all(e["rule"] == "bot" or e["event"] in ("round", "setup", "end", "forecast")
+               for e in ev)
+    # bad filters: exit 2, one line
+    for bad in (["--seat", "0"], ["--round", "3-1"], ["--only", "bots"], ["--seat", "x"],
+                ["--width", "-1"]):
+        res = runner.invoke(app, [*base, *bad])
+        assert res.exit_code == 2 and "error:" in res.output, (bad, res.output)
+
+
+def test_trace_lines_wrap_to_the_width():
+    base = ["trace", "scenarios/deepfall-4p.yaml", "--game", "0", "--seed", "1"]
+    wide = runner.invoke(app, base).output.splitlines()
+    assert max(len(ln) for ln in wide) > 150          # a pipe gets whole lines (tools)
+    res = runner.invoke(app, [*base, "--width", "80"])
+    lines = res.output.splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    # every word is kept: the wrapped text joins back to the whole one
+    assert " ".join(" ".join(lines).split()) == " ".join(" ".join(wide).split())

@@ -10,6 +10,7 @@ valid.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -22,16 +23,16 @@ from rich.progress import ProgressColumn
 from rich.table import Table
 from rich.text import Text
 
-from deepsim import runner
 from deepsim.cli import options
+from deepsim.cli.help import DeepsimGroup
 from deepsim.cli.options import Backend, Scheduler, Threads, Workers, fail
 from deepsim.errors import EXIT_INTERRUPTED, InputError, OutputError
-from deepsim.output import read_run
 from deepsim.progressbar import games_progress
 from deepsim.version import __version__
 
 app = typer.Typer(
     name="deepsim",
+    cls=DeepsimGroup,
     help="Monte Carlo balance simulator for tabletop games.",
     no_args_is_help=True,
     add_completion=False,
@@ -88,12 +89,17 @@ _fail = fail     # error: line, exit 2 (bad input) or 4 (a failed write)
 
 
 class _SpeedColumn(ProgressColumn):
-    """Games per second."""
+    """Games per second since the games began: the games played over the time since the
+    bar started (when the first game is about to be played, after any compile), the
+    summary's own rate (``run.json`` ``games_per_s``), not rich's moving estimate over the
+    last few chunk writes, which reads several times higher when chunks finish in bursts."""
 
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("- games/s" if speed is None else f"{speed:,.0f} games/s",
-                    style="progress.data.speed")
+        played = task.completed - task.fields.get("start_done", 0)
+        elapsed = task.elapsed
+        if not elapsed or played <= 0:
+            return Text("- games/s", style="progress.data.speed")
+        return Text(f"{played / elapsed:,.0f} games/s", style="progress.data.speed")
 
 
 class _CompileStatus:
@@ -256,7 +262,16 @@ def run(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """Play a scenario's games and write parquet results, then print a summary."""
+    """Play a scenario's games, write parquet and print the headline.
+
+    One row per game and one per seat go to parquet in the run folder (--out), with
+    run.json; the summary follows: the headline (strongest and weakest factions, how
+    sure), win shares with Wilson intervals, seats, game length. --resume finishes an
+    interrupted run in place, --from re-runs a finished one elsewhere.
+    """
+    from deepsim import runner
+    from deepsim.output import read_run
+
     console, err_console = _console(), _console(stderr=True)
     progress_bar = games_progress(err_console, quiet=quiet, description="",
                                   extra=(_SpeedColumn(),))
@@ -269,7 +284,8 @@ def run(
             compiling.stop()
             progress_bar.start()
             # a resumed run starts part-way: that is not speed
-            task_id = progress_bar.add_task("games", total=total, completed=done)
+            task_id = progress_bar.add_task("games", total=total, completed=done,
+                                            start_done=done)
         progress_bar.update(task_id, completed=done, total=total)
 
     sets = list(sets or [])
@@ -330,9 +346,12 @@ def run(
         result.out_dir,
         games_columns=_present(result.out_dir, "games", ["players", "rounds", "margin",
                                                           "margin_rel", "truncated",
-                                                          "winner_side"]),
+                                                          "adjudicated", "winner_side"]
+                                + (["game", "won", "outcome", "target"] if rs.cooperative
+                                   else [])),
         seats_columns=_present(result.out_dir, "seats", list(dict.fromkeys(
-            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]))),
+            [c for c, _ in rs.headline_groups()] + ["win", "fair", "players", "bot"]
+            + (["game"] if rs.cooperative else [])))),
     )
     render_summary(console, games_df, seats_df, by=rs.faction_column,
                    label=rs.faction_label, score=rs.score_label,
@@ -342,7 +361,8 @@ def run(
                    compile_s=info.get("compile_s"), compiled=info.get("kernel_compiled"),
                    out_dir=str(result.out_dir), status=result.manifest["status"],
                    baseline_bots=info.get("baseline_bots", ()),
-                   headline=rs.headline_groups())
+                   headline=rs.headline_groups(),
+                   caps=info.get("safety_caps") or (), cooperative=rs.cooperative)
     if make_report:
         _auto_report(result.out_dir, console, quiet=False)
 
@@ -356,21 +376,40 @@ def trace(
     fmt: options.output_format(
         "text (readable, default) or json (one JSON object per line: header with the seats, each "
         "event, result).") = "text",
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="Only these seats (from 1; repeatable or 1,3), with the table's "
+                       "own lines.")] = None,
+    round_: Annotated[list[str] | None, typer.Option(
+        "--round", help="Only these rounds (3, 2-4 or 1,5; repeatable).")] = None,
+    only: Annotated[str | None, typer.Option(
+        "--only", help="bot: only the bots' decisions and what they read; rules: only "
+                       "the rules' lines.")] = None,
+    width: Annotated[int | None, typer.Option(
+        "--width", help="Wrap lines to this many columns (0: never; default: the "
+                        "terminal's width, no wrapping when the output is a pipe or a "
+                        "file).")] = None,
 ) -> None:
     """Replay one game turn by turn, exactly as the batch played it."""
+    from deepsim import runner
+    from deepsim.tracefilter import TraceFilter, parse_numbers
+
     err_console = _console(stderr=True)
     compiling = _CompileStatus(err_console)
     try:
+        view = TraceFilter(parse_numbers(seat, "--seat", low=1),
+                           parse_numbers(round_, "--round", low=1), only)
+        if width is not None and width < 0:
+            raise InputError(f"expected a width >= 0, got {width}", key="--width")
         if os.path.isdir(target):  # os.path: never raises (a too long name)
             if seed is not None or sets:
                 raise InputError("--seed and --set apply to a scenario file; a run directory "
                                  "replays with its recorded seed and overrides",
                                  file=str(target))
             lines, warnings = runner.trace_run(target, game, on_compile=compiling.start,
-                                               fmt=fmt)
+                                               fmt=fmt, view=view)
         elif os.path.lexists(target):  # a link loop too: the loader says so
             lines = runner.trace_scenario(target, game, seed=seed, overrides=list(sets or []),
-                                          on_compile=compiling.start, fmt=fmt)
+                                          on_compile=compiling.start, fmt=fmt, view=view)
             warnings = []
         else:
             raise InputError("no such run directory or scenario file", file=str(target))
@@ -380,15 +419,39 @@ def trace(
         compiling.stop()
     for w in warnings:
         err_console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    if width is None:
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 0
+    if fmt == "text" and width > 0:
+        lines = wrap_lines(lines, width)
     out = sys.stdout
     for line in lines:
         out.write(line + "\n")
     out.flush()
 
 
+def wrap_lines(lines: list[str], width: int) -> list[str]:
+    """Lines longer than ``width`` wrapped at spaces, each continuation indented four more
+    than its line (a word longer than the width is kept whole)."""
+    import textwrap
+
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[:len(line) - len(body)]
+        out += textwrap.wrap(body, width, initial_indent=indent,
+                             subsequent_indent=indent + "    ", break_long_words=False,
+                             break_on_hyphens=False) or [line]
+    return out
+
+
 @app.command()
 def rulesets() -> None:
-    """List the rulesets: built-in and installed (plugins of the `deepsim.rulesets` entry
+    """List the rulesets: built-in, installed and odds-only.
+
+    List the rulesets: built-in and installed (plugins of the `deepsim.rulesets` entry
     point group), those deepsim plays and odds-only ones, with version and source. A
     plugin that cannot be loaded is listed with its error."""
     from deepsim.rulesets import describe
@@ -420,7 +483,12 @@ def params(
     ruleset: str = typer.Argument(..., help="Ruleset name (deepsim rulesets lists them)."),
     match: str = typer.Option("", "--match", "-m", help="Show only paths containing this."),
 ) -> None:
-    """List every ruleset parameter: dotted path, default, type, bounds, rulebook section."""
+    """List every ruleset parameter, its default and bounds.
+
+    One line per parameter: dotted path (what --set takes), default, type, bounds and the
+    rulebook section it comes from."""
+    from deepsim import runner
+
     console = _console()
     try:
         rs = runner.get_ruleset(ruleset)
@@ -465,7 +533,9 @@ def bench(
         "Also write the results as JSON to this file (e.g. reports/bench.json); by default "
         "nothing is written.") = None,
 ) -> None:
-    """Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
+    """Benchmark a ruleset's kernel: games/s per core.
+
+    Benchmark a ruleset's kernel on its bench scenario: games/s per core, JIT vs plain
     Python, RNG floor, memory."""
     from deepsim.bench import bench_ruleset, run_bench
     from deepsim.bench_render import bench_table
@@ -496,14 +566,14 @@ def warmup(
     prune: Annotated[bool, typer.Option(
         "--prune", help="Also remove the cache folders of other kernel sources.")] = False,
 ) -> None:
-    """Compile the rulesets' kernels into numba's per-user cache ahead of time.
+    """Compile the kernels into numba's cache ahead of time.
 
     Independent parts (a ruleset's kernels for batch games and for traced games, other
     rulesets) compile in parallel processes, one per core. Later runs of the same sources,
     from any checkout or installed copy, load them in about a second. The cache is
     NUMBA_CACHE_DIR, else ~/.cache/deepsim (docs/ci.md).
     """
-    from deepsim import jitcache
+    from deepsim import jitcache, runner
     from deepsim import warmup as warming
 
     if print_key or print_dir:
@@ -594,7 +664,9 @@ def scenarios(
     directory: Annotated[Path, typer.Argument(help="Folder of scenario files.")]
     = Path("scenarios"),
 ) -> None:
-    """List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
+    """List the scenario files in a folder.
+
+    List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
     console = _console()
     if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
@@ -637,6 +709,8 @@ def _check_scenario_file(path: Path) -> dict:
     InputError
         The first problem, as ``run`` reports it.
     """
+    from deepsim import runner
+
     _, scen, prepared = runner.resolve(path)
     if scen.get("expect") is not None:
         from deepsim.gate.expect import parse_expect
@@ -685,7 +759,9 @@ def report(
         "--option", help="Report setting KEY=VALUE, e.g. viability.min_ratio=0.9; "
                          "repeatable (keys in the report's Method section).")] = None,
 ) -> None:
-    """Balance report of finished runs: win shares per faction, seats, the ruleset's own
+    """Balance report of finished runs, or of a ladder folder.
+
+    Balance report of finished runs: win shares per faction, seats, the ruleset's own
     sections and its rulebook's claims. Given a `deepsim ladder` folder: the ladder's
     report ("Does it depend on skill?") again, as ladder.md / ladder.html."""
     from deepsim.ladder.report import is_ladder_dir, report_ladder

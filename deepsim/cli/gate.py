@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
@@ -83,17 +84,15 @@ _CHECK_TABLE_WIDTH = 110
 def _check_list(console: Console, result, title: str) -> None:
     """The check's rows as paragraphs: verdict, number and name; the expectation and its
     bound; what was measured, its interval and the games (an 80-column CI log)."""
-    from deepsim.gate.check import level_text
+    from deepsim.gate.check import level_text, member_names
 
     console.print(f"[bold]{title}[/bold]", highlight=False)
-    previous = None
     width = max((len(r.verdict) for r in result.rows), default=0)
+    names = member_names(result.rows)
     for i, row in enumerate(result.rows, 1):
         inst, est = row.instance, row.estimate
         style = _STYLE[row.verdict]
-        name = escape(inst.name) if inst.name and inst.position != previous else ""
-        previous = inst.position
-        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {name}",
+        console.print(f"[{style}]{row.verdict:<{width}}[/{style}] #{i} {escape(names[i - 1])}",
                       highlight=False)
         console.print(f"    {escape(inst.spec)} {escape(inst.bound_text)}", highlight=False,
                       overflow="fold")
@@ -113,13 +112,12 @@ def _check_table(console: Console, result, title: str, head: str, one_level: boo
     table.add_column(head, justify="right")
     table.add_column("Games", justify="right")
     table.add_column("Verdict")
-    previous = None
+    from deepsim.gate.check import member_names
+
+    names = member_names(result.rows)
     for i, row in enumerate(result.rows, 1):
         inst, est = row.instance, row.estimate
-        label = escape(inst.spec)
-        if inst.name and inst.position != previous:  # the name once per expectation
-            label = f"[dim]{escape(inst.name)}[/dim]\n{label}"
-        previous = inst.position
+        label = f"[dim]{escape(names[i - 1])}[/dim]\n{escape(inst.spec)}"
         interval = f"[{_num(est.low)}, {_num(est.high)}]"
         if not one_level:
             interval += f" ({level_text(row.alpha)})"
@@ -143,19 +141,55 @@ def _check_footer(console: Console, result) -> None:
         console.print(f"[dim]{escape(result.stopped_early)}[/dim]", highlight=False)
     for note in getattr(result, "notes", []):
         console.print(f"[yellow]deprecated:[/yellow] {escape(note)}", highlight=False)
+    for line in defaults_lines(result):
+        head = "[yellow]warning:[/yellow]" if "fails at the" in line else "[dim]note:[/dim]"
+        console.print(f"{head} {escape(line)}", highlight=False)
     if result.placeholders:
         console.print(f"[yellow]placeholder data:[/yellow] "
                       f"{escape(', '.join(result.placeholders))}", highlight=False)
+    caps = getattr(result, "safety_caps", [])
+    if caps:
+        console.print("[yellow]invented safety caps[/yellow] (not in the rulebook; a game "
+                      "one stops is unresolved, left out of every win share): "
+                      + escape(", ".join(f"{c['path']}={c['value']}" for c in caps)),
+                      highlight=False)
     if result.not_played:
         console.print(f"[dim]left out (never played in this scenario, "
                       f"{len(result.not_played)}): "
                       f"{escape(', '.join(result.not_played))}[/dim]", highlight=False)
 
 
+def defaults_lines(result) -> list[str]:
+    """With ``--set``: for each failed test, whether it fails at the scenario's own rules
+    too (then its bound failed before the change: the gate needs new bounds, `deepsim check
+    --init`) or passes there (the change moved it)."""
+    from deepsim.gate.check import member_names
+
+    if not getattr(result, "defaults", None):
+        return []
+    names = member_names(result.rows)
+    out = []
+    for i, v in sorted(result.defaults.items()):
+        r = result.rows[i]
+        where = f"#{i + 1} {names[i]} ({r.instance.spec})"
+        if v == "fail":
+            out.append(f"{where} fails at the scenario's own rules too (without --set, "
+                       f"same {r.games:,} games): its bound fails today, not because of "
+                       "the change; deepsim check --init measures new bounds")
+        else:
+            word = "passes" if v == "pass" else "is inconclusive"
+            out.append(f"{where} {word} at the scenario's own rules (without --set, same "
+                       f"{r.games:,} games): the change moves it")
+    return out
+
+
 def quiet_lines(result) -> list[str]:
     """``check --quiet``: the verdict counts, then one line per expectation that did not
     pass (verdict, number, expectation, measured value, interval, bound)."""
+    from deepsim.gate.check import member_names
+
     c = result.counts
+    names = member_names(result.rows)
     lines = [(f"{result.scenario_name}: {c['pass']} pass, {c['fail']} fail, "
               f"{c['inconclusive']} inconclusive after {result.games_played:,} games "
               f"({EXIT_TEXT[result.exit_code]})")]
@@ -163,10 +197,11 @@ def quiet_lines(result) -> list[str]:
         if row.verdict == "pass":
             continue
         inst, est = row.instance, row.estimate
-        lines.append(f"  {row.verdict} #{i} {inst.spec} {inst.bound_text}: measured "
-                     f"{_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
+        lines.append(f"  {row.verdict} #{i} {names[i - 1]}: {inst.spec} {inst.bound_text}: "
+                     f"measured {_num(est.value, inst.metric.unit)} [{_num(est.low)}, "
                      f"{_num(est.high)}]")
-    return lines
+    return lines + [f"  {'warning' if 'fails at the' in x else 'note'}: {x}"
+                    for x in defaults_lines(result)]
 
 
 def check(
@@ -199,15 +234,48 @@ def check(
         "No progress bar and no table: the counts, then a line for each expectation that did not "
         "pass.")
     = False,
+    init: Annotated[bool, typer.Option(
+        "--init", help="Write an expect: block instead: today's measured values of "
+                       "--metric (default: every faction's and faction part's win/fair, "
+                       "rounds and the first seat's edge per player count) with a "
+                       "tolerance, in a scenario that extends SCENARIO (--out FILE, "
+                       "else printed).")] = False,
+    metric: Annotated[list[str] | None, typer.Option(
+        "--metric", "-m", help="With --init: a number of the metric language to bound; "
+                               "repeatable.")] = None,
+    tolerance: Annotated[float, typer.Option(
+        "--tolerance", help="With --init: times the tolerance each bound adds to today's "
+                            "interval (0.1 x fair, 2 pp, 0.5 rounds, else 10% of the "
+                            "value).")] = 1.0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="With --init: the gate file to write (a scenario with "
+                            "extends: SCENARIO and the expect: block).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --init: replace --out.")]
+    = False,
 ) -> None:
-    """Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
-    input."""
+    """Judge a scenario's expect: block (the CI balance gate).
+
+    Judge a scenario's expect: block: exit 0 all pass, 1 any fail, 3 inconclusive, 2 bad
+    input. With --init, write the block from today's measured values."""
     from deepsim.gate.check import run_check
     from deepsim.gate.junit import write_junit
 
     console = Console()
     bar, on_progress = _progress(quiet)
+    if init:
+        _init(console, scenario, bar, on_progress, games=games, seed=seed,
+              sets=list(sets or []), alpha=alpha, threads=threads, metric=metric,
+              tolerance=tolerance, out=out, force=force, quiet=quiet,
+              misplaced=[n for n, v in (("--sequential", sequential), ("--junit", junit),
+                                        ("--fail-fast", fail_fast),
+                                        ("--max-games", max_games),
+                                        ("--min-games", min_games)) if v])
+        return
     try:
+        stray = [n for n, v in (("--metric", metric), ("--out", out), ("--force", force),
+                                ("--tolerance", tolerance != 1.0)) if v]
+        if stray:
+            raise InputError(f"{', '.join(stray)} go(es) with --init", key=stray[0])
         try:
             result = run_check(scenario, games=games, seed=seed, overrides=list(sets or []),
                                alpha=alpha, sequential=sequential, max_games=max_games,
@@ -244,6 +312,21 @@ def _d(x: float) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:+.3g}"
 
 
+def _change_cells(row) -> list[str]:
+    """The B - A and interval cells of one row (markup): a paired change with its 95%
+    interval (bold when it excludes 0), or, when no game changed, that fact with an exact
+    bound instead of a zero-width interval."""
+    du = "pp" if row.unit == "%" else row.unit
+    if row.unchanged:
+        bound = (f"|B - A| < {row.bound:.2g} {du}" if not math.isnan(row.bound)
+                 else f"< {row.bound_share:.2g}% of games change")
+        return [escape(f"no game changed\n(0 of {row.n:,})"), escape(bound)]
+    cells = [f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
+    if row.low <= 0 <= row.high or math.isnan(row.low):
+        return [escape(c) for c in cells]
+    return [f"[bold]{escape(c)}[/bold]" for c in cells]
+
+
 def _delta_table(title: str, rows, first: str) -> Table:
     """Each number's value in A and B and the paired change B - A with its interval."""
     table = Table(title=title, title_justify="left")
@@ -253,27 +336,90 @@ def _delta_table(title: str, rows, first: str) -> Table:
     table.add_column("B - A", justify="right")
     table.add_column("95% interval", justify="right")
     for row in rows:
-        du = "pp" if row.unit == "%" else row.unit
         name = row.member or row.label
         if row.metric.endswith("_spread"):
             name = f"[bold]{escape(row.metric)}[/bold]"
         else:
             name = escape(name)
-        style = "" if row.low <= 0 <= row.high or math.isnan(row.low) else "bold"
-        cells = [_share(row.value_a, row.unit), _share(row.value_b, row.unit),
-                 f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
-        if style:
-            cells[2:] = [f"[{style}]{escape(c)}[/{style}]" for c in cells[2:]]
-        else:
-            cells = [escape(c) for c in cells[:2]] + [escape(c) for c in cells[2:]]
-        table.add_row(name, *cells)
+        table.add_row(name, escape(_share(row.value_a, row.unit)),
+                      escape(_share(row.value_b, row.unit)), *_change_cells(row))
     return table
+
+
+def _side(value: float, unit: str, ratio, verdict: str) -> str:
+    """One variant's cell of the faction table: win share, x fair and the verdict."""
+    from deepsim.report import viability as V
+
+    head = escape(_share(value, unit))
+    if ratio is None:
+        return head
+    st = V.style_of(verdict)
+    word = escape(verdict)
+    return f"{head}\n{ratio[0]:.2f}x\n" + (f"[{st}]{word}[/{st}]" if st else word)
+
+
+def _faction_table(title: str, rows, first: str) -> Table:
+    """Before/after per faction: in A and in B its win share, x fair and verdict (the
+    report's), the paired change of the win share with its interval (or "no game
+    changed"), and a marker where the verdict changed."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAVY, show_edge=False,
+                  pad_edge=False)
+    table.add_column(first, overflow="fold", ratio=2)
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("B", justify="right", no_wrap=True)
+    table.add_column("B - A\n(95% interval)", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for row in rows:
+        if row.metric.endswith("_spread"):
+            table.add_row(f"[bold]{escape(row.metric)}[/bold]",
+                          escape(_share(row.value_a, row.unit)),
+                          escape(_share(row.value_b, row.unit)), "\n".join(_change_cells(row)),
+                          "")
+            continue
+        mark = "[bold]*[/bold]" if row.verdict_changed else ""
+        table.add_row(escape(row.member or row.label),
+                      _side(row.value_a, row.unit, row.ratio_a, row.verdict_a),
+                      _side(row.value_b, row.unit, row.ratio_b, row.verdict_b),
+                      "\n".join(_change_cells(row)), mark)
+    return table
+
+
+def balanced_now(rows, label: str, cooperative: bool = False) -> list[str]:
+    """"Is it balanced now?": the verdict counts in A and B and every faction whose
+    verdict changed (A -> B); a co-operative game's: the party's verdicts per player
+    count."""
+    from deepsim.report import party as P
+    from deepsim.report import viability as V
+
+    fac = [r for r in rows if r.verdict_a and r.verdict_b]
+    if not fac:
+        return []
+    out = []
+    words = P.VERDICTS if cooperative else V.VERDICTS
+    for side, key in (("A", "verdict_a"), ("B", "verdict_b")):
+        got = [getattr(r, key) for r in fac]
+        out.append(f"{side}: " + ", ".join(f"{got.count(v)} {v}" for v in words))
+    moved = [r for r in fac if r.verdict_changed]
+    if moved:
+        out.append(f"{len(moved)} {label} verdict(s) changed: " + "; ".join(
+            f"{r.member} {r.verdict_a} -> {r.verdict_b} ({r.ratio_a[0]:.2f}x -> "
+            f"{r.ratio_b[0]:.2f}x)" for r in moved))
+    else:
+        out.append(f"no {label} verdict changed")
+    unchanged = [r for r in fac if r.unchanged]
+    if unchanged:
+        out.append(f"{len(unchanged)} {label}(s) where no game changed: "
+                   + ", ".join(r.member for r in unchanged[:8])
+                   + (" ..." if len(unchanged) > 8 else ""))
+    return out
 
 
 def render_compare(console: Console, r) -> None:
     """Both variants, the difference with its interval and, with the SPRT, the LLR, its
     bounds and the decision; in fixed mode also the table of the metric's numbers and the
     before/after table of the factions."""
+    from deepsim.report import viability as V
+
     du = "pp" if r.unit == "%" else r.unit
     games = (f"{r.games:,} paired games (same seed and game indices: common random numbers)"
              if r.paired else f"{r.games:,} games, unpaired (different seeds)")
@@ -306,27 +452,56 @@ def render_compare(console: Console, r) -> None:
     if not math.isnan(r.p_value):
         ref = r.theta0 if r.theta0 is not None else 0.0
         table.add_row("p-value", f"{r.p_value:.3g} (two-sided, B - A = {ref:g})")
+    measured = ""
+    if single:
+        lo, hi = r.diff.interval(0.05)
+        measured = f"; measured B - A = {r.diff.est:+.3g} {du} [{lo:+.3g}, {hi:+.3g}]"
     if r.theta0 is None:
         decision = "no hypotheses given (--sprt H0 H1): estimates only"
         style = "bold"
-    elif r.decision == "H1":
-        decision, style = f"H1 accepted: B - A = {r.theta1:g} {du} (exit 1)", "bold red"
-    elif r.decision == "H0":
-        decision, style = f"H0 accepted: B - A = {r.theta0:g} {du} (exit 0)", "bold green"
+    elif r.decision in ("H0", "H1"):
+        win, lose = ((r.theta1, r.theta0) if r.decision == "H1" else (r.theta0, r.theta1))
+        code = 1 if r.decision == "H1" else 0
+        decision = (f"{r.decision} accepted (exit {code}): the data favour B - A = {win:g} "
+                    f"{du} over B - A = {lose:g} {du} (a decision between the two "
+                    f"hypotheses, not an estimate){measured}")
+        style = "bold red" if r.decision == "H1" else "bold green"
     else:
-        decision, style = (f"inconclusive after {r.games:,} games (exit 3)", "bold yellow")
+        decision = (f"inconclusive after {r.games:,} games (exit 3): neither hypothesis "
+                    f"accepted{measured}")
+        style = "bold yellow"
     table.add_row("Decision", f"[{style}]{escape(decision)}[/{style}]")
     console.print(table)
     if r.rows:
         console.print(_delta_table(f"{escape(r.metric)}: A, B and the paired change B - A",
                                    r.rows, "number"))
-    if r.factions:
+    if r.factions and r.cooperative:
         label = r.faction_label
-        console.print(_delta_table(f"Before/after per {escape(label)}: win share in A and B, "
-                                   f"its paired change, and the spread", r.factions,
-                                   escape(label)))
-        console.print("[dim]bold: the 95% interval of the change excludes 0 (one interval "
-                      "per row, not simultaneous)[/dim]", highlight=False)
+        console.print(_faction_table(
+            "Is it on target now? The party's win rate per player count in A and B, x "
+            "target and verdict; the paired change", r.factions, escape(label)))
+        console.print("[dim]*: the verdict changed. x fair: the party's win rate / the "
+                      "target (Wilson interval), games with a baseline bot's seat left out; "
+                      "verdict: too easy / too hard when the interval lies wholly above / "
+                      "below the target +- 5 pts, on target when inside it, else unclear. "
+                      "Bold: the 95% interval of the change excludes 0.[/dim]",
+                      highlight=False)
+        for line in balanced_now(r.factions, label, cooperative=True):
+            console.print(escape(line), highlight=False)
+    elif r.factions:
+        label = r.faction_label
+        console.print(_faction_table(
+            f"Is it balanced now? Per {escape(label)} in A and B: win share, x fair and "
+            "verdict; the paired change of the win share", r.factions, escape(label)))
+        console.print("[dim]*: the verdict changed. x fair: win share / fair share, baseline "
+                      "bots left out; verdict: "
+                      + escape(V.rule_text(holm=False)) + ". Bold: the 95% interval of the "
+                      "change excludes 0 (one interval per row, not simultaneous). No game "
+                      "changed: the exact (Clopper-Pearson) bound on the share of games that "
+                      "change, which bounds the win share's change too.[/dim]",
+                      highlight=False)
+        for line in balanced_now(r.factions, label):
+            console.print(escape(line), highlight=False)
     for n in r.notes:
         console.print(f"[dim]{escape(n)}[/dim]", highlight=False)
     console.print(f"[dim]{r.elapsed_s:.1f} s[/dim]", highlight=False)
@@ -367,7 +542,9 @@ def compare(
     threads: options.threads("numba threads.") = None,
     quiet: options.quiet("No progress bar.") = False,
 ) -> None:
-    """Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
+    """Did a change shift balance? Two variants on paired games.
+
+    Compare two variants on paired games: SPRT of one metric (--sprt), or estimates with
     intervals and the before/after table of the factions (a fixed number of games, or two
     run directories). Exit 0 H0 (or no --sprt), 1 H1, 3 inconclusive, 2 bad input."""
     from deepsim.gate.compare import SprtPlan, compare_runs, run_compare
@@ -415,6 +592,63 @@ def compare(
         raise _fail(exc) from None
     render_compare(console, result)
     raise typer.Exit(result.exit_code)
+
+
+def _init(console: Console, scenario: Path, bar, on_progress, *, games, seed, sets, alpha,
+          threads, metric, tolerance, out, force, quiet, misplaced) -> None:
+    """``check --init``: measure, then write (or print) the gate file."""
+    import os
+    import shlex
+    import sys
+
+    from deepsim.atomic import atomic_write_text
+    from deepsim.gate.check import init_expect
+
+    try:
+        if misplaced:
+            raise InputError(f"{', '.join(misplaced)} judge(s) a block; --init writes one",
+                             key=misplaced[0])
+        if out is not None:
+            if out.exists() and not force:
+                raise InputError("exists; pass --force to replace it", file=str(out),
+                                 key="--out")
+            if out.exists() and out.is_dir():
+                raise InputError("is a directory; --out names the gate file to write",
+                                 file=str(out), key="--out")
+            if not out.parent.is_dir():
+                raise InputError("no such folder for the gate file", file=str(out.parent),
+                                 key="--out")
+            if out.resolve() == Path(scenario).resolve():
+                raise InputError("would replace the scenario it extends", file=str(out),
+                                 key="--out")
+        try:
+            res = init_expect(scenario, games=games, seed=seed, overrides=sets,
+                              metrics=list(metric or []) or None, tolerance=tolerance,
+                              alpha=alpha, threads=threads, progress=on_progress)
+        finally:
+            bar.stop()
+        base = (os.path.relpath(Path(scenario).resolve(), out.resolve().parent)
+                if out is not None else str(scenario))
+        command = "deepsim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
+            if sys.argv[1:2] == ["check"] else f"deepsim check --init {scenario}"
+        text = res.yaml(base, command)
+        if out is not None:
+            try:
+                atomic_write_text(out, text)
+            except OSError as exc:
+                raise InputError(f"cannot write the gate file: {exc.strerror}",
+                                 file=str(out)) from None
+    except InputError as exc:
+        raise _fail(exc) from None
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    if not quiet:
+        console.print(f"Wrote {escape(str(out))}: {len(res.rows)} expectations measured on "
+                      f"{res.games:,} games of seed {res.seed} (extends {escape(base)}). "
+                      f"Check it: deepsim check {escape(str(out))}", highlight=False)
+    else:
+        typer.echo(str(out))
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -19,30 +20,60 @@ __all__ = ["ladder", "print_summary", "register", "summary_table"]
 
 
 def summary_table(result) -> Table:
-    """Per faction: its verdict at each rung (abbreviated), 80 columns wide."""
-    from deepsim.ladder.report import verdict_codes
+    """Per faction: its win share over fair share and verdict at each rung, two lines a
+    cell (80 columns wide for up to five rungs)."""
+    from deepsim.ladder.report import verdict_cells
+    from deepsim.report import viability as V
 
-    codes = verdict_codes(result)
-    t = Table(title="Verdict per rung", title_justify="left")
-    t.add_column(str(codes.columns[0]).capitalize(), overflow="fold")
-    for c in codes.columns[1:-1]:
+    cells = verdict_cells(result, sep="\n")
+    t = Table(title="Win share / fair share and verdict per rung", title_justify="left",
+              box=box.SIMPLE_HEAVY, collapse_padding=True, pad_edge=False, show_edge=False)
+    t.add_column(str(cells.columns[0]).capitalize(), overflow="fold", ratio=2)
+    for c in cells.columns[1:-1]:
         t.add_column(str(c), justify="center", no_wrap=True)
-    for row in codes.itertuples(index=False):
-        mark = "" if row[-1] == "yes" else " *"
-        t.add_row(escape(str(row[0])) + mark, *[str(x) for x in row[1:-1]])
+    for row in cells.itertuples(index=False):
+        mark = "" if row[-1] == "yes" else "* "
+        styled = []
+        for x in row[1:-1]:
+            ratio, _, word = str(x).partition("\n")
+            st = V.style_of(word)
+            styled.append(f"{escape(ratio)}\n[{st}]{escape(word)}[/{st}]" if st
+                          else escape(str(x)))
+        t.add_row(mark + escape(str(row[0])), *styled)
     return t
 
 
 def print_summary(result, console: Console) -> None:
     """The rungs, the verdict table and skill depth and luck per rung (80 columns)."""
+    from deepsim.report import viability as V
+
+    info = result.info
+    lines = V.Lines(min_ratio=info["min_ratio"], max_ratio=info["max_ratio"],
+                    max_rel_width=info["max_rel_width"])
     for j, r in enumerate(result.rungs):
         console.print(f"R{j + 1}: {escape(r.label)}", highlight=False)
-    console.print("STRONG too strong, ok viable, WEAK not viable, ? inconclusive; * not "
-                  "settled by this ladder", highlight=False)
+    console.print("At each rung every seat plays the rung's bots, so a faction's x fair "
+                  "there is not its x fair in `deepsim run`, where the scenario's field "
+                  "mixes styles.", highlight=False)
+    console.print(escape(V.rule_text(lines, holm=False)) + "; * not settled by "
+                  "this ladder (the two strongest rungs disagree, or one is inconclusive)",
+                  highlight=False)
     console.print(summary_table(result))
     for r in result.depth.itertuples(index=False):
         console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "
                       f"({r.ratio_low:.2f}-{r.ratio_high:.2f}), luck {r.luck:.2f}",
+                      highlight=False)
+    check = result.check
+    if len(check):
+        bad = check[check["verdict"] != "beats"]
+        weaker = check[check["verdict"] == "weaker"]
+        console.print(f"Search check ({escape(str(info.get('check_rung')))} vs each plain "
+                      f"heuristic, per faction, paired on {info.get('check_games')} games "
+                      f"a pass): beats it in {len(check) - len(bad)} of {len(check)}; "
+                      f"weaker in {len(weaker)}"
+                      + "".join(f"\n  weaker: {escape(r.faction)} vs {escape(r.heuristic)} "
+                                f"{r.diff:+.3f} ({r.diff_low:+.3f}, {r.diff_high:+.3f})"
+                                for r in weaker.itertuples(index=False)),
                       highlight=False)
 
 
@@ -67,9 +98,20 @@ def ladder(
         "--runs", help="Keep each rung's field as a run directory under this folder "
                        "(R1-..., R2-...: every column, for `deepsim report` and the "
                        "ruleset's claims per rung in the ladder's report).")] = None,
+    search_base: Annotated[str | None, typer.Option(
+        "--search-base", help="The heuristic a search rung rolls out: per-faction (default: "
+                              "each faction its strongest heuristic in the scenario's "
+                              "field), strongest (the field's strongest for all) or a "
+                              "style of the ruleset's bots.")] = None,
+    check_games: Annotated[int | None, typer.Option(
+        "--check-games", help="Games per pass of the search check (does the top search "
+                              "rung beat every plain heuristic, per faction? three passes "
+                              "per heuristic; default --games / 10; 0: no check).")] = None,
     quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
-    """Does each balance verdict survive stronger play? Play the scenario's factions under
+    """Does each verdict survive stronger play? A skill ladder.
+
+    Does each balance verdict survive stronger play? Play the scenario's factions under
     fields of rising strength (rungs), give each faction's verdict per rung, flag those
     the two strongest rungs disagree on, and measure skill depth and luck."""
     from deepsim.cli.respond import faction_progress
@@ -80,7 +122,8 @@ def ladder(
         try:
             result = run_ladder(scenario, rungs=rungs, games=games, depth_games=depth_games,
                                 seed=seed, sets=list(sets or []), threads=threads, out=out,
-                                runs=runs, progress=on_progress)
+                                runs=runs, search_base=search_base,
+                                check_games=check_games, progress=on_progress)
         finally:
             stop_bar()
     except InputError as exc:
@@ -100,7 +143,7 @@ def ladder(
     info = result.info
     console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s. Wrote "
                   f"{escape(str(result.out_dir))}/ (ladder.md, ladder.html, ladder.png, "
-                  "verdicts.csv, depth.csv, ladder.json)", highlight=False)
+                  "verdicts.csv, depth.csv, search_check.csv, ladder.json)", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -26,7 +26,7 @@ def spread_table(spread, label: str) -> Table:
     t.add_column("weakest", overflow="fold", ratio=2)
     t.add_column("strongest", overflow="fold", ratio=2)
     t.add_column("max/min", justify="right", no_wrap=True)
-    t.add_column("strong/\nunviable", justify="right", no_wrap=True)
+    t.add_column("too strong/\nnot viable", justify="right", no_wrap=True)
     t.add_column("changed", justify="right", no_wrap=True)
     for _, r in spread.iterrows():
         changed = "-" if r["label"] == spread["label"].iloc[-1] else str(int(r["changed"]))
@@ -73,7 +73,9 @@ def meta(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """A field of competent players: iterated best response (fictitious play). Each round,
+    """A field of competent players: iterated best response.
+
+    A field of competent players: iterated best response (fictitious play). Each round,
     every faction searches its best response (as respond does) to the field of the rounds
     before; writes the meta field as a faction bots file and a scenario that plays it."""
     from deepsim.cli.respond import guarded

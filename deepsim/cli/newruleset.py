@@ -17,9 +17,16 @@ def register(app: typer.Typer) -> None:
                                                  "digits, '_'): what scenarios give.")],
         directory: Annotated[Path | None, typer.Option(
             "--dir", "-d", help="Folder to write (new or empty; default ./NAME).")] = None,
+        cooperative: Annotated[bool, typer.Option(
+            "--cooperative", help="A co-operative game (the party wins or loses together, "
+                                  "against a target win rate) with an exact answer, "
+                                  "instead of Pig.")] = False,
     ) -> None:
-        """Start a game of your own: write a ruleset package (the dice game Pig as a
-        working example) that deepsim finds once installed with `pip install -e DIR`."""
+        """Start a game of your own: write a ruleset package.
+
+        The package plays the dice game Pig as a working example (with --cooperative a
+        co-operative dice game with an exact answer); deepsim finds it once installed with
+        `pip install -e DIR` (docs: Develop, the ruleset contract)."""
         from rich.console import Console
         from rich.markup import escape
 
@@ -29,7 +36,7 @@ def register(app: typer.Typer) -> None:
 
         console = Console()
         try:
-            sc = write_ruleset(name, directory)
+            sc = write_ruleset(name, directory, cooperative=cooperative)
         except InputError as exc:
             raise fail(exc) from None
         from deepsim.rulesets import entries

@@ -15,8 +15,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
 
+from deepsim.cli.help import PlainFlagsGroup, plain_flags
 from deepsim.cli.options import fail
 from deepsim.errors import InputError
 from deepsim.odds.table import FORMATS, render_rich, to_csv, to_json, to_markdown, write_plot
@@ -95,24 +95,40 @@ def odds_command(rs):
     return typer.main.get_command(app)
 
 
-class OddsGroup(TyperGroup):
+class OddsGroup(PlainFlagsGroup):
     """The ``deepsim odds`` group: one sub-command per installed ruleset with an odds book,
     built on first use (so ``deepsim`` starts without importing every ruleset's odds)."""
 
     def list_commands(self, ctx) -> list[str]:
+        """The rulesets with dice odds, found without importing them (a ruleset's package
+        and its odds book load only when its command runs): a built-in with an ``odds.py``
+        in its folder; an installed or registered one is listed and says so when it has
+        none."""
         from deepsim import rulesets
 
         out = []
-        for name in rulesets.available():
-            try:
-                if rulesets.get(name).odds() is not None:
-                    out.append(name)
-            except InputError:
-                continue
-        return out
+        for e in rulesets.entries():
+            if e.source != rulesets.BUILTIN or (Path(rulesets.__file__).parent / e.name
+                                                / "odds.py").is_file():
+                out.append(e.name)
+        return sorted(set(out))
+
+    def format_help(self, ctx, formatter) -> None:
+        # the help screen lists each ruleset with a stub command: building the real ones
+        # would import every ruleset (seconds, for a help screen)
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def get_command(self, ctx, cmd_name: str):
         from deepsim import rulesets
+
+        if getattr(self, "_listing", False):
+            import click
+            return click.Command(cmd_name, help=f"Dice odds of {cmd_name}; add --help for "
+                                               "its questions.")
 
         try:
             rs = rulesets.get(cmd_name)
@@ -121,13 +137,17 @@ class OddsGroup(TyperGroup):
                                  f"odds: {', '.join(self.list_commands(ctx))}", key="RULESET")
         except InputError as exc:
             raise _fail(InputError(exc.message, key="RULESET")) from None
-        return odds_command(rs)
+        command = odds_command(rs)
+        plain_flags(command, ctx)
+        return command
 
 
 odds_app = typer.Typer(
     name="odds",
     cls=OddsGroup,
-    help="Exact dice odds of a ruleset (icepool): deepsim odds RULESET QUESTION --option ...",
+    help="Exact dice odds of a ruleset (icepool).\n\n"
+         "deepsim odds RULESET QUESTION --option ...; deepsim odds RULESET --help lists a "
+         "ruleset's questions and options.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,

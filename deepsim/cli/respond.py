@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -47,27 +48,58 @@ def guarded(call, *, quiet: bool, backend: str, scheduler, workers, interrupted:
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
+def _ratio_cell(v: float, lo: float, hi: float, word: str, head: str = "") -> str:
+    from deepsim.report import viability as V
+
+    style = V.style_of(word)
+    word = escape(word)
+    return (f"{escape(head)}{v:.2f}\n[{lo:.2f}-{hi:.2f}]\n"
+            + (f"[{style}]{word}[/{style}]" if style else word))
+
+
 def result_table(table, label: str) -> Table:
-    """The verdicts, one row per faction, readable at 80 columns."""
-    t = Table(title=f"Best response per {label}: win share / fair share, 95% intervals "
-                    "(confirmation games)", title_justify="left")
+    """The verdicts, one row per faction, readable at 80 columns: the faction's win share
+    over fair share in the scenario's field, with every seat of it on the start style's
+    default knobs, and on its best response (each with its 95% interval and verdict),
+    the gain and the respond verdict."""
+    styles = sorted(set(table["style"].astype(str)))
+    start = styles[0] if len(styles) == 1 else "start style"
+    what = ("party win rate / target" if "target" in table.columns
+            else "win share / fair share")
+    t = Table(title=f"Best response per {label}: {what}, 95% intervals",
+              title_justify="left", box=box.SIMPLE_HEAVY, collapse_padding=True,
+              pad_edge=False, show_edge=False)
     t.add_column(label.capitalize(), overflow="fold", ratio=2)
-    t.add_column("shipped", justify="right", no_wrap=True)
-    t.add_column("best resp.", justify="right", no_wrap=True)
+    t.add_column("in the\nfield", justify="right", no_wrap=True)
+    t.add_column(f"{start}\n(default\nknobs)", justify="right", no_wrap=True)
+    t.add_column("best\nresponse", justify="right", no_wrap=True)
     t.add_column("gain", justify="right", no_wrap=True)
     t.add_column("verdict", overflow="fold", ratio=3)
     for _, r in table.iterrows():
         gain = ("0 (start\nwas best)" if r["gain_low"] == r["gain_high"] == 0
-                else f"{r['gain']:+.2f}\n[{r['gain_low']:+.2f}, {r['gain_high']:+.2f}]")
+                else f"{r['gain']:+.2f}\n[{r['gain_low']:+.2f},\n{r['gain_high']:+.2f}]")
         verdict = str(r["verdict"])
-        if verdict == "inconclusive":
+        if verdict in ("inconclusive", "unclear"):
             verdict += f" (width {r['width']:.2f})"
+        head = "" if start == str(r["style"]) else f"{r['style']} "
         t.add_row(escape(str(r["faction"])),
-                  escape(f"{r['style']} {r['shipped']:.2f}\n"
-                         f"[{r['shipped_low']:.2f}, {r['shipped_high']:.2f}]"),
-                  escape(f"{r['best']:.2f}\n[{r['best_low']:.2f}, {r['best_high']:.2f}]"),
+                  _ratio_cell(r["field"], r["field_low"], r["field_high"],
+                              str(r["field_verdict"])),
+                  _ratio_cell(r["default"], r["default_low"], r["default_high"],
+                              str(r["default_verdict"]), head),
+                  _ratio_cell(r["best"], r["best_low"], r["best_high"],
+                              str(r["best_verdict"])),
                   escape(gain), escape(verdict))
     return t
+
+
+def columns_note(label: str, start: str) -> str:
+    """What the three ratio columns measure and why they differ."""
+    return (f"in the field: the {label}'s seats play the scenario's own bots (a mix of "
+            f"styles, as in `deepsim run`); {start} (default knobs): every seat of the "
+            f"{label} plays that style with the knobs of bots.yaml; best response: the best "
+            "knobs the search found. The first two differ when the field mixes styles; "
+            "the last two are played on the same fresh confirmation games.")
 
 
 def respond(
@@ -91,6 +123,9 @@ def respond(
     min_ratio: options.min_ratio(
         "Viability line, x fair (the report's viability.min_ratio).") = 0.8,
     max_ratio: options.max_ratio("Too-strong line, x fair.") = 1.25,
+    coop_band: Annotated[float, typer.Option(
+        "--coop-band", help="A co-operative game's band around the target win rate, in "
+                            "percentage points (the report's coop.band).")] = 5.0,
     sets: options.sets("Ruleset override path=value; repeatable.") = None,
     threads: Threads = None,
     out: options.out("Output folder (default: a new folder under reports/responds/).") = None,
@@ -102,14 +137,16 @@ def respond(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """Is a faction weak, or is its bot? Search each faction's best response (optuna, the
+    """Is a faction weak, or is its bot? Its best response.
+
+    Is a faction weak, or is its bot? Search each faction's best response (optuna, the
     knobs of one bot style within the bot data's bounds), confirm it on fresh games, and
     give a verdict."""
     from deepsim.respond import Settings, run_respond
 
     settings = Settings(trials=trials, games=games, confirm_games=confirm_games,
                         confirm_seed=confirm_seed, sampler_seed=sampler_seed, style=style,
-                        min_ratio=min_ratio, max_ratio=max_ratio)
+                        min_ratio=min_ratio, max_ratio=max_ratio, coop_band=coop_band / 100)
     console = Console()
 
     def call(engine, on_progress):
@@ -125,13 +162,27 @@ def respond(
         typer.echo(str(result.out_dir))
         return
     info = result.info
-    console.print(result_table(result.search.table, info["faction_label"]))
+    table = result.search.table
+    styles = sorted(set(table["style"].astype(str)))
+    console.print(result_table(table, info["faction_label"]))
+    console.print(columns_note(info["faction_label"], styles[0] if len(styles) == 1
+                               else "start style"), highlight=False)
+    if info.get("cooperative"):
+        label = info["faction_label"]
+        target, band = 100 * info["target"], 100 * info["coop_band"]
+        console.print(f"A co-operative game: the search maximises the party's win rate in "
+                      f"the games where the {escape(label)} sits (every seat's win is the "
+                      f"party's result), the other seats' bots fixed; each number is that "
+                      f"rate over the designer's target ({target:g}%), its verdict the "
+                      f"party's: too easy / too hard when the rate's interval lies wholly "
+                      f"above / below {target:g} +- {band:g} pts (--coop-band), on target "
+                      f"inside it, else unclear.", highlight=False)
     console.print(f"Search: {info['trials']} trials x {info['games']:,} games of seed "
                   f"{info['seed']} per {info['faction_label']}; confirmation "
                   f"{info['confirm_games']:,} games of seed {info['confirm_seed']}; start "
                   f"style: {escape(info['start_note'])}. Gain intervals at "
-                  f"{result.search.table['gain_level'].iloc[0]:.4g} (over the "
-                  f"{len(result.search.table)} of this run).", highlight=False)
+                  f"{table['gain_level'].iloc[0]:.4g} (over the {len(table)} of this run).",
+                  highlight=False)
     console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s.",
                   highlight=False)
     console.print(f"Wrote {escape(str(result.out_dir))}/ (respond.md, respond.html, "

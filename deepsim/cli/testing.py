@@ -24,7 +24,9 @@ def conformance(
     checks: Annotated[list[str] | None, typer.Argument(
         metavar="[CHECK]...", help="Checks to run (default: all, in order).")] = None,
 ) -> None:
-    """Run the conformance suite on a ruleset: one line per check; exit 1 when any fails
+    """Run a ruleset's conformance suite, one line per check.
+
+    Run the conformance suite on a ruleset: one line per check; exit 1 when any fails
     (deepsim.testing.conformance; docs/contract.md)."""
     from deepsim import rulesets
     from deepsim.testing.conformance import CHECKS, Conformance
@@ -63,7 +65,9 @@ def golden(
         "--digests", metavar="FILE", help="The digest file (a plugin's tests/golden.json).")],
     update: Annotated[bool, typer.Option("--update", help="Store the new digests.")] = False,
 ) -> None:
-    """Play the golden cases of the named rulesets and say which digests differ from FILE
+    """Check (or --update) rulesets' golden result digests.
+
+    Play the golden cases of the named rulesets and say which digests differ from FILE
     (exit 1 if any); with --update store the new ones (deepsim.testing.golden)."""
     from deepsim import rulesets
     from deepsim.testing.golden import (

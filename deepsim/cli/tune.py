@@ -147,7 +147,11 @@ def sweep(
     scheduler: Scheduler = None,
     workers: Workers = None,
 ) -> None:
-    """Play a scenario at every point of a parameter grid, with the same seeds at each."""
+    """Play a scenario at every point of a parameter grid.
+
+    Every point plays the same seeds (common random numbers), so the points differ by the
+    parameters alone.
+    """
     from deepsim.distributed import open_backend
     from deepsim.tune.sweep import run_sweep
 
@@ -274,7 +278,11 @@ def tune(
     make_report: options.report_switch("Full report of each re-run.") = True,
     quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
-    """Search parameter values (optuna TPE, seeded) that minimise an imbalance objective.
+    """Search parameter values that minimise an imbalance.
+
+    optuna's TPE sampler, seeded, over the --param ranges or the ruleset's --space;
+    the --objective is a number of the metric language (faction_spread by default) or
+    the rulebook's claims.
 
     Plays in this process (no --backend dask, unlike run and sweep).
     """

@@ -77,6 +77,28 @@ class DeltaRow:
     low: float
     high: float
     n: int
+    #: clusters (games or deals) whose value differs between A and B, of ``n`` paired ones;
+    #: None when not counted (unpaired runs, a spread)
+    changed: int | None = None
+    #: when no game changed: an exact 95% bound on |B - A| (shares: in pp; other metrics:
+    #: NaN, and ``bound_share`` bounds the share of games that change)
+    bound: float = math.nan
+    bound_share: float = math.nan
+    #: x fair (win share / fair share, baseline bots left out) with its 95% interval and
+    #: the viability verdict (deepsim.report.viability) in A and in B: the faction table
+    ratio_a: tuple[float, float, float] | None = None
+    ratio_b: tuple[float, float, float] | None = None
+    verdict_a: str = ""
+    verdict_b: str = ""
+
+    @property
+    def unchanged(self) -> bool:
+        """No game's value of this number changed between A and B (paired games)."""
+        return self.changed == 0 and self.n > 0
+
+    @property
+    def verdict_changed(self) -> bool:
+        return bool(self.verdict_a and self.verdict_b and self.verdict_a != self.verdict_b)
 
 
 @dataclass
@@ -110,6 +132,9 @@ class CompareResult:
     #: each faction's win share and the faction spread, before and after (fixed mode)
     factions: list[DeltaRow] = field(default_factory=list)
     faction_label: str = "faction"
+    #: the runs are of a co-operative game: the table is the party's win rate per player
+    #: count, its verdicts the party's (too easy, on target, unclear, too hard)
+    cooperative: bool = False
 
     @property
     def diff_unit(self) -> str:
@@ -154,10 +179,24 @@ def _theta(value, metric: Metric, name: str) -> float:
         raise InputError(str(exc), key="--sprt") from None
 
 
+def _table_specs(ruleset) -> tuple[str, str]:
+    """The "is it balanced now?" table's two numbers: each faction's win share and the
+    faction spread; for a co-operative game the party's win rate per player count and
+    over all games."""
+    if ruleset.cooperative:
+        return "victory[players]", "victory"
+    return f"win_share[{ruleset.faction_column}]", "faction_spread"
+
+
+def _table_label(ruleset) -> str:
+    return "player count" if ruleset.cooperative else ruleset.faction_label
+
+
 def _faction_instances(ruleset, prepared) -> tuple[list[Instance], str]:
-    insts = _instances(f"win_share[{ruleset.faction_column}]", ruleset, prepared)
-    insts += _instances("faction_spread", ruleset, prepared)
-    return insts, ruleset.faction_label
+    each, overall = _table_specs(ruleset)
+    insts = _instances(each, ruleset, prepared)
+    insts += _instances(overall, ruleset, prepared)
+    return insts, _table_label(ruleset)
 
 
 @dataclass
@@ -178,23 +217,148 @@ def _label(path: Path, overrides: list[str], seed: int) -> str:
     return " ".join(bits) + f" (seed {seed})"
 
 
-def _player(v: _Variant, insts: list[Instance]) -> Callable[[int, int], list[Obs]]:
-    g_cols, s_cols = columns_needed(insts)
+def _player(v: _Variant, insts: list[Instance], fac: list[Instance] | None = None,
+            keep: list[str] | None = None) -> Callable[[int, int], list[Obs]]:
+    """``play(start, count)``: each number of ``insts`` on those games; then (``fac``) each
+    of the faction table's, on the seats of non-baseline bots; ``play.kept`` collects the
+    ``keep`` columns of the seats played."""
+    g_cols, s_cols = columns_needed(insts + list(fac or []))
+    s_cols = set(s_cols) | set(keep or ()) | ({"bot"} if fac else set())
+    baseline = list(v.prepared.baseline_bots or ())
 
     def play(start: int, count: int) -> list[Obs]:
         gdf, sdf = v.ruleset.run_chunk(v.prepared, start, count)
         gdf = gdf[[c for c in g_cols if c in gdf.columns]]
         sdf = sdf[[c for c in s_cols if c in sdf.columns]]
+        if keep:
+            play.kept.append(sdf[[c for c in keep if c in sdf.columns]])
         codes = Codes(sdf)
-        return [measure(i, gdf, sdf, codes) for i in insts]
+        out = [measure(i, gdf, sdf, codes) for i in insts]
+        if fac:
+            bal = _without_baseline(sdf, baseline)
+            bcodes = Codes(bal) if bal is not sdf else codes
+            out += [measure(i, gdf, bal, bcodes) for i in fac]
+        return out
 
+    play.kept = []
     return play
+
+
+def _changed(a: Obs, b: Obs) -> tuple[int, int, float] | None:
+    """(clusters whose numerator or denominator differ between A and B, clusters in
+    either, max/mean of the denominator per cluster) of one number on paired games; None
+    for a spread (its clusters hold several members)."""
+    if a.is_spread or b.is_spread:
+        return None
+    ids = np.union1d(a.ids, b.ids)
+    if ids.size == 0:
+        return 0, 0, 1.0
+
+    def spread_out(o: Obs) -> tuple[np.ndarray, np.ndarray]:
+        y, d = np.zeros(ids.size), np.zeros(ids.size)
+        k = np.searchsorted(ids, o.ids)
+        y[k], d[k] = o.y, o.d
+        return y, d
+
+    (ya, da), (yb, db) = spread_out(a), spread_out(b)
+    changed = int(np.count_nonzero((ya != yb) | (da != db)))
+    dd = np.maximum(da, db)
+    scale = float(dd.max() / dd.mean()) if dd.mean() > 0 else 1.0
+    return changed, int(ids.size), scale
+
+
+def no_change_bound(n: int, alpha: float = 0.05) -> float:
+    """Exact (Clopper-Pearson) upper bound on the chance that a game changes when none of
+    ``n`` paired games did: ``1 - (alpha/2) ** (1/n)`` (two-sided level ``1 - alpha``; about
+    3.7 / n). A share moves by at most one win per changed seat-game, so it bounds |B - A|
+    of a share too."""
+    return 1.0 - (alpha / 2.0) ** (1.0 / n) if n > 0 else 1.0
 
 
 def _row(inst: Instance, a: Obs, b: Obs, is_paired: bool) -> DeltaRow:
     p = paired(a, b, is_paired=is_paired)
-    return DeltaRow(inst.spec, inst.member, inst.metric.name, inst.metric.unit, p.value_a,
-                    p.value_b, p.est, p.est - _Z95 * p.se, p.est + _Z95 * p.se, p.n)
+    row = DeltaRow(inst.spec, inst.member, inst.metric.name, inst.metric.unit, p.value_a,
+                   p.value_b, p.est, p.est - _Z95 * p.se, p.est + _Z95 * p.se, p.n)
+    got = _changed(a, b) if is_paired else None
+    if got is not None:
+        row.changed, n, scale = got
+        if row.changed == 0 and n > 0:
+            row.n = n
+            u = no_change_bound(n)
+            row.bound_share = 100.0 * u
+            if inst.metric.unit == "%":
+                row.bound = min(100.0, 100.0 * u * scale)
+    return row
+
+
+def _seat_cols(ruleset) -> list[str]:
+    """The seats columns the faction table's verdicts read."""
+    return ["game", "seat", "players", ruleset.faction_column, "bot", "win", "fair"]
+
+
+def _add_party_verdicts(rows: list[DeltaRow], seats_a: pd.DataFrame, seats_b: pd.DataFrame,
+                        baseline_a, baseline_b) -> None:
+    """A co-operative game's rows (the party's win rate per player count): the rate over
+    the target with its Wilson interval and the party verdict (too easy, on target,
+    unclear, too hard: :mod:`deepsim.report.party`, band 5 pts) in A and in B. The party's
+    result is every seat's ``win`` and the target every seat's ``fair``."""
+    from deepsim.report import party as P
+
+    for side, seats, base in (("a", seats_a, baseline_a), ("b", seats_b, baseline_b)):
+        if seats is None or seats.empty:
+            return
+        first = seats[seats["seat"] == 1]
+        win = first["win"].to_numpy(dtype=np.float64)
+        games = pd.DataFrame({"game": first["game"].to_numpy(),
+                              "players": first["players"].to_numpy(), "won": win == 1.0,
+                              "target": first["fair"].to_numpy(dtype=np.float64),
+                              "truncated": np.isnan(win)})
+        judged, _, _ = P.party_games(games, seats, tuple(base or ()))
+        by = {r.group.replace(" players", "p"): r
+              for r in P.party_rates(judged).itertuples(index=False)}
+        for row in rows:
+            r = by.get(row.member or "all")
+            if r is None or not r.target > 0:
+                continue
+            setattr(row, f"ratio_{side}", (r.rate / r.target, r.low / r.target,
+                                           r.high / r.target))
+            setattr(row, f"verdict_{side}", r.verdict)
+
+
+def _add_verdicts(factions: list[DeltaRow], column: str, seats_a: pd.DataFrame,
+                  seats_b: pd.DataFrame, baseline_a, baseline_b,
+                  cooperative: bool = False) -> None:
+    """Each faction row's x fair, interval and viability verdict in A and in B (baseline
+    bots left out, as in the balance report: :mod:`deepsim.report.viability`); a
+    co-operative game's rows: :func:`_add_party_verdicts`."""
+    from deepsim.report import viability as V
+
+    if cooperative:
+        _add_party_verdicts(factions, seats_a, seats_b, baseline_a, baseline_b)
+        return
+    tabs = []
+    for seats, base in ((seats_a, baseline_a), (seats_b, baseline_b)):
+        if seats is None or seats.empty or column not in seats.columns:
+            return
+        kept, _ = V.balance_seats(seats, tuple(base or ()))
+        t = V.table(kept, column)
+        tabs.append({str(r[column]): r for _, r in t.iterrows()})
+    ta, tb = tabs
+    for row in factions:
+        ra, rb = ta.get(row.member), tb.get(row.member)
+        if ra is not None:
+            row.ratio_a = (float(ra["ratio"]), float(ra["ratio_low"]), float(ra["ratio_high"]))
+            row.verdict_a = str(ra["verdict"])
+        if rb is not None:
+            row.ratio_b = (float(rb["ratio"]), float(rb["ratio_low"]), float(rb["ratio_high"]))
+            row.verdict_b = str(rb["verdict"])
+
+
+def _without_baseline(seats: pd.DataFrame, baseline) -> pd.DataFrame:
+    """The seats of non-baseline bots (the faction table's win shares, as the report's)."""
+    if not baseline or "bot" not in seats.columns:
+        return seats
+    return seats[~seats["bot"].astype(str).isin([str(b) for b in baseline])]
 
 
 # --- the SPRT ---------------------------------------------------------------------------------
@@ -407,7 +571,9 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
     total = int(va.prepared.scenario.get("games", 0) or 0)
     chunk = int(min(va.prepared.scenario.get("chunk_size") or 10_000, 10_000))
     all_a, all_b = insts_a + fac_a, insts_b + fac_b
-    pa, pb = _player(va, all_a), _player(vb, all_b)
+    cols = _seat_cols(va.ruleset)
+    pa = _player(va, insts_a, fac_a, keep=cols)
+    pb = _player(vb, insts_b, fac_b, keep=cols)
     obs_a: list[list[Obs]] = [[] for _ in all_a]
     obs_b: list[list[Obs]] = [[] for _ in all_b]
     done = 0
@@ -433,9 +599,16 @@ def run_compare(a: Path | str, b: Path | str | None = None, *, metric: str | Non
         if oa.ids.size == 0 and ob.ids.size == 0:
             continue  # a faction neither variant played
         factions.append(_row(inst, oa, ob, is_paired))
+    seats_a = pd.concat(pa.kept, ignore_index=True) if pa.kept else None
+    seats_b = pd.concat(pb.kept, ignore_index=True) if pb.kept else None
+    _add_verdicts([f for f in factions if f.member or va.ruleset.cooperative],
+                  va.ruleset.faction_column, seats_a,
+                  seats_b, va.prepared.baseline_bots, vb.prepared.baseline_bots,
+                  cooperative=va.ruleset.cooperative)
     res = _fixed_result(metric, rows, labels, is_paired, done, (seed, seed_b_eff), notes,
                         factions, fac_label, ca[0] if rows else None,
                         cb[0] if rows else None)
+    res.cooperative = bool(va.ruleset.cooperative)
     res.elapsed_s = time.perf_counter() - t0
     return res
 
@@ -468,6 +641,7 @@ class _Run:
     label: str
     rs: object
     universe: object
+    baseline: tuple[str, ...] = ()
 
     def instances(self, spec: str, key: str = "--metric") -> list[Instance]:
         sel = parse_metric_spec(spec, group_columns=self.rs.group_columns, key=key)
@@ -494,7 +668,8 @@ def _load_run(run_dir: Path) -> _Run:
                                rs.faction_column)
     seed = int(info.get("seed", -1))
     label = f"{run_dir} ({info.get('scenario_name', '?')}, seed {seed}, {len(games):,} games)"
-    return _Run(games, seats, seed, label, rs, uni)
+    return _Run(games, seats, seed, label, rs, uni,
+                tuple(str(b) for b in info.get("baseline_bots") or ()))
 
 
 def _restrict(games: pd.DataFrame, seats: pd.DataFrame, keep: np.ndarray):
@@ -546,24 +721,28 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
     ob = [measure(i, gb, sb_) for i in m_b]
     rows = [_row(i, oa[k], ob[k], is_paired) for k, i in enumerate(m_a)]
     factions = []
-    fa = ra.instances(f"win_share[{ra.rs.faction_column}]", "faction table") + \
-        ra.instances("faction_spread", "faction table")
-    fb = {i.spec: i for i in rb.instances(f"win_share[{rb.rs.faction_column}]",
-                                          "faction table")}
-    spread_b = rb.instances("faction_spread", "faction table")[0]
+    each, overall = _table_specs(ra.rs)
+    fa = ra.instances(each, "faction table") + ra.instances(overall, "faction table")
+    fb = {i.spec: i for i in rb.instances(_table_specs(rb.rs)[0], "faction table")}
+    spread_b = rb.instances(_table_specs(rb.rs)[1], "faction table")[0]
+    ka, kb = _without_baseline(sa_, ra.baseline), _without_baseline(sb_, rb.baseline)
     for inst in fa:
-        other = spread_b if inst.metric.kind == "spread" else fb.get(inst.spec)
+        other = spread_b if inst.spec == spread_b.spec else fb.get(inst.spec)
         if other is None:
             continue
-        x, y = measure(inst, ga, sa_), measure(other, gb, sb_)
+        x, y = measure(inst, ga, ka), measure(other, gb, kb)
         if x.ids.size == 0 and y.ids.size == 0:
             continue
         factions.append(_row(inst, x, y, is_paired))
+    _add_verdicts([f for f in factions if f.member or ra.rs.cooperative],
+                  ra.rs.faction_column, sa_, sb_,
+                  ra.baseline, rb.baseline, cooperative=ra.rs.cooperative)
     la, lb, seed_a, seed_b, rs_a = ra.label, rb.label, ra.seed, rb.seed, ra.rs
     res = _fixed_result(metric, rows, (la, lb), is_paired, games, (seed_a, seed_b), notes,
-                        factions, rs_a.faction_label, oa[0] if rows else None,
+                        factions, _table_label(rs_a), oa[0] if rows else None,
                         ob[0] if rows else None)
     res.alpha, res.beta = alpha, beta
+    res.cooperative = bool(rs_a.cooperative)
     if theta0 is not None:
         if len(m_a) != 1:
             _one(m_a, metric or "")

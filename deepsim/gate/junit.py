@@ -16,7 +16,7 @@ from pathlib import Path
 from junitparser import Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from deepsim.atomic import atomic_path
-from deepsim.gate.check import CheckResult, level_text
+from deepsim.gate.check import CheckResult, level_text, member_names
 from deepsim.gate.expect import FAIL, INCONCLUSIVE
 
 __all__ = ["junit_xml", "write_junit"]
@@ -36,9 +36,11 @@ def junit_xml(result: CheckResult) -> JUnitXml:
                        ("overrides", " ".join(result.overrides) or "-")):
         suite.add_property(key, value)
     classname = f"deepsim.check.{result.scenario_name}"
+    names = member_names(result.rows)
     for i, row in enumerate(result.rows, 1):
         inst, est = row.instance, row.estimate
-        case = TestCase(f"{i:03d} {inst.spec} {inst.bound_text}", classname, 0.0)
+        case = TestCase(f"{i:03d} {names[i - 1]}: {inst.spec} {inst.bound_text}", classname,
+                        0.0)
         detail = (f"{inst.title}\nmeasured {_fmt(est.value)} {inst.metric.unit}, "
                   f"{level_text(row.alpha)} interval [{_fmt(est.low)}, {_fmt(est.high)}] "
                   f"({est.method}), bound {inst.bound_text}, {row.games:,} games, "

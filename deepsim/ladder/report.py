@@ -21,15 +21,14 @@ import pandas as pd
 
 from deepsim.errors import InputError
 from deepsim.ladder import NOT_SETTLED, LadderResult, Rung
+from deepsim.report import viability as V
 from deepsim.report.model import Figure, Report, Section, Table
 
-__all__ = ["SHORT", "build", "is_ladder_dir", "load_result", "markdown", "plot",
-           "report_ladder", "skill_section", "verdict_codes", "write_report"]
+__all__ = ["build", "is_ladder_dir", "load_result", "markdown", "plot",
+           "report_ladder", "skill_section", "verdict_cells", "write_report"]
 
-COLOURS = {"too strong": "#c0392b", "viable": "#27ae60", "not viable": "#2c3e50",
-           "inconclusive": "#bdc3c7"}
-#: verdicts abbreviated for the 80-column tables
-SHORT = {"too strong": "STRONG", "viable": "ok", "not viable": "WEAK", "inconclusive": "?"}
+COLOURS = {V.TOO_STRONG: "#c0392b", V.VIABLE: "#27ae60", V.NOT_VIABLE: "#2c3e50",
+           V.INCONCLUSIVE: "#bdc3c7"}
 #: the files a ladder folder holds (``ladder.json`` marks one)
 FILES = ("ladder.json", "verdicts.csv", "depth.csv")
 
@@ -42,10 +41,11 @@ def _labels(result) -> list[str]:
     return [r.label for r in result.rungs]
 
 
-def verdict_codes(result) -> pd.DataFrame:
-    """One row per faction: its verdict at each rung abbreviated (:data:`SHORT`; columns
-    ``R1..Rn``, weakest first) and ``settled`` (``yes`` or :data:`NOT_SETTLED`): a table
-    that stays inside 80 columns for any number of factions."""
+def verdict_cells(result, sep: str = " ") -> pd.DataFrame:
+    """One row per faction: at each rung (columns ``R1..Rn``, weakest first) its win share
+    over fair share and its verdict, in the words of every other table
+    (:mod:`deepsim.report.viability`), joined by ``sep`` (``"\\n"``: two lines, so five
+    rungs fit 80 columns); and ``settled`` (``yes`` or :data:`NOT_SETTLED`)."""
     v = result.verdicts
     order = _labels(result)
     label = str(result.info["faction_label"])
@@ -54,10 +54,11 @@ def verdict_codes(result) -> pd.DataFrame:
     if v.empty:
         return pd.DataFrame(rows, columns=cols)
     for f, g in v.groupby("faction", sort=True):
-        by = dict(zip(g["rung"], g["verdict"], strict=True))
+        by = {r.rung: r for r in g.itertuples(index=False)}
         ok = bool(g["settled"].iloc[0])
-        rows.append([f, *[SHORT.get(by.get(r, ""), "-") for r in order],
-                     "yes" if ok else NOT_SETTLED])
+        cells = [f"{_r(by[r].ratio)}{sep}{by[r].verdict}" if r in by else "-"
+                 for r in order]
+        rows.append([f, *cells, "yes" if ok else NOT_SETTLED])
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -109,8 +110,12 @@ def skill_section(result) -> Section:
     s = Section("skill", "Does it depend on skill?")
     s.paragraphs.append(skill_summary(result))
     s.paragraphs.append("Rungs, weakest first: " + "; ".join(
-        f"R{j + 1} {r}" for j, r in enumerate(order)) + ". Verdicts: STRONG too strong, "
-        "ok viable, WEAK not viable, ? inconclusive.")
+        f"R{j + 1} {r}" for j, r in enumerate(order)) + ". Each cell: win share / fair "
+        "share and the verdict (" + V.rule_text(V.Lines(min_ratio=result.info["min_ratio"],
+                                                        max_ratio=result.info["max_ratio"],
+                                                        max_rel_width=result.info[
+                                                            "max_rel_width"]),
+                                                markdown=True, holm=False) + ").")
     if result.verdicts.empty:
         return s
     s.figures.append(Figure("ladder.png", plot(result),
@@ -125,7 +130,7 @@ def skill_section(result) -> Section:
                   "fair share, 95% interval over deals. Luck: 1 - mean^2 / mean square of "
                   "the upper rung's per-game result, the mean taken per table make-up "
                   "(1 = pure chance, 0 = pure skill).")))
-    s.tables.append(Table(f"Verdict per {label} and rung", verdict_codes(result)))
+    s.tables.append(Table(f"Verdict per {label} and rung", verdict_cells(result)))
     return s
 
 

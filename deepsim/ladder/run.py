@@ -36,6 +36,7 @@ from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
 from deepsim.respond.search import strongest_by_faction, strongest_style
+from deepsim.stats import resolved_seats
 
 __all__ = ["LadderResult", "run_ladder"]
 
@@ -97,6 +98,8 @@ def _upper_totals(seats: pd.DataFrame, column: str, up_f: set[str]
     """Per game: the upper rung's wins, fair wins and seats; per play score (mean win
     per upper seat minus its fair share; plays with both rungs seated) and its stratum
     (upper seats x 100 + players: :func:`deepsim.ladder.luck_share`)."""
+    # the seats of unresolved games (win NaN: a safety cap stopped them) count for neither
+    seats = resolved_seats(seats)
     s = seats.assign(up=seats[column].astype(str).isin(up_f))
     g = s[s["up"]].groupby("game")
     per = pd.DataFrame({"wins": g["win"].sum(), "fair": g["fair"].sum(), "n": g.size()})
@@ -274,8 +277,9 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     top_search = searched[-1] if searched else None
     check = pd.DataFrame(columns=CHECK_COLUMNS)
     if top_search is not None and check_games > 0:
-        check = search_check(field, top_search, heuristics, check_games,
-                             lambda f: _spec(top_search, f, bd), progress=tick)
+        check = search_check(field, heuristics, check_games,
+                             lambda f: _spec(top_search, f, bd),
+                             lambda styles: _variant(field, styles, None), progress=tick)
     info = {"scenario": str(scenario_path), "seed": field.seed, "games": games,
             "depth_games": depth_games, "rungs": [r.label for r in ladder],
             "strongest": strongest, "faction_column": column,

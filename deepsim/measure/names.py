@@ -16,7 +16,9 @@ and ``F`` (fair shares) over the selected rows; see :mod:`deepsim.measure.values
 - ``spread``: the largest ``|win share - fair share|`` over the members of a group
   column (companies, Lineages, Callings, bot styles, the ruleset's factions) or over
   (player count, seat) for ``seat_advantage``;
-- ``length_error``: ``|mean rounds - target|``.
+- ``length_error``: ``|mean rounds - target|``;
+- ``target_error``: ``|share - target|`` in ``pp``, the target a games column (a
+  co-operative game's ``target``: ``victory_error``).
 
 Any numeric seats column not named here is a mean per player-game (``turns``,
 ``press_ons``), any numeric games column a mean per game (``margin``, ``maw_steps``).
@@ -61,7 +63,19 @@ def _draw(df: pd.DataFrame) -> np.ndarray:
     return M.draw_flags(df).astype(np.float64)
 
 
-Kind = Literal["share", "mean", "ratio", "win_ratio", "win_edge", "spread", "length_error"]
+def _ended(df: pd.DataFrame) -> np.ndarray:
+    """1 for a game with a result, 0 for an unresolved one (a safety cap stopped it)."""
+    from deepsim.stats import unresolved_flags
+    return (~unresolved_flags(df)).astype(np.float64)
+
+
+def _unresolved(df: pd.DataFrame) -> np.ndarray:
+    from deepsim.stats import unresolved_flags
+    return unresolved_flags(df).astype(np.float64)
+
+
+Kind = Literal["share", "mean", "ratio", "win_ratio", "win_edge", "spread", "length_error",
+               "target_error"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,9 @@ class Metric:
     limits: tuple[float, float] = (-math.inf, math.inf)
     any_of: bool = False  # ``columns`` are alternatives (one is enough), not all needed
     spread_by: str | None = None
+    #: a per-game metric selected by a categorical games column (``outcome_share[outcome=
+    #: clock]``): the share of games whose value is among the selected ones
+    game_group: str | None = None
 
     @property
     def share_like(self) -> bool:
@@ -99,7 +116,8 @@ class Metric:
     @property
     def groupable(self) -> bool:
         """Takes a group column in its brackets (``win_share[company=...]``)."""
-        return self.level == "seat" and self.kind not in ("spread", "length_error")
+        return (self.level == "seat" and self.kind not in ("spread", "length_error")
+                or self.game_group is not None)
 
     @property
     def diff_unit(self) -> str:
@@ -171,9 +189,32 @@ _M = [
     Metric("length_error", "game", "length_error", "rounds", 1.0, ("rounds",),
            _col("rounds"), None, "|mean rounds - target| (target: --target-rounds, default "
            "the report's claims.rounds_target)", "game_length: mean", limits=_NONNEG),
+    # co-operative games (the party's one result: games columns won, target)
+    Metric("victory", "game", "share", "%", 100.0, ("won",), _col("won"), _ended,
+           "the party's win rate: games the party won per game with a result (a "
+           "co-operative game; an unresolved game is left out)", "coop headline: win rate",
+           ("party_win_rate",), limits=_PCT),
+    Metric("victory_edge", "game", "mean", "pp", 100.0, ("won", "target"),
+           lambda df: df["won"].to_numpy(dtype=np.float64)
+           - df["target"].to_numpy(dtype=np.float64), _ended,
+           "the party's win rate minus the designer's target, in percentage points (a "
+           "co-operative game)", "coop headline: win rate - target", limits=_PP),
+    Metric("victory_error", "game", "target_error", "pp", 100.0, ("won", "target"),
+           _col("won"), _ended, "|the party's win rate - the designer's target|, in "
+           "percentage points (a co-operative game; tune's objective toward the target)",
+           "coop headline: |win rate - target|", limits=(0.0, 100.0)),
+    Metric("outcome_share", "game", "share", "%", 100.0, ("outcome",), None, _ended,
+           "share of the games with a result that end in the selected outcomes (a "
+           "co-operative game's outcome codes: outcome_share[outcome=clock])",
+           "coop: how games end", limits=_PCT, game_group="outcome"),
     Metric("truncated", "game", "share", "%", 100.0, ("truncated",), _positive("truncated"),
-           None, "share of games stopped by the game-length cap (end.max_rounds / "
-           "end.max_turns)", "game_length: truncated", limits=_PCT),
+           None, "share of games a safety cap stopped (the ruleset's safety_caps: "
+           "end.max_rounds, end.max_turns), adjudicated or not", "game_length: truncated",
+           limits=_PCT),
+    Metric("unresolved", "game", "share", "%", 100.0, ("truncated",), _unresolved, None,
+           "share of games a safety cap stopped and no adjudication decided: no result, "
+           "left out of every win share and of the draw share", "headline: unresolved",
+           limits=_PCT),
     Metric("margin", "game", "mean", "Glory", 1.0, ("margin",), _col("margin"), None,
            "mean margin: winner's Glory minus the runner-up's", "margins: abs_mean",
            ("abs_mean",), limits=_NONNEG),
@@ -181,9 +222,10 @@ _M = [
            None, "mean relative margin (margin over the winner's Glory)", "margins: rel_mean",
            ("rel_mean",), limits=_PCT),
     Metric("draw_share", "game", "share", "%", 100.0, ("winner_side", "n_winners"), _draw,
-           None, "share of games without an outright winner (a draw, e.g. at a turn cap, "
-           "or a tie for first)", "draw_flags (games with winner_side -1 or n_winners > 1)",
-           ("draws",), limits=_PCT, any_of=True),
+           _ended, "share of the games with a result that have no outright winner (a draw "
+           "or a tie for first; an unresolved game is left out)",
+           "draw_flags (games with winner_side -1 or n_winners > 1, unresolved ones left "
+           "out)", ("draws",), limits=_PCT, any_of=True),
     Metric("tie_share", "game", "share", "%", 100.0, ("margin",),
            lambda df: (df["margin"].to_numpy(dtype=np.float64) == 0).astype(np.float64), None,
            "share of games whose top two are level", "margins: ties", ("ties",), limits=_PCT),

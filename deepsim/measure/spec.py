@@ -53,6 +53,10 @@ from deepsim.measure.names import (
 )
 from deepsim.params import nearest
 
+#: the games columns a per-game metric is selected by (``Metric.game_group``)
+METRIC_GAME_GROUPS = tuple(dict.fromkeys(m.game_group for m in METRICS.values()
+                                         if m.game_group))
+
 __all__ = [
     "Instance",
     "Selection",
@@ -375,6 +379,9 @@ def universe_from_frames(games: pd.DataFrame, seats: pd.DataFrame, players: list
     ``Ruleset.faction_column``).
     """
     groups: dict[str, list[str]] = {}
+    for col in METRIC_GAME_GROUPS:       # games columns a per-game metric is selected by
+        if col in games.columns and isinstance(games[col].dtype, pd.CategoricalDtype):
+            groups[col] = [str(c) for c in games[col].cat.categories]
     for by in group_columns:
         if by == "seat":
             groups[by] = [str(i + 1) for i in range(max(players))]
@@ -566,8 +573,13 @@ def expand(selections: list[Selection], universe: Universe, *, source: str | Non
             asked = list(dict.fromkeys(asked))
             counts = [tuple(asked)] if sel.players_pool else [(p,) for p in asked]
             p_auto = len(counts) > 1
-        if m.level == "seat" and sel.by and m.groupable:
-            if sel.by not in universe.group_columns:
+        if m.game_group is not None and sel.by is None:
+            sel = sel.model_copy(update={"by": m.game_group})
+        if m.game_group is not None and sel.by != m.game_group:
+            raise InputError(f"metric {m.name!r} is selected by {m.game_group!r} (e.g. "
+                             f"{m.name}[{m.game_group}=...]), not {sel.by!r}", **where("by"))
+        if sel.by and m.groupable:
+            if m.game_group is None and sel.by not in universe.group_columns:
                 cols = universe.group_columns
                 raise InputError(f"unknown group column {sel.by!r}{nearest(sel.by, cols)}; "
                                  f"this ruleset's: {', '.join(cols)}", **where("by"))

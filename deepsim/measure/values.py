@@ -50,6 +50,7 @@ def columns_needed(instances: list[Instance]) -> tuple[list[str], list[str]]:
         m = inst.metric
         if m.level == "game":
             g_cols.update(m.columns)
+            g_cols.update(("truncated", "adjudicated"))   # unresolved games (read if present)
         else:
             s_cols.update(m.columns)
             s_cols.add("fair")
@@ -109,20 +110,34 @@ def observe(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
     n = len(games)
     if m.level == "game":
         sel = _players_mask(games, inst.players)
-        num = m.num(games)
+        if m.game_group is not None:     # the share of games among the selected values
+            col = games[m.game_group].astype(str).to_numpy()
+            num = np.isin(col, list(inst.groups)).astype(np.float64)
+        else:
+            num = m.num(games)
         den = m.den(games) if m.den is not None else np.ones(n)
         return np.where(sel, num, 0.0), np.where(sel, den, 0.0), np.zeros(n)
-    sel = _players_mask(seats, inst.players)
+    sel = _players_mask(seats, inst.players) & _resolved_mask(m, seats)
     if inst.by:
         sel &= (codes or Codes(seats)).mask(inst.by, inst.groups)
     pos = np.searchsorted(games["game"].to_numpy(), seats["game"].to_numpy())
     w = sel.astype(np.float64)
-    y = np.bincount(pos, weights=m.num(seats) * w, minlength=n)
+    # np.where, not a product: an unselected row's NaN win must not reach the sum
+    y = np.bincount(pos, weights=np.where(sel, m.num(seats), 0.0), minlength=n)
     den = m.den(seats) if m.den is not None and m.kind != "win_ratio" else None
     d = np.bincount(pos, weights=(den * w) if den is not None else w, minlength=n)
     f = (np.bincount(pos, weights=seats["fair"].to_numpy(dtype=np.float64) * w, minlength=n)
          if m.kind in ("win_ratio", "win_edge") or m.name == "win_share" else np.zeros(n))
     return y, d, f
+
+
+def _resolved_mask(m: Metric, seats: pd.DataFrame) -> np.ndarray:
+    """Seat rows a metric reading ``win`` counts: those of games with a result (an
+    unresolved game's seats hold ``win`` = NaN: neither a win, a loss nor a draw). Every
+    row for a metric that does not read ``win``."""
+    if "win" not in m.columns or "win" not in seats.columns:
+        return np.ones(len(seats), bool)
+    return ~np.isnan(seats["win"].to_numpy(dtype=np.float64))
 
 
 def cluster_ids(games: pd.DataFrame) -> np.ndarray:
@@ -204,7 +219,7 @@ def measure(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
     m = inst.metric
     if m.kind == "spread":
         codes = codes or Codes(seats)
-        sel = _players_mask(seats, inst.players)
+        sel = _players_mask(seats, inst.players) & _resolved_mask(m, seats)
         member, names, fair = _seat_members(inst, seats, codes)
         pos = np.searchsorted(games["game"].to_numpy(), seats["game"].to_numpy())
         return Obs(m, ids_g[pos][sel], seats["win"].to_numpy(dtype=np.float64)[sel],
@@ -212,10 +227,15 @@ def measure(inst: Instance, games: pd.DataFrame, seats: pd.DataFrame,
                    member=member[sel], members=names, target=inst.target,
                    unit=_cluster_unit(games))
     y, d, f = observe(inst, games, seats, codes)
+    target = inst.target
+    if m.kind == "target_error":     # the target is a games column (constant in a run)
+        sel = d > 0
+        target = (float(games["target"].to_numpy(dtype=np.float64)[sel].mean())
+                  if sel.any() else math.nan)
     ids, y, d, f = _sum_by(ids_g, y, d, f)
     keep = d > 0
     return Obs(m, ids[keep], y[keep], d[keep], f[keep], n_clusters, first, last,
-               target=inst.target, unit=_cluster_unit(games))
+               target=target, unit=_cluster_unit(games))
 
 
 def concat(parts: list[Obs]) -> Obs:
@@ -225,6 +245,8 @@ def concat(parts: list[Obs]) -> Obs:
     if len(parts) == 1:
         return parts[0]
     o = parts[0]
+    if not math.isfinite(o.target):     # a target_error's first chunks may select nothing
+        o = next((p for p in parts if math.isfinite(p.target)), o)
     n = sum(p.n_clusters for p in parts) - sum(
         1 for a, b in pairwise(parts) if a.last == b.first)
     cat = [np.concatenate([getattr(p, k) for p in parts]) for k in ("ids", "y", "d", "f")]
@@ -303,6 +325,9 @@ def _estimate(metric: Metric, y: np.ndarray, d: np.ndarray, f: np.ndarray,
     if kind == "share" and single:
         lo, hi = M.wilson(float(y.sum()), float(n), alpha)
         return Estimate(s * float(y.sum()) / n, s * lo, s * hi, units, n, "Wilson")
+    if kind == "target_error" and single:
+        lo, hi = M.wilson(float(y.sum()), float(n), alpha)
+        return Estimate(s * float(y.sum()) / n, s * lo, s * hi, units, n, "Wilson")
     if kind in ("mean", "length_error") and single:
         est, lo, hi = M.mean_ci(y, alpha)
         return Estimate(s * est, s * lo, s * hi, units, n, "t")
@@ -370,6 +395,12 @@ def estimate_obs(obs: Obs, alpha: float) -> Estimate:
     if obs.is_spread:
         return _spread_estimate(obs, alpha)
     est = estimate(obs.metric, obs.y, obs.d, obs.f, alpha, obs.unit)
+    if obs.metric.kind == "target_error" and not math.isnan(est.value):
+        t = obs.metric.scale * obs.target
+        m, lo, hi = est.value, est.low, est.high
+        near = 0.0 if lo <= t <= hi else min(abs(lo - t), abs(hi - t))
+        est = Estimate(abs(m - t), near, max(abs(lo - t), abs(hi - t)), est.units,
+                       est.clusters, est.method, f"{m:.2f}% vs target {t:g}%")
     if obs.metric.kind == "length_error" and not math.isnan(est.value):
         t = obs.target
         m, lo, hi = est.value, est.low, est.high
@@ -408,6 +439,8 @@ def value_obs(obs: Obs, weights: np.ndarray | None = None) -> float:
     r = float((w * obs.y).sum()) / sd
     if obs.metric.kind == "length_error":
         return abs(r - obs.target)
+    if obs.metric.kind == "target_error":
+        return s * abs(r - obs.target)
     return s * r
 
 
@@ -437,7 +470,7 @@ def influence(obs: Obs) -> tuple[np.ndarray, np.ndarray]:
         return obs.ids, np.zeros(obs.ids.size)
     r = float(obs.y.sum()) / sd
     u = (obs.y - r * den) / (sd / c)
-    if obs.metric.kind == "length_error":
+    if obs.metric.kind in ("length_error", "target_error"):
         u = (1.0 if r >= obs.target else -1.0) * u
     return obs.ids, s * u
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from deepsim.report.metrics import viability_verdict
+from deepsim.report import viability as V
 from deepsim.respond.play import Field
 from deepsim.respond.search import (
     SearchResult,
@@ -145,7 +145,7 @@ def evaluate_field(fld: Field, factions: list[str], seed: int, per: int, alpha: 
     DataFrame
         One row per faction of ``factions``: ``faction``, ``ratio``, ``low``, ``high`` (95%
         interval, x fair), ``verdict`` (the report's viability rule on the ratio scale:
-        :func:`deepsim.report.metrics.viability_verdict` with fair share 1, lines
+        :func:`deepsim.report.viability.verdict` with fair share 1, lines
         ``min_ratio`` and ``max_ratio``), ``games``; ``attrs["played"]``: the games
         played.
     """
@@ -158,8 +158,8 @@ def evaluate_field(fld: Field, factions: list[str], seed: int, per: int, alpha: 
         rows.append({"faction": f, "ratio": v, "low": lo, "high": hi,
                      "games": int(mine.size)})
     out = pd.DataFrame(rows)
-    out["verdict"] = viability_verdict(out["low"], out["high"], np.ones(len(out)),
-                                       min_ratio=min_ratio, max_ratio=max_ratio)
+    out["verdict"] = V.verdict(out["low"], out["high"], 1.0,
+                               V.Lines(alpha=alpha, min_ratio=min_ratio, max_ratio=max_ratio))
     out.attrs["played"] = int(p.played)
     return out
 

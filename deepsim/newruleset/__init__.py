@@ -17,9 +17,13 @@ from pathlib import Path
 
 from deepsim.errors import InputError
 
-__all__ = ["TEMPLATE", "Scaffold", "check_name", "write_ruleset"]
+__all__ = ["TEMPLATE", "TEMPLATE_COOP", "Scaffold", "check_name", "write_ruleset"]
 
 TEMPLATE = Path(__file__).with_name("template")
+#: the co-operative scaffold (``--cooperative``): a small co-op dice game with an exact
+#: answer; its game files are made from deepsim's own co-op proof ruleset by
+#: ``tools/coop_template.py`` (and checked current by the tests)
+TEMPLATE_COOP = Path(__file__).with_name("template_coop")
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,30}$")
 
 
@@ -62,8 +66,12 @@ def _title(name: str) -> str:
     return " ".join(w.capitalize() for w in name.split("_") if w)
 
 
-def write_ruleset(name: str, directory: Path | str | None = None) -> Scaffold:
-    """Write the ruleset package ``name`` into ``directory`` (default ``./<name>``).
+def write_ruleset(name: str, directory: Path | str | None = None, *,
+                  cooperative: bool = False) -> Scaffold:
+    """Write the ruleset package ``name`` into ``directory`` (default ``./<name>``): the
+    dice game Pig, or with ``cooperative`` a co-operative dice game whose party win
+    probability its ``exact.py`` computes exactly (docs/contract.md, "Co-operative
+    rulesets").
 
     The folder must not exist or be empty. Files are written to a sibling temporary folder
     that is renamed into place last, so a failure leaves no half-written package.
@@ -93,8 +101,9 @@ def write_ruleset(name: str, directory: Path | str | None = None) -> Scaffold:
     tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
     written = []
     try:
-        for src in sorted(TEMPLATE.rglob("*.tmpl")):
-            rel = src.relative_to(TEMPLATE).as_posix()[:-len(".tmpl")]
+        template = TEMPLATE_COOP if cooperative else TEMPLATE
+        for src in sorted(template.rglob("*.tmpl")):
+            rel = src.relative_to(template).as_posix()[:-len(".tmpl")]
             rel = rel.replace("__package__", package).replace("__name__", name)
             text = src.read_text(encoding="utf-8")
             for k, v in tokens.items():

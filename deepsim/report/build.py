@@ -104,7 +104,11 @@ def build_report(runs: Sequence[RunData], config: ReportConfig | None = None) ->
         # the answer first: the headline, then the win shares (DEEPFALL: the heatmap), then
         # the claims and the rest
         sections = [*sections[:1], claims, details, *sections[1:]]
-    sections = [headline(ctx), *sections]
+    if ctx.rs.cooperative:       # one result per game, the party's: its own headline
+        from deepsim.report.partysections import headline as party_headline
+        sections = [party_headline(ctx), *sections]
+    else:
+        sections = [headline(ctx), *sections]
     r = ctx.primary
     report = Report(
         title=f"Balance report: {r.scenario_name} ({r.manifest.get('ruleset', '?')})",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 from deepsim.errors import InputError
+from deepsim.report.viability import DEFAULT, Lines
 
 __all__ = ["OPTIONS", "ReportConfig", "ReportOption"]
 
@@ -56,10 +57,10 @@ class ReportConfig:
     settings (``extra``: its :class:`ReportOption` list; ``values``
     the ones given, by attribute), read as attributes (``config.rounds_target``)."""
 
-    alpha: float = 0.05
-    min_ratio: float = 0.8
-    max_ratio: float = 1.25
-    max_rel_width: float = 0.10
+    alpha: float = DEFAULT.alpha
+    min_ratio: float = DEFAULT.min_ratio
+    max_ratio: float = DEFAULT.max_ratio
+    max_rel_width: float = DEFAULT.max_rel_width
     extra: tuple[ReportOption, ...] = ()
     values: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -69,6 +70,12 @@ class ReportConfig:
         for attr, value in self._all():
             if value < 0:
                 raise InputError(f"must not be negative, got {value}", key=self.key_of(attr))
+
+    @property
+    def lines(self) -> Lines:
+        """The verdict scale's lines (:class:`deepsim.report.viability.Lines`)."""
+        return Lines(alpha=self.alpha, min_ratio=self.min_ratio, max_ratio=self.max_ratio,
+                     max_rel_width=self.max_rel_width)
 
     @classmethod
     def for_ruleset(cls, options: Sequence[ReportOption]) -> ReportConfig:

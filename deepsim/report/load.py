@@ -23,7 +23,7 @@ __all__ = ["GAMES_COLUMNS", "SEATS_COLUMNS", "RunData", "flatten", "load_run", "
 
 #: columns the shared sections read (besides the ruleset's group and faction columns and its
 #: own ``report_*_columns``); a column a run lacks is simply not loaded
-GAMES_COLUMNS = ["players", "truncated", "deal", "rotation"]
+GAMES_COLUMNS = ["players", "truncated", "adjudicated", "deal", "rotation"]
 SEATS_COLUMNS = ["players", "bot", "win", "fair", "rotation"]
 
 
@@ -74,6 +74,18 @@ class RunData:
     @property
     def placeholders(self) -> list[str]:
         return list(self.info.get("placeholders") or self.manifest.get("placeholders") or [])
+
+    @property
+    def safety_caps(self) -> list[dict]:
+        """The run's safety caps (``run.json`` ``safety_caps``; for a run made before it was
+        recorded: the ruleset's declared caps with the run's parameter values)."""
+        if "safety_caps" in self.info:
+            return list(self.info.get("safety_caps") or [])
+        from deepsim.params import safety_cap_values
+        try:
+            return safety_cap_values(self.rs, self.params)
+        except Exception:  # noqa: BLE001 - a run of a ruleset not installed: none known
+            return []
 
     @property
     def baseline_bots(self) -> tuple[str, ...]:

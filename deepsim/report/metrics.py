@@ -18,13 +18,13 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 from statsmodels.regression.linear_model import WLS
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep
 from statsmodels.stats.weightstats import DescrStatsW
 
 from deepsim import stats
+from deepsim.report import viability as V
 
 __all__ = [
     "bradley_terry",
@@ -34,12 +34,14 @@ __all__ = [
     "margins",
     "matchup_matrix",
     "mean_ci",
+    "mean_text",
     "normalized_place",
     "proportion_ratio_ci",
     "ratio_of_sums",
     "require",
     "rounds_histogram",
     "seat_advantage",
+    "share_text",
     "viability_verdict",
     "wilson",
     "win_share_table",
@@ -54,16 +56,20 @@ def require(df: pd.DataFrame, columns, what: str = "frame") -> None:
 
 
 def draw_flags(games: pd.DataFrame) -> np.ndarray:
-    """Per game: True when no seat won outright (a draw, or a tie for first).
+    """Per game: True when the game ended and no seat won outright (a draw, or a tie for
+    first). An unresolved game (a safety cap stopped it: :func:`deepsim.stats.
+    unresolved_flags`) is never a draw.
 
-    Reads ``winner_side`` (-1 = a draw; Atlantis) or else ``n_winners`` (> 1 = a tie for
-    first; DEEPFALL).
+    Reads ``winner_side`` (-1 = no winner; Atlantis) or else ``n_winners`` (> 1 = a tie for
+    first; DEEPFALL), and ``truncated`` / ``adjudicated`` when present.
     """
     if "winner_side" in games.columns:
-        return games["winner_side"].to_numpy(dtype=np.int64) < 0
-    if "n_winners" in games.columns:
-        return games["n_winners"].to_numpy(dtype=np.int64) > 1
-    raise KeyError("games has no column(s) winner_side or n_winners")
+        flags = games["winner_side"].to_numpy(dtype=np.int64) < 0
+    elif "n_winners" in games.columns:
+        flags = games["n_winners"].to_numpy(dtype=np.int64) > 1
+    else:
+        raise KeyError("games has no column(s) winner_side or n_winners")
+    return flags & ~stats.unresolved_flags(games)
 
 
 # --- generic statistics ---------------------------------------------------------------------
@@ -96,6 +102,31 @@ def mean_ci(x, alpha: float = 0.05) -> tuple[float, float, float]:
         return m, m, m
     lo, hi = DescrStatsW(x).tconfint_mean(alpha=alpha)
     return float(x.mean()), float(lo), float(hi)
+
+
+def share_text(k: float, n: int, alpha: float = 0.05) -> str:
+    """A share of ``k`` in ``n`` with its Wilson interval, for a report cell:
+    ``12.3% (11.0% - 13.6%)``; ``-`` when ``n`` is 0."""
+    from deepsim.report.fmt import pci, pct
+
+    if n <= 0:
+        return "-"
+    lo, hi = wilson(k, n, alpha)
+    return f"{pct(k / n)} ({pci(lo, hi)})"
+
+
+def mean_text(x, alpha: float = 0.05, spec: str = ".2f") -> str:
+    """The mean of ``x`` (1-D, any real dtype) with its t interval (:func:`mean_ci`), for a
+    report cell: ``7.24 (7.20 - 7.28)``; the mean alone for one value, ``-`` for none."""
+    from deepsim.report.fmt import num
+
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return "-"
+    if x.size < 2:
+        return num(float(x.mean()), spec)
+    m, lo, hi = mean_ci(x, alpha)
+    return f"{num(m, spec)} ({num(lo, spec)} - {num(hi, spec)})"
 
 
 def ratio_of_sums(y, x, alpha: float = 0.05) -> tuple[float, float, float]:
@@ -144,94 +175,26 @@ def normalized_place(seats: pd.DataFrame) -> np.ndarray:
 
 # --- win shares -----------------------------------------------------------------------------
 
-def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = 0.8,
-                      max_rel_width: float = 0.10,
-                      max_ratio: float | None = None) -> np.ndarray:
-    """The viability rule with both ends of the scale, element-wise.
-
-    - ``"not viable"``: the interval's upper end is below ``min_ratio`` x fair share;
-    - ``"too strong"``: the interval's lower end is above ``max_ratio`` x fair share (when
-      ``max_ratio`` is given; the mirror of the viability line);
-    - ``"inconclusive"``: otherwise, when the interval is wider than ``max_rel_width`` x fair
-      share (a small sample never passes);
-    - ``"viable"``: otherwise.
-    """
-    lo = np.asarray(ci_low, dtype=np.float64)
-    hi = np.asarray(ci_high, dtype=np.float64)
-    fair = np.asarray(fair_share, dtype=np.float64)
-    strong = lo > max_ratio * fair if max_ratio is not None else np.zeros(lo.shape, bool)
-    out = np.where(hi < min_ratio * fair, "not viable",
-                   np.where(strong, "too strong",
-                            np.where((hi - lo) > max_rel_width * fair, "inconclusive",
-                                     "viable")))
-    out = np.where(np.isnan(hi) | np.isnan(lo), "inconclusive", out)
-    return out.astype(object)
+def viability_verdict(ci_low, ci_high, fair_share, *, min_ratio: float = V.DEFAULT.min_ratio,
+                      max_rel_width: float = V.DEFAULT.max_rel_width,
+                      max_ratio: float | None = V.DEFAULT.max_ratio) -> np.ndarray:
+    """The viability verdict, element-wise: :func:`deepsim.report.viability.verdict` with
+    these lines (``max_ratio=None``: no "too strong" end)."""
+    lines = V.Lines(min_ratio=min_ratio, max_rel_width=max_rel_width,
+                    max_ratio=math.inf if max_ratio is None else max_ratio)
+    return V.verdict(ci_low, ci_high, fair_share, lines)
 
 
-def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = 0.05,
-                    min_ratio: float = 0.8, max_rel_width: float = 0.10,
-                    max_ratio: float | None = None) -> pd.DataFrame:
-    """Win share per group against its fair share, with a viability verdict and Holm tests.
-
-    Parameters
-    ----------
-    seats : DataFrame
-        Columns ``by``, ``win`` (1, ``1/k`` on a k-way tie, else 0) and ``fair``
-        (``1/players``).
-    by : str
-        Grouping column: ``company``, ``lineage``, ``calling``, ``bot``...
-    alpha, min_ratio, max_rel_width : float
-        See :class:`deepsim.report.config.ReportConfig`.
-    max_ratio : float, optional
-        The "too strong" line (``viability.max_ratio``); None: no top end.
-
-    Returns
-    -------
-    DataFrame
-        The columns of :func:`deepsim.stats.win_shares` (``games`` = seat-games, ``wins``,
-        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` = mean of ``fair`` =
-        sum of 1/n over the group's games divided by its games, ``ratio``), plus:
-        ``fair_wins`` (sum of ``fair``: the wins a fair group would have), ``ratio_low``,
-        ``ratio_high`` (interval / fair share), ``p_over``, ``p_under`` (one-sided exact
-        binomial tests of the rounded win count against the fair share), ``p_over_holm``,
-        ``p_under_holm`` (Holm over all 2 x groups tests), ``test`` (``"over"``,
-        ``"under"`` or ``"fair"`` at ``alpha`` after Holm) and ``verdict`` (viability rule).
-
-    Notes
-    -----
-    The binomial test uses one success probability (the group's mean fair share) for all its
-    seat-games; in mixed player counts the true null is a sum of Bernoullis with different
-    probabilities, whose variance is smaller, so the test is slightly conservative.
-    """
+def win_share_table(seats: pd.DataFrame, by: str, *, alpha: float = V.DEFAULT.alpha,
+                    min_ratio: float = V.DEFAULT.min_ratio,
+                    max_rel_width: float = V.DEFAULT.max_rel_width,
+                    max_ratio: float = V.DEFAULT.max_ratio) -> pd.DataFrame:
+    """Win share per group against its fair share, with the viability verdict and the Holm
+    tests: :func:`deepsim.report.viability.table` with these lines (shares as fractions;
+    every column is described there)."""
     require(seats, [by, "win", "fair"], "seats")
-    base = stats.win_shares(seats, by=by, alpha=alpha)
-    if base.empty:
-        return base
-    fair_wins = seats.groupby(by, observed=True)["fair"].sum()
-    fair_wins.index = fair_wins.index.astype(str)
-    base["fair_wins"] = base[by].map(fair_wins).astype("float64")
-    base["ratio_low"] = base["ci_low"] / base["fair_share"]
-    base["ratio_high"] = base["ci_high"] / base["fair_share"]
-    p_over, p_under = [], []
-    for wins, n, p in base[["wins", "games", "fair_share"]].itertuples(index=False):
-        k = round(float(wins))
-        n = int(n)
-        if n == 0 or not 0 < p < 1:
-            p_over.append(math.nan)
-            p_under.append(math.nan)
-            continue
-        p_over.append(sps.binomtest(k, n, p, alternative="greater").pvalue)
-        p_under.append(sps.binomtest(k, n, p, alternative="less").pvalue)
-    adj = holm(np.concatenate([p_over, p_under]), alpha=alpha)
-    m = len(base)
-    base["p_over"], base["p_under"] = p_over, p_under
-    base["p_over_holm"], base["p_under_holm"] = adj[:m], adj[m:]
-    base["test"] = np.where(base["p_over_holm"] < alpha, "over",
-                            np.where(base["p_under_holm"] < alpha, "under", "fair"))
-    base["verdict"] = viability_verdict(base["ci_low"], base["ci_high"], base["fair_share"],
-                                        min_ratio=min_ratio, max_rel_width=max_rel_width,
-                                        max_ratio=max_ratio)
-    return base
+    return V.table(seats, by, V.Lines(alpha=alpha, min_ratio=min_ratio,
+                                      max_ratio=max_ratio, max_rel_width=max_rel_width))
 
 
 def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -240,11 +203,13 @@ def seat_advantage(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per (players, seat): ``players``, ``seat``, ``games``, ``wins``,
-        ``win_share``, Wilson ``ci_low``/``ci_high``, ``fair_share`` (the mean of the
-        ``fair`` column when there is one, else 1/players), ``ratio``.
+        One row per (players, seat): ``players``, ``seat``, ``games`` (with a result:
+        unresolved games left out), ``wins``, ``win_share``, Wilson ``ci_low``/``ci_high``,
+        ``fair_share`` (the mean of the ``fair`` column when there is one, else 1/players),
+        ``ratio``.
     """
     require(seats, ["players", "seat", "win"], "seats")
+    seats = stats.resolved_seats(seats)
     g = seats.groupby(["players", "seat"], observed=True)
     cols = {"games": g.size(), "wins": g["win"].sum()}
     if "fair" in seats.columns:
@@ -324,10 +289,12 @@ def matchup_matrix(seats: pd.DataFrame, by: str
     -------
     wins, games : DataFrame
         Square, indexed and columned by the groups (sorted): ``wins.loc[a, b]`` = wins of
-        ``a`` against ``b`` (ties count 1/2 each), ``games.loc[a, b]`` = games between them.
-        Empty frames when there is no 2-player game.
+        ``a`` against ``b`` (ties count 1/2 each), ``games.loc[a, b]`` = games between them
+        that have a result (unresolved games left out). Empty frames when there is no
+        2-player game.
     """
     require(seats, ["game", "seat", "players", by, "win"], "seats")
+    seats = stats.resolved_seats(seats)      # both rows of an unresolved game go
     two = seats.loc[seats["players"] == 2, ["game", "seat", by, "win"]]
     if two.empty:
         return pd.DataFrame(), pd.DataFrame()

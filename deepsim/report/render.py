@@ -63,6 +63,10 @@ def run_lines(report: Report) -> list[str]:
         "Placeholder data used: " + (", ".join(f"`{p}`" for p in compress_paths(r.placeholders))
                                      if r.placeholders else "none"),
     ]
+    if r.safety_caps:
+        lines.append("Invented safety caps (not in the rulebook; a game one stops is "
+                     "unresolved): " + ", ".join(f"`{c['path']}` = {c['value']}"
+                                                 for c in r.safety_caps))
     if r.skipped_rules:
         lines.append("Skipped rules: " + "; ".join(r.skipped_rules))
     versions = r.info.get("versions") or {}
@@ -78,25 +82,41 @@ def run_lines(report: Report) -> list[str]:
 
 
 def claims_table(results: list[ClaimResult]) -> pd.DataFrame:
-    """One row per claim part: Claim, Part, Measured, 95% interval, Verdict."""
+    """One row per claim part: Claim, Part, Measured, 95% interval, Verdict (and Reading,
+    the keys of the readings a part is a conjunct of, when a claim has several)."""
     rows = []
+    readings = any(res.readings for res in results)
     for res in results:
         for i, part in enumerate(res.parts):
-            rows.append({"Claim": f"{res.claim.id}: {res.verdict}" if i == 0 else "",
-                         "Part": part.label, "Measured": part.measured,
-                         "95% interval": part.interval, "Verdict": part.verdict})
-    return pd.DataFrame(rows, columns=["Claim", "Part", "Measured", "95% interval", "Verdict"])
+            row = {"Claim": f"{res.claim.id}: {res.verdict}" if i == 0 else "",
+                   "Part": part.label, "Measured": part.measured,
+                   "95% interval": part.interval, "Verdict": part.verdict}
+            if readings:
+                row["Reading"] = (", ".join(part.readings) if part.readings else
+                                  ("all" if res.readings else ""))
+            rows.append(row)
+    cols = ["Claim", *(["Reading"] if readings else []), "Part", "Measured", "95% interval",
+            "Verdict"]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def claim_details(results: list[ClaimResult]) -> list[str]:
-    """One paragraph per claim: what it says, how measured, interpretation, notes."""
+    """One paragraph per claim: what it says, how measured, interpretation, the verdict of
+    each reading, notes."""
     out = []
     for res in results:
         c = res.claim
         notes = " ".join(f"*{p.label}*: {p.note}." for p in res.parts if p.note)
         runs = sorted({p.run for p in res.parts if p.run})
+        per = ""
+        if res.readings:
+            rv = res.reading_verdicts()
+            per = "Verdict per reading: " + "; ".join(
+                f"{k} ({res.readings[k]}): **{v}**" for k, v in rv.items()) + ". "
+            per += "".join(f"{k}: {why}. " for k, why in res.untestable.items())
         out.append(f"**{c.id}** ({c.section}) {c.text} Verdict: **{res.verdict}**. "
-                   f"Measured: {c.measure} Rule reading: {res.interpretation or '-'}. "
+                   + per + f"Measured: {c.measure} Rule reading: "
+                   f"{res.interpretation or '-'}. "
                    + (f"Run(s): {'; '.join(runs)}. " if runs else "") + notes)
     return out
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from deepsim.report import metrics as M
 from deepsim.report import plots
+from deepsim.report import viability as V
 from deepsim.report.context import Context
 from deepsim.report.fmt import ci, integer, num, pci, pct
 from deepsim.report.load import RunData
@@ -75,7 +76,7 @@ def headline(ctx: Context) -> Section:
         ws = ctx.win_shares(col)
         if len(ws) < 2:
             continue
-        ws = ws.sort_values("ratio", ascending=False, kind="stable")
+        ws = ws.sort_values(["ratio", col], ascending=[False, True], kind="stable")
         counts = ws["verdict"].value_counts()
         plural = (ctx.rs.factions_label if col == ctx.rs.faction_column
                   else f"{noun.capitalize()}s")
@@ -98,18 +99,48 @@ def headline(ctx: Context) -> Section:
         s.tables.append(Table("", pd.DataFrame(rows)))
     s.paragraphs.append("**" + ("; ".join(answer) if answer else
                                 "No group is too strong or not viable") + ".**")
-    s.paragraphs.append(
-        f"Win share over fair share with its 95% Wilson interval on that scale. *Too strong*: "
-        f"the whole interval above {c.max_ratio:g} x fair (`viability.max_ratio`); *not "
-        f"viable*: all below {c.min_ratio:g} x fair (`viability.min_ratio`); *inconclusive*: "
-        f"wider than {c.max_rel_width:g} x fair; otherwise *viable*.")
+    s.paragraphs.append("Win share over fair share with its 95% Wilson interval on that "
+                        "scale. " + V.rule_text(c.lines, markdown=True) + ".")
     if "bot" in seats.columns and not seats.empty:
         share = seats["bot"].astype(str).value_counts(normalize=True)
         field = ", ".join(f"{b} {100 * v:.0f}%" for b, v in share.items())
         note = ctx.baseline_note()
         s.paragraphs.append(f"Field: {field} of the seat-games judged"
                             + (f"; {note}." if note else "."))
+        sure = V.how_sure(seats, c.lines)
+        if sure:
+            s.paragraphs.append(" ".join(f"{t}." if not t.endswith(".") else t
+                                         for t in sure))
+    line = unresolved_text(ctx.primary)
+    if line:
+        s.paragraphs.append(line)
     return s
+
+
+def unresolved_text(run: RunData) -> str:
+    """The headline's account of the games a safety cap stopped: how many, at which cap,
+    left out of the win shares (and how many an adjudication decided); a warning above
+    :data:`deepsim.stats.UNRESOLVED_WARN`. '' for a run without a ``truncated`` column."""
+    from deepsim import stats
+    from deepsim.params import cap_text
+
+    ov = stats.game_overview(run.games)
+    if ov["unresolved"] is None:
+        return ""
+    n, share = ov["unresolved"], ov["unresolved_share"] or 0.0
+    where = cap_text(run.safety_caps) or "a safety cap"
+    text = (f"**Unresolved: {100 * share:.1f}% of games** ({n:,} of {ov['games']:,}) stopped "
+            f"at {where}, an engine limit the rulebook does not give: no result, left out of "
+            "every win share, ratio and draw share.")
+    adjudicated = (ov["truncated"] or 0) - n
+    if adjudicated:
+        text += (f" {adjudicated:,} more games stopped there were adjudicated by the "
+                 "ruleset's documented opt-in rule and count with that result.")
+    if share > stats.UNRESOLVED_WARN:
+        text += (f" **Warning:** more than {100 * stats.UNRESOLVED_WARN:g}% of games are "
+                 "unresolved, so the win shares describe only the games that ended, which "
+                 "may not be a random sample of them.")
+    return text
 
 
 def faction_share(ctx: Context, foot: str) -> Section:
@@ -197,8 +228,10 @@ def bot_styles(ctx: Context, foot: str) -> Section:
     ws = ctx.win_shares("bot")
     base = ctx.primary.baseline_bots
     s.paragraphs.append("Win share by bot style (styles are drawn per seat), against the "
-                        "fair share 1/players over the whole field: does aggression "
-                        "over-win? Bot styles are knobs in `bots.yaml`, not rules."
+                        "fair share 1/players over the whole field: a style's share depends "
+                        "on the styles it meets, so a claim about a style is measured on "
+                        "paired games, not read here. Bot styles are knobs in `bots.yaml`, "
+                        "not rules."
                         + (f" Baseline styles ({', '.join(base)}: yardsticks, left out of "
                            f"every other balance table) are shown here for reference."
                            if base else ""))

@@ -8,11 +8,17 @@ verdict is one of:
   asserts;
 - ``fails``: the interval lies entirely outside it;
 - ``inconclusive``: the interval straddles the border at this sample size;
-- ``not measured``: the run(s) given cannot measure it; the row says which run is needed.
+- ``not measured``: the run(s) given cannot measure it; the row says which run is needed;
+- ``untestable as worded``: the instrument failed its calibration (on a reference whose
+  answer is known it did not give that answer), so no run can decide it.
 
 A claim made of several parts holds when every measured part holds and fails when any
-part fails. The thresholds of a ruleset's claims are its report options
-(:class:`deepsim.report.config.ReportOption`), fixed before looking at the data and printed
+part fails. A claim read more than one way (:attr:`ClaimResult.readings`: alternative
+readings, each judged on its own) gets one verdict per reading, each over the parts of
+that reading (its conjuncts, :attr:`ClaimPart.readings`); the claim's verdict names the
+readings under which it holds (``holds (under 1 of 4 readings)``). The thresholds of a
+ruleset's claims are its report options (:class:`deepsim.report.config.ReportOption`),
+fixed before looking at the data and printed
 with every report.
 
 Distances (claims as tune objectives, ``deepsim tune --objective claims``): a part may carry
@@ -33,11 +39,25 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "MIN_FAIL_DISTANCE", "NOT_MEASURED", "Claim",
-           "ClaimPart", "ClaimResult", "Region", "claim_distance", "combine", "fmt_ci",
-           "fmt_num", "not_measured", "part_distance", "region_verdict"]
+__all__ = ["FAILS", "HOLDS", "INCONCLUSIVE", "MIN_FAIL_DISTANCE", "NOT_MEASURED",
+           "UNTESTABLE", "Claim", "ClaimPart", "ClaimResult", "Region", "claim_distance",
+           "combine", "fmt_ci", "fmt_num", "not_measured", "part_distance", "region_verdict",
+           "short_verdict", "verdict_word"]
 
 HOLDS, FAILS, INCONCLUSIVE, NOT_MEASURED = "holds", "fails", "inconclusive", "not measured"
+UNTESTABLE = "untestable as worded"
+
+
+def verdict_word(verdict: str) -> str:
+    """The verdict without its parenthesised qualifier: ``holds (under 1 of 2 readings)``
+    -> ``holds``."""
+    return verdict.split(" (")[0]
+
+
+def short_verdict(verdict: str) -> str:
+    """The verdict's word for a narrow table cell, ``*`` when a part was not measured."""
+    v = str(verdict)
+    return verdict_word(v) + ("*" if "part not measured" in v else "")
 
 
 @dataclass(frozen=True)
@@ -65,25 +85,72 @@ class ClaimPart:
     #: distance of the point estimate from the holds region, in tolerance multiples
     #: (:func:`part_distance`); None: the part has no distance (not measured)
     distance: float | None = None
+    #: keys of the claim's readings this part is a conjunct of (empty: every reading)
+    readings: tuple[str, ...] = ()
+
+
+def _combine_parts(parts: list[ClaimPart]) -> str:
+    measured = [p.verdict for p in parts if p.verdict != NOT_MEASURED]
+    if not measured:
+        return NOT_MEASURED
+    v = combine(measured)
+    if len(measured) < len(parts):
+        v += " (part not measured)"
+    return v
 
 
 @dataclass
 class ClaimResult:
-    """A claim's parts, its overall verdict and the rule reading that produced it."""
+    """A claim's parts, its verdict (one per reading when it has several) and the rule
+    reading that produced it.
+
+    ``readings``: the claim's alternative readings, key -> label, in order (empty: one
+    reading, every part a conjunct). ``untestable``: reading key -> why its instrument
+    failed calibration (that reading's verdict is :data:`UNTESTABLE`).
+    """
 
     claim: Claim
     parts: list[ClaimPart] = field(default_factory=list)
     interpretation: str = ""
+    readings: dict[str, str] = field(default_factory=dict)
+    untestable: dict[str, str] = field(default_factory=dict)
+
+    def reading_parts(self, key: str) -> list[ClaimPart]:
+        """The conjuncts of reading ``key``."""
+        return [p for p in self.parts if not p.readings or key in p.readings]
+
+    def reading_verdicts(self) -> dict[str, str]:
+        """Reading key -> its verdict (``{"": verdict}`` for a claim of one reading)."""
+        if not self.readings:
+            return {"": _combine_parts(self.parts)}
+        return {k: UNTESTABLE if k in self.untestable else _combine_parts(
+            self.reading_parts(k)) for k in self.readings}
 
     @property
     def verdict(self) -> str:
-        measured = [p.verdict for p in self.parts if p.verdict != NOT_MEASURED]
+        if not self.readings:
+            return _combine_parts(self.parts)
+        rv = self.reading_verdicts()
+        words = [verdict_word(v) for v in rv.values()]
+        measured = [w for w in words if w != NOT_MEASURED]
+        testable = [w for w in measured if w != UNTESTABLE]
         if not measured:
             return NOT_MEASURED
-        v = combine(measured)
-        if len(measured) < len(self.parts):
-            v += " (part not measured)"
-        return v
+        if not testable:
+            return UNTESTABLE
+        notes = []
+        if any(w == HOLDS for w in testable):
+            v = HOLDS
+            if len([w for w in testable if w == HOLDS]) < len(testable):
+                notes.append(f"under {sum(w == HOLDS for w in testable)} of "
+                             f"{len(testable)} readings")
+        else:
+            v = FAILS if all(w == FAILS for w in testable) else INCONCLUSIVE
+        if len(testable) < len(measured):
+            notes.append(f"{len(measured) - len(testable)} untestable as worded")
+        if any(p.verdict == NOT_MEASURED for p in self.parts):
+            notes.append("part not measured")
+        return v + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def combine(verdicts) -> str:
@@ -155,17 +222,33 @@ def part_distance(verdict: str, raw: float) -> float:
     return raw
 
 
-def claim_distance(result: ClaimResult) -> tuple[float, list[str]]:
-    """(sum of the measured parts' distances, labels of the parts left out). NaN when no
-    part has a distance."""
+def _sum_distance(parts: list[ClaimPart]) -> tuple[float, list[str]]:
     total, used, left = 0.0, 0, []
-    for p in result.parts:
+    for p in parts:
         if p.verdict == NOT_MEASURED or p.distance is None or math.isnan(p.distance):
             left.append(p.label)
             continue
         total += p.distance
         used += 1
     return (total if used else math.nan), left
+
+
+def claim_distance(result: ClaimResult) -> tuple[float, list[str]]:
+    """(sum of the measured parts' distances, labels of the parts left out). NaN when no
+    part has a distance. A claim of several readings: the smallest such sum over its
+    testable readings (the claim holds when one reading does)."""
+    if not result.readings:
+        return _sum_distance(result.parts)
+    best = math.nan
+    for key in result.readings:
+        if key in result.untestable:
+            continue
+        d, _ = _sum_distance(result.reading_parts(key))
+        if not math.isnan(d) and (math.isnan(best) or d < best):
+            best = d
+    left = [p.label for p in result.parts
+            if p.verdict == NOT_MEASURED or p.distance is None or math.isnan(p.distance)]
+    return best, left
 
 
 def fmt_num(x, spec: str = ".3f") -> str:

@@ -7,8 +7,8 @@ output folder (``--out``, default ``reports/responds/<scenario>-respond-<stamp>-
   style), style, value (win share over fair share on the search games), low, high (95%),
   games, seconds, and every knob's value; rewritten after each faction;
 - ``confirm.parquet``: one row per faction: the start style, the ratio in the scenario's
-  field as it is, the shipped style's and the best response's ratios on the confirmation
-  games with 95% intervals, the paired gain with its family-corrected interval and Holm
+  field as it is, the start style's (default knobs) and the best response's ratios on the
+  confirmation games with 95% intervals, the paired gain with its family-corrected interval and Holm
   p, the verdict and the interval width;
 - ``respond.md``, ``respond.html`` (self-contained), ``respond.png``: the verdicts, the
   before/after plot, the method, and per faction its knobs and a style block ready to paste;
@@ -105,11 +105,14 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
         "kind": "respond", "scenario_name": fld.name, "scenario_path": str(scenario_path),
         "ruleset": fld.ruleset.name, "faction_column": fld.column,
         "faction_label": fld.ruleset.faction_label, "factions": names,
+        "cooperative": bool(fld.ruleset.cooperative),
         "seed": fld.seed, "confirm_seed": confirm_seed, "games": settings.games,
         "confirm_games": confirm_games, "trials": settings.trials,
         "sampler": "optuna TPESampler", "sampler_seed": settings.sampler_seed,
         "style": settings.style, "alpha": settings.alpha, "min_ratio": settings.min_ratio,
         "max_ratio": settings.max_ratio, "sets": list(sets or []),
+        **({"target": fld.ruleset.target_win_rate(fld.prepared.params, source=fld.source),
+            "coop_band": settings.coop_band} if fld.ruleset.cooperative else {}),
         "baseline_bots": list(fld.baseline),
         "threads": fld.threads, "backend": "dask" if backend is not None else "local",
         "command_line": " ".join(shlex.quote(a) for a in ["deepsim", *sys.argv[1:]])
@@ -158,10 +161,13 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
 
     png = None
     if plots:
+        lo, hi = settings.min_ratio, settings.max_ratio
+        if fld.ruleset.cooperative:      # the band's edges, x target
+            lo = 1 - settings.coop_band / info["target"]
+            hi = 1 + settings.coop_band / info["target"]
         png = report.before_after_plot(
-            result.table, label=fld.ruleset.faction_label, min_ratio=settings.min_ratio,
-            max_ratio=settings.max_ratio,
-            title=f"Shipped style vs best response ({fld.name})",
+            result.table, label=fld.ruleset.faction_label, min_ratio=lo, max_ratio=hi,
+            title=f"Default knobs vs best response ({fld.name})",
             footer=f"{confirm_games:,} games per {fld.ruleset.faction_label} of seed "
                    f"{confirm_seed}; 95% intervals; baseline bots left out")
     md = report.markdown(result, settings, info, fld.bot_data)
@@ -181,7 +187,11 @@ def run_respond(scenario_path: Path | str, *, factions: list[str] | None = None,
 
 def _start_note(settings: Settings, result: SearchResult, starts: list[str]) -> str:
     if settings.style is not None:
-        return f"{settings.style} (--style)"
+        return (f"{settings.style} (--style). --style sets trial 0 and the comparison "
+                "column (that style's default knobs), not where the search looks: from "
+                "trial 1 on, every searchable knob is drawn over its whole bots.yaml range "
+                "whatever the start style (the knobs not searched keep its values), so "
+                "another --style can find the same best response")
     if result.strongest is not None and starts == [result.strongest]:
         return (f"{result.strongest}, the field's strongest non-baseline style on the "
                 "search pass")

@@ -22,15 +22,30 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from deepsim.factionbots import style_block
+from deepsim.report import viability as V
 from deepsim.respond.search import SearchResult, Settings, slug
+from deepsim.respond.verdict import (
+    NOT_VIABLE_ANY,
+    NOT_VIABLE_BOT,
+    ON_TARGET_ANY,
+    TOO_EASY_ANY,
+    TOO_EASY_BEST,
+    TOO_HARD_ANY,
+    TOO_HARD_BOT,
+    TOO_STRONG_ANY,
+    TOO_STRONG_BEST,
+    VIABLE_ANY,
+)
 
 __all__ = ["before_after_plot", "fmt_ratio", "markdown", "styles_yaml", "to_html"]
 
 DPI = 90
-VERDICT_COLOURS = {"weak under best response": "#c0392b", "weak because of its bot": "#e67e22",
-                   "strong under any play": "#8e44ad",
-                   "strong under best response": "#d35fb7", "viable under any play": "#2b7bba",
-                   "inconclusive": "#7f7f7f"}
+VERDICT_COLOURS = {NOT_VIABLE_ANY: "#c0392b", NOT_VIABLE_BOT: "#e67e22",
+                   TOO_STRONG_ANY: "#8e44ad", TOO_STRONG_BEST: "#d35fb7",
+                   VIABLE_ANY: "#2b7bba", "inconclusive": "#7f7f7f",
+                   TOO_HARD_ANY: "#c0392b", TOO_HARD_BOT: "#e67e22",
+                   TOO_EASY_ANY: "#8e44ad", TOO_EASY_BEST: "#d35fb7",
+                   ON_TARGET_ANY: "#2b7bba", "unclear": "#7f7f7f"}
 
 
 def plural(label: str) -> str:
@@ -54,10 +69,10 @@ def fmt_gain(v: float, lo: float, hi: float) -> str:
 
 def before_after_plot(table: pd.DataFrame, *, label: str, min_ratio: float,
                       max_ratio: float, title: str, footer: str = "") -> bytes:
-    """Per faction: the shipped style's ratio (grey) and the best response's (coloured by
+    """Per faction: the start style's default knobs' ratio (grey) and the best response's (coloured by
     verdict), each with its 95% interval, on the confirmation games; lines at the
     viability line, fair (1) and the too-strong line. PNG bytes."""
-    d = table.sort_values(["shipped", "faction"]).reset_index(drop=True)
+    d = table.sort_values(["default", "faction"]).reset_index(drop=True)
     n = len(d)
     fig = Figure(figsize=(7.6, 0.28 * n + 1.6))
     ax = fig.add_subplot()
@@ -66,9 +81,9 @@ def before_after_plot(table: pd.DataFrame, *, label: str, min_ratio: float,
     def err(v, lo, hi):
         return np.clip(np.vstack([d[v] - d[lo], d[hi] - d[v]]), 0.0, None)
 
-    ax.errorbar(d["shipped"], y - 0.15, xerr=err("shipped", "shipped_low", "shipped_high"),
+    ax.errorbar(d["default"], y - 0.15, xerr=err("default", "default_low", "default_high"),
                 fmt="o", ms=3.5, color="0.55", ecolor="0.55", elinewidth=1, capsize=2,
-                label="shipped style")
+                label="start style, default knobs")
     for v, colour in VERDICT_COLOURS.items():
         m = (d["verdict"] == v).to_numpy()
         if m.any():
@@ -77,7 +92,7 @@ def before_after_plot(table: pd.DataFrame, *, label: str, min_ratio: float,
                         ecolor=colour, elinewidth=1, capsize=2,
                         label=f"best response: {v}")
     for i in range(n):
-        ax.plot([d["shipped"][i], d["best"][i]], [i - 0.15, i + 0.15], color="0.8", lw=0.8,
+        ax.plot([d["default"][i], d["best"][i]], [i - 0.15, i + 0.15], color="0.8", lw=0.8,
                 zorder=0)
     ax.axvline(1.0, color="0.3", lw=1)
     ax.axvline(min_ratio, color="#c0392b", lw=1, ls="--")
@@ -101,7 +116,7 @@ def before_after_plot(table: pd.DataFrame, *, label: str, min_ratio: float,
 def _doc(faction: str, r: pd.Series, info: dict) -> str:
     return (f"best response of {faction} (from {r['style']}; deepsim respond "
             f"{info['scenario_name']}, seed {info['seed']}, trial {int(r['best_trial'])} of "
-            f"{info['trials']}): {r['best']:.3g} x fair vs {r['shipped']:.3g} on "
+            f"{info['trials']}): {r['best']:.3g} x fair vs {r['default']:.3g} on "
             f"{int(r['confirm_games']):,} games of seed {info['confirm_seed']}")
 
 
@@ -166,28 +181,38 @@ def markdown(result: SearchResult, settings: Settings, info: dict, bot_data, *,
               f"{settings.games:,} games of seed {info['seed']} in which the {label} sits "
               "(common random numbers)"),
               (f"- Confirmation: {info['confirm_games']:,} fresh games per {label} from seed "
-              f"{info['confirm_seed']}, shipped style and best response on the same games"),
+              f"{info['confirm_seed']}, the start style's default knobs and the best response "
+              "on the same games"),
               f"- Start style: {info['start_note']}",
               (f"- Time: {info['wall_time_s']:.0f} s on {info['threads']} thread(s) "
               f"({info['backend']}); {info['games_played']:,} games played"), ""]
+    what = ("The party's win rate over its target (x target; co-operative game: see "
+            "Method)" if info.get("cooperative") else "Win share over fair share")
     lines += ["## Verdicts", "",
-              (f"Win share over fair share (x fair, baseline bots left out as in the balance "
-              f"report), 95% intervals; gain = best response - shipped style on the same "
+              (f"{what} (x fair, baseline bots left out as in the balance "
+              f"report), 95% intervals, each with its verdict; gain = best response - default "
+              f"knobs on the same "
               f"games, interval at {t['gain_level'].iloc[0]:.4g} (simultaneous over the "
-              f"{len(t)} {plural(label)} of this run), Holm-adjusted p of gain = 0. Viability line "
-              f"{settings.min_ratio:g}, too-strong line {settings.max_ratio:g}."), ""]
-    lines.append(f"| {label} | in the field | shipped style | best response | gain | Holm p "
-                 "| verdict |")
+              f"{len(t)} {plural(label)} of this run), Holm-adjusted p of gain = 0. "
+              + (f"Band: target {100 * info['target']:g}% +- {100 * settings.coop_band:g} pts."
+                 if info.get("cooperative") else
+                 f"Viability line {settings.min_ratio:g}, too-strong line "
+                 f"{settings.max_ratio:g}.")), ""]
+    lines.append(f"| {label} | in the field | start style (default knobs) | best response | "
+                 "gain | Holm p | verdict |")
     lines.append("|---|---|---|---|---|---|---|")
     for _, r in t.iterrows():
         lines.append(
-            f"| {r['faction']} | {fmt_ratio(r['field'], r['field_low'], r['field_high'])} | "
-            f"{r['style']}: {fmt_ratio(r['shipped'], r['shipped_low'], r['shipped_high'])} | "
-            f"{fmt_ratio(r['best'], r['best_low'], r['best_high'])} | "
+            f"| {r['faction']} | {fmt_ratio(r['field'], r['field_low'], r['field_high'])} "
+            f"{r['field_verdict']} | {r['style']}: "
+            f"{fmt_ratio(r['default'], r['default_low'], r['default_high'])} "
+            f"{r['default_verdict']} | "
+            f"{fmt_ratio(r['best'], r['best_low'], r['best_high'])} {r['best_verdict']} | "
             f"{fmt_gain(r['gain'], r['gain_low'], r['gain_high'])} | "
             f"{_p(r['p_holm'])} | {_verdict_text(r)} |")
     lines += ["", f"![before and after]({png_name})", "",
-              ("*Shipped style (grey) and best response (coloured by verdict) per "
+              ("*Start style with its default knobs (grey) and best response (coloured by "
+               "verdict) per "
               f"{label}, 95% intervals on the confirmation games.*"), ""]
     lines += ["## Method", ""] + [f"{p}" + "\n" for p in method_paragraphs(settings, info)]
     if not result.styles_table.empty:
@@ -206,7 +231,7 @@ def markdown(result: SearchResult, settings: Settings, info: dict, bot_data, *,
             continue
         lines += [(f"Best trial {c.best_trial} of {settings.trials}: {r['search_best']:.3g} "
                   f"x fair on the search games; confirmed {fmt_ratio(r['best'], r['best_low'], r['best_high'])} "
-                  f"against {fmt_ratio(r['shipped'], r['shipped_low'], r['shipped_high'])}."),
+                  f"against {fmt_ratio(r['default'], r['default_low'], r['default_high'])}."),
                   "", "| knob | " + c.start + " | best response |", "|---|---|---|"]
         lines += [f"| {k} | {a} | {b} |" for k, a, b in knob_changes(c, bot_data)]
         lines += ["", ("Style block (paste under `styles:` of the ruleset's bots.yaml, or "
@@ -228,21 +253,51 @@ def method_paragraphs(settings: Settings, info: dict) -> list[str]:
         f"({info['search_pass_games']:,} games), and searches each one on its first "
         f"{settings.games:,}; each trial's value is "
         f"`win_ratio[{info['faction_column']}=...]`. The best "
-        "trial is then played with the shipped style on fresh games of "
+        "trial is then played with the start style's default knobs on fresh games of "
         f"seed {info['confirm_seed']} ({info['confirm_games']:,} per {label}); the values "
         "there are free of the search's selection (the best of many noisy trials is "
         "optimistic on its own games)."),
-        ("Verdicts: *weak under best response*: the best response's and the shipped style's "
-        f"intervals both end below {settings.min_ratio:g}; *weak because of its bot*: the "
-        f"shipped style's ends below {settings.min_ratio:g}, the best response's starts at "
-        f"or above it; *strong under any play*: both start above {settings.max_ratio:g}; "
-        f"*strong under best response*: the best response's starts above "
-        f"{settings.max_ratio:g}, the shipped style's does not; "
-        f"*viable under any play*: both lie within [{settings.min_ratio:g}, "
-        f"{settings.max_ratio:g}]; otherwise *inconclusive* (the wider interval's width "
-        "is given: more games narrow it)."),
+    ] + (_coop_verdicts(settings, info) if info.get("cooperative") else [
+        (f"Columns: *in the field*: the {label}'s seats play the scenario's own bots (a "
+         "mix of styles, as `deepsim run` plays them), on the search pass; *start style "
+         f"(default knobs)*: every seat of the {label} plays the start style with its "
+         "bots.yaml knobs; *best response*: the best knobs found. Each ratio carries the "
+         "viability verdict of every balance table (" + V.rule_text(
+             V.Lines(min_ratio=settings.min_ratio, max_ratio=settings.max_ratio),
+             markdown=True, holm=False) + ")."),
+        (f"Verdicts: *{NOT_VIABLE_ANY}*: the best response's and the default knobs' "
+         f"intervals both end below {settings.min_ratio:g}; *{NOT_VIABLE_BOT}*: the default "
+         f"knobs' ends below {settings.min_ratio:g}, the best response's starts at or above "
+         f"it; *{TOO_STRONG_ANY}*: both start above {settings.max_ratio:g}; "
+         f"*{TOO_STRONG_BEST}*: the best response's starts above {settings.max_ratio:g}, the "
+         f"default knobs' does not; *{VIABLE_ANY}*: both lie within "
+         f"[{settings.min_ratio:g}, {settings.max_ratio:g}]; otherwise *inconclusive* (the "
+         "wider interval's width is given: more games narrow it)."),
+    ]) + [
         ("A best response found here is a lower bound on the best play: the search moves "
         "only the knobs of one bot style within the bounds of the ruleset's bots.yaml."),
+    ]
+
+
+def _coop_verdicts(settings: Settings, info: dict) -> list[str]:
+    """The columns and verdicts paragraphs of a co-operative game (party words)."""
+    label = info["faction_label"]
+    t, b = 100 * info["target"], 100 * settings.coop_band
+    return [
+        (f"A co-operative game: every seat's win is the party's result and its fair share "
+         f"the designer's target ({t:g}%), so each number is the party's win rate in the "
+         f"games where the {label} sits over the target (x target). Columns: *in the "
+         f"field*: the {label}'s seats play the scenario's own bots; *start style (default "
+         f"knobs)*: every seat of the {label} plays the start style with its bots.yaml "
+         "knobs; *best response*: the best knobs found. Each carries the party's verdict "
+         f"(as the report's headline): *too easy* / *too hard* when the rate's 95% interval "
+         f"lies wholly above / below {t:g} +- {b:g} pts (`--coop-band`, the report's "
+         "`coop.band`), *on target* inside it, else *unclear*."),
+        (f"Verdicts: *{TOO_HARD_ANY}*: the default knobs' and the best response's are "
+         f"both too hard; *{TOO_HARD_BOT}*: the default knobs' is too hard, the best "
+         f"response's interval starts at or above {t - b:g}%; *{TOO_EASY_ANY}*: both too "
+         f"easy; *{TOO_EASY_BEST}*: the best response's only; *{ON_TARGET_ANY}*: both on "
+         "target; otherwise *unclear* (the wider interval's width is given, x target)."),
     ]
 
 
@@ -253,8 +308,8 @@ def _p(p: float) -> str:
 
 
 def _verdict_text(r: pd.Series) -> str:
-    if r["verdict"] == "inconclusive" and not math.isnan(r["width"]):
-        return f"inconclusive (width {r['width']:.3g})"
+    if r["verdict"] in ("inconclusive", "unclear") and not math.isnan(r["width"]):
+        return f"{r['verdict']} (width {r['width']:.3g})"
     return str(r["verdict"])
 
 

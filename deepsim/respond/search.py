@@ -39,7 +39,8 @@ from deepsim.errors import InputError
 from deepsim.factionbots import match_name, norm_name
 from deepsim.measure import METRICS, Instance, Selection, estimate_obs, measure, paired
 from deepsim.respond.play import Field
-from deepsim.respond.verdict import family_gains, verdict
+from deepsim.respond.verdict import coop_verdict, family_gains, verdict
+from deepsim.stats import resolved_seats
 
 __all__ = ["PASS_BLOCK", "Confirmed", "Settings", "faction_games", "field_ratio",
            "resolve_factions", "run_search", "slug", "start_style"]
@@ -64,8 +65,10 @@ class Settings:
     sampler_seed: int = 0
     style: str | None = None
     alpha: float = 0.05
-    min_ratio: float = 0.8
-    max_ratio: float = 1.25
+    min_ratio: float = 0.8      # the report's viability.min_ratio / max_ratio
+    max_ratio: float = 1.25     # (deepsim.report.viability.DEFAULT)
+    coop_band: float = 0.05     # a co-operative game's band around its target, a share
+                                # (the report's coop.band / 100)
 
     def check(self) -> None:
         """Raise InputError for a count or threshold out of range (before any game)."""
@@ -85,6 +88,9 @@ class Settings:
         if not 0 < self.min_ratio < self.max_ratio:
             raise InputError(f"expected 0 < --min-ratio < --max-ratio, got {self.min_ratio} "
                              f"and {self.max_ratio}", key="--max-ratio")
+        if not 0 < self.coop_band < 1:
+            raise InputError(f"expected a band in (0, 100) points, got "
+                             f"{100 * self.coop_band:g}", key="--coop-band")
 
 
 def slug(name: str) -> str:
@@ -224,6 +230,7 @@ def strongest_style(field: Field, seats: pd.DataFrame, alpha: float) -> tuple[st
         No non-baseline style of the ruleset's bots plays in the field.
     """
     kept, _ = split_baseline(seats, field.baseline)
+    kept = resolved_seats(kept)              # unresolved games: neither won nor lost
     rows = []
     for style, s in field.bot_data.styles.items():
         if s.baseline:
@@ -281,7 +288,8 @@ class Confirmed:
     best_knobs: dict[str, float]
     best_trial: int
     search_value: float          # the best trial's value on the search games
-    shipped: tuple[float, float, float]     # value, low, high (x fair), confirmation
+    default: tuple[float, float, float]     # the start style's default knobs: value, low,
+    #                                         high (x fair), on the confirmation games
     best: tuple[float, float, float]
     gain: float
     gain_se: float
@@ -361,7 +369,8 @@ def confirm_faction(field: Field, faction: str, games: np.ndarray, start: tuple[
     """Play the start style and the best knobs (as the style ``name``, default
     ``<faction>_br``) on the same confirmation games.
 
-    Returns (shipped (value, low, high), best (value, low, high), gain, its standard error).
+    Returns (the start style's (value, low, high), the best's (value, low, high), gain, its
+    standard error).
     """
     count = [done]
 
@@ -498,16 +507,18 @@ def run_search(field: Field, factions: list[str], settings: Settings, *,
         all_rows += rows
         if on_faction is not None:
             on_faction(pd.DataFrame(all_rows))
-        shipped, best, gain, se = confirm_faction(
+        default, best, gain, se = confirm_faction(
             field, f, cp.games[f], start, best_knobs, best_trial, settings,
             seed=confirm_seed, progress=progress, done=done, total=total, name=name)
         done += 2 * confirm_per
         ctx = field_ratio(field, f, sp.seats, settings.alpha)
         confirmed.append(Confirmed(f, start[0], start[1], best_knobs, best_trial,
-                                   float(rows[best_trial]["value"]), shipped, best, gain, se,
+                                   float(rows[best_trial]["value"]), default, best, gain, se,
                                    int(cp.games[f].size), ctx))
     t_search = time.perf_counter()
-    table = result_table(confirmed, settings)
+    target = (field.ruleset.target_win_rate(field.prepared.params, source=field.source)
+              if field.ruleset.cooperative else None)
+    table = result_table(confirmed, settings, target=target)
     trials = pd.DataFrame(all_rows)
     return SearchResult(factions, trials, confirmed, table, styles_table, strongest, sp, cp,
                         {"search_pass": round(t_pass - t0, 2),
@@ -536,23 +547,53 @@ def field_ratio(field: Field, faction: str, seats: pd.DataFrame | None, alpha: f
     return (float(est.value), float(est.low), float(est.high))
 
 
-def result_table(confirmed: list[Confirmed], settings: Settings) -> pd.DataFrame:
-    """One row per faction: confirmation values, the family-corrected gain, the verdict."""
+def result_table(confirmed: list[Confirmed], settings: Settings, *,
+                 target: float | None = None) -> pd.DataFrame:
+    """One row per faction: its ratio in the field, the start style's default knobs' and
+    the best response's on the confirmation games (x fair, 95% intervals), each with its
+    viability verdict (:mod:`deepsim.report.viability`), the family-corrected gain and
+    the respond verdict (:func:`deepsim.respond.verdict.verdict`).
+
+    With ``target`` (a co-operative game's target win rate, a share) the ratios are the
+    party's win rate over the target and every verdict is in the party's words
+    (:func:`deepsim.report.party.verdict`, :func:`deepsim.respond.verdict.coop_verdict`,
+    band ``settings.coop_band``); the table gains the columns ``target`` and ``band``
+    (shares)."""
+    from deepsim.report import party
+    from deepsim.report import viability as V
+
+    lines = V.Lines(alpha=settings.alpha, min_ratio=settings.min_ratio,
+                    max_ratio=settings.max_ratio)
+    band = settings.coop_band
+
+    def word(low: float, high: float) -> str:
+        if target is None:
+            return V.verdict_of(low, high, 1.0, lines)
+        return party.verdict(low * target, high * target, target, band)
+
     gains = family_gains([c.gain for c in confirmed], [c.gain_se for c in confirmed],
                          alpha=settings.alpha)
     rows = []
     for c, g in zip(confirmed, gains, strict=True):
-        v, width = verdict((c.shipped[1], c.shipped[2]), (c.best[1], c.best[2]),
-                           min_ratio=settings.min_ratio, max_ratio=settings.max_ratio)
+        if target is None:
+            v, width = verdict((c.default[1], c.default[2]), (c.best[1], c.best[2]),
+                               min_ratio=settings.min_ratio, max_ratio=settings.max_ratio)
+        else:
+            v, width = coop_verdict((c.default[1], c.default[2]), (c.best[1], c.best[2]),
+                                    target=target, band=band)
         rows.append({
             "faction": c.faction, "style": c.start, "best_trial": c.best_trial,
             "search_best": c.search_value,
             "field": c.field_ratio[0], "field_low": c.field_ratio[1],
             "field_high": c.field_ratio[2],
-            "shipped": c.shipped[0], "shipped_low": c.shipped[1],
-            "shipped_high": c.shipped[2],
+            "field_verdict": word(c.field_ratio[1], c.field_ratio[2]),
+            "default": c.default[0], "default_low": c.default[1],
+            "default_high": c.default[2],
+            "default_verdict": word(c.default[1], c.default[2]),
             "best": c.best[0], "best_low": c.best[1], "best_high": c.best[2],
+            "best_verdict": word(c.best[1], c.best[2]),
             "gain": g.est, "gain_se": g.se, "gain_low": g.low, "gain_high": g.high,
             "gain_level": g.level, "p": g.p, "p_holm": g.p_holm,
-            "confirm_games": c.games, "verdict": v, "width": width})
+            "confirm_games": c.games, "verdict": v, "width": width,
+            **({} if target is None else {"target": target, "band": band})})
     return pd.DataFrame(rows)

@@ -45,17 +45,17 @@ import pandas as pd
 
 from deepsim import rotation
 from deepsim.errors import InputError
+from deepsim.params import cap_text, param_value, safety_cap_values
 from deepsim.rulesets import common
 
 if TYPE_CHECKING:
     from deepsim.report.config import ReportOption
 
 __all__ = [
-    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "DTYPES", "DataOddsRuleset", "KernelInputs",
-    "KernelRuleset",
-    "KernelTables", "OddsBook", "OddsOption", "OddsRuleset", "Prepared", "Ruleset",
-    "RulesetInfo", "TracedGame", "check_ruleset",
-    "plural",
+    "BASE_GAMES_COLUMNS", "BASE_SEATS_COLUMNS", "COOPERATIVE", "COOP_GAMES_COLUMNS", "DTYPES", "UNRESOLVED", "DataOddsRuleset",
+    "KernelInputs", "KernelRuleset", "KernelTables", "OddsBook", "OddsOption", "OddsRuleset",
+    "Prepared", "Ruleset", "RulesetInfo", "TracedGame", "cap_text", "check_ruleset",
+    "param_value", "plural", "safety_cap_values",
 ]
 
 def __getattr__(name: str):
@@ -72,16 +72,60 @@ def __getattr__(name: str):
 #: the dtypes a table column may be declared with (pandas dtype names)
 DTYPES = ("int64", "float64", "bool", "category")
 
-#: columns every playable ruleset's games table carries, with their dtypes
+#: columns every playable ruleset's games table carries, with their dtypes: ``truncated``
+#: is True when a safety cap (:attr:`Ruleset.safety_caps`) stopped the game before its rules
+#: ended it: the game is *unresolved* (see :data:`UNRESOLVED`)
 BASE_GAMES_COLUMNS: Mapping[str, str] = {"game": "int64", "seed": "int64", "truncated": "bool"}
 
 #: columns every playable ruleset's seats table carries (one row per seat of each game):
-#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0),
-#: ``fair`` (the seat's fair share of a win; 1/players when every seat may win) and ``bot``
-#: (the seat's bot style label)
+#: ``win`` (1 for a sole winner, 1/k for a k-way tie or a draw shared by k seats, else 0;
+#: NaN for every seat of an unresolved game), ``fair`` (the seat's fair share of a win;
+#: 1/players when every seat may win) and ``bot`` (the seat's bot style label)
 BASE_SEATS_COLUMNS: Mapping[str, str] = {"game": "int64", "seat": "int64", "players": "int64",
                                          "win": "float64", "fair": "float64",
                                          "bot": "category"}
+
+#: The one rule for a game a safety cap stops (every ruleset keeps it; the conformance
+#: suite's ``unresolved`` check tests it):
+#:
+#: - a **safety cap** is an engine limit, not a rule (a turn or round count after which a
+#:   game no bot can finish is stopped); the ruleset names each in :attr:`Ruleset.
+#:   safety_caps`. The rulebook never gives one (a limit the rules give ends the game by
+#:   the rules), so every banner and ``run.json`` flag its value as invented data;
+#: - a game a cap stops has ``truncated`` = True and is **unresolved**: never a draw and
+#:   never a win. Each of its seat rows holds ``win`` = NaN (no result), and the shared
+#:   report, the terminal summary, ``check``/``compare``/``sweep``/``tune``, ``respond``
+#:   and the ladder leave those rows out of every win share, ratio and draw share, count
+#:   the unresolved games in the headline (``0.3% unresolved at the 1,000 player-turn
+#:   cap``) and warn above :data:`deepsim.stats.UNRESOLVED_WARN` (1%);
+#: - a ruleset may offer a documented **adjudication** of a stopped game (Atlantis: by
+#:   material) as an opt-in parameter. An adjudicated game keeps ``truncated`` = True, has
+#:   the optional games column ``adjudicated`` (bool) = True and ``win`` as the
+#:   adjudication decides (summing to 1 like any result); the report says how many games
+#:   were adjudicated. A ruleset marks its rows with
+#:   :func:`deepsim.rulesets.common.mark_unresolved`.
+UNRESOLVED = "truncated and not adjudicated: win = NaN for every seat"
+
+#: columns a co-operative ruleset's games table carries besides :data:`BASE_GAMES_COLUMNS`:
+#: ``won`` (the party won), ``outcome`` (how: one of the ruleset's :attr:`Ruleset.outcomes`
+#: codes) and ``target`` (the designer's target win rate, the same on every row of a run)
+COOP_GAMES_COLUMNS: Mapping[str, str] = {"won": "bool", "outcome": "category",
+                                         "target": "float64"}
+
+#: The contract of a **co-operative** ruleset (``cooperative = True``; docs/contract.md,
+#: "Co-operative rulesets"): the seats play together and the game has one result, the
+#: party's:
+#:
+#: - the games table has ``won`` (bool) and ``outcome`` (category: the ruleset's declared
+#:   :attr:`Ruleset.outcomes` codes, each ``won`` or ``lost``), from the kernel's games
+#:   int column ``outcome`` (the code's index) when the ruleset is a :class:`KernelRuleset`;
+#: - every seat row of a game has ``win`` = 1.0 when the party won and 0.0 when it lost
+#:   (NaN when unresolved), so a seats row's ``win`` no longer sums to 1 over a game;
+#: - every seat row has ``fair`` = the designer's target win rate (:attr:`Ruleset.
+#:   target_path`), so ``win_share[class=X]`` is the party's win rate over the seat-games
+#:   of class X, ``win_edge`` its distance from the target and ``win_ratio`` its ratio to
+#:   the target, with the shared code unchanged.
+COOPERATIVE = "won/outcome per game; win = the party's result, fair = the target, per seat"
 
 
 @dataclass
@@ -235,7 +279,9 @@ class Ruleset(RulesetInfo):
     - ``report_options``: its report settings (:class:`ReportOption`), default none;
     - ``seat_order``: one phrase on who plays first (the report's seat advantage);
     - ``score_label``: what a player scores (``"Glory"``, ``"VP"``; the unit of a games
-      table's ``margin``), or None when the game has no score.
+      table's ``margin``), or None when the game has no score;
+    - ``safety_caps``: its engine caps ``{path: unit}`` (default none); a game a cap stops
+      is *unresolved* (:data:`UNRESOLVED`: ``truncated``, ``win`` NaN), never a draw.
 
     **Required entry points** (abstract methods): :meth:`prepare`, :meth:`run_chunk`,
     :meth:`trace`, :meth:`trace_result`, :meth:`parameters`, :meth:`bot_data` (bot styles
@@ -380,6 +426,10 @@ class Ruleset(RulesetInfo):
     #: the ``deepsim trace --format`` values the ruleset gives: ``text`` (:meth:`trace`),
     #: and ``json`` when it implements :meth:`trace_records`
     trace_formats: ClassVar[tuple[str, ...]] = ("text",)
+    #: True when :meth:`trace` and :meth:`trace_records` take ``view`` (a
+    #: :class:`deepsim.tracefilter.TraceFilter`: ``deepsim trace --seat/--round/--only``);
+    #: else the filters are refused (exit 2)
+    trace_filters: ClassVar[bool] = False
 
     def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
         """The replay of :meth:`trace` as records for tools (``deepsim trace --format
@@ -407,6 +457,9 @@ class Ruleset(RulesetInfo):
         per faction, seat advantage and, when players pick factions apart from their bot,
         win share per bot style.
         """
+        if self.cooperative:
+            from deepsim.report.partysections import standard as coop
+            return coop(ctx)
         from deepsim.report.sections import standard
         return standard(ctx)
 
@@ -435,13 +488,22 @@ class Ruleset(RulesetInfo):
     def method_text(self, ctx) -> str | None:
         """The Method section's paragraph on how the report's numbers are computed, or None
         for the shared text (shares, tests, means, differences of shares)."""
+        if self.cooperative:
+            from deepsim.report.partysections import METHOD
+            return METHOD
         return None
 
     def language_rows(self, ctx, shared: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """The Method section's table of the report's numbers in the metric language, as
         rows ``(section, metrics)``, given the shared sections' rows (win share, seat
-        advantage, game length, bot styles). Default: those and the draw share."""
-        return [shared[0], ("Draws", "draw_share"), *shared[1:]]
+        advantage, game length, bot styles). Default: those, the draw share and the games
+        a safety cap left unresolved. A co-operative ruleset: the party's numbers
+        (:func:`deepsim.report.partysections.language_rows`)."""
+        if self.cooperative:
+            from deepsim.report.partysections import language_rows
+            return language_rows(ctx)
+        return [shared[0], ("Draws; unresolved games", "draw_share, unresolved"),
+                *shared[1:]]
 
     def bench_scenario(self, players: int | None = None) -> dict | None:
         """The scenario ``deepsim bench`` times (a mapping; ``players`` asks for that player
@@ -457,6 +519,50 @@ class Ruleset(RulesetInfo):
     #: status until this machine has measured its own (:mod:`deepsim.jitcache`); empty: no
     #: estimate
     compile_estimate_s: ClassVar[Mapping[str, float]] = {}
+
+    #: the safety caps of its data file, ``{parameter path: unit}`` (``{"end.max_turns":
+    #: "player-turn"}``): engine limits, not rules, that stop a game the bots cannot finish.
+    #: A game one stops is unresolved (:data:`UNRESOLVED`); every banner and ``run.json``
+    #: flag each cap's value as invented (:func:`safety_cap_values`); the conformance suite
+    #: sets each to 1 and checks the unresolved rows. Empty: the engine never stops a game
+    #: early (then no game may be ``truncated``).
+    safety_caps: ClassVar[Mapping[str, str]] = {}
+
+    #: True for a co-operative game (:data:`COOPERATIVE`): the party wins or loses
+    #: together; the games table then carries ``won`` and ``outcome``, seats' ``win`` is
+    #: the party's result and ``fair`` the designer's target win rate
+    cooperative: ClassVar[bool] = False
+    #: a co-operative game's outcome codes in the kernel's code order, each ``"won"`` or
+    #: ``"lost"`` (``{"banked": "won", "clock": "lost", "out_of_time": "lost"}``): the
+    #: games table's ``outcome`` categories. Empty for a competitive game
+    outcomes: ClassVar[Mapping[str, str]] = {}
+    #: a co-operative game's data-file path of the designer's target win rate (in (0, 1);
+    #: a parameter, so hashed with the others and settable by ``--set``); None otherwise
+    target_path: ClassVar[str | None] = None
+
+    def target_win_rate(self, params: Mapping[str, Any], *, source: str | None = None
+                        ) -> float:
+        """The designer's target party win rate of a co-operative game: the parameter at
+        :attr:`target_path` of ``params`` (``Prepared.params``).
+
+        Raises
+        ------
+        InputError
+            The ruleset is not co-operative, or the value is missing or outside (0, 1)
+            (naming ``source``, default the data file, and the path).
+        """
+        if not self.cooperative or not self.target_path:
+            raise InputError(f"the {self.name} ruleset is not co-operative: it has no "
+                             "target win rate", key="target_win_rate")
+        value = param_value(params, self.target_path)
+        data = getattr(self, "data", None)
+        where = source or (str(data.path) if getattr(data, "path", None) else self.name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not 0.0 < float(value) < 1.0:
+            raise InputError(f"the target win rate must be a number strictly between 0 and "
+                             f"1 (a share of games, 0.45 for 45%); got {value!r}",
+                             file=where, key=self.target_path)
+        return float(value)
 
     #: ``warm_up(prepared=None, *, trace=False)``: compile (or load from numba's cache) the
     #: kernels ``run_chunk`` calls for the argument types of ``prepared`` (default: the
@@ -701,7 +807,10 @@ class KernelRuleset(Ruleset):
             ``game``, ``seed``, the int columns (``truncated`` bool, ``*_seat`` numbered
             from 1), the float columns, :meth:`games_extra`; ``game``, ``seat`` (from 1),
             ``players``, :meth:`faction_columns`, ``bot``, the int and float columns,
-            ``fair`` (1/players), :meth:`seats_extra`.
+            ``fair`` (1/players), :meth:`seats_extra`. The seats of a game the kernel
+            marks ``truncated`` (and the game's ``adjudicated`` column, if any, does not)
+            get ``win`` = NaN (:data:`UNRESOLVED`, :func:`~deepsim.rulesets.common.
+            mark_unresolved`), whatever the kernel wrote.
         """
         t = self.tables
         count = gi.shape[0]
@@ -716,6 +825,9 @@ class KernelRuleset(Ruleset):
             games[c] = common.seat_number(games[c])
         for j, c in enumerate(t.game_flt):
             games[c] = g_flt[j]
+        if self.cooperative:
+            games.update(self.coop_games(games["outcome"]))
+            games["target"] = np.full(count, self.target_win_rate(prepared.params))
         games.update(self.games_extra(prepared, gi, gf))
         # copy=False: each column stays its own block (pandas would otherwise stack the
         # same-dtype columns into one 2-D block, a copy of the whole table)
@@ -731,8 +843,31 @@ class KernelRuleset(Ruleset):
         for j, c in enumerate(t.seat_flt):
             seats[c] = s_flt[j]
         seats["fair"] = 1.0 / players
+        if self.cooperative:     # the party's result on every seat, the target as fair
+            seats["win"] = games["won"][gidx].astype(np.float64)
+            seats["fair"] = np.full(len(gidx), self.target_win_rate(prepared.params))
         seats.update(self.seats_extra(prepared, s_int, s_flt, seat))
-        return games_df, pd.DataFrame(seats, copy=False)
+        # a game a safety cap stopped is unresolved: win = NaN on its seats (UNRESOLVED)
+        return games_df, common.mark_unresolved(games_df, pd.DataFrame(seats, copy=False))
+
+    def coop_games(self, codes: np.ndarray) -> dict:
+        """A co-operative game's ``outcome`` (categorical of :attr:`outcomes`) and ``won``
+        (bool) columns from the kernel's outcome codes (int64, index into
+        :attr:`outcomes`).
+
+        Raises
+        ------
+        ValueError
+            A code outside the declared outcomes (a kernel bug, never data).
+        """
+        names = list(self.outcomes)
+        codes = np.asarray(codes, dtype=np.int64)
+        if codes.size and (codes.min() < 0 or codes.max() >= len(names)):
+            raise ValueError(f"the {self.name} kernel wrote outcome codes outside 0.."
+                             f"{len(names) - 1} (declared outcomes: {names})")
+        won = np.array([self.outcomes[n] == "won" for n in names], bool)
+        return {"outcome": pd.Categorical.from_codes(codes, categories=names),
+                "won": won[codes] if codes.size else np.zeros(0, bool)}
 
     def seat_rows(self, gi: np.ndarray, si: np.ndarray, sf: np.ndarray) -> tuple:
         """The seats table's rows: one per seat of each game, game by game, seats in order.
@@ -845,10 +980,46 @@ def _metadata_problems(cls) -> list[str]:
             out.append(f"group_columns must include {g!r}")
     if not cls.default_metrics:
         out.append("default_metrics is empty")
+    caps = getattr(cls, "safety_caps", {}) or {}
+    if not isinstance(caps, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                for k, v in caps.items()):
+        out.append("safety_caps must map parameter paths to unit nouns (str: str)")
+    if "adjudicated" in cols and cols["adjudicated"] != "bool":
+        out.append(f"games_columns must declare 'adjudicated' as bool (got "
+                   f"{cols['adjudicated']})")
     if "json" in cls.trace_formats and cls.trace_records is Ruleset.trace_records:
         out.append("trace_formats lists json but trace_records is not implemented")
+    out += _coop_problems(cls, cols)
     if cls.target_rounds is not None and not cls.target_rounds > 0:
         out.append(f"target_rounds must be None or > 0 (got {cls.target_rounds})")
+    return out
+
+
+def _coop_problems(cls, cols: Mapping[str, str]) -> list[str]:
+    """What a co-operative ruleset declares wrongly (:data:`COOPERATIVE`); a competitive one
+    must declare no outcomes."""
+    if not cls.cooperative:
+        return (["outcomes are declared but cooperative is False"] if cls.outcomes else [])
+    out = []
+    for c, t in COOP_GAMES_COLUMNS.items():
+        if cols.get(c) != t:
+            out.append(f"a co-operative ruleset's games_columns must declare {c!r} as {t} "
+                       f"(got {cols.get(c)})")
+    kinds = dict(cls.outcomes or {})
+    bad = {k: v for k, v in kinds.items() if v not in ("won", "lost")}
+    if bad:
+        out.append(f"outcomes must map each code to 'won' or 'lost' (got {bad})")
+    if "won" not in kinds.values() or "lost" not in kinds.values():
+        out.append("outcomes must have at least one 'won' and one 'lost' code")
+    from deepsim.report.party import COOP_OPTIONS
+    have = {o.key for o in cls.report_options}
+    lack = [o.key for o in COOP_OPTIONS if o.key not in have]
+    if lack:
+        out.append(f"a co-operative ruleset's report_options include the shared "
+                   f"deepsim.report.party.COOP_OPTIONS (missing {lack})")
+    if not isinstance(cls.target_path, str) or not cls.target_path:
+        out.append("a co-operative ruleset declares target_path (the data-file path of "
+                   "its target win rate)")
     return out
 
 

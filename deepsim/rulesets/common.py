@@ -36,7 +36,8 @@ from deepsim.params import (
 )
 
 __all__ = ["DataFile", "Overrides", "StrictModel", "bot_column", "check_bot", "check_bot_pool",
-           "check_players", "knobs_need_a_bot", "merge_overrides", "player_counts"]
+           "check_players", "knobs_need_a_bot", "mark_unresolved", "merge_overrides",
+           "player_counts"]
 
 
 # --- strict schemas ----------------------------------------------------------------------------
@@ -283,6 +284,69 @@ def knobs_need_a_bot(what: str, *, source: str, key: str, lines: dict[str, int])
 
 # --- tables ------------------------------------------------------------------------------------
 
+def seat_profiles(seats: Sequence[Any], styles: dict[str, dict], bots: Sequence[str],
+                  checked_knobs: Callable[[int, Any], dict[str, float]], *, source: str,
+                  lines: dict[str, int]) -> tuple[list[dict], list[str], list[int]]:
+    """The bot profiles a scenario plays: the named styles, then one per distinct knobbed
+    seat, with their labels and each seat's profile.
+
+    Parameters
+    ----------
+    seats : sequence
+        The scenario's seats (each with ``bot``: a style or ``any``, and ``knobs``).
+    styles : dict
+        Style name -> its knob values (the ruleset's ``bots.yaml``), in the kernel's order.
+    bots : sequence of str
+        The scenario's ``bots`` pool (checked against ``styles``).
+    checked_knobs : callable
+        ``(seat index, seat) -> {knob: float}``: the seat's knob overrides, checked by the
+        ruleset (raising :class:`InputError` naming ``seats.I.knobs.K``).
+    source, lines
+        The scenario file and its key -> line map, for errors.
+
+    Returns
+    -------
+    profiles : list of dict
+        Knob values per profile: the styles first, then each knobbed seat's.
+    labels : list of str
+        A name per profile: the style, or ``style[knob=value ...]`` (spaces, not commas, so
+        a label stays one group name in a metric spec).
+    seat_bot : list of int
+        Each seat's profile index; -1 for ``any`` (drawn per game from ``bots``).
+
+    Raises
+    ------
+    InputError
+        A pool or seat naming an unknown style, or knobs on an ``any`` seat.
+    """
+    names = list(styles)
+    check_bot_pool(bots, names, source=source, lines=lines)
+    profiles = [dict(styles[n]) for n in names]
+    labels = list(names)
+    seat_bot: list[int] = []
+    for i, seat in enumerate(seats):
+        if seat.bot == "any":
+            if seat.knobs:
+                raise knobs_need_a_bot("seat", source=source, key=f"seats.{i}.knobs",
+                                       lines=lines)
+            seat_bot.append(-1)
+            continue
+        check_bot(seat.bot, names, source=source, key=f"seats.{i}.bot", lines=lines)
+        if not seat.knobs:
+            seat_bot.append(names.index(seat.bot))
+            continue
+        prof = dict(styles[seat.bot])
+        prof.update(checked_knobs(i, seat))
+        label = f"{seat.bot}[" + " ".join(f"{k}={v:g}" for k, v in seat.knobs.items()) + "]"
+        if label in labels:
+            seat_bot.append(labels.index(label))
+        else:
+            profiles.append(prof)
+            labels.append(label)
+            seat_bot.append(len(profiles) - 1)
+    return profiles, labels, seat_bot
+
+
 def bot_column(labels: Sequence[str], codes: np.ndarray) -> pd.Categorical:
     """The seats table's ``bot`` column: ``labels[code]`` per row as a categorical whose
     categories are the distinct labels in first-seen order (two profiles with one label,
@@ -320,3 +384,36 @@ def seat_number(index: np.ndarray) -> np.ndarray:
     """
     index = np.asarray(index, dtype=np.int64)
     return np.where(index >= 0, index + 1, index)
+
+
+def mark_unresolved(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """The seats table with ``win`` = NaN on every seat of an unresolved game.
+
+    The contract's rule for a game a safety cap stopped (:data:`deepsim.rulesets.base.
+    UNRESOLVED`): its games row has ``truncated`` = True and, unless the ruleset's optional
+    ``adjudicated`` column is True for it (a documented, opt-in adjudication decided it),
+    it has no result: neither a win, a loss nor a draw for any seat. A ruleset calls this
+    on the tables it builds, whatever its kernel wrote for the stopped game.
+
+    Parameters
+    ----------
+    games : DataFrame
+        The games table (``game``, ``truncated``, optional ``adjudicated``).
+    seats : DataFrame
+        The seats table of the same games (``game``, ``win`` float64).
+
+    Returns
+    -------
+    DataFrame
+        ``seats`` itself when no game is unresolved, else a copy with those wins NaN.
+    """
+    flags = games["truncated"].to_numpy().astype(bool)
+    if "adjudicated" in games.columns:
+        flags &= ~games["adjudicated"].to_numpy().astype(bool)
+    if not flags.any():
+        return seats
+    gone = games["game"].to_numpy()[flags]
+    out = seats.copy()
+    hit = np.isin(out["game"].to_numpy(), gone)
+    out["win"] = np.where(hit, np.nan, out["win"].to_numpy(dtype=np.float64))
+    return out

@@ -8,7 +8,16 @@ its golden scenarios (the one with the most player counts):
 - ``columns``: the games and seats tables carry every declared column with its dtype;
 - ``invariants``: one games row per game (``game`` = its index, ``seed`` the scenario's),
   one seats row per seat (seats 1..n, ``players`` = n), ``win`` in [0, 1] and summing to
-  1 over a game's seats, ``fair`` in (0, 1] and summing to 1, no missing faction or bot;
+  1 over the seats of a game with a result and NaN on every seat of an unresolved one,
+  ``fair`` in (0, 1] and summing to 1, no missing faction or bot; for a co-operative
+  ruleset instead (:data:`deepsim.rulesets.base.COOPERATIVE`): every ``outcome`` a
+  declared code, ``won`` as its declared kind, every seat's ``win`` the party's result
+  and ``fair`` the target win rate;
+- ``unresolved``: the contract's rule for a game a safety cap stops
+  (:data:`deepsim.rulesets.base.UNRESOLVED`): each declared cap set to 1 stops games,
+  every stopped game is ``truncated`` with ``win`` NaN on every seat (unless
+  ``adjudicated``), the shared win shares, draw share and metrics leave them out and the
+  summary counts them; a ruleset that declares no cap stops no game;
 - ``threads``: one and two threads give the same tables;
 - ``chunks``: any chunking gives the same tables as one chunk;
 - ``seeds``: another seed gives other games, and a run's games are not copies;
@@ -18,7 +27,8 @@ its golden scenarios (the one with the most player counts):
 - ``parameters``: every parameter path is settable by ``--set`` (to its default value,
   which leaves the parameters' hash unchanged);
 - ``bad_overrides``: an unknown path, a value of the wrong type and a malformed ``--set``
-  are answered with exit 2 and no run folder;
+  (and for a co-operative ruleset a target win rate of 1.5 or 0) are answered with exit 2
+  and no run folder;
 - ``commands``: ``run``, ``report``, ``check``, ``compare``, ``sweep``, ``tune`` and
   ``trace`` run on a tiny run of the scenario.
 
@@ -47,8 +57,8 @@ import pandas as pd
 __all__ = ["CHECKS", "Conformance", "conformance_case"]
 
 #: the checks, in the order :meth:`Conformance.run_all` runs them
-CHECKS = ("contract", "columns", "invariants", "threads", "chunks", "seeds", "trace",
-          "bots", "parameters", "bad_overrides", "commands")
+CHECKS = ("contract", "columns", "invariants", "unresolved", "threads", "chunks", "seeds",
+          "trace", "bots", "parameters", "bad_overrides", "commands")
 
 
 def conformance_case(ruleset):
@@ -246,21 +256,139 @@ class Conformance:
             g = games.set_index("game")["players"].sort_index()
             if not (g.to_numpy() == sizes.sort_index().to_numpy()).all():
                 raise self._fail("games.players differs from the seats rows of a game")
-        win = seats["win"].to_numpy(dtype=np.float64)
+        if self.rs.cooperative:
+            self._check_party(games, seats)
+            return
+        self._check_results(games, seats)
         fair = seats["fair"].to_numpy(dtype=np.float64)
-        if np.isnan(win).any() or (win < 0).any() or (win > 1).any():
-            raise self._fail("seats.win outside [0, 1] (or missing)")
         if np.isnan(fair).any() or (fair <= 0).any() or (fair > 1).any():
             raise self._fail("seats.fair outside (0, 1] (or missing)")
-        for col, values in (("win", win), ("fair", fair)):
-            sums = pd.Series(values).groupby(seats["game"].to_numpy()).sum()
-            bad = sums[(sums - 1.0).abs() > 1e-9]
-            if len(bad):
-                raise self._fail(f"seats.{col} does not sum to 1 over the seats of game "
-                                 f"{int(bad.index[0])} (sum {float(bad.iloc[0]):g})")
+        sums = pd.Series(fair).groupby(seats["game"].to_numpy()).sum()
+        bad = sums[(sums - 1.0).abs() > 1e-9]
+        if len(bad):
+            raise self._fail(f"seats.fair does not sum to 1 over the seats of game "
+                             f"{int(bad.index[0])} (sum {float(bad.iloc[0]):g})")
         for col in {self.rs.faction_column, "bot"}:
             if seats[col].isna().any():
                 raise self._fail(f"seats.{col} has missing values")
+
+    def _check_party(self, games: pd.DataFrame, seats: pd.DataFrame) -> None:
+        """A co-operative game's rows (:data:`deepsim.rulesets.base.COOPERATIVE`): every
+        ``outcome`` a declared code, ``won`` exactly for the codes declared ``won``, every
+        seat's ``win`` the party's result (1.0 or 0.0, NaN when unresolved) and ``fair``
+        the target win rate of the parameters."""
+        from deepsim.stats import unresolved_flags
+        declared = dict(self.rs.outcomes)
+        got = set(map(str, games["outcome"].dropna().unique()))
+        if games["outcome"].isna().any() or not got <= set(declared):
+            raise self._fail(f"games.outcome has codes the ruleset does not declare: "
+                             f"{sorted(got - set(declared))} (declared {sorted(declared)})")
+        want = games["outcome"].astype(str).map(lambda c: declared[c] == "won")
+        if not (want.to_numpy(dtype=bool) == games["won"].to_numpy(dtype=bool)).all():
+            raise self._fail("games.won differs from the declared kind of its outcome")
+        open_ = unresolved_flags(games)
+        result = np.where(open_, np.nan, games["won"].to_numpy(dtype=np.float64))
+        per = pd.Series(result, index=games["game"].to_numpy())
+        expect = per.reindex(seats["game"].to_numpy()).to_numpy()
+        win = seats["win"].to_numpy(dtype=np.float64)
+        same = (win == expect) | (np.isnan(win) & np.isnan(expect))
+        if not same.all():
+            g = int(seats["game"].to_numpy()[~same][0])
+            raise self._fail(f"seats.win of game {g} is not the party's result on every "
+                             "seat (1.0 won, 0.0 lost, NaN unresolved)")
+        target = self.rs.target_win_rate(self.prepared.params)
+        fair = seats["fair"].to_numpy(dtype=np.float64)
+        if not np.allclose(fair, target, rtol=0, atol=1e-12):
+            raise self._fail(f"seats.fair is not the target win rate {target:g} on every "
+                             "seat of a co-operative game")
+        for col in {self.rs.faction_column, "bot"}:
+            if seats[col].isna().any():
+                raise self._fail(f"seats.{col} has missing values")
+
+    def _check_results(self, games: pd.DataFrame, seats: pd.DataFrame) -> None:
+        """``win`` per the contract: NaN on every seat of an unresolved game (truncated, not
+        adjudicated), else in [0, 1] and summing to 1 over the game's seats."""
+        from deepsim.stats import unresolved_flags
+        flags = pd.Series(unresolved_flags(games), index=games["game"].to_numpy())
+        open_ = flags.reindex(seats["game"].to_numpy()).to_numpy(dtype=bool)
+        win = seats["win"].to_numpy(dtype=np.float64)
+        if not np.isnan(win[open_]).all():
+            g = int(seats["game"].to_numpy()[open_ & ~np.isnan(win)][0])
+            raise self._fail(f"game {g} is unresolved (truncated, not adjudicated) but a seat "
+                             "has a win; the contract gives every seat of it win = NaN "
+                             "(deepsim.rulesets.common.mark_unresolved)")
+        w = win[~open_]
+        if np.isnan(w).any():
+            g = int(seats["game"].to_numpy()[~open_ & np.isnan(win)][0])
+            raise self._fail(f"seats.win is NaN in game {g}, which is not unresolved (only a "
+                             "truncated game without an adjudication has no result)")
+        if (w < 0).any() or (w > 1).any():
+            raise self._fail("seats.win outside [0, 1]")
+        sums = pd.Series(w).groupby(seats["game"].to_numpy()[~open_]).sum()
+        bad = sums[(sums - 1.0).abs() > 1e-9]
+        if len(bad):
+            raise self._fail(f"seats.win does not sum to 1 over the seats of game "
+                             f"{int(bad.index[0])} (sum {float(bad.iloc[0]):g})")
+
+    def check_unresolved(self) -> None:
+        from deepsim import stats
+        from deepsim.errors import InputError
+        from deepsim.measure import parse_metric_spec
+        from deepsim.params import safety_cap_values
+        from deepsim.report.metrics import draw_flags, win_share_table
+
+        caps = dict(self.rs.safety_caps)
+        games, _ = self.batch
+        if not caps:
+            if games["truncated"].any():
+                raise self._fail("a game is truncated but the ruleset declares no "
+                                 "safety_caps (a cap stopped it: name the cap)")
+            return
+        names = {r["path"] for r in self.rs.parameters()}
+        for path in caps:
+            if path not in names:
+                raise self._fail(f"safety_caps names {path!r}, which is not a parameter")
+            n = min(self.games, 60)
+            prep = self.prepare(overrides=[f"{path}=1"])
+            listed = safety_cap_values(self.rs, prep.params)
+            if not any(c["path"] == path and c["value"] == 1 and c["invented"]
+                       for c in listed):
+                raise self._fail(f"safety_cap_values does not report {path} = 1 as invented")
+            g, s = self.rs.run_chunk(prep, 0, n)
+            stopped = g["truncated"].to_numpy().astype(bool)
+            if not stopped.any():
+                raise self._fail(f"--set {path}=1 stops no game: is it a safety cap?")
+            self._check_results(g, s)
+            flags = stats.unresolved_flags(g)
+            ov = stats.game_overview(g)
+            if ov["unresolved"] != int(flags.sum()) or ov["truncated"] != int(stopped.sum()):
+                raise self._fail("game_overview miscounts the unresolved games")
+            if flags.any():
+                kept = stats.resolved_seats(s)
+                if np.isnan(kept["win"].to_numpy(dtype=np.float64)).any():
+                    raise self._fail("resolved_seats keeps a seat of an unresolved game")
+                ws = stats.win_shares(s, by=self.rs.faction_column)
+                if int(ws["games"].sum()) != len(kept):
+                    raise self._fail("win_shares counts seats of unresolved games")
+                table = win_share_table(s, self.rs.faction_column)
+                if len(table) and not np.isfinite(table["wins"].to_numpy(float)).all():
+                    raise self._fail("the report's win share table reads a NaN win")
+                if {"winner_side", "n_winners"} & set(g.columns) and draw_flags(g)[flags].any():
+                    raise self._fail("an unresolved game is counted as a draw")
+                from deepsim.measure.spec import expand, universe_from_frames
+                from deepsim.measure.values import estimate_obs, measure
+                uni = universe_from_frames(g, s, sorted({int(p) for p in s["players"]}),
+                                           self.rs.group_columns, self.rs.faction_column)
+                for spec in ("win_share", "faction_spread", "draw_share"):
+                    sel = parse_metric_spec(spec)
+                    try:
+                        inst = expand([sel], uni, key="--metric")[0]
+                    except InputError:  # a metric this ruleset's tables do not have
+                        continue
+                    est = estimate_obs(measure(inst, g.sort_values("game"), s), 0.05)
+                    if len(kept) and not math.isfinite(est.value):
+                        raise self._fail(f"the metric language's {spec} reads a NaN win "
+                                         "or counts an unresolved game")
 
     def check_threads(self) -> None:
         import numba
@@ -380,6 +508,9 @@ class Conformance:
         bad = ["--set", "no_such_parameter.anywhere=1"], ["--set", "no_equals_sign"]
         if number is not None:
             bad += (["--set", f"{number['path']}=not-a-number"],)
+        if self.rs.cooperative:        # a target win rate is a share strictly inside (0, 1)
+            bad += (["--set", f"{self.rs.target_path}=1.5"],
+                    ["--set", f"{self.rs.target_path}=0"])
         for i, args in enumerate(bad):
             out = self.workdir / f"bad-{i}"
             res = self._cli("run", self.scenario_file, "--games", "5", "--out", out,
@@ -415,8 +546,10 @@ class Conformance:
         run = self.run_dir
         rep, paths = report_runs([run], out_dir=self.workdir / "report", formats=("md",))
         keys = {s.key for s in rep.sections}
-        if not {"win-share", "method"} <= keys or not paths[0].exists():
-            raise self._fail(f"the report lacks win share or method sections ({keys})")
+        need = {"party", "classes", "method"} if self.rs.cooperative else {"win-share",
+                                                                           "method"}
+        if not need <= keys or not paths[0].exists():
+            raise self._fail(f"the report lacks the sections {sorted(need - keys)} ({keys})")
         broken = [s.key for s in rep.sections if s.missing]
         if broken:
             raise self._fail(f"report sections not computed on a run of this ruleset: "

@@ -27,6 +27,10 @@ from deepsim.measure.spec import split_terms
 __all__ = ["ClaimScore", "ClaimsObjective", "claim_scores", "parse_claims_objective",
            "trial_context", "uses_claims"]
 
+#: distance given to a claim no part of which could be measured on a trial (the claims
+#: tune's and its best-response check's penalty)
+UNMEASURED_PENALTY = 10.0
+
 _CLAIMS = re.compile(r"^\s*(?:([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*\*\s*)?"
                      r"claims\s*(?:\[([^\]]*)\])?\s*$")
 

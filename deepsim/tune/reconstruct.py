@@ -41,19 +41,21 @@ from deepsim import runner
 from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, deferred_sigint
 from deepsim.errors import InputError
 from deepsim.measure.spec import target_of
-from deepsim.tune.claimsobj import (
-    ClaimsObjective,
-    claim_scores,
-    holds,
-    parse_claims_objective,
-)
-from deepsim.tune.files import (
+from deepsim.report.verdicts import short_verdict
+from deepsim.runfolders import (
     DEFAULT_TUNES_ROOT,
     check_out,
     machine,
     make_out,
     utc_now,
     write_parquet,
+)
+from deepsim.tune.claimsobj import (
+    UNMEASURED_PENALTY,
+    ClaimsObjective,
+    claim_scores,
+    holds,
+    parse_claims_objective,
 )
 from deepsim.tune.grid import format_value, parse_search
 from deepsim.tune.objectives import parse_objective, probe_universe
@@ -65,8 +67,6 @@ __all__ = ["ReconstructResult", "findings_md", "run_claims_tune"]
 
 FILES = ("trials.parquet", "front.yaml", "front.png", "confirm.parquet", "findings.md",
          "tune.json", "respond_claims.parquet", "respond_factions.parquet")
-#: distance given to a claim no part of which could be measured on a trial
-UNMEASURED_PENALTY = 10.0
 #: games of the probe that lists the ruleset's claims before any trial
 PROBE_GAMES = 30
 
@@ -537,8 +537,7 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
         for _, r in confirm.iterrows():
             lines.append(f"| {r['point']} | {int(r['holds'])} | {r['total']:.3g} | "
                          f"{r['change_vs_baseline']:+.3g} | "
-                         + " | ".join(str(r[f'v_{c}']).replace(' (part not measured)', '*')
-                                      for c in scored) + " |")
+                         + " | ".join(short_verdict(r[f'v_{c}']) for c in scored) + " |")
         lines.append("")
         lines.append("\\* holds or fails on the parts measurable under the point's own "
                      "reading (a part needing another reading's run is left out).")

@@ -213,7 +213,8 @@ def respond_check(player, points: list[tuple[str, dict]], *, scored: list[str],
 
 
 def _short(verdict: str) -> str:
-    return str(verdict).replace(" (part not measured)", "*")
+    from deepsim.report.verdicts import short_verdict
+    return short_verdict(verdict)
 
 
 def respond_md(claims: pd.DataFrame, factions: pd.DataFrame, scored: list[str],
@@ -286,9 +287,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from deepsim.atomic import atomic_write_text
     from deepsim.runfolders import write_parquet
-    from deepsim.tune.claimsobj import parse_claims_objective
+    from deepsim.tune.claimsobj import UNMEASURED_PENALTY, parse_claims_objective
     from deepsim.tune.play import Player
-    from deepsim.tune.reconstruct import UNMEASURED_PENALTY
 
     ap = argparse.ArgumentParser(prog="python -m deepsim.tune.respondcheck")
     ap.add_argument("scenario")

@@ -34,8 +34,9 @@ heuristic below, whose knobs (``layout.KNOBS``) make the styles:
 - plot (AB-T0): up to ``plot_max`` lords a turn while no payable lord reaches
   ``recruit_min`` and ``pearl_reserve`` pearls stay;
 - location (AB-K2): the face-up tile or the draw of n (1..max_draw) with the best expected
-  VP minus ``loc_gift`` x the expected best tile the draw turns face up for the others
-  (expectations over the tiles not yet seen, exact order statistics).
+  VP minus ``loc_gift`` x what the tiles the draw turns face up add to the best face-up
+  tile the others may take (expectations over the tiles not yet seen, exact order
+  statistics).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ from deepsim.rulesets.abyss.layout import (
     N_RACES,
     NV,
     R_COURT_SLOTS,
+    R_FINAL_AFF,
     R_MAX_DRAW,
     R_PLOT_COST,
     R_REFILL_PEARLS,
@@ -475,16 +477,42 @@ def has_turn_left(V, p):
     return V[V_PL][p, PL_DONE] == 0 and ps[PS_TRIGGER_SEAT] != p
 
 
+@njit(cache=True)
+def final_gain(V, hand, dat, p, code):
+    """The VP ally ``code`` in player ``p``'s hand adds at the final affiliation (AB-G3, one
+    hand card per race joins the affiliated allies; AB-G4 the best affiliated ally per race
+    scores): with the lowest-card reading (AMB-A3) only a race missing from the hand can
+    gain (the card would be the one affiliated), with the highest reading a card above the
+    hand's best of its race; never below the race's best affiliated ally. What an ally is
+    worth once the player has no turn left (it can no longer pay a lord with it)."""
+    r = card_race(code)
+    v = card_value(code)
+    lo, hi = 0, 0
+    for w in range(1, NV):
+        if hand[r, w] > 0:
+            if lo == 0:
+                lo = w
+            hi = w
+    best = aff_max(V[V_AFF][p], r)
+    if dat[D_RULES][R_FINAL_AFF] > 0.5:                  # highest
+        return max(0, v - max(best, hi))
+    if lo > 0:
+        return 0                                         # the lower card stays the one
+    return max(0, v - best)
+
+
 # ---- decisions -------------------------------------------------------------------------------
 
 @njit(cache=True)
 def choose_buy(V, hand, dat, kn, R, q, code, price):
     """Opponent ``q`` is offered ally ``code`` at ``price`` pearls (AB-E2): buy? The kernel
-    asks only when ``q`` may buy and can pay."""
+    asks only when ``q`` may buy and can pay. After its own final turn (the rules still let
+    it buy) the heuristic buys when the ally raises its final affiliation (:func:`final_gain`
+    >= 1 VP: a point beats the pearls, which then only break ties, AB-G5)."""
     if kn[K_RANDOM] > 0:
         return rand_below(R, 2) == 1
     if not has_turn_left(V, q):
-        return False
+        return final_gain(V, hand, dat, q, code) >= 1
     if V[V_PL][q, PL_PEARLS] - price < kn[K_PEARL_RESERVE]:
         return False
     w = ally_worth(V, hand, dat, kn, q, code, target_lord(V, hand, dat, kn, R, q))
@@ -711,16 +739,19 @@ def _comb(n, k):
 
 
 @njit(cache=True)
-def draw_values(wi, off, m, n):
-    """(expected best, expected second best) VP of ``n`` tiles drawn without replacement
-    from the ``m`` sorted values ``wi[off:off+m]`` (order statistics)."""
+def draw_values(wi, off, m, n, shown=0.0):
+    """(expected best, expected gift) of ``n`` tiles drawn without replacement from the
+    ``m`` sorted values ``wi[off:off+m]`` (order statistics). The gift is what the draw
+    adds to the best face-up tile the others may take (its second best goes face up with
+    the rest, AB-K2): E[max(second best, ``shown``) - ``shown``], ``shown`` being the best
+    tile already face up (0: none)."""
     total = _comb(m, n)
     e1 = 0.0
     e2 = 0.0
     for i in range(m):        # value at rank i (0-based, ascending) is the best of the draw
         e1 += wi[off + i] * _comb(i, n - 1) / total
         if n >= 2:            # ... or the second best: one above it, n-2 below
-            e2 += wi[off + i] * _comb(i, n - 2) * (m - 1 - i) / total
+            e2 += max(wi[off + i] - shown, 0.0) * _comb(i, n - 2) * (m - 1 - i) / total
     return e1, e2
 
 
@@ -740,11 +771,12 @@ def choose_location(V, hand, dat, kn, R, p):
         vp = locs[V[V_LVIS][i]]
         if vp > best:
             best, bi = float(vp), i
+    shown = max(best, 0.0)    # the best face-up tile stays for the others after a draw
     if nd > 0:
         wi = R[2]
         m = unseen_locations(V, dat, wi, WI_LOCS)
         for n in range(1, nd + 1):
-            e1, e2 = draw_values(wi, WI_LOCS, m, n)
+            e1, e2 = draw_values(wi, WI_LOCS, m, n, shown)
             w = e1 - kn[K_LOC_GIFT] * e2
             if w > best:
                 best, bi = w, -n

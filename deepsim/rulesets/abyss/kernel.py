@@ -161,6 +161,7 @@ from deepsim.rulesets.abyss.layout import (
     S_BOUGHT_VALUE,
     S_BUY_PEARLS,
     S_BUYS,
+    S_BUYS_AFTER_FINAL,
     S_CARDS_SPENT,
     S_COUNCIL_CARDS,
     S_COUNCIL_VALUE,
@@ -205,6 +206,7 @@ from deepsim.rulesets.abyss.layout import (
     STOP_EMPTY,
     STOP_LEFT_LAST,
     STOP_ROW_FULL,
+    TB_OPEN,
     TB_SCORE,
     TB_SHARED,
     TH_KEYS,
@@ -578,6 +580,8 @@ def auction(scr, dat, p, code):
             g[G_PEARLS_AUCTION] += price
             s = scr[X_SST]
             s[q, S_BUYS] += 1
+            if ps[PS_FINAL] != 0 and (pl[q, PL_DONE] == 1 or ps[PS_TRIGGER_SEAT] == q):
+                s[q, S_BUYS_AFTER_FINAL] += 1       # AB-G2: after its own final turn
             s[q, S_BUY_PEARLS] += price
             s[q, S_BOUGHT_VALUE] += v
             s[p, S_SALE_PEARLS] += price
@@ -791,15 +795,19 @@ def council(scr, dat, p, r):
 # ---- AB-L*: recruit a lord -----------------------------------------------------------------
 
 @njit(cache=True)
-def refill_court(scr, dat, p):
-    """AB-L4 after the shift: if slot ``court.refill_slot`` is now empty (the lords packed
-    away from the deck leave it empty when at most slots - refill_slot remain), the player
-    gains ``court.refill_pearls`` and the Court is refilled; a deck too short to fill every
-    empty slot places what it has and triggers the end (AB-G1)."""
+def refill_court(scr, dat, p, before):
+    """AB-L4 after the shift: if *this purchase* emptied slot ``court.refill_slot`` (the
+    lords packed away from the deck leave it empty when at most slots - refill_slot remain,
+    and it held a lord when the Court held ``before`` lords), the player gains
+    ``court.refill_pearls`` and the Court is refilled; a deck too short to fill every empty
+    slot places what it has and triggers the end (AB-G1). A purchase from a Court whose
+    slot was already empty (after a refill the deck could not complete) pays nothing and
+    refills nothing: the source checks "whether this purchase freed the fourth place"."""
     rules = dat[D_RULES]
     ps = scr[X_PS]
     slots = np.int64(rules[R_COURT_SLOTS])
-    if ps[PS_COURT_N] > slots - np.int64(rules[R_REFILL_SLOT]):
+    edge = slots - np.int64(rules[R_REFILL_SLOT])
+    if ps[PS_COURT_N] > edge or before <= edge:
         return
     got = gain_pearls(scr, p, np.int64(rules[R_REFILL_PEARLS]))
     need = slots - ps[PS_COURT_N]
@@ -866,12 +874,13 @@ def recruit(scr, dat, p, i, pay, off):
     pl[p, PL_LORD_VP] += lords[lid, LC_VP]
     # AB-L4 shift the Court's other lords together (order kept) ...
     court = scr[X_COURT]
+    before = ps[PS_COURT_N]
     for j in range(i, ps[PS_COURT_N] - 1):
         court[j] = court[j + 1]
     ps[PS_COURT_N] -= 1
     court[ps[PS_COURT_N]] = -1
-    # ... slot-4 bonus and refill
-    refill_court(scr, dat, p)
+    # ... slot-4 bonus and refill, when this purchase emptied slot 4
+    refill_court(scr, dat, p, before)
     # AB-L5 the lord's effect: the vanilla deck has none (skipped rule; docs/RULES.md)
     # AB-L3 keep the lowest paid card (a tie: the player picks the race), discard the rest
     low, mask = bots.lowest_paid(pay, off)
@@ -1280,8 +1289,15 @@ def final_scoring(scr, dat, row, gi, gf, si, sf):
     mask, nw, stage = rank(n, score, pearls, keys, n_keys, place)
     place2 = np.zeros(MAX_P, np.int64)
     mask2, _, _ = rank(n, other, pearls, keys, n_keys, place2)
-    # outputs
     g = scr[X_GST]
+    if g[G_TRUNCATED] == 1:
+        # the safety cap stopped the game (G-A9; not a rule): unresolved, nobody wins (the
+        # scores and places at the cap are kept for the record)
+        mask = 0
+        mask2 = 0
+        nw = 0
+        stage = TB_OPEN
+    # outputs
     for k in range(N_GAME_INT):
         gi[row, k] = g[k]
     turns = ps[PS_TURN]
@@ -1310,7 +1326,7 @@ def final_scoring(scr, dat, row, gi, gf, si, sf):
             top = max(top, score[q])
         else:
             second = max(second, score[q])
-    margin = float(top - second) if second >= 0 else 0.0
+    margin = float(top - second) if second >= 0 and top >= 0 else 0.0
     gf[row, GF_MARGIN] = margin
     gf[row, GF_MARGIN_REL] = margin / top if top > 0 else 0.0
     gf[row, GF_MEAN_SCORE] = total / n

@@ -136,11 +136,14 @@ A_EXPLORE, A_COUNCIL, A_RECRUIT, A_PASS = range(len(ACTIONS))
 END_CAUSES = ("lords", "court", "both", "turn_cap")
 END_LORDS, END_COURT, END_BOTH, END_CAP = range(len(END_CAUSES))
 # lords: a player owns end.lords_to_end lords; court: a Court refill could not be completed
-# (AB-G1); both in the same turn; turn_cap: the safety cap end.max_turns (truncated)
+# (AB-G1); both in the same turn; turn_cap: the safety cap end.max_turns (truncated: the
+# game is unresolved, no winner)
 
 #: how the winner was decided (games.tiebreak, AB-G5)
-TIEBREAKS = ("score", "pearls", "lords", "shared")
-TB_SCORE, TB_PEARLS, TB_LORDS, TB_SHARED = range(len(TIEBREAKS))
+TIEBREAKS = ("score", "pearls", "lords", "shared", "unresolved")
+TB_SCORE, TB_PEARLS, TB_LORDS, TB_SHARED, TB_OPEN = range(len(TIEBREAKS))
+# unresolved: the safety cap end.max_turns stopped the game (not a rule): no winner, the
+# seats' win NaN (deepsim.rulesets.base.UNRESOLVED); the scores at the cap are kept
 
 # ---- per-game output (games table): int64 ``gi[games, N_GAME_INT]`` ---------------------
 #: rounds at whose end the pearls held by all players are recorded (the pearl curve)
@@ -172,7 +175,7 @@ G_PEARLS_R0 = G_LOC_DRAW0 + 4             # pearls_r<k>: pearls held after round
 G_LOC_VP_FACE_UP = G_PEARLS_R0 + len(PEARL_ROUNDS)  # VP of locations taken face up
 G_LOC_VP_DRAW0 = G_LOC_VP_FACE_UP + 1     # loc_vp_draw<n>: VP of those taken by drawing n
 N_GAME_INT = len(GAME_INT)
-# winner_seat: -1 when the win is shared; trigger_seat: seat whose turn triggered the end
+# winner_seat: -1 when the win is shared or the game unresolved (n_winners 0); trigger_seat: seat whose turn triggered the end
 # (-1 none: turn cap); winner_differs_other_reading: 1 when the winners under the other
 # end.final_affiliation reading (AMB-A3) would differ (same play, other final tally)
 GAME_FLT = ("margin", "margin_rel", "mean_score")
@@ -188,7 +191,7 @@ SEAT_INT = ("bot", "place", "score", "lord_vp", "loc_vp", "ally_vp", "monster_vp
             "refill_bonus_pearls", "last_slot_pearls", "monster_pearls", "cards_spent",
             "value_spent", "final_aff_gain", "ally_vp_other_reading", "hand_left", "turns",
             "triggered", "loc_face_up", "loc_drawn", "lords_keyed", "plot_pearls",
-            "take_value")
+            "take_value", "buys_after_final")
 (S_BOT, S_PLACE, S_SCORE, S_LORD_VP, S_LOC_VP, S_ALLY_VP, S_MONSTER_VP, S_PEARLS, S_LORDS,
  S_LOCATIONS, S_LORDS_COVERED, S_KEY_TOKENS_WON, S_KEY_TOKENS_USED, S_MONSTER_TOKENS,
  S_EXPLORES, S_COUNCILS, S_RECRUITS, S_PLOTS, S_PASSES, S_BUYS, S_BUY_PEARLS,
@@ -196,7 +199,7 @@ SEAT_INT = ("bot", "place", "score", "lord_vp", "loc_vp", "ally_vp", "monster_vp
  S_COUNCIL_VALUE, S_BOUGHT_VALUE, S_TOPUP_PEARLS, S_REFILL_PEARLS, S_LAST_PEARLS,
  S_MONSTER_PEARLS, S_CARDS_SPENT, S_VALUE_SPENT, S_FINAL_AFF_GAIN, S_ALLY_VP_OTHER,
  S_HAND_LEFT, S_TURNS, S_TRIGGERED, S_LOC_FACE_UP, S_LOC_DRAWN, S_LORDS_KEYED,
- S_PLOT_PEARLS, S_TAKE_VALUE) = range(len(SEAT_INT))
+ S_PLOT_PEARLS, S_TAKE_VALUE, S_BUYS_AFTER_FINAL) = range(len(SEAT_INT))
 N_SEAT_INT = len(SEAT_INT)
 SEAT_FLT = ("win",)
 SF_WIN = 0

@@ -35,9 +35,12 @@ from deepsim.report import metrics as M
 from deepsim.report.fmt import num as _num
 from deepsim.report.fmt import pci as _pci
 from deepsim.report.fmt import pct as _pct
+from deepsim.report.metrics import mean_text as _mean
+from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import new_figure, to_png
 from deepsim.rulesets.abyss import layout as L
+from deepsim.stats import resolved_seats
 
 __all__ = [
     "action_mix",
@@ -71,22 +74,6 @@ def _mci(m, lo, hi, spec: str = ".2f") -> str:
     return f"{_num(m, spec)} ({_num(lo, spec)} - {_num(hi, spec)})"
 
 
-def _share(k: float, n: int, alpha: float) -> str:
-    if n <= 0:
-        return "-"
-    lo, hi = M.wilson(k, n, alpha)
-    return f"{_pct(k / n)} ({_pci(lo, hi)})"
-
-
-def _mean(x, alpha: float, spec: str = ".2f") -> str:
-    x = np.asarray(x, dtype=np.float64)
-    if x.size == 0:
-        return "-"
-    if x.size < 2:
-        return _num(float(x.mean()), spec)
-    return _mci(*M.mean_ci(x, alpha), spec=spec)
-
-
 def _ratio(y, x, alpha: float, spec: str = ".2f") -> str:
     """Sum y / sum x over games (arrays per game) with the cluster interval."""
     y = np.asarray(y, dtype=np.float64)
@@ -96,6 +83,57 @@ def _ratio(y, x, alpha: float, spec: str = ".2f") -> str:
     if y.size < 3:
         return _num(y.sum() / x.sum(), spec)
     return _mci(*M.ratio_of_sums(y, x, alpha), spec=spec)
+
+
+def _seats(run) -> pd.DataFrame:
+    """The run's seat rows of the games that have a result: a game the safety cap stopped
+    (unresolved, win NaN) is left out of every Abyss table (deepsim.rulesets.base.
+    UNRESOLVED)."""
+    return resolved_seats(run.seats)
+
+
+def court_end_bound(run, players: int) -> dict:
+    """Can the Court end trigger (AB-G1: a refill the lord deck cannot complete) end a
+    ``players``-player game of ``run``'s rules at all?
+
+    Lords enter the Court only from the deck (setup, refills, plots) and leave it only by
+    purchase, so after P purchases the deck holds D - P - C lords (D: the deck's lords, C:
+    the Court's); a refill needs slots - C and fails only when P > D - slots, whatever the
+    plots. Before any player owns ``end.lords_to_end`` (L) lords there are at most
+    players x (L - 1) purchases, the one that makes L included: the Court trigger can end a
+    game only if players x (L - 1) + 1 > D - slots. With no lord ability simulated (AB-L5
+    skipped) nothing else moves lords.
+
+    Returns ``{"possible": bool, "purchases_needed": D - slots + 1, "purchases_max":
+    players x (L - 1) + 1}`` (None values when the run's parameters lack a number).
+    """
+    deck = run.param("lords.deck")
+    slots = run.param("court.slots")
+    to_end = run.param("end.lords_to_end")
+    if not isinstance(deck, list) or slots is None or to_end is None:
+        return {"possible": None, "purchases_needed": None, "purchases_max": None}
+    need = len(deck) - int(slots) + 1
+    most = int(players) * (int(to_end) - 1) + 1
+    return {"possible": most >= need, "purchases_needed": need, "purchases_max": most}
+
+
+def court_end_text(run, counts) -> str:
+    """The §E5 caveat: '' when the Court trigger can occur at some player count of the run,
+    else why the end-pace question cannot be answered with this data."""
+    bounds = [court_end_bound(run, n) for n in counts]
+    if not bounds or any(b["possible"] is None or b["possible"] for b in bounds):
+        return ""
+    b = bounds[-1]
+    return (f"**Not answerable with this data: the Court trigger cannot occur.** With "
+            f"{run.param('lords.deck') and len(run.param('lords.deck'))} lords, "
+            f"{run.param('court.slots')} Court slots and {run.param('end.lords_to_end')} "
+            f"lords to end, the deck runs short only at the {b['purchases_needed']}th "
+            f"purchase, while a {max(counts)}-player game has at most "
+            f"{b['purchases_max']} before a player owns {run.param('end.lords_to_end')} "
+            "lords (lords enter the Court only from the deck and leave it only by purchase). "
+            "So every game ends by the lords count here, by arithmetic, not by play; which "
+            "trigger ends the real game depends on the lord abilities that move lords "
+            "(AB-L5, not simulated) and on the real deck.")
 
 
 def depends(run, key: str) -> str:
@@ -281,7 +319,7 @@ def _sec_e1(ctx) -> Section:
         "with `bot: any` draw their style per game, so the styles are spread evenly over "
         "the seats.")
     s.paragraphs.append(depends(run, "e1"))
-    st = seat_turns(run.games, run.seats, a)
+    st = seat_turns(run.games, _seats(run), a)
     rows = []
     for r in st.itertuples():
         rows.append({"Players": r.players, "Seat": r.seat, "Seat-games": f"{r.games:,}",
@@ -310,7 +348,7 @@ def _sec_e2(ctx) -> Section:
     s = Section("abyss-e2-auction", "§E2 Auction pricing")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     s.paragraphs.append(
         "Each ally revealed is offered to the opponents clockwise (AB-E2); the k-th ally "
         "bought in a turn costs `first_price + (k-1) x price_step` pearls (1, 2, 3 with "
@@ -358,7 +396,7 @@ def _sec_e3(ctx) -> Section:
     s = Section("abyss-e3-actions", "§E3 Action mix and the Council")
     a = ctx.config.alpha
     run = ctx.primary
-    seats = run.seats
+    seats = _seats(run)
     s.paragraphs.append(
         "Share of turns spent on each main action (AB-T1) per bot style, and lords plotted "
         "into the Court per game (AB-T0). Council calibration (AB-U1): a stack shows only its "
@@ -441,7 +479,7 @@ def _sec_e4(ctx) -> Section:
                      "Worth (VP)": _num(vp), "Fights": f"{int(r.fights):,}",
                      "Share of fights": _pct(r.share)})
     s.tables.append(Table("Fights by Threat position", pd.DataFrame(rows)))
-    seats = run.seats
+    seats = _seats(run)
     brows = []
     for bot, h in seats.groupby("bot", observed=True, sort=True):
         pg = h.groupby("game")
@@ -466,13 +504,16 @@ def _sec_e5(ctx) -> Section:
     s = Section("abyss-e5-pace", "§E5 End-trigger pace: 7 lords or an empty Court")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     s.paragraphs.append(
         "Which trigger ends the game (AB-G1) and when (the table in *Game length*), how "
         "many lords were left in the deck, who triggers and whether that pays, and whether "
         "the game lasts long enough for locations to matter: locations per game, the share "
         "of games with none, and the share of the winner's score that came from locations.")
     s.paragraphs.append(depends(run, "e5"))
+    caveat = court_end_text(run, sorted(int(p) for p in g["players"].unique()))
+    if caveat:
+        s.paragraphs.append(caveat)
     win = seats[seats["win"] > 0]
     rows = []
     for n, h in g.groupby("players", sort=True):
@@ -505,7 +546,7 @@ def _sec_e6(ctx) -> Section:
     s = Section("abyss-e6-keys", "§E6 Keys and locations")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     per = run.param("keys.per_location") or 3
     s.paragraphs.append(
         f"A location costs {per} keys (AB-K1; Key tokens and keyed, uncovered lords), taken "
@@ -544,7 +585,7 @@ def _sec_e8(ctx) -> Section:
     s = Section("abyss-e8-affiliation", "§E8 Affiliation scoring")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     reading = run.param("end.final_affiliation", "lowest")
     other = "highest" if reading == "lowest" else "lowest"
     s.paragraphs.append(
@@ -573,7 +614,7 @@ def _sec_e9(ctx) -> Section:
     s = Section("abyss-e9-pearls", "§E9 The pearl economy")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     s.paragraphs.append(
         "Pearls enter from the bank (start, last-slot pearl AB-E3, Threat rewards AB-E6, "
         "the slot-4 refill bonus AB-L4), leave to it (top-ups AB-L2, plots AB-T0) and change "
@@ -617,7 +658,7 @@ def _sec_e10(ctx) -> Section:
     s = Section("abyss-e10-players", "§E10 Player-count scaling")
     a = ctx.config.alpha
     run = ctx.primary
-    g, seats = run.games, run.seats
+    g, seats = run.games, _seats(run)
     s.paragraphs.append(
         "Does more competition in the auction make games slower or swingier? By player "
         "count: rounds and turns, allies bought per Explore, the winner's score and its "

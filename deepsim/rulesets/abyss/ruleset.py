@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,9 @@ class AbyssRuleset(KernelRuleset):
     tables = KernelTables(L.GAME_INT, L.GAME_FLT, L.SEAT_INT, L.SEAT_FLT)
     seat_order = "seat 1 plays first"
     score_label = "VP"
+    #: G-A9: an engine limit, not a rule (the rules allow a game nobody can finish); a
+    #: game it stops is unresolved
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_turns": "player-turn"}
     #: what its report sections read (report.py)
     report_games_columns = (*L.GAME_INT, *L.GAME_FLT, "end", "decided_by")
     report_seats_columns = ("bot", *[c for c in L.SEAT_INT if c != "bot"], "win", "fair",
@@ -120,23 +124,9 @@ class AbyssRuleset(KernelRuleset):
         styles = bot_styles()
         names = list(styles)
         specs = botconf.bounds()
-        common.check_bot_pool(sc.bots, names, source=source, lines=lines)
-        profiles = [dict(styles[n]) for n in names]
-        labels = list(names)
-        seat_bot: list[int] = []
-        for i, seat in enumerate(sc.seats):
-            if seat.bot == "any":
-                if seat.knobs:
-                    raise common.knobs_need_a_bot("seat", source=source,
-                                                  key=f"seats.{i}.knobs", lines=lines)
-                seat_bot.append(-1)
-                continue
-            common.check_bot(seat.bot, names, source=source, key=f"seats.{i}.bot",
-                             lines=lines)
-            if not seat.knobs:
-                seat_bot.append(names.index(seat.bot))
-                continue
-            prof = dict(styles[seat.bot])
+
+        def checked_knobs(i: int, seat) -> dict[str, float]:
+            out = {}
             for k, v in seat.knobs.items():
                 kkey = f"seats.{i}.knobs.{k}"
                 if k not in specs:
@@ -149,16 +139,11 @@ class AbyssRuleset(KernelRuleset):
                     raise InputError(str(exc), file=source, key=kkey,
                                      line=lines.get(kkey) or lines.get(f"seats.{i}.knobs")
                                      ) from None
-                prof[k] = float(v)
-            # knobs joined by spaces: a label stays one group name in a metric spec
-            # (`win_share[bot=hunter[fight_min=2 take_min=4]]`), which splits at commas
-            label = f"{seat.bot}[" + " ".join(f"{k}={v:g}" for k, v in seat.knobs.items()) + "]"
-            if label in labels:
-                seat_bot.append(labels.index(label))
-            else:
-                profiles.append(prof)
-                labels.append(label)
-                seat_bot.append(len(profiles) - 1)
+                out[k] = float(v)
+            return out
+
+        profiles, labels, seat_bot = common.seat_profiles(
+            sc.seats, styles, sc.bots, checked_knobs, source=source, lines=lines)
         # every seat of a bot style (the faction here) with bots of its own (faction_bots)
         # plays them, still labelled by that style
         factions = list(labels)

@@ -20,13 +20,12 @@ Names of bots and knobs, knob bounds and the lord file are checked in
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.abyss.layout import MAX_P
-from deepsim.scenario import ScenarioBase, one_seat_per_player, players_within
+from deepsim.scenario import ScenarioBase, numeric_knobs, one_seat_per_player, players_within
 
 
 class Seat(BaseModel):
@@ -40,13 +39,7 @@ class Seat(BaseModel):
     @field_validator("knobs", mode="before")
     @classmethod
     def _numbers(cls, value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise ValueError(f"knob {k}: expected a number, got {v!r}")  # noqa: TRY004
-                if not math.isfinite(float(v)):
-                    raise ValueError(f"knob {k} is not a finite number; give a number")
-        return value
+        return numeric_knobs(value)
 
 
 class AbyssScenario(ScenarioBase):

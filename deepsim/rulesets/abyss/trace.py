@@ -67,7 +67,8 @@ def format_game(prepared, seed: int, game_index: int, gi, gf, si, sf, ev) -> lis
             f"lords, place {int(s[L.S_PLACE])}, win {sf[0, p, L.SF_WIN]:g}")
     cause = L.END_CAUSES[int(g[L.G_END_CAUSE])]
     by = L.TIEBREAKS[int(g[L.G_TIEBREAK])]
-    who = ("shared" if g[L.G_WINNER_SEAT] < 0 else names[int(g[L.G_WINNER_SEAT])])
+    who = ("unresolved (stopped by the safety cap end.max_turns)" if g[L.G_N_WINNERS] == 0
+           else "shared" if g[L.G_WINNER_SEAT] < 0 else names[int(g[L.G_WINNER_SEAT])])
     lines.append(f"Result: {who} after {int(g[L.G_TURNS])} turns ({int(g[L.G_ROUNDS])} "
                  f"rounds), end: {cause}, decided by: {by}, margin {gf[0, L.GF_MARGIN]:g}")
     return lines

@@ -59,13 +59,16 @@ from deepsim.rulesets.atlantis.layout import (
 (GS_CTR, GS_EV, GS_TRACE, GS_TURN, GS_ACTIVE, GS_W, GS_H, GS_C, GS_NSLOTS, GS_OVER,
  GS_WINNER, GS_CAUSE, GS_KILLER, GS_FORCED_N, GS_FORCED_POS, GS_PHASE, GS_LEADER_W,
  GS_LEADER_K, GS_BOT_W, GS_BOT_K, GS_PN, GS_FIRST, GS_KILLER_SLOT, GS_LAST_ATTACK,
- GS_BREAKING, GS_MAT0_W, GS_MAT0_K, GS_MIN_COST) = range(28)
-G_N = 28
+ GS_BREAKING, GS_MAT0_W, GS_MAT0_K, GS_MIN_COST, GS_ADJUDICATED, GS_PURSUERS) = range(30)
+G_N = 30
 # GS_LAST_ATTACK: the player-turn of the last attack made (0: none yet); GS_BREAKING: 1
 # while the active side's bot breaks a standoff (bots.breaking) this turn; GS_MAT0_W/K:
 # each side's material (AD x DR, x 100) when play begins, the breaker's reference.
 # GS_MIN_COST: the least move cost of any terrain row (AT-M1), set by setup; 0 (a state
 # built by hand) makes kernel.reach expand every cell, as it would with free hexes.
+# GS_ADJUDICATED: 1 when end.at_cap = material decided a game the safety cap stopped.
+# GS_PURSUERS: while a side breaks a standoff, its units other than the leader that can
+# attack and swim and have a path to the enemy leader (bots.leader_paths).
 
 # ---- unit slot columns: int64[MAX_UNITS, UC_N] -----------------------------------------
 (UC_TYPE, UC_SIDE, UC_CELL, UC_DMG, UC_ALIVE, UC_HIDDEN, UC_PARA, UC_NENT, UC_SIREN,
@@ -87,8 +90,10 @@ INF = 1 << 40
 # ---- positions in the scratch tuple ----------------------------------------------------
 (X_G, X_U, X_CHITS, X_ENT, X_OCC, X_TER, X_CUR, X_TSRC, X_POOL, X_PKEY, X_PPREV, X_PLIST,
  X_PDONE, X_PATH, X_ORDER, X_NEAR, X_THREAT, X_TMP, X_FORCED, X_KEY, X_EV, X_GSTAT, X_SSTAT,
- X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L, X_ENTRY) = range(32)
+ X_ALLOC, X_ITMP, X_LTHR, X_LQ, X_LM, X_LH, X_LEAD, X_LEAD_L, X_ENTRY, X_LPOI) = range(33)
 # X_LTHR..X_LH: the bots' leader-danger field (bots.leader_threat): expected hits per cell
+# of non-poisonous attackers (X_LTHR) and of poisonous ones (X_LPOI: one of those kills,
+# AT-X1)
 # from enemies that can reach it past units and impassable hexes, a BFS queue, hops, marks;
 # X_LEAD / X_LEAD_L: the standoff breaker's steps from each cell to the enemy leader for
 # units that may enter shallow 2-cost hexes and for Large ones (bots.leader_paths)
@@ -153,7 +158,8 @@ def new_scratch(n_cells, max_events):
             np.full(n_cells, -1, np.int64),                 # bots: attacker mark per cell
             np.full(n_cells, -1, np.int64),                 # bots: steps to the enemy leader
             np.full(n_cells, -1, np.int64),                 # ... for Large units (AT-M5)
-            np.full((3, n_cells), -1, np.int64))            # entry keys, adjacent hazards
+            np.full((3, n_cells), -1, np.int64),            # entry keys, adjacent hazards
+            np.zeros(n_cells, np.float64))                  # bots: poison hits per cell
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -41,6 +41,7 @@ from deepsim.rulesets.atlantis.board import (
     GS_MAT0_W,
     GS_MIN_COST,
     GS_NSLOTS,
+    GS_PURSUERS,
     GS_TURN,
     UC_ALIVE,
     UC_CELL,
@@ -64,6 +65,7 @@ from deepsim.rulesets.atlantis.board import (
     X_ENTRY,
     X_LH,
     X_LM,
+    X_LPOI,
     X_LQ,
     X_LTHR,
     X_NEAR,
@@ -101,9 +103,11 @@ from deepsim.rulesets.atlantis.layout import (
     K_STANDOFF_TURNS,
     N_DIRS,
     R_HIDE_MIN,
+    R_MESMERIZE_RANGE,
     R_PARALYZED_BONUS,
     R_RANGED_MAX,
     R_RANGED_MIN,
+    R_SIREN_RANGE,
     SP_FREEZE,
     SP_HEALING,
     SP_LUMINESCENCE,
@@ -123,10 +127,13 @@ from deepsim.rulesets.atlantis.layout import (
     T_PASSABLE,
     U_AD,
     U_DR,
+    U_ENTANGLE,
     U_LARGE,
     U_LEADER,
     U_MARTYR,
+    U_MESMERIZE,
     U_MV,
+    U_NET,
     U_POISON,
     U_RANGED,
     U_SIREN,
@@ -187,7 +194,8 @@ def leader_paths(scr, dat, side):
     the search goes on around it; enemy units are ignored: they die or move); -1 where no
     such path exists. The breaker walks units along it, so a wall of rocks, land, (for
     Large units) shallow reef or a jam of its own army between the armies is walked
-    around, not pressed against."""
+    around, not pressed against. Also sets ``GS_PURSUERS``: the side's units other than its
+    leader that can attack and swim (AD, MV > 0) and have such a path."""
     g = scr[X_G]
     u = scr[X_U]
     q = scr[X_LQ]
@@ -217,6 +225,19 @@ def leader_paths(scr, dat, side):
                     continue        # a friend's hex gets its steps but blocks the way on
                 q[n] = nc
                 n += 1
+    # the units that can carry the hunt without the leader (AD > 0, MV > 0, a path)
+    units = dat[D_UNITS]
+    k = 0
+    for j in range(g[GS_NSLOTS]):
+        if u[j, UC_ALIVE] == 0 or u[j, UC_SIDE] != side:
+            continue
+        t = u[j, UC_TYPE]
+        if units[t, U_LEADER] == 1 or units[t, U_AD] <= 0 or units[t, U_MV] <= 0:
+            continue
+        lead = scr[X_LEAD_L] if units[t, U_LARGE] == 1 else scr[X_LEAD]
+        if lead[u[j, UC_CELL]] >= 0:
+            k += 1
+    g[GS_PURSUERS] = k
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -231,7 +252,9 @@ def _crossable(scr, dat, c, large):
 
 @njit(cache=True, _nrt=False)
 def leader_threat(scr, dat, i):
-    """Fill ``X_LTHR[c]``: expected hits the other player could deal to slot i on cell c.
+    """Fill ``X_LTHR[c]`` / ``X_LPOI[c]``: expected hits the other player's non-poisonous /
+    poisonous units could deal to slot i on cell c (one poison hit destroys it, AT-X1, so
+    :func:`leader_danger` weighs the two apart).
 
     Sharper than the kernel's ``X_THREAT`` (which ignores the board): an enemy unit free to
     act (no Paralyzation or Siren counter, AD > 0) reaches the hexes within MV steps of
@@ -239,7 +262,8 @@ def leader_threat(scr, dat, i):
     hex is never passed, AT-M7) and threatens their neighbours, so a screen of units or
     rocks between a leader and the enemy shelters it. Steps, not move costs: a cautious
     (larger) reach. A Ranged unit threatens everything within MV + its range (AT-X5, line
-    of sight ignored). Each unit adds AD x hit chance (x 3 for Poison, AT-X1) once per hex.
+    of sight ignored). Each unit adds AD x hit chance once per hex, to ``X_LPOI`` for a
+    Poison unit (AT-X1), else to ``X_LTHR``.
     Units too far to reach any hex within slot i's MV + 1 (a Current's push) are skipped,
     and a unit's search does not go on from a hex beyond that reach (hex distance to slot
     i's cell over its MV + 1 plus the unit's steps left + 1): the field is exact only
@@ -252,7 +276,8 @@ def leader_threat(scr, dat, i):
     g = scr[X_G]
     u = scr[X_U]
     occ = scr[X_OCC]
-    thr = scr[X_LTHR]
+    thr_n = scr[X_LTHR]
+    thr_p = scr[X_LPOI]
     q = scr[X_LQ]
     hop = scr[X_LM]
     mark = scr[X_LH]
@@ -267,7 +292,8 @@ def leader_threat(scr, dat, i):
     lmv = units[u[i, UC_TYPE], U_MV]       # the field is read within MV (+1 push) of ci
     dci = dist[ci]                         # symmetric: hex distances to ci
     for c in range(C):
-        thr[c] = 0.0
+        thr_n[c] = 0.0
+        thr_p[c] = 0.0
         mark[c] = -1
     for j in range(g[GS_NSLOTS]):
         if u[j, UC_ALIVE] == 0 or not is_opponent(u, i, j):
@@ -276,8 +302,7 @@ def leader_threat(scr, dat, i):
         if paralysis(u, j) > 0 or u[j, UC_SIREN] > 0 or units[t, U_AD] <= 0:
             continue                         # AT-A1 / AT-X10: cannot attack next turn
         w = units[t, U_AD] * p
-        if units[t, U_POISON] == 1:
-            w *= 3.0
+        thr = thr_p if units[t, U_POISON] == 1 else thr_n     # AT-X1: one hit kills
         cj = u[j, UC_CELL]
         mv = units[t, U_MV]
         if dist[cj, ci] > mv + lmv + 1 + (rmax if units[t, U_RANGED] == 1 else 1):
@@ -335,29 +360,35 @@ def _poisson_tail(lam, k):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def leader_danger(kn, lam, left):
-    """Cost of the own leader facing ``lam`` expected hits with ``left`` DR to lose:
-    ``LEADER_RISK x caution x (lam / left + 4 P(killed))``."""
-    return LEADER_RISK * kn[K_CAUTION] * (lam / left + 4.0 * _poisson_tail(lam, left))
+def leader_danger(kn, lam, lam_p, left):
+    """Cost of the own leader facing ``lam`` expected ordinary hits and ``lam_p`` expected
+    poison hits with ``left`` DR to lose: ``LEADER_RISK x caution x ((lam + left x lam_p)
+    / left + 4 P(killed))``. A poison hit destroys it whatever its DR (AT-X1): it counts as
+    ``left`` ordinary hits, and P(killed) = 1 - P(no poison hit) x P(fewer than ``left``
+    ordinary hits), both Poisson."""
+    dead = 1.0 - np.exp(-lam_p) * (1.0 - _poisson_tail(lam, left))
+    return LEADER_RISK * kn[K_CAUTION] * (lam / left + lam_p + 4.0 * dead)
 
 
 @njit(cache=True, _nrt=False)
-def _escape(scr, dat, i, c, r):
-    """Lowest ``X_LTHR`` within r hexes of c that slot i could stand on (empty, passable,
-    not a Vortex/Lava): where the leader could back off to with r moves left (paths and
-    move costs ignored)."""
+def _escape(scr, dat, kn, i, c, r, left):
+    """The hex within r hexes of c that slot i could stand on (empty, passable, not a
+    Vortex/Lava) where its :func:`leader_danger` is lowest: where the leader could back off
+    to with r moves left (paths and move costs ignored); c itself when none is safer."""
     g = scr[X_G]
     occ = scr[X_OCC]
     ter = scr[X_TER]
     thr = scr[X_LTHR]
+    thr_p = scr[X_LPOI]
     terrain = dat[D_TERRAIN]
     dist = dat[D_DIST]
     large = dat[D_UNITS][scr[X_U][i, UC_TYPE], U_LARGE]
-    best = thr[c]
+    best = c
+    bd = leader_danger(kn, thr[c], thr_p[c], left)
     if r <= 0:
         return best
     for x in range(g[GS_C]):
-        if thr[x] >= best or dist[c, x] > r:
+        if dist[c, x] > r or (thr[x] >= thr[best] and thr_p[x] >= thr_p[best]):
             continue
         if occ[x] >= 0 and occ[x] != i:
             continue
@@ -366,8 +397,63 @@ def _escape(scr, dat, i, c, r):
             continue
         if large == 1 and terrain[tx, T_LARGE_OK] == 0:
             continue
-        best = thr[x]
+        d = leader_danger(kn, thr[x], thr_p[x], left)
+        if d < bd:
+            bd = d
+            best = x
     return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _tail_binomial(n, p, k):
+    """P(X >= k) for X ~ Binomial(n, p): the chance ``n`` dice hitting with ``p`` make k or
+    more hits (AT-A5)."""
+    if k <= 0:
+        return 1.0
+    if k > n or p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    acc = 0.0
+    term = (1.0 - p) ** n                    # P(X = 0)
+    for m in range(k):
+        acc += term
+        term *= (n - m) / (m + 1.0) * p / (1.0 - p)
+    return max(0.0, 1.0 - acc)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_cost(dat, t, left, ad, p):
+    """Cost for a unit of type t with ``left`` DR to lose of an entry attack of ``ad`` dice
+    (a Whirl Pool or Vent hex, AT-M7): its expected damage share, and for the own leader
+    (AT-V1: destroyed, the game is lost) ``4 x LEADER_RISK`` x the chance the dice destroy
+    it, whatever the style's caution (the dice are certain, unlike an enemy's attack)."""
+    units = dat[D_UNITS]
+    c = 3.0 * p * ad / left * (1.0 + _worth(dat, t))
+    if units[t, U_LEADER] == 1:
+        c += 4.0 * LEADER_RISK * _tail_binomial(ad, p, left)
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def avoid_entry(scr, dat, kn, i):
+    """Does slot i's move avoid passing through Whirl Pool / Vent hexes (``kernel.reach``
+    ``avoid``)? The heuristic's own leader does when an entry attack could destroy it (its
+    DR left is at most the largest entry attack's dice, AT-M7): it may still end its move on
+    one when that is worth the risk (:func:`entry_cost`). ``random`` never avoids (its moves
+    stay uniform over every hex it can reach)."""
+    if kn[K_RANDOM] > 0.5:
+        return False
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    t = u[i, UC_TYPE]
+    if units[t, U_LEADER] == 0:
+        return False
+    terrain = dat[D_TERRAIN]
+    ad = 0
+    for r in range(terrain.shape[0]):
+        ad = max(ad, terrain[r, T_ENTRY_ATTACK])
+    return units[t, U_DR] - u[i, UC_DMG] <= ad
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -471,6 +557,27 @@ def _best_from(scr, dat, kn, i, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _pushed(scr, dat, i, c):
+    """Will the End phase's current push slot i off cell c this turn (AT-E1, AMB-T17: a
+    Current / River Outflow hex whose next hex it may enter; one push a turn)? Then a Hide
+    marker it takes there is lost in the End phase (AT-M6)."""
+    terrain = dat[D_TERRAIN]
+    ter = scr[X_TER]
+    cur = scr[X_CUR]
+    u = scr[X_U]
+    if terrain[ter[c], T_CURRENT] == 0 or cur[c] < 0 or \
+            u[i, UC_CUR_TURN] == scr[X_G][GS_TURN]:
+        return False
+    pc = dat[D_NB][c, cur[c]]
+    if pc < 0:
+        return False
+    occ = scr[X_OCC]
+    large = dat[D_UNITS][u[i, UC_TYPE], U_LARGE]
+    return (occ[pc] < 0 or occ[pc] == i) and terrain[ter[pc], T_PASSABLE] == 1 \
+        and (large == 0 or terrain[ter[pc], T_LARGE_OK] == 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def cell_score(scr, dat, kn, i, c, phase, start):
     """Heuristic worth of slot i ending this Swim phase on cell c."""
     u = scr[X_U]
@@ -494,7 +601,7 @@ def cell_score(scr, dat, kn, i, c, phase, start):
     s = 0.0
     p = hit_prob(rules)
     if c != start and terrain[tr, T_ENTRY_ATTACK] > 0:
-        s -= 3.0 * p * terrain[tr, T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+        s -= entry_cost(dat, t, left, terrain[tr, T_ENTRY_ATTACK], p)   # AT-M7
     # AT-E1: a unit that ends its turn on a Current / River Outflow is pushed one hex before
     # the Vortex/Lava checks, so the hex that matters is where the push takes it (in the
     # First Swim phase only when no move is left to step off it in the Second)
@@ -510,19 +617,23 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             if terrain[ter[pc], T_ENTRY_DEATH] == 1:
                 return -1e9                  # AMB-T17: pushed into a Vortex / Lava
             if terrain[ter[pc], T_ENTRY_ATTACK] > 0:
-                s -= 3.0 * p * terrain[ter[pc], T_ENTRY_ATTACK] / left * (1.0 + _worth(dat, t))
+                s -= entry_cost(dat, t, left, terrain[ter[pc], T_ENTRY_ATTACK], p)
             ec = pc
     # End-phase hazards next door (AT-E1; the active side's units always exposed), from
     # the cell's mask of such neighbours (board.adj_mask; 0 for most cells)
     adj = scr[X_ENTRY][ER_ADJ, ec]
     if adj != 0:
+        # the leader's weight 10 (AT-V1); a unit of a side breaking a standoff weighs them
+        # as it weighs the enemy (a quarter): a pocket whose approaches pass Vortex or Lava
+        # hexes is entered, not watched from its edge for the rest of the game
+        w_adj = 10.0 if leader else (0.25 if scr[X_G][GS_BREAKING] == 1 else 1.0)
         for d in range(N_DIRS):
             if (adj >> (2 * d)) & 1:
-                s -= 2.0 * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+                s -= 2.0 * (1.0 + _worth(dat, t)) * w_adj
             if (adj >> (2 * d + 1)) & 1:
-                s -= p / left * (1.0 + _worth(dat, t)) * (10.0 if leader else 1.0)
+                s -= p / left * (1.0 + _worth(dat, t)) * w_adj
     hid = 0.0
-    if can_hide(scr, dat, i):
+    if can_hide(scr, dat, i) and ec == c:        # a push would take a marker (AT-M6)
         hid = min(max(hide_modifier(dat, t, tr) + 1 - rules[R_HIDE_MIN] + 6, 0.0), 6.0)
     if leader:
         # the own leader (AT-V1): its danger where the enemy's next turn finds it, from
@@ -530,21 +641,34 @@ def cell_score(scr, dat, kn, i, c, phase, start):
         # reach is safe; ending a turn in reach needs a gain worth the risk (a likely
         # strike at the enemy leader through _best_from's leader_hunt term)
         keep = kn[K_LEADER_KEEP_BACK]
-        if near < keep:
+        if near < keep and (scr[X_G][GS_BREAKING] == 0 or scr[X_G][GS_PURSUERS] > 0):
+            # kept back while its army can fight; a leader breaking a standoff with no unit
+            # left to hunt the enemy leader goes in itself (its danger below still
+            # counted): only it can end the game
             s -= 4.0 * (keep - near)
-        lam = scr[X_LTHR][ec]
+        thr_n = scr[X_LTHR]
+        thr_p = scr[X_LPOI]
+        lam = thr_n[ec]
+        lam_p = thr_p[ec]
         if phase == 1:
             # AT-M1: moves saved now let it back off in the Second Swim phase
             r = units[t, U_MV] - (scr[X_PKEY][c] >> 3)
-            if r > 0 and ec == c and lam > 0.0:
-                lam = 0.3 * lam + 0.7 * _escape(scr, dat, i, c, r)
+            if r > 0 and ec == c and (lam > 0.0 or lam_p > 0.0):
+                x = _escape(scr, dat, kn, i, c, r, left)
+                lam = 0.3 * lam + 0.7 * thr_n[x]
+                lam_p = 0.3 * lam_p + 0.7 * thr_p[x]
             if hid > 0.0 and kn[K_HIDE] > 0.0:
                 # AT-A7 / AT-A3: hiding here in the attack phase (each attacker must
                 # then find it with a search)
-                lam = min(lam, scr[X_LTHR][ec] * (1.0 - (1.0 - SEARCH_P) * hid / 6.0))
+                f = 1.0 - (1.0 - SEARCH_P) * hid / 6.0
+                if leader_danger(kn, thr_n[ec] * f, thr_p[ec] * f, left) < \
+                        leader_danger(kn, lam, lam_p, left):
+                    lam = thr_n[ec] * f
+                    lam_p = thr_p[ec] * f
         elif c == start and u[i, UC_HIDDEN] == 1:
             lam *= SEARCH_P                  # staying keeps the marker (AT-M6 / AT-A8)
-        s -= leader_danger(kn, lam, left)
+            lam_p *= SEARCH_P
+        s -= leader_danger(kn, lam, lam_p, left)
         s += kn[K_HIDE] * 0.3 * hid
         if phase == 1 and can_attack(scr, dat, i):
             s += _best_from(scr, dat, kn, i, c)
@@ -585,13 +709,20 @@ def cell_score(scr, dat, kn, i, c, phase, start):
             s += 1.0 * w
         else:
             s -= 0.5 * w * (dl - 2)
+    if phase == 2 and c == start and ec == c and u[i, UC_HIDDEN] == 1:
+        # after the attack phase, staying (and not pushed) keeps the Hide marker it has,
+        # maybe taken this turn (AT-M6, AT-E1): each attacker must find it first (AT-A3,
+        # 5-6), and it is worth what a sure hide would be
+        cw = 0.25 * kn[K_CAUTION] if breaker else kn[K_CAUTION]
+        s += (1.0 - SEARCH_P) * cw * thr / left * (1.0 + _worth(dat, t))
+        hid = 6.0
     s += kn[K_HIDE] * 0.2 * hid
     return s
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def edge_limits(scr, dat, kn, i, phase):
-    """The ``edge_moves`` approximation's bounds for slot i's move (issue 28): (cost, hexes).
+    """The ``edge_moves`` approximation's bounds for slot i's move: (cost, hexes).
 
     With the knob on, a unit other than the own leader scores a reachable hex other than
     its own only when the hex costs more than ``cost`` (no hex of the cheapest terrain is
@@ -679,6 +810,8 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
         c = u[i, UC_CELL]
         ph = min(max(hide_modifier(dat, t, scr[X_TER][c]) + 7 - rules[R_HIDE_MIN], 0.0),
                  6.0) / 6.0
+        if _pushed(scr, dat, i, c):
+            ph = 0.0                         # the End phase's push would take the marker
         hv = kn[K_HIDE] * ph
         if units[t, U_LEADER] == 1 and kn[K_HIDE] > 0.0:
             # the own leader: hide and stay (AT-A7; moving would discard the marker,
@@ -686,10 +819,14 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
             # hex in reach; attacking also keeps its worth bv
             leader_threat(scr, dat, i)
             lt = scr[X_LTHR]
+            lp = scr[X_LPOI]
             left = max(units[t, U_DR] - u[i, UC_DMG], 1)
-            r = u[i, UC_SAVED] if paralysis(u, i) == 0 and lt[c] > 0.0 else 0
-            away = leader_danger(kn, _escape(scr, dat, i, c, r), left)
-            hidden = leader_danger(kn, lt[c] * (1.0 - (1.0 - SEARCH_P) * ph), left)
+            r = u[i, UC_SAVED] if paralysis(u, i) == 0 and (lt[c] > 0.0 or lp[c] > 0.0) \
+                else 0
+            x = _escape(scr, dat, kn, i, c, r, left)
+            away = leader_danger(kn, lt[x], lp[x], left)
+            f = 1.0 - (1.0 - SEARCH_P) * ph
+            hidden = leader_danger(kn, lt[c] * f, lp[c] * f, left)
             if ph > 0.0 and away - hidden > bv + 1e-9:
                 return 2, -1
             if best >= 0:
@@ -702,6 +839,33 @@ def attack_plan(scr, dat, kn, i, n, ok_attack, hide_ok):
     if best >= 0:
         return 1, best
     return 0, -1
+
+
+@njit(cache=True, _nrt=False)
+def keep_hidden(scr, dat, kn, i):
+    """AMB-T28: does hidden slot i, not attacking this turn, skip its specials to keep its
+    Hide marker (using Entangle, Net, Mesmerize or Siren's Call would discard it)?
+
+    The heuristic keeps hiding unless an enemy leader it could target stands within the
+    reach of one of its specials (a paralysed or Sirened leader is worth the marker);
+    ``random`` never gives its specials up (a coin would be a second policy for the
+    baseline). Decision only: legality is the kernel's.
+    """
+    if kn[K_RANDOM] > 0.5:
+        return False
+    u = scr[X_U]
+    units = dat[D_UNITS]
+    rules = dat[D_RULES]
+    t = u[i, UC_TYPE]
+    reach = 0
+    if units[t, U_ENTANGLE] == 1 or units[t, U_NET] == 1:
+        reach = 1
+    if units[t, U_MESMERIZE] == 1:
+        reach = max(reach, np.int64(rules[R_MESMERIZE_RANGE]))
+    if units[t, U_SIREN] == 1 or u[i, UC_SONG] > 0:
+        reach = max(reach, np.int64(rules[R_SIREN_RANGE]))
+    _own, foe_l = _leaders(scr, u[i, UC_SIDE])
+    return not (foe_l >= 0 and dat[D_DIST][u[i, UC_CELL], u[foe_l, UC_CELL]] <= reach)
 
 
 @njit(cache=True, _nrt=False)
@@ -1037,6 +1201,8 @@ def spell_option(scr, dat, kn, i, sp, pick_random):
         nlegal += 1
         if pick_random:
             continue
+        if sets >= 0 and sp != SP_FREEZE and scr[X_TER][c] == sets:
+            continue                         # the hex has that terrain already: no effect
         v = -1e18
         if creates >= 0:
             ct = creates

@@ -65,7 +65,8 @@ def side_title(side: str) -> str:
 
 #: every column of the games / seats tables with its dtype (the contract's declaration)
 GAMES_COLUMNS = {"game": "int64", "seed": "int64", **{c: "int64" for c in L.GAME_INT},
-                  "truncated": "bool", **{c: "float64" for c in L.GAME_FLT},
+                  "truncated": "bool", "adjudicated": "bool",
+                  **{c: "float64" for c in L.GAME_FLT},
                   **{c: "category" for c in ("winner", "end", "first", "killer")}}
 SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64",
                   **{c: "category" for c in ("faction", "bot")},

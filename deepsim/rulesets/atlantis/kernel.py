@@ -41,6 +41,7 @@ from deepsim.rulesets.atlantis.board import (
     E_SHIFT,
     G_N,
     GS_ACTIVE,
+    GS_ADJUDICATED,
     GS_BOT_K,
     GS_BOT_W,
     GS_BREAKING,
@@ -155,6 +156,7 @@ from deepsim.rulesets.atlantis.layout import (
     EV_SPELL,
     EV_TERRAIN_END,
     EV_TURN,
+    G_ADJUDICATED,
     G_ATTACKS,
     G_CREATED,
     G_END_CAUSE,
@@ -187,6 +189,7 @@ from deepsim.rulesets.atlantis.layout import (
     N_DIRS,
     N_SEAT_INT,
     N_SPELLS,
+    R_AT_CAP,
     R_BRAIN_CORAL,
     R_CHIT_SINGLE_USE,
     R_DEPLOY_ROWS,
@@ -226,6 +229,7 @@ from deepsim.rulesets.atlantis.layout import (
     R_SIREN_MAX,
     R_SIREN_RANGE,
     R_SIRENS_SONG_TURNS,
+    R_SPECIAL_DISCARDS_HIDE,
     R_SPECIALS_ANY_TARGET,
     R_SPECIALS_WITHOUT_ATTACK,
     R_SPELLS_PER_CASTER,
@@ -506,14 +510,17 @@ def release_entangle(scr, dat, i):
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def reach(scr, dat, i, budget):
+def reach(scr, dat, i, budget, avoid=False):
     """Cells slot i can reach this Swim phase with ``budget`` moves (AT-M1, M2, M5, M8).
 
     A path may not pass through units (AT-M2), impassable hexes (AT-M8) or, for a Large
     unit, shallow 2-cost hexes (AT-M5); each hex costs its terrain cost. A Vortex or Lava
     hex (AT-M7) may end a path but not be passed through. Among paths of equal cost the
-    one entering fewer Whirl Pool / Vent hexes is kept. Fills ``plist[0:n]`` (the unit's
-    own cell first) and ``pkey[c] = cost * 8 + hazard entries``, ``pprev`` for the path.
+    one entering fewer Whirl Pool / Vent hexes is kept. ``avoid`` (the bot's choice,
+    :func:`bots.avoid_entry`: a leader an entry attack could destroy) treats a Whirl Pool /
+    Vent hex like a Vortex: it may end the path but is not passed through. Fills
+    ``plist[0:n]`` (the unit's own cell first) and ``pkey[c] = cost * 8 + hazard
+    entries``, ``pprev`` for the path.
 
     Each step settles the open cell of least key, the first found among equals; the open
     cells are kept apart in ``X_PATH`` (in the order found; :func:`move_along` reuses
@@ -563,7 +570,7 @@ def reach(scr, dat, i, budget):
             opn[k] = opn[k + 1]
         m -= 1
         done[best] = 1
-        if best != start and ent[best] & E_DEATH:
+        if best != start and (ent[best] & E_DEATH or (avoid and ent[best] & E_ATTACK)):
             continue                        # AT-M7: a unit entering is destroyed there
         cost_b = bk >> 3
         if cost_b + min_cost > budget:
@@ -914,16 +921,23 @@ def special_targets(scr, dat, i, rng, T):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def do_specials(scr, dat, kn, i, T):
-    """AT-A2: Entangle, Net, Mesmerize and Siren's Call, rolled before the regular attack."""
+    """AT-A2: Entangle, Net, Mesmerize and Siren's Call, rolled before the regular attack.
+
+    Returns True when the unit used one (rolled for at least one target): the rulebook
+    calls these attacks ("Net attack", "the unit that made the Siren attack"), so with
+    ``specials.special_discards_hide`` (AMB-T28) the caller then discards its Hide marker
+    (AT-A8), after the regular attack's hidden bonus if one follows.
+    """
     u = scr[X_U]
     units = dat[D_UNITS]
     rules = dat[D_RULES]
     dist = dat[D_DIST]
     g = scr[X_G]
     t = u[i, UC_TYPE]
+    used = False
     for kind in range(4):
         if g[GS_OVER] == 1 or u[i, UC_ALIVE] == 0:
-            return
+            return used
         if kind == SPX_ENTANGLE:
             if units[t, U_ENTANGLE] == 0:
                 continue
@@ -954,6 +968,7 @@ def do_specials(scr, dat, kn, i, T):
                 if dist[ci, cj] > rng or not los_clear(scr, dat, ci, cj):
                     continue
                 r = d6(scr)
+                used = True
                 ok = r <= mx
                 if ok:
                     u[j, UC_SIREN] += 1
@@ -969,12 +984,14 @@ def do_specials(scr, dat, kn, i, T):
         if j < 0:
             continue
         r = d6(scr)
+        used = True
         ok = r <= mx
         if ok:
             # AT-X3 Entangle counters remember their source (AMB-T21); Net, Mesmerize plain
             add_paralysis(scr, j, 1, i if kind == SPX_ENTANGLE else -1)
             add_stat(scr, u[i, UC_SIDE], S_PARALYSES, 1)
         emit(scr, EV_SPECIAL, i, t, j, kind, r, 1 if ok else 0, u[j, UC_TYPE])
+    return used
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -1187,13 +1204,18 @@ def attack_phase(scr, dat, kn, side):
             continue
         if not ok_attack:
             continue
-        if action == 1 or without:
+        used = False
+        discards = rules[R_SPECIAL_DISCARDS_HIDE] > 0.5
+        if action == 1 or (without and not (discards and u[i, UC_HIDDEN] == 1
+                                            and bots.keep_hidden(scr, dat, kn, i))):
             # AT-A2 / AMB-T11 specials before and in addition to the regular attack
-            do_specials(scr, dat, kn, i, T if action == 1 else -1)
+            used = do_specials(scr, dat, kn, i, T if action == 1 else -1)
             if g[GS_OVER] == 1:
                 return
         if action == 1 and u[T, UC_ALIVE] == 1 and u[i, UC_ALIVE] == 1:
             do_attack(scr, dat, kn, i, T)
+        if used and discards:
+            u[i, UC_HIDDEN] = 0             # AMB-T28 / AT-A8: a special is an attack
         if g[GS_OVER] == 1:
             return
 
@@ -1251,7 +1273,7 @@ def swim_phase(scr, dat, kn, side, phase):
             if g[GS_OVER] == 1:
                 return
             continue
-        n = reach(scr, dat, i, budget)
+        n = reach(scr, dat, i, budget, bots.avoid_entry(scr, dat, kn, i))
         if n <= 1:
             if phase == 1:
                 u[i, UC_SAVED] = budget
@@ -1918,7 +1940,9 @@ def play_game(seed, game, row, scr, dat, gi, gf, si, sf, trace):
 
 @njit(cache=True, _nrt=False)
 def run_turns(scr, dat):
-    """Alternate player-turns until a leader dies (AT-V1) or the turn cap (AMB-T23)."""
+    """Alternate player-turns until a leader dies (AT-V1) or the safety cap stops the game
+    (AMB-T23, ``end.max_turns``: unresolved, or adjudicated by material with
+    ``end.at_cap``)."""
     g = scr[X_G]
     first = g[GS_FIRST]
     max_turns = np.int64(dat[D_RULES][R_MAX_TURNS])
@@ -1928,10 +1952,19 @@ def run_turns(scr, dat):
     turn = g[GS_TURN]
     while g[GS_OVER] == 0:
         if turn >= max_turns:
-            g[GS_OVER] = 1                 # AMB-T23: a draw at the turn cap
+            # AMB-T23: the safety cap (invented; the rules end a game only by a leader's
+            # death, AT-V1) stops the game: unresolved, no winner, unless end.at_cap =
+            # material adjudicates it for the side with more material (equal: unresolved)
+            g[GS_OVER] = 1
             g[GS_WINNER] = -1
             g[GS_CAUSE] = END_TURN_CAP
             g[GS_KILLER] = -1
+            if dat[D_RULES][R_AT_CAP] > 0.5:
+                mw = material(scr, dat, WITCH)
+                mk = material(scr, dat, KING)
+                if mw != mk:
+                    g[GS_WINNER] = WITCH if mw > mk else KING
+                    g[GS_ADJUDICATED] = 1
             break
         turn += 1
         g[GS_TURN] = turn
@@ -1967,6 +2000,7 @@ def write_outputs(scr, dat, row, gi, gf, si, sf):
     gi[row, G_FIRST_SIDE] = first
     gi[row, G_END_CAUSE] = g[GS_CAUSE]
     gi[row, G_TRUNCATED] = 1 if g[GS_CAUSE] == END_TURN_CAP else 0
+    gi[row, G_ADJUDICATED] = g[GS_ADJUDICATED]
     gi[row, G_KILLER_TYPE] = g[GS_KILLER]
     nw = count_alive(scr, WITCH)
     nk = count_alive(scr, KING)
@@ -1985,9 +2019,7 @@ def write_outputs(scr, dat, row, gi, gf, si, sf):
         si[row, seat, S_SIDE] = side
         si[row, seat, S_BOT] = g[GS_BOT_W] if side == WITCH else g[GS_BOT_K]
         si[row, seat, S_UNITS_LEFT] = nw if side == WITCH else nk
-        if g[GS_WINNER] < 0:
-            sf[row, seat, SF_WIN] = 0.5
-        elif g[GS_WINNER] == side:
+        if g[GS_WINNER] == side:
             sf[row, seat, SF_WIN] = 1.0
         else:
             sf[row, seat, SF_WIN] = 0.0

@@ -143,7 +143,7 @@ RULES = (
     ("recovery_max", "end.recovery_max"),             # AT-E3: 4
     ("terrain_scope", "end.terrain_scope"),           # AMB-T7: 0 active, 1 all
     ("current_blocked", "end.current_blocked"),       # AMB-T17: 0 stay
-    ("max_turns", "end.max_turns"),                   # AMB-T23: player-turns, then a draw
+    ("max_turns", "end.max_turns"),                   # AMB-T23: safety cap, player-turns
     ("spells_per_caster", "spells.per_caster_per_end"),  # AMB-T10
     ("chit_single_use", "spells.single_use"),         # AMB-T10
     ("murky_friendly_only", "spells.murky_depths_friendly_only"),  # AMB-T13
@@ -161,6 +161,8 @@ RULES = (
     ("map_source", "map.source"),                     # 0 generated per game, 1 fixed grid
     ("map_width", "map.width"),
     ("map_height", "map.height"),
+    ("at_cap", "end.at_cap"),                         # 0 unresolved, 1 material (opt-in)
+    ("special_discards_hide", "specials.special_discards_hide"),  # AMB-T28
 )
 (R_HIT_MASK, R_SEARCH_MIN, R_FAILED_SEARCH_CONSUMES, R_SEARCH_REVEALS, R_RANGED_MIN,
  R_RANGED_MAX, R_LOS, R_PARALYZED_BONUS, R_HIDDEN_BONUS, R_PENALTY_FLOOR,
@@ -171,7 +173,8 @@ RULES = (
  R_TERRAIN_SCOPE, R_CURRENT_BLOCKED, R_MAX_TURNS, R_SPELLS_PER_CASTER, R_CHIT_SINGLE_USE,
  R_MURKY_FRIENDLY, R_RESURRECT_FULL, R_RESURRECT_CHITS, R_HEALING_POOL, R_HIDDEN_OCCUPIES,
  R_SIRENS_SONG_TURNS, R_LUMINESCENCE_TIMING, R_DEPLOY_ROWS, R_FIRST_SIDE, R_NEUTRALS,
- R_BRAIN_CORAL, R_ISLAND_FISH, R_MAP_SOURCE, R_MAP_WIDTH, R_MAP_HEIGHT) = range(len(RULES))
+ R_BRAIN_CORAL, R_ISLAND_FISH, R_MAP_SOURCE, R_MAP_WIDTH, R_MAP_HEIGHT, R_AT_CAP,
+ R_SPECIAL_DISCARDS_HIDE) = range(len(RULES))
 N_RULES = len(RULES)
 
 # ---- map generator settings: float64 ``gen[N_GEN]`` (maps.py; all invented, §3 of the
@@ -227,21 +230,25 @@ END_CAUSES = ("attack", "poison", "hazard", "spell", "turn_cap")
 (END_ATTACK, END_POISON, END_HAZARD, END_SPELL, END_TURN_CAP) = range(len(END_CAUSES))
 # attack: a leader destroyed by an attack's damage (not poison); poison: by AT-X1;
 # hazard: by map terrain (entry, End phase, current); spell: by terrain a spell created or a
-# spell's effect; turn_cap: AMB-T23 draw.
+# spell's effect; turn_cap: the safety cap end.max_turns stopped the game (AMB-T23; not a
+# rule): unresolved, or adjudicated by material when end.at_cap asks for it.
 
 # ---- per-game output (games table): int64 ``gi[games, N_GAME_INT]`` ---------------------
 GAME_INT = ("turns", "rounds", "winner_side", "first_side", "end_cause", "truncated",
             "killer_type", "units_left_witch", "units_left_king", "kills", "attacks",
             "paralysis_counters", "siren_counters", "hides", "searches", "spells_cast",
-            "created_units", "hazard_losses", "rng_draws")
+            "created_units", "hazard_losses", "rng_draws", "adjudicated")
 (G_TURNS, G_ROUNDS, G_WINNER_SIDE, G_FIRST_SIDE, G_END_CAUSE, G_TRUNCATED, G_KILLER_TYPE,
  G_UNITS_LEFT_WITCH, G_UNITS_LEFT_KING, G_KILLS, G_ATTACKS, G_PARALYSIS, G_SIREN, G_HIDES,
- G_SEARCHES, G_SPELLS_CAST, G_CREATED, G_HAZARD_LOSSES, G_RNG_DRAWS) = range(len(GAME_INT))
-# winner_side: -1 draw (turn cap), else WITCH/KING. turns: player-turns played; rounds:
-# ceil(turns / 2). killer_type: unit type row whose action destroyed the leader, -1 none.
+ G_SEARCHES, G_SPELLS_CAST, G_CREATED, G_HAZARD_LOSSES, G_RNG_DRAWS,
+ G_ADJUDICATED) = range(len(GAME_INT))
+# winner_side: -1 no winner (the safety cap stopped the game: unresolved), else WITCH/KING.
+# turns: player-turns played; rounds: ceil(turns / 2). killer_type: unit type row whose
+# action destroyed the leader, -1 none. adjudicated: 1 when end.at_cap = material decided a
+# stopped game (truncated stays 1).
 GAME_FLT = ("material_witch", "material_king", "material_margin")
 GF_MATERIAL_WITCH, GF_MATERIAL_KING, GF_MATERIAL_MARGIN = range(len(GAME_FLT))
-# material (AMB-T23 tiebreak): sum over surviving units of AD x (DR - damage); margin = the
+# material (AMB-T23): sum over surviving units of AD x (DR - damage); margin = the
 # first-moving side's minus the other's.
 
 # ---- per-seat output: 2 seats per game, seat 0 moves first: ``si[games, 2, N_SEAT_INT]`` --
@@ -258,8 +265,9 @@ S_CAST0 = 21                      # cast_<spell>: casts of each spell
 N_SEAT_INT = len(SEAT_INT)
 SEAT_FLT = ("win", "material")
 SF_WIN, SF_MATERIAL = range(len(SEAT_FLT))
-# win: 1 winner, 0 loser, 0.5 each on a draw (the shared tie convention); the report's
-# side shares (Sea King / Sea Witch / draw) come from games.winner_side.
+# win: 1 winner, 0 loser (the rules know no draw, AT-V1); 0 for both in a game the safety
+# cap stopped, which the Python side makes NaN (unresolved: common.mark_unresolved); the
+# report's side shares (Sea King / Sea Witch / unresolved) come from games.winner_side.
 
 # ---- trace events: int64 ``ev[n, EVENT_WIDTH]`` ------------------------------------------
 EVENT_WIDTH = 10   # turn, side, kind, a, b, c, d, e, f, g

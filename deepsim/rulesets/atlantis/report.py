@@ -3,14 +3,15 @@
 The shared report (:mod:`deepsim.report.build`) writes the sections every ruleset has (win
 share per faction, seat advantage, bot styles, method) and appends these:
 
-- side win shares: Sea King / Sea Witch / draw, each with its Wilson interval;
+- side win shares: Sea King / Sea Witch / unresolved (stopped by the safety cap), each with
+  its Wilson interval, and the Sea King's share of the games that ended;
 - first-move advantage: the share won by the side moving first and by the side moving
   second, and, when runs (or games) with ``setup.first_side`` swapped are given, each side's
   win share moving first against moving second;
-- game length in player-turns and the draw (turn cap) rate;
+- game length in player-turns and the share of games the safety cap stopped;
 - how games end (leader killed by an attack, poison, a hazard or a spell, or the turn cap)
   per winning side, and the unit types that killed leaders;
-- material at the turn cap;
+- material of the games the cap stopped (what ``end.at_cap=material`` would adjudicate);
 - win shares per side and bot style, and per pairing of styles, when the bots vary.
 
 When several run directories are given (``deepsim report RUN_A RUN_B``, e.g. the hit rule
@@ -18,10 +19,11 @@ When several run directories are given (``deepsim report RUN_A RUN_B``, e.g. the
 each labelled by the rule parameters that tell it apart
 (:meth:`deepsim.report.context.Context.run_labels`).
 
-The numbers come from the games table (``winner_side``: -1 draw, 0 Sea Witch, 1 Sea King;
+The numbers come from the games table (``winner_side``: -1 no winner (unresolved: the rules
+have no draw, AT-V1), 0 Sea Witch, 1 Sea King; ``adjudicated``;
 ``first_side``; ``end_cause``, an index of :data:`layout.END_CAUSES`; ``turns``;
 ``killer``, the unit type whose action destroyed the leader; ``material_*``) and the seats
-table (``faction``, ``bot``, ``win`` = 1 / 0 / 0.5 each on a draw). Intervals: Wilson score
+table (``faction``, ``bot``, ``win`` = 1 / 0, NaN when unresolved). Intervals: Wilson score
 (statsmodels ``proportion_confint`` via :func:`deepsim.report.metrics.wilson`), t intervals
 of a mean (:func:`deepsim.report.metrics.mean_ci`), and the difference of two independent
 proportions (statsmodels ``confint_proportions_2indep``, Newcombe's score method).
@@ -46,10 +48,10 @@ from deepsim.rulesets.atlantis.layout import END_CAUSES, KING, SIDE_TITLES, WITC
 __all__ = ["balance_games", "bot_matchups", "end_causes", "first_move", "game_length",
            "leader_killers", "material_at_cap", "sections", "side_shares"]
 
-OUTCOMES = (SIDE_TITLES[KING], SIDE_TITLES[WITCH], "draw")
+OUTCOMES = (SIDE_TITLES[KING], SIDE_TITLES[WITCH], "unresolved")
 CAUSE_TITLES = {"attack": "leader killed by an attack", "poison": "leader killed by poison",
                 "hazard": "leader killed by a hazard", "spell": "leader killed by a spell",
-                "turn_cap": "turn cap (draw)"}
+                "turn_cap": "stopped by the safety cap"}
 
 
 # --- formatting -----------------------------------------------------------------------------
@@ -128,10 +130,12 @@ def _left_out(ctx) -> str:
 
 
 def side_shares(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """Share of games won by the Sea King, by the Sea Witch and drawn, with Wilson intervals.
+    """Share of games won by the Sea King, by the Sea Witch and left unresolved by the safety
+    cap (no winner: the rules have no draw, AT-V1), with Wilson intervals.
 
     Returns one row per outcome (``outcome``, ``games``, ``count``, ``share``, ``ci_low``,
-    ``ci_high``); the three shares sum to 1.
+    ``ci_high``); the three shares sum to 1. A game adjudicated at the cap
+    (``end.at_cap=material``) counts for the side it was given to.
     """
     w = _winner(games)
     n = len(w)
@@ -148,26 +152,28 @@ def side_shares(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 def first_move(games: pd.DataFrame, alpha: float = 0.05) -> dict:
     """The side moving first against the side moving second.
 
-    Returns ``games``, ``first_wins``, ``second_wins``, ``draws`` (counts), their shares with
-    Wilson intervals (``first``, ``second``, ``draw``: ``(share, low, high)``) and the first
-    mover's score (wins + draws / 2 per game, ``score``) with its Wilson interval
-    (fractional successes), against the fair 1/2.
+    Returns ``games``, ``first_wins``, ``second_wins``, ``unresolved`` (counts), their
+    shares of all games with Wilson intervals (``first``, ``second``, ``open``: ``(share,
+    low, high)``) and the first mover's share of the games that ended (``score``, Wilson),
+    against the fair 1/2.
     """
     M.require(games, ["first_side", "winner_side"], "games")
     w = _winner(games)
     f = games["first_side"].to_numpy(dtype=np.int64)
     n = len(w)
     k1, k2, kd = int((w == f).sum()), int(((w >= 0) & (w != f)).sum()), int((w < 0).sum())
-    out = {"games": n, "first_wins": k1, "second_wins": k2, "draws": kd}
-    for key, k in (("first", k1), ("second", k2), ("draw", kd), ("score", k1 + kd / 2)):
-        lo, hi = M.wilson(k, n, alpha) if n else (math.nan, math.nan)
-        out[key] = (k / n if n else math.nan, lo, hi)
+    out = {"games": n, "first_wins": k1, "second_wins": k2, "unresolved": kd}
+    for key, k, m in (("first", k1, n), ("second", k2, n), ("open", kd, n),
+                      ("score", k1, k1 + k2)):
+        lo, hi = M.wilson(k, m, alpha) if m else (math.nan, math.nan)
+        out[key] = (k / m if m else math.nan, lo, hi)
     return out
 
 
 def game_length(games: pd.DataFrame, alpha: float = 0.05) -> dict:
     """Player-turns per game (mean with t interval, SD, median, 5th/95th percentile, max) and
-    the share of games drawn at the turn cap (Wilson)."""
+    the share of games the safety cap stopped (Wilson; a stopped game's length is the cap, a
+    lower bound)."""
     M.require(games, ["turns"], "games")
     x = games["turns"].to_numpy(dtype=np.float64)
     n = x.size
@@ -242,7 +248,7 @@ def leader_killers(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 
 
 def material_at_cap(games: pd.DataFrame, alpha: float = 0.05) -> dict | None:
-    """Material (AD x remaining DR of the survivors) of the games stopped at the turn cap:
+    """Material (AD x remaining DR of the survivors) of the games the safety cap stopped:
     Sea King minus Sea Witch (mean with t interval, median, 5th-95th percentile), the share
     of capped games each side leads (Wilson), and the first mover's margin. None when no
     game reached the cap."""
@@ -274,8 +280,8 @@ def material_at_cap(games: pd.DataFrame, alpha: float = 0.05) -> dict | None:
 def bot_matchups(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05
                  ) -> pd.DataFrame:
     """Games by the pair of bot styles (Sea Witch's, Sea King's): share won by each side and
-    drawn, with Wilson intervals. Columns ``witch_bot``, ``king_bot``, ``games`` and
-    ``king``/``witch``/``draw`` with ``*_low``/``*_high``."""
+    left unresolved, with Wilson intervals. Columns ``witch_bot``, ``king_bot``, ``games``
+    and ``king``/``witch``/``open`` with ``*_low``/``*_high``."""
     M.require(seats, ["game", "faction", "bot"], "seats")
     w = pd.Series(_winner(games), index=games["game"].to_numpy())
     s = seats[["game", "faction", "bot"]].astype({"faction": str, "bot": str})
@@ -289,7 +295,7 @@ def bot_matchups(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05
         n = len(g)
         row = {"witch_bot": wb, "king_bot": kb, "games": n}
         for key, hit in (("king", g["winner"] == KING), ("witch", g["winner"] == WITCH),
-                         ("draw", g["winner"] < 0)):
+                         ("open", g["winner"] < 0)):
             k = int(hit.sum())
             lo, hi = M.wilson(k, n, alpha)
             row.update({key: k / n, f"{key}_low": lo, f"{key}_high": hi})
@@ -300,15 +306,17 @@ def bot_matchups(games: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05
 # --- the sections ---------------------------------------------------------------------------
 
 def _sec_sides(ctx) -> Section:
-    s = Section("atlantis-sides", "Side win shares: Sea King, Sea Witch, draw")
+    s = Section("atlantis-sides", "Side win shares: Sea King, Sea Witch, unresolved")
     a = ctx.config.alpha
     labels = _labels(ctx)
     several = len(ctx.runs) > 1
     s.paragraphs.append(
-        "Share of games won by each side and drawn (the turn cap `end.max_turns` ends a game "
-        "as a draw), each with its 95% Wilson interval; the three shares sum to 100%. "
-        "*Sea King of decisive games* leaves the draws out (50% = balanced). The per-faction "
-        "win share above counts a draw as half a win for each side." + _left_out(ctx))
+        "Share of games won by each side and left unresolved (the rules end a game only when "
+        "a leader dies, AT-V1; the engine's invented safety cap `end.max_turns` stops a game "
+        "the bots cannot finish, with no result), each with its 95% Wilson interval; the "
+        "three shares sum to 100%. *Sea King of the games that ended* leaves the unresolved "
+        "games out (50% = balanced), as the per-faction win share above does."
+        + _left_out(ctx))
     rows, plot = [], []
     for run, label in zip(ctx.runs, labels, strict=True):
         t = side_shares(_games(run), a)
@@ -319,14 +327,15 @@ def _sec_sides(ctx) -> Section:
         king, witch = int(t["count"].iloc[0]), int(t["count"].iloc[1])
         dec = king + witch
         lo, hi = M.wilson(king, dec, a) if dec else (math.nan, math.nan)
-        row["Sea King of decisive games"] = (f"{_pct(king / dec if dec else math.nan)} "
-                                             f"({_pci(lo, hi)})")
+        row["Sea King of the games that ended"] = (f"{_pct(king / dec if dec else math.nan)} "
+                                                   f"({_pci(lo, hi)})")
         rows.append(row)
     s.tables.append(Table("Share of games (95% CI)", _with_run(rows, several)))
     s.figures.append(Figure("atlantis_sides.png", _bars(
-        plot, labels, OUTCOMES, title="Share of games: Sea King, Sea Witch, draw",
+        plot, labels, OUTCOMES, title="Share of games: Sea King, Sea Witch, unresolved",
         ylabel="share of games", fair=None, footer=_footer(ctx)),
-        "Share of games won by each side and drawn, with 95% Wilson intervals."))
+        "Share of games won by each side and left unresolved by the safety cap, with 95% "
+        "Wilson intervals."))
     return s
 
 
@@ -355,9 +364,9 @@ def _sec_first(ctx) -> Section:
     several = len(ctx.runs) > 1
     s.paragraphs.append(
         "The side that moves first (`setup.first_side`; the rulebook's Sea Witch by default) "
-        "against the side that moves second: share of games each wins and the first mover's "
-        "score (wins + half the draws per game) with 95% Wilson intervals; a score above 50% "
-        "is a first-move advantage." + _left_out(ctx))
+        "against the side that moves second: share of games each wins (and left unresolved "
+        "by the safety cap) and the first mover's share of the games that ended, with 95% "
+        "Wilson intervals; a share above 50% is a first-move advantage." + _left_out(ctx))
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
         fm = first_move(_games(run), a)
@@ -367,8 +376,9 @@ def _sec_first(ctx) -> Section:
             "Run": label, "Moves first": who, "Games": f"{fm['games']:,}",
             "First mover wins": f"{_pct(fm['first'][0])} ({_pci(*fm['first'][1:])})",
             "Second mover wins": f"{_pct(fm['second'][0])} ({_pci(*fm['second'][1:])})",
-            "Draws": f"{_pct(fm['draw'][0])} ({_pci(*fm['draw'][1:])})",
-            "First mover's score": f"{_pct(fm['score'][0])} ({_pci(*fm['score'][1:])})"})
+            "Unresolved": f"{_pct(fm['open'][0])} ({_pci(*fm['open'][1:])})",
+            "First mover of the games that ended":
+                f"{_pct(fm['score'][0])} ({_pci(*fm['score'][1:])})"})
     s.tables.append(Table("First mover against second mover (95% CI)",
                           _with_run(rows, several)))
     # each side moving first against moving second: games pooled over runs whose rules
@@ -417,14 +427,15 @@ def _sec_first(ctx) -> Section:
 
 
 def _sec_length(ctx) -> Section:
-    s = Section("atlantis-length", "Game length in turns and draws")
+    s = Section("atlantis-length", "Game length in turns; games the safety cap stopped")
     a = ctx.config.alpha
     labels = _labels(ctx)
     several = len(ctx.runs) > 1
     s.paragraphs.append(
         "Player-turns per game (one side's turn; a round is both sides' turns) with the t "
-        "interval of the mean, and the share of games stopped as a draw by the turn cap "
-        "`end.max_turns` (Wilson interval)." + _left_out(ctx))
+        "interval of the mean, and the share of games the safety cap `end.max_turns` "
+        "stopped (Wilson interval; invented, not a rule: a stopped game is unresolved and "
+        "its length, the cap, is a lower bound)." + _left_out(ctx))
     rows, hists = [], []
     for run, label in zip(ctx.runs, labels, strict=True):
         gl = game_length(_games(run), a)
@@ -435,13 +446,14 @@ def _sec_length(ctx) -> Section:
                           f"{_num(gl['mean_high'], '.1f')})",
             "SD": _num(gl["sd"], ".1f"), "Median": _num(gl["median"], "g"),
             "5th-95th pct": f"{_num(gl['p5'], 'g')} - {_num(gl['p95'], 'g')}",
-            "Max": _num(gl["max"], "g"), "Turn cap": "-" if cap is None else str(cap),
-            "Draws at the cap": f"{gl['capped']:,} = {_pct(gl['cap_share'], 2)} "
-                                f"({_pci(gl['cap_low'], gl['cap_high'], 2)})"})
+            "Max": _num(gl["max"], "g"), "Safety cap": "-" if cap is None else str(cap),
+            "Stopped at the cap": f"{gl['capped']:,} = {_pct(gl['cap_share'], 2)} "
+                                  f"({_pci(gl['cap_low'], gl['cap_high'], 2)})"})
         hists.append((label, _games(run)["turns"].to_numpy(dtype=np.int64), cap))
     s.tables.append(Table("Turns per game (mean with 95% CI)", _with_run(rows, several)))
     s.figures.append(Figure("atlantis_turns.png", _turns_plot(hists, footer=_footer(ctx)),
-                            "Share of games by player-turns played (dashed: the turn cap)."))
+                            "Share of games by player-turns played (dashed: the safety "
+                            "cap)."))
     return s
 
 
@@ -453,7 +465,8 @@ def _sec_endings(ctx) -> Section:
     s.paragraphs.append(
         "A game ends when a leader is destroyed, by an attack's damage, by poison, by a "
         "hazard of the map (entering it, the End phase, a current) or by a spell (terrain a "
-        "spell made, or a spell's effect), or at the turn cap as a draw. Share of all games "
+        "spell made, or a spell's effect); the safety cap stops (unresolved) a game that has "
+        "not ended by then. Share of all games "
         "(95% Wilson interval), and for each side the share of its wins that came this way."
         + _left_out(ctx))
     rows, plot = [], []
@@ -495,15 +508,16 @@ def _sec_endings(ctx) -> Section:
 
 
 def _sec_material(ctx) -> Section:
-    s = Section("atlantis-material", "Material at the turn cap")
+    s = Section("atlantis-material", "Material of the games the safety cap stopped")
     a = ctx.config.alpha
     labels = _labels(ctx)
     several = len(ctx.runs) > 1
     s.paragraphs.append(
-        "Games stopped by the turn cap are draws; material (the sum over surviving units of "
-        "AD x remaining DR, the tiebreak of AMB-T23) says who was ahead: Sea King minus Sea "
-        "Witch (mean with t interval, median, 5th-95th percentile), the share of capped games "
-        "each side leads (Wilson), and the first mover's margin." + _left_out(ctx))
+        "Games the safety cap stopped are unresolved; material (the sum over surviving units "
+        "of AD x remaining DR, AMB-T23) says who was ahead, and is what the opt-in "
+        "adjudication `end.at_cap=material` would give them to: Sea King minus Sea Witch "
+        "(mean with t interval, median, 5th-95th percentile), the share of stopped games each "
+        "side leads (Wilson), and the first mover's margin." + _left_out(ctx))
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
         m = material_at_cap(_games(run), a)
@@ -523,9 +537,9 @@ def _sec_material(ctx) -> Section:
             "First mover's margin": "-" if fmm is None else
             f"{_num(fmm[0], '.1f')} ({_num(fmm[1], '.1f')} to {_num(fmm[2], '.1f')})"})
     if all(r["Capped games"] == "0" for r in rows):
-        s.paragraphs.append("No game reached the turn cap.")
+        s.paragraphs.append("No game reached the safety cap.")
         return s
-    s.tables.append(Table("Material of capped games (95% CI)",
+    s.tables.append(Table("Material of the stopped games (95% CI)",
                           _with_run(rows, several).fillna("-")))
     return s
 
@@ -536,10 +550,10 @@ def _sec_bots(ctx) -> Section:
     labels = _labels(ctx)
     several = len(ctx.runs) > 1
     s.paragraphs.append(
-        "Each side's results by the bot style playing it: outright wins and draws (Wilson "
-        "intervals) and the score (wins + half the draws), per seat-game; then each pairing "
-        "of styles (Sea Witch's against Sea King's), so a side's edge can be told from its "
-        "bot's.")
+        "Each side's results by the bot style playing it: wins and games left unresolved by "
+        "the safety cap (Wilson intervals, of all seat-games) and the win share of the games "
+        "that ended; then each pairing of styles (Sea Witch's against Sea King's), so a "
+        "side's edge can be told from its bot's.")
     rows = []
     for run, label in zip(ctx.runs, labels, strict=True):
         seats = run.seats
@@ -547,15 +561,17 @@ def _sec_bots(ctx) -> Section:
         for (side, bot), g in seats.groupby(["faction", "bot"], observed=True, sort=True):
             w = g["win"].to_numpy(dtype=np.float64)
             n = w.size
-            k, kd = int((w == 1).sum()), int((w == 0.5).sum())
+            ended = ~np.isnan(w)
+            k, kd, ne = int((w == 1).sum()), int((~ended).sum()), int(ended.sum())
             lo, hi = M.wilson(k, n, a)
             dlo, dhi = M.wilson(kd, n, a)
-            slo, shi = M.wilson(float(w.sum()), n, a)
+            slo, shi = M.wilson(k, ne, a) if ne else (math.nan, math.nan)
             rows.append({"Run": label, "Side": str(side), "Bot": str(bot),
                          "Seat-games": f"{n:,}",
                          "Wins": f"{_pct(k / n)} ({_pci(lo, hi)})",
-                         "Draws": f"{_pct(kd / n)} ({_pci(dlo, dhi)})",
-                         "Score": f"{_pct(w.mean())} ({_pci(slo, shi)})"})
+                         "Unresolved": f"{_pct(kd / n)} ({_pci(dlo, dhi)})",
+                         "Win share of the games that ended":
+                             f"{_pct(k / ne if ne else math.nan)} ({_pci(slo, shi)})"})
     s.tables.append(Table("By side and bot style (95% CI)", _with_run(rows, several)))
     mrows = []
     for run, label in zip(ctx.runs, labels, strict=True):
@@ -566,7 +582,7 @@ def _sec_bots(ctx) -> Section:
                           "Sea King wins": f"{_pct(r.king)} ({_pci(r.king_low, r.king_high)})",
                           "Sea Witch wins": f"{_pct(r.witch)} "
                                             f"({_pci(r.witch_low, r.witch_high)})",
-                          "Draws": f"{_pct(r.draw)} ({_pci(r.draw_low, r.draw_high)})"})
+                          "Unresolved": f"{_pct(r.open)} ({_pci(r.open_low, r.open_high)})"})
     if mrows:
         s.tables.append(Table("Bot matchups: share of games (95% CI)",
                               _with_run(mrows, several)))
@@ -576,11 +592,14 @@ def _sec_bots(ctx) -> Section:
 def sections(ctx) -> list:
     """Atlantis's sections of the report of ``ctx``'s runs as ``(key, title, build)`` (after
     the shared ones; see ``AtlantisRuleset.report_sections``)."""
-    specs = [("atlantis-sides", "Side win shares: Sea King, Sea Witch, draw", _sec_sides),
+    specs = [("atlantis-sides", "Side win shares: Sea King, Sea Witch, unresolved",
+              _sec_sides),
              ("atlantis-first-move", "First-move advantage", _sec_first),
-             ("atlantis-length", "Game length in turns and draws", _sec_length),
+             ("atlantis-length", "Game length in turns; games the safety cap stopped",
+              _sec_length),
              ("atlantis-endings", "How games end", _sec_endings),
-             ("atlantis-material", "Material at the turn cap", _sec_material)]
+             ("atlantis-material", "Material of the games the safety cap stopped",
+              _sec_material)]
     if any("bot" in r.seats.columns and r.seats["bot"].nunique() > 1 for r in ctx.runs):
         specs.append(("atlantis-bots", "Bot styles per side", _sec_bots))
     return [(key, title, lambda c, foot, fn=fn: fn(c)) for key, title, fn in specs]

@@ -45,10 +45,10 @@ class AtlantisRuleset(KernelRuleset):
     faction_column = "faction"
     faction_label = "faction"
     group_columns = ("faction", "bot", "seat")
-    #: sweep metrics when none are named: side balance, draws (turn cap), first-move
-    #: edge, and length in rounds (two player-turns; "turns" would be the seats column,
-    #: each side's own turns); tune minimises the side balance
-    default_metrics = ("faction_spread", "draw_share", "seat_advantage", "rounds")
+    #: sweep metrics when none are named: side balance, games the safety cap stopped,
+    #: first-move edge, and length in rounds (two player-turns; "turns" would be the seats
+    #: column, each side's own turns); tune minimises the side balance
+    default_metrics = ("faction_spread", "unresolved", "seat_advantage", "rounds")
     default_objective = "faction_spread"
     #: the rulebook states no game length
     target_rounds = None
@@ -60,10 +60,14 @@ class AtlantisRuleset(KernelRuleset):
                           coded=("side", "bot"), players=2)
     seat_order = "seat 1 moves first"
     score_label = None
+    #: AMB-T23: the rules have no turn limit (a game ends when a leader dies, AT-V1); the
+    #: engine's cap stops a game the bots cannot finish (unresolved, or adjudicated by
+    #: material with end.at_cap)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_turns": "player-turn"}
     #: what its report sections read (report.py)
     report_games_columns = (
         "turns", "rounds", "winner_side", "first_side", "end_cause", "truncated",
-        "killer_type", "killer", "end", "winner", "first", "material_witch", "material_king",
+        "adjudicated", "killer_type", "killer", "end", "winner", "first", "material_witch", "material_king",
         "material_margin", "units_left_witch", "units_left_king")
     report_seats_columns = ("faction", "bot", "side", "win", "fair", "outcome", "first",
                             "players")
@@ -320,12 +324,16 @@ class AtlantisRuleset(KernelRuleset):
     # ---- the tables: winner, end, first move and killer; side and outcome ----------------
 
     def games_extra(self, prepared: Prepared, gi, gf) -> dict:
-        """The winning side (``draw`` when none), the end's cause, the side that moved
-        first and the killer's unit type, as categoricals."""
+        """Whether an adjudication decided a stopped game (bool), the winning side
+        (``unresolved`` when none: the rules have no draw, AT-V1; only a game the safety
+        cap stopped has no winner), the end's cause, the side that moved first and the
+        killer's unit type, as categoricals."""
         ws = gi[:, L.G_WINNER_SIDE]
         titles = prepared.compiled["unit_titles"]
-        return {"winner": pd.Categorical.from_codes(
-                    np.where(ws < 0, 2, ws), categories=list(L.SIDE_TITLES) + ["draw"]),
+        return {"adjudicated": gi[:, L.G_ADJUDICATED].astype(bool),
+                "winner": pd.Categorical.from_codes(
+                    np.where(ws < 0, 2, ws),
+                    categories=list(L.SIDE_TITLES) + ["unresolved"]),
                 "end": pd.Categorical.from_codes(gi[:, L.G_END_CAUSE],
                                                  categories=list(L.END_CAUSES)),
                 "first": pd.Categorical.from_codes(gi[:, L.G_FIRST_SIDE],
@@ -339,11 +347,15 @@ class AtlantisRuleset(KernelRuleset):
                                                      categories=list(L.SIDE_TITLES))}
 
     def seats_extra(self, prepared: Prepared, s_int, s_flt, seat) -> dict:
-        """The seat's outcome (win, loss or draw) and whether it moved first."""
+        """The seat's outcome (win, loss, or unresolved when the safety cap stopped the
+        game: the kernel gives both seats no win then) and whether it moved first."""
         win = s_flt[L.SF_WIN]
+        # both seats without a win: only a stopped, unadjudicated game (no draw, AT-V1)
+        pair = win.reshape(-1, 2).sum(axis=1)
+        open_ = np.repeat(pair <= 0.0, 2)
         return {"outcome": pd.Categorical.from_codes(
-                    np.where(win >= 1.0, 0, np.where(win <= 0.0, 1, 2)),
-                    categories=["win", "loss", "draw"]),
+                    np.where(open_, 2, np.where(win >= 1.0, 0, 1)),
+                    categories=["win", "loss", "unresolved"]),
                 "first": seat == 0}
 
     # ---- trace --------------------------------------------------------------------------
@@ -376,8 +388,9 @@ class AtlantisRuleset(KernelRuleset):
                                spell_names=prepared.compiled["spell_titles"])
         lines.append("")
         g = gi[0]
-        winner = ("draw" if g[L.G_WINNER_SIDE] < 0
-                  else L.SIDE_TITLES[int(g[L.G_WINNER_SIDE])])
+        winner = ("unresolved (stopped by the safety cap end.max_turns)"
+                  if g[L.G_WINNER_SIDE] < 0 else L.SIDE_TITLES[int(g[L.G_WINNER_SIDE])]
+                  + (" by material (end.at_cap)" if g[L.G_ADJUDICATED] else ""))
         killer = (prepared.compiled["unit_titles"][int(g[L.G_KILLER_TYPE])]
                   if g[L.G_KILLER_TYPE] >= 0 else "-")
         lines.append(f"Result: {winner} after {g[L.G_TURNS]} player-turns "
@@ -424,7 +437,7 @@ class AtlantisRuleset(KernelRuleset):
 
     def report_sections(self, ctx) -> list:
         """The shared sections, then Atlantis's (report.py: sides, first move, length,
-        endings, material at the turn cap, bot styles per side)."""
+        endings, material of the games the safety cap stopped, bot styles per side)."""
         from deepsim.report.sections import standard
         from deepsim.rulesets.atlantis import report
         return [*standard(ctx), *report.sections(ctx)]

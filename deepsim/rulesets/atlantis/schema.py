@@ -32,6 +32,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "specials.siren_counter_on_source_death": ("keep", "remove"),
     "end.terrain_scope": ("active", "all"),
     "end.current_blocked": ("stay",),
+    "end.at_cap": ("unresolved", "material"),
     "spells.sirens_song_turns": ("own", "all"),
     "spells.luminescence_timing": ("any_time", "end_phase"),
     "setup.first_side": ("sea_witch", "sea_king"),
@@ -187,6 +188,7 @@ class Specials(StrictModel):
     entangle_release: Literal[ENUMS["specials.entangle_release"]]  # type: ignore[valid-type]
     martyr_forces_ranged: bool
     martyr_forces_specials: bool
+    special_discards_hide: bool
     siren_full_move: bool
     siren_counter_on_source_death: Literal[  # type: ignore[valid-type]
         ENUMS["specials.siren_counter_on_source_death"]]
@@ -196,7 +198,9 @@ class End(StrictModel):
     recovery_max: int = Field(ge=0, le=6)
     terrain_scope: Literal[ENUMS["end.terrain_scope"]]  # type: ignore[valid-type]
     current_blocked: Literal[ENUMS["end.current_blocked"]]  # type: ignore[valid-type]
-    max_turns: int = Field(ge=1, le=10_000, description="must be >= 1 or a game never ends")
+    max_turns: int = Field(ge=1, le=100_000, description="safety cap in player-turns (not a "
+                           "rule; >= 1 or a game might never end)")
+    at_cap: Literal[ENUMS["end.at_cap"]]  # type: ignore[valid-type]
 
 
 class SpellRules(StrictModel):

@@ -14,7 +14,7 @@ from deepsim.rulesets.atlantis import layout as L
 #: EV_SPECIAL kinds (kernel.SPX_*)
 SPECIAL_NAMES = ("Entangle", "Net", "Mesmerize", "Siren's Call", "Sting")
 CAUSE_TEXT = {L.END_ATTACK: "attack", L.END_POISON: "poison", L.END_HAZARD: "hazard",
-              L.END_SPELL: "spell", L.END_TURN_CAP: "turn cap"}
+              L.END_SPELL: "spell", L.END_TURN_CAP: "stopped by the safety cap end.max_turns"}
 SIDE_SHORT = ("Witch", "King", "neutral")
 
 
@@ -171,7 +171,8 @@ def format_events(ev: np.ndarray, names=None, width: int | None = None, *,
                          f"{'one ' + what + ' counter removed' if d else 'keeps its counters'}")
         elif kind == L.EV_END:
             lines.append("")
-            res = "draw" if a < 0 else f"{L.SIDE_TITLES[a]} wins"
+            res = ("unresolved: no winner" if a < 0 else f"{L.SIDE_TITLES[a]} wins"
+                   + (" by material (end.at_cap)" if b == L.END_TURN_CAP else ""))
             killer = f", killer {title(c)}" if c >= 0 else ""
             lines.append(f"== Game over after {d} player-turns: {res} "
                          f"({CAUSE_TEXT.get(b, b)}{killer}); material Sea Witch {e}, "

@@ -89,14 +89,14 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
  GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR, GS_RB_EPOCH, GS_SHORT_SET, GS_SHORT_NS,
- GS_SHORT_NC, GS_ROLLOUT) = range(30)
-G_N = 30
+ GS_SHORT_NC, GS_WARN_FLOOR, GS_ROLLOUT) = range(31)
+G_N = 31
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
 # forecast reads the observed rate, dread_rate); GS_TURN_I: turns begun in the current
-# round, -1 before the round begins (where kernel.play_rest resumes). Search bots (issue
-# 21, kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
+# round, -1 before the round begins (where kernel.play_rest resumes). Search bots
+# (kernel.search_turn): GS_SEARCH 1 = seats with ``rollouts`` > 0 search (the game
 # itself; 0 in a rollout, whose seats all play the heuristic); GS_DECISIONS: searched
 # decisions so far (the rollouts' stream key); GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK,
 # GS_PRESS_MASK (in the order of the decision kinds, kernel.FLOOR_DECISION ..): bit set of
@@ -113,10 +113,14 @@ G_N = 30
 # test builds by hand, before the game's first turn). GS_SHORT_SET 1 = GS_SHORT_NS and
 # GS_SHORT_NC hold what the best room of the Press On target floor still needs (0, 0 when
 # none is worth it; bots.press_on), computed once per step 2: nothing it reads changes
-# while the crew presses on; step2_plan clears it. GS_ROLLOUT: 0 in a game; in a search
-# bot's rollout (kernel.rollout_value) 1 = each hand's dice come from a stream of their own,
-# keyed by (round, seat, hand of the turn) under the rollout's key ``key[1]``
-# (kernel.hand_stream), 2 = from one running stream per rollout.
+# while the crew presses on; step2_plan clears it. GS_WARN_FLOOR: the next floor to fall
+# at the start of the round (B8 "one floor away"); a Taking on another floor that round
+# was not warned of (kernel.collapse). SD_WARNED: 1 = the crew stood on that floor at the
+# start of the round, 0 = it did not, 2 = a fresh crew mustered during the round.
+# GS_ROLLOUT: 0 in a game; in a search bot's rollout (kernel.rollout_value) 1 = each
+# random event's draws come from a stream of their own, keyed by (round, seat, event) under
+# the rollout's key ``key[1]`` (kernel.event_stream), 2 = from one running stream per
+# rollout.
 
 
 #: The fields of one game in progress, in the order of its record (:func:`state_dtype`):
@@ -193,7 +197,9 @@ Data = namedtuple("Data", (
     "player_opts",  # int64[k] player counts a game draws from
     "seat_spec",    # int64[MAX_SEATS, 3] Lineage, Calling, bot profile per seat (-1 drawn)
     "bot_pool",     # int64[k] bot profiles a seat with bot -1 draws from
-    "unique",       # int64 A19: Lineages and Callings drawn at most once per game
+    "unique",       # int64 A19: 1 = Lineages and Callings drawn at most once per game,
+                    # 0 = drawn independently per seat, 2 = mirror: every seat plays seat
+                    # 1's company and bot (drawn per game; scenario companies.mirror)
     "knobs",        # float64[profiles, N_KNOBS] bot knobs (layout.KNOBS)
     "fmix",         # float64[N_LINEAGES * N_CALLINGS, 2, M] per company code, its own bot
                     # profiles (scenario key faction_bots; deepsim.factionmix)

@@ -67,6 +67,7 @@ from deepsim.rulesets.deepfall.layout import (
     K_CASH_LOOT,
     K_CONTEST,
     K_DREAD_STOP,
+    K_EXIT_VIA,
     K_LAST_STAND,
     K_MAW_MARGIN,
     K_PRESS_MAX,
@@ -112,7 +113,7 @@ def _coin(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _need(st, dat, fi, s, p):
+def claim_need(st, dat, fi, s, p):
     """(steel, cunning) still needed for room (fi, s), after Dvergar and assault progress."""
     rooms = dat.book.rooms
     sd = st.sd
@@ -127,7 +128,7 @@ def _need(st, dat, fi, s, p):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _room_score(st, dat, kn, fi, s, p, surplus):
+def room_score(st, dat, kn, fi, s, p, surplus):
     """Heuristic worth of placing a marker in room (fi, s); <= 0 means not worth it."""
     rules = dat.book.rules
     rooms = dat.book.rooms
@@ -161,13 +162,13 @@ def _room_score(st, dat, kn, fi, s, p, surplus):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _adds(ns, nc, steel, cun):
+def adds_strength(ns, nc, steel, cun):
     """Can the crew pour anything into a room still needing (ns, nc)? (§7.1 assault)"""
     return (ns > 0 and steel > 0) or (nc > 0 and cun > 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _trinity(st, dat, p, th):
+def trinity_ok(st, dat, p, th):
     """§7.1: may the crew claim a room of theme ``th`` with this turn's trinity symbols?"""
     if dat.book.rooms[th, RM_TRINITY] == 0:
         return True
@@ -178,7 +179,7 @@ def _trinity(st, dat, p, th):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _best_claim(st, dat, kn, p, fi, steel, cun):
+def best_claim(st, dat, kn, p, fi, steel, cun):
     """(slot, score) of the best room of floor index ``fi`` the crew can claim now with
     ``steel`` and ``cun`` (-1, 0.0 when none is worth it). The marker's strength counts
     every surplus symbol the claim pours in, Steel and Cunning alike (§7.1, A9: the kernel
@@ -189,9 +190,9 @@ def _best_claim(st, dat, kn, p, fi, steel, cun):
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = _need(st, dat, fi, s, p)
-        if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
-            sc = _room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
+        ns, nc = claim_need(st, dat, fi, s, p)
+        if steel >= ns and cun >= nc and trinity_ok(st, dat, p, st.theme[fi, s]):
+            sc = room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
             if sc > best:
                 best = sc
                 best_s = s
@@ -199,7 +200,7 @@ def _best_claim(st, dat, kn, p, fi, steel, cun):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _best_assault(st, dat, kn, p, fi, steel, cun):
+def best_assault(st, dat, kn, p, fi, steel, cun):
     """(slot, score) of the room of floor index ``fi`` best worth assaulting with ``steel``
     and ``cun`` (-1, 0.0 when none): see :func:`choose_room`."""
     gone = st.gone
@@ -218,12 +219,12 @@ def _best_assault(st, dat, kn, p, fi, steel, cun):
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = _need(st, dat, fi, s, p)
-        if not _adds(ns, nc, steel, cun):
+        ns, nc = claim_need(st, dat, fi, s, p)
+        if not adds_strength(ns, nc, steel, cun):
             continue                # nothing to pour in: the attempt would change nothing
         if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
             continue                # the rest is out of reach before the floor falls
-        sc = _room_score(st, dat, kn, fi, s, p, 0)
+        sc = room_score(st, dat, kn, fi, s, p, 0)
         if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
             sc *= 1.5               # keep chipping at the same room (A25)
         if sc > best:
@@ -285,10 +286,10 @@ def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
         n_opt = 1
         for s in range(slots):
             if gone[fi, s] == 0:
-                ns, nc = _need(st, dat, fi, s, p)
-                claim = steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s])
+                ns, nc = claim_need(st, dat, fi, s, p)
+                claim = steel >= ns and cun >= nc and trinity_ok(st, dat, p, st.theme[fi, s])
                 if claim or (allow_assault and rules[R_ASSAULT] > 0.5
-                             and _adds(ns, nc, steel, cun)):
+                             and adds_strength(ns, nc, steel, cun)):
                     n_opt += 1
         pick = rand_below(st, n_opt)
         if pick == 0:
@@ -296,22 +297,22 @@ def choose_room(st, dat, kn, p, fi, keep_c, allow_assault):
         k = 0
         for s in range(slots):
             if gone[fi, s] == 0:
-                ns, nc = _need(st, dat, fi, s, p)
-                if steel >= ns and cun >= nc and _trinity(st, dat, p, st.theme[fi, s]):
+                ns, nc = claim_need(st, dat, fi, s, p)
+                if steel >= ns and cun >= nc and trinity_ok(st, dat, p, st.theme[fi, s]):
                     k += 1
                     if k == pick:
                         return s, False
-                elif allow_assault and rules[R_ASSAULT] > 0.5 and _adds(ns, nc, steel, cun):
+                elif allow_assault and rules[R_ASSAULT] > 0.5 and adds_strength(ns, nc, steel, cun):
                     k += 1
                     if k == pick:
                         return s, True
         return -1, False
-    best_s, _best = _best_claim(st, dat, kn, p, fi, steel, cun)
+    best_s, _best = best_claim(st, dat, kn, p, fi, steel, cun)
     if best_s >= 0:
         return best_s, False
     if not allow_assault or rules[R_ASSAULT] < 0.5 or (steel <= 0 and cun <= 0):
         return -1, False
-    best_s, _best = _best_assault(st, dat, kn, p, fi, steel, cun)
+    best_s, _best = best_assault(st, dat, kn, p, fi, steel, cun)
     return best_s, best_s >= 0
 
 
@@ -450,10 +451,10 @@ def press_on(st, dat, kn, p, presses, target_floor):
         for s in range(g[GS_SLOTS]):
             if gone[fi, s] == 1:
                 continue
-            sc = _room_score(st, dat, kn, fi, s, p, 0)
+            sc = room_score(st, dat, kn, fi, s, p, 0)
             if sc > best:
                 best = sc
-                bs, bc = _need(st, dat, fi, s, p)
+                bs, bc = claim_need(st, dat, fi, s, p)
         g[GS_SHORT_NS] = bs
         g[GS_SHORT_NC] = bc
         g[GS_SHORT_SET] = 1
@@ -475,6 +476,35 @@ def moves_cunning(st, dat, kn, p, target_floor):
     return max(0, keep)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def move_plan(st, dat, kn, p, target_floor):
+    """(floor reached, Cunning left) if seat p's crew Moved toward ``target_floor`` now,
+    paying as kernel.move pays (§6A.4: the free Moves ± company, then each extra Move with
+    Mettle above the Last-Stand reserve, else Cunning, else the reserve's Mettle), without
+    changing the state: where a claim "on arrival" is made and with what."""
+    rules = dat.book.rules
+    free = np.int64(rules[R_FREE_MOVES] + st.eff[p, E_MOVES])
+    cost = np.int64(rules[R_MOVE_COST])
+    keep_m = mettle_reserve(st, dat, kn, p)
+    m = st.sym[METTLE]
+    c = st.sym[CUNNING]
+    cur = st.sd[p, SD_FLOOR]
+    used = 0
+    while cur != target_floor:
+        if used >= free:
+            if m - keep_m >= cost:
+                m -= cost
+            elif c >= cost:
+                c -= cost
+            elif m >= cost:
+                m -= cost
+            else:
+                break
+        used += 1
+        cur += 1 if target_floor > cur else -1
+    return cur, c
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def claim_here_first(st, dat, kn, p, target_floor):
     """Claim on the current floor before moving away? (spending order is free, §6A.4)
@@ -482,9 +512,12 @@ def claim_here_first(st, dat, kn, p, target_floor):
     Returns -1 to move first (and claim on arrival), else the Cunning the claim leaves for
     the extra Moves (:func:`moves_cunning`), so the crew still reaches ``target_floor``.
     Leaving upward (this floor falls sooner) the bot claims first. Otherwise it claims
-    first when the best claim here, with the symbols the Moves leave, beats what it could
-    do on arrival with them: the best claim there, or else the best assault. The random
-    bot tosses a coin.
+    first when the best claim here beats what it could do on arrival: the claim here is
+    scored with exactly the symbols :func:`choose_room` will then have (the Cunning less
+    what the Moves need: none when the crew lacks it), and arrival is the floor the Moves
+    reach (:func:`move_plan`, which need not be ``target_floor``) with the Cunning they
+    leave, where the best claim, or else the best assault, is scored. The random bot
+    tosses a coin.
     """
     sd = st.sd
     keep = moves_cunning(st, dat, kn, p, target_floor)
@@ -492,17 +525,27 @@ def claim_here_first(st, dat, kn, p, target_floor):
         return keep if _coin(st) else -1
     if target_floor < sd[p, SD_FLOOR]:
         return keep
-    sym = st.sym
-    steel = sym[STEEL]
-    cun = sym[CUNNING] - min(keep, sym[CUNNING])
-    s_here, here = _best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel, cun)
+    steel = st.sym[STEEL]
+    s_here, here = best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel,
+                               st.sym[CUNNING] - keep)
     if s_here < 0:
         return -1
-    fi = target_floor - 1
-    s_there, there = _best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
-        _s, there = _best_assault(st, dat, kn, p, fi, steel, cun)
+    there = arrival_score(st, dat, kn, p, target_floor)
     return keep if here > there else -1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def arrival_score(st, dat, kn, p, target_floor):
+    """Score of the best claim (else the best assault) on the floor the crew's Moves toward
+    ``target_floor`` reach, with the Steel it has and the Cunning the Moves leave: what
+    :func:`choose_room` will score there after the Move (0.0 when nothing)."""
+    dest, cun = move_plan(st, dat, kn, p, target_floor)
+    fi = dest - 1
+    steel = st.sym[STEEL]
+    s_there, there = best_claim(st, dat, kn, p, fi, steel, cun)
+    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5 and (steel > 0 or cun > 0):
+        _s, there = best_assault(st, dat, kn, p, fi, steel, cun)
+    return there
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -550,7 +593,7 @@ def recruits(st, dat, kn, p, cost):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _held_value(st, dat, p):
+def held_value(st, dat, p):
     """Glory the crew's held rooms would score at collapse (what a Last Stand consumes)."""
     rooms = dat.book.rooms
     tot = 0.0
@@ -569,7 +612,19 @@ def _held_value(st, dat, p):
 @njit(cache=True, _nrt=False, forceinline=True)
 def exit_choice(st, dat, kn, p):
     """§7.3: 0 Stay, 1 Cash Out, 2 declare a Last Stand. Whether the crew can pay for a
-    Last Stand (board.ls_affordable) is asked only where it decides."""
+    Last Stand (board.ls_affordable) is asked only where it decides. ``exit_via`` 1 or 2
+    keeps the heuristic's moment of leaving and steers the way out: always a Cash Out, or
+    a Last Stand whenever one can be paid for (else a Cash Out)."""
+    c = _exit_heuristic(st, dat, kn, p)
+    if c == 0 or kn[K_EXIT_VIA] < 0.5 or kn[K_RANDOM] > 0.5:
+        return c
+    if kn[K_EXIT_VIA] > 1.5 and (c == 2 or ls_affordable(st, dat, p)):
+        return 2
+    return 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _exit_heuristic(st, dat, kn, p):
     sd = st.sd
     rules = dat.book.rules
     if sd[p, SD_STAND] == 1:
@@ -591,7 +646,7 @@ def exit_choice(st, dat, kn, p):
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
             cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest
-            if worthy - cash > 0.5 * _held_value(st, dat, p):
+            if worthy - cash > 0.5 * held_value(st, dat, p):
                 return 2
         return 1
     if loot >= kn[K_CASH_LOOT] and deepest >= kn[K_CASH_DEPTH]:

@@ -116,7 +116,7 @@ def effect_matrix(halves: dict, names: tuple[str, ...]) -> tuple[np.ndarray, np.
 
 
 def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_pool: list[int],
-          unique: bool, knobs: np.ndarray, fmix: np.ndarray | None = None) -> Arrays:
+          unique: bool | int, knobs: np.ndarray, fmix: np.ndarray | None = None) -> Arrays:
     """Build the kernel arrays.
 
     Parameters
@@ -129,8 +129,10 @@ def build(d: DeepfallData, *, players: list[int], seat_spec: np.ndarray, bot_poo
         Per seat: Lineage index, Calling index, bot profile index; -1 = drawn per game.
     bot_pool : list of int
         Bot profile indices a seat with bot -1 draws from.
-    unique : bool
-        A19: each Lineage and Calling at most once per game when drawn.
+    unique : bool or int
+        A19: 1 (True) each Lineage and Calling at most once per game when drawn; 0 (False)
+        drawn independently per seat; 2 mirror games: every seat plays seat 1's company
+        and bot, drawn per game (scenario ``companies.mirror``).
     knobs : float64[n_profiles, len(KNOBS)]
     fmix : float64[len(LINEAGES) * len(CALLINGS), 2, M], optional
         Per company code (Lineage index x 6 + Calling index), the bot profiles of its own

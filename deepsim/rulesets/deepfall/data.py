@@ -149,6 +149,12 @@ REPORT_OPTIONS = (
     ReportOption("claims.contention_tolerance", "contention_tolerance", 0.25,
                  "B7: contention is constant when the largest player count's value is at "
                  "most 1 + this times the smallest"),
+    ReportOption("claims.dead_ratio", "dead_ratio", 0.5,
+                 "B2: a dead pick wins less than this x its fair share (half a fair chance "
+                 "or worse: a player who picks it gives away more than half of it)"),
+    ReportOption("claims.mirror_tolerance", "mirror_tolerance", 0.25,
+                 "B6: margins are as tight as mirror games' when the median relative margin "
+                 "is at most 1 + this times theirs (calibration.yaml)"),
 )
 
 

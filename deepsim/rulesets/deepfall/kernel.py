@@ -59,6 +59,7 @@ from deepsim.rulesets.deepfall.board import (
     GS_SEARCH,
     GS_SLOTS,
     GS_STEPS,
+    GS_WARN_FLOOR,
     GS_TRACE,
     GS_TURN_I,
     GS_TURNS,
@@ -157,6 +158,9 @@ from deepsim.rulesets.deepfall.layout import (
     G_ROOMS_SCORED,
     G_ROUNDS,
     G_SETBACKS,
+    G_TAKEN_BLINDSIDED,
+    G_TAKEN_MOVED_IN,
+    G_TAKEN_MUSTERED,
     G_TAKEN_WARNED,
     G_TRUNCATED,
     G_UNCLAIMED,
@@ -314,6 +318,7 @@ def muster(st, dat, p):
     sd[p, SD_PROG_STEEL] = 0
     sd[p, SD_PROG_CUNNING] = 0
     sd[p, SD_CREW_TURNS] = 0
+    sd[p, SD_WARNED] = 2                # B8: a fresh crew, not on the board when warned
     if rules[R_MUSTER_CURRENT] > 0.5 and st.si[p, S_CREWS] > 0:
         for k in range(N_DICE):                 # A13: the player's bag and discard stay
             bag[p, k] += drawn[p, k]
@@ -571,7 +576,9 @@ def try_claim(st, dat, kn, p, allow_assault, keep_c):
         if (mask >> (s + 1)) & 1 == 0:
             s = first_bit(mask) - 1
             assault = False
-    if s < 0:
+    # a room the Maw took or a Last Stand consumed is no room (the search's masks name
+    # standing rooms only, room_options; a mask built by hand may not)
+    if s < 0 or st.gone[fi, s] != 0:
         return False
     if traced(st):
         events.room(st, dat, p, fi, s)
@@ -1256,6 +1263,9 @@ def collapse(st, dat, fi):
             if fi > 0 and up > 0 and gone[fi - 1, s] == 0:
                 plunder[fi - 1, s] += up
                 emit(st, -1, EV_RISE, (fi + 1, s, th, up, 0, 0, 0))
+            else:                   # counted unclaimed all the same: say why it stays
+                blocked = 1 if fi == 0 else (2 if up <= 0 else 3)
+                emit(st, -1, EV_RISE, (fi + 1, s, th, 0, blocked, 0, 0))
             continue
         # §6B.2 most marker strength takes tile value x Depth Value; ties split rounding down
         value = (rooms[th, RM_VALUE] + plunder[fi, s]) * dat.book.depth[fi]
@@ -1282,8 +1292,15 @@ def collapse(st, dat, fi):
     sd = st.sd
     for p in range(n):
         if sd[p, SD_FLOOR] == fi + 1:
-            if sd[p, SD_WARNED] == 1:
+            # B8: which Takings "one floor away" warned of (GS_WARN_FLOOR, begin_round)
+            if fi + 1 != st.g[GS_WARN_FLOOR]:
+                gi[G_TAKEN_BLINDSIDED] += 1
+            elif sd[p, SD_WARNED] == 1:
                 gi[G_TAKEN_WARNED] += 1
+            elif sd[p, SD_WARNED] == 2:
+                gi[G_TAKEN_MUSTERED] += 1
+            else:
+                gi[G_TAKEN_MOVED_IN] += 1
             taken(st, dat, p, fi, final)
     for s in range(MAX_SLOTS):
         gone[fi, s] = 1
@@ -1399,10 +1416,13 @@ def setup(st, dat):
             used_l |= 1 << seat_spec[p, 0]
         if seat_spec[p, 1] >= 0:
             used_c |= 1 << seat_spec[p, 1]
+    mirror = dat.unique == 2           # every seat plays seat 1's company and bot
     for p in range(n):
         for half in range(2):
             v = seat_spec[p, half]
-            if v < 0:
+            if mirror and p > 0:
+                v = sd[0, SD_LIN + half]
+            elif v < 0:
                 used = used_l if half == 0 else used_c
                 while True:
                     v = rand_below(st, N_LINEAGES if half == 0 else N_CALLINGS)
@@ -1414,13 +1434,16 @@ def setup(st, dat):
                     used_c |= 1 << v
             sd[p, SD_LIN + half] = v
         b = seat_spec[p, 2]
-        if b < 0:
-            b = dat.bot_pool[rand_below(st, dat.bot_pool.shape[0])]
         li = sd[p, SD_LIN]
         ci = sd[p, SD_CAL]
-        # a company with bots of its own (faction_bots) replaces the bot drawn; the game's
-        # stream is unchanged (deepsim.factionmix)
-        b = faction_bot(dat.fmix, li * dat.book.cal_eff.shape[0] + ci, b, st.key[0])
+        if mirror and p > 0:
+            b = sd[0, SD_BOT]
+        else:
+            if b < 0:
+                b = dat.bot_pool[rand_below(st, dat.bot_pool.shape[0])]
+            # a company with bots of its own (faction_bots) replaces the bot drawn; the
+            # game's stream is unchanged (deepsim.factionmix)
+            b = faction_bot(dat.fmix, li * dat.book.cal_eff.shape[0] + ci, b, st.key[0])
         sd[p, SD_BOT] = b
         lin_eff = dat.book.lin_eff
         cal_eff = dat.book.cal_eff
@@ -1464,6 +1487,7 @@ def begin_round(st):
     g[GS_ROUND] += 1
     first = (g[GS_ROUND] - 1) % n
     nxt = N_FLOORS - g[GS_COLLAPSED]
+    g[GS_WARN_FLOOR] = nxt
     emit(st, first, EV_ROUND, (g[GS_STEPS], g[GS_DREAD], g[GS_DREAD_LEN], nxt, 0, 0, 0))
     sd = st.sd
     for p in range(n):
@@ -1587,7 +1611,7 @@ def reset(st, seed, game, trace):
 
 
 # ---------------------------------------------------------------------------------------
-# the search bot (issue 21): rollouts from a scratch copy of the state
+# the search bot: rollouts from a scratch copy of the state
 # ---------------------------------------------------------------------------------------
 
 #: child of the game's stream key (rng.child_key) that roots its rollouts' streams
@@ -1863,7 +1887,7 @@ def search_decision(st, scr, work, dat, p, kind, options):
 
 @njit(cache=True, _nrt=False)
 def search_turn(st, scr, work, dat, p):
-    """Seat p's turn with a search bot (§6A; issue 21): the parts of :func:`turn_part`,
+    """Seat p's turn with a search bot (§6A): the parts of :func:`turn_part`,
     stopping at the bot's decisions to weigh each legal option by rollouts.
 
     - each Press On (§6A.2, knob ``search_press``): stop or press, while the bag lasts;

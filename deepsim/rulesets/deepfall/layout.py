@@ -216,6 +216,7 @@ KNOBS = (
     "search_room",     # search bot: 1 = also search the room on arrival
     "search_press",    # search bot: 1 = also search each Press On
     "search_margin",   # search bot: override the heuristic only by this many standard errors
+    "exit_via",        # 0 the heuristic's exit; 1 always Cash Out, 2 a Last Stand (B5)
     "search_extra",    # search bot: extra batches of rollouts while the lead is unclear
     "search_glory",    # search bot: weight of the relative Glory margin in a rollout's value
     "search_opponents",  # search bot: 0 = rollouts play every seat as the searcher, 1 = as seated
@@ -241,6 +242,7 @@ K_ROLLOUTS = _K["rollouts"]
 K_SEARCH_ROOM = _K["search_room"]
 K_SEARCH_PRESS = _K["search_press"]
 K_SEARCH_MARGIN = _K["search_margin"]
+K_EXIT_VIA = _K["exit_via"]
 K_SEARCH_EXTRA = _K["search_extra"]
 K_SEARCH_GLORY = _K["search_glory"]
 K_SEARCH_OPPONENTS = _K["search_opponents"]
@@ -251,7 +253,8 @@ N_KNOBS = len(KNOBS)
 GAME_INT = ("players", "rounds", "truncated", "n_winners", "winner_seat", "maw_steps",
             "floors_collapsed", "dread_fills", "deferred_steps", "press_ons", "setbacks",
             "rooms_scored", "rooms_contested", "contested_markers", "rooms_unclaimed",
-            "rooms_consumed", "warned", "taken_after_warning", "rooms_per_floor",
+            "rooms_consumed", "warned", "taken_after_warning", "taken_moved_in",
+            "taken_mustered", "taken_blindsided", "rooms_per_floor",
             "dread_track_length", "rng_draws")
 _G = columns(GAME_INT)
 G_PLAYERS = _G["players"]
@@ -272,6 +275,13 @@ G_UNCLAIMED = _G["rooms_unclaimed"]
 G_CONSUMED = _G["rooms_consumed"]
 G_WARNED = _G["warned"]
 G_TAKEN_WARNED = _G["taken_after_warning"]
+# every Taking is one of four (B8): the crew stood on the floor at the start of the round
+# (taken_after_warning), moved onto it during the round, was mustered onto it during the
+# round, or stood on a floor that was not the next to fall when the round began
+# (blindsided: only when the Maw eats more than one floor in a round)
+G_TAKEN_MOVED_IN = _G["taken_moved_in"]
+G_TAKEN_MUSTERED = _G["taken_mustered"]
+G_TAKEN_BLINDSIDED = _G["taken_blindsided"]
 G_ROOMS_PER_FLOOR = _G["rooms_per_floor"]
 G_DREAD_LEN = _G["dread_track_length"]
 G_RNG_DRAWS = _G["rng_draws"]
@@ -360,14 +370,17 @@ EVENT_SPECS = (
     ("maw", "§6B.2", ("floor", "maw_steps", "dread")),
     ("score", "§6B.2", ("floor", "slot", "room", "glory", "winners", "share", "claimants",
                         "tile_value", "plunder", "depth")),
-    ("rise", "§6B.2", ("floor", "slot", "room", "plunder")),
+    # every unclaimed room of a collapsing floor: its value rising (plunder > 0) or why it
+    # cannot (blocked: 0 rises, 1 no floor above, 2 the share rounds to 0, 3 the room
+    # above is gone)
+    ("rise", "§6B.2", ("floor", "slot", "room", "plunder", "blocked")),
     ("taken", "§6B.2", ("floor", "last_stand", "glory/100", "loot/100", "crew_turns")),
     ("consumed", "§7.3", ("floor", "slot", "room")),
     ("muster", "§7.3", ("floor",)),
     ("end", "§1", ("rounds", "winners", "glory/100", "floors_collapsed", "truncated")),
     ("setup", "§3.1", ("floor", "room_1", "room_2", "room_3", "room_4", "room_5", "room_6")),
     ("defer", "§9", ("held_back", "maw_steps")),
-    # -- added for the audit trace (issue 27)
+    # -- the audit trace: bags, dice, rooms, Worthy End, forecasts and the bots' reasons
     ("bag", "§6A.1", tuple(f"bag_{d}" for d in DICE) + ("discard", "hand")),
     ("die", "§5", ("die", "face")),
     ("room", "§7.2", ("floor", "slot", "room", "threat", "lock", "threat_ignore",
@@ -382,10 +395,11 @@ EVENT_SPECS = (
     ("why_floor", "bot", ("floor", "reason", "x", "y", "z", "w")),
     ("why_room", "bot", ("floor", "slot", "room", "action", "score/100", "next_slot",
                          "next_score/100", "options", "assault", "best_slot")),
-    ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep")),
+    ("why_here", "bot", ("claim_first", "reason", "here/100", "there/100", "keep",
+                         "cunning", "current_floor", "arrival_floor")),
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
-    # -- a search bot's decision (issue 21): decision 0 = target floor, 1 = exit, 2 = room
+    # -- a search bot's decision: decision 0 = target floor, 1 = exit, 2 = room
     # on arrival, 3 = Press On; the mean value of each option over its rollouts (its win
     # share plus the bot's search_glory x its relative Glory margin, kernel.outcome_value),
     # in percent x100 (NOT_AN_OPTION = not an option); options are floors 1..6 (floor),

@@ -155,35 +155,33 @@ def deferral(games: pd.DataFrame, alpha: float = 0.05) -> dict:
             "deferred_per_game": float(games["deferred_steps"].mean()) if n else math.nan}
 
 
+#: the games columns that class every Taking (kernel.collapse; B8), but the warned one
+TAKING_CLASSES = {"moved_in_pg": "taken_moved_in", "mustered_pg": "taken_mustered",
+                  "blindsided_pg": "taken_blindsided"}
+
+
 def warning_honesty(games: pd.DataFrame, seats: pd.DataFrame | None = None,
                     alpha: float = 0.05) -> pd.DataFrame:
     """Crews on the next floor to fall at the start of a round, and what became of them.
 
     Columns by player count: ``players``, ``games``, ``warned_pg`` (warned crew-rounds per
     game), ``taken_if_warned`` (Taken that round / warned crew-rounds, games as clusters,
-    with ``_low``/``_high``) and, when ``seats`` is given, ``unwarned_taken_pg``: crews
-    Taken per game that were not on that floor at the start of the round (they moved onto
-    it during the round). Every Taking counts: with a Last Stand (``worthy_ends``),
-    without one (``taken_no_stand``) and a fresh crew's before its first turn
-    (``taken_unplayed``, when the seats table has it).
+    with ``_low``/``_high``) and, per game, the other Takings as the kernel classed them
+    where they happened (when the run has the columns): ``moved_in_pg`` (crews that moved
+    onto the falling floor during the round), ``mustered_pg`` (fresh crews mustered onto
+    it) and ``blindsided_pg`` (crews on a floor that was not the next to fall when the
+    round began). ``seats`` is not read (kept for callers of the older signature).
     """
     require(games, ["players", "warned", "taken_after_warning"], "games")
-    taken = None
-    if seats is not None and {"taken_no_stand", "worthy_ends", "game"} <= set(seats.columns):
-        per = seats["taken_no_stand"] + seats["worthy_ends"]
-        if "taken_unplayed" in seats.columns:
-            per = per + seats["taken_unplayed"]
-        per = per.groupby(seats["game"]).sum()
-        taken = per.reindex(games["game"]).to_numpy() if "game" in games.columns else None
     rows = []
     for p, d in games.groupby("players", sort=True):
         est, lo, hi = ratio_of_sums(d["taken_after_warning"].to_numpy(), d["warned"].to_numpy(),
                                     alpha)
         row = {"players": int(p), "games": len(d), "warned_pg": d["warned"].mean(),
                "taken_if_warned": est, "taken_if_warned_low": lo, "taken_if_warned_high": hi}
-        if taken is not None:
-            t = taken[(games["players"] == p).to_numpy()]
-            row["unwarned_taken_pg"] = float(np.mean(t - d["taken_after_warning"].to_numpy()))
+        for name, col in TAKING_CLASSES.items():
+            if col in d.columns:
+                row[name] = float(d[col].mean())
         rows.append(row)
     return pd.DataFrame(rows)
 

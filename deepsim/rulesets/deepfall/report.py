@@ -26,7 +26,12 @@ from deepsim.report.model import Figure, Section, Table
 from deepsim.report.sections import bot_styles, seat_advantage, ws_display
 from deepsim.rulesets.deepfall import metrics as DM
 from deepsim.rulesets.deepfall import plots as DP
-from deepsim.rulesets.deepfall.claims import evaluate_claims
+from deepsim.rulesets.deepfall.claims import (
+    evaluate_claims,
+    is_study_run,
+    measure_swing,
+    relative_glory,
+)
 
 __all__ = ["METHOD", "language_rows", "roles", "sections"]
 
@@ -179,18 +184,28 @@ def _sec_swing(ctx: Context, foot: str) -> Section:
     s = Section("swing", "Swing")
     seats = ctx.balance_seats
     s.paragraphs.append(
-        "Spread of outcomes: variance and SD of final Glory, and variance of the finishing "
-        "place scaled to 0 (first) - 1 (last) so that player counts mix. A swingy company "
-        "has a wide spread of results." + ctx.baseline_text())
+        "Spread of outcomes: variance and SD of final Glory, the coefficient of variation "
+        "(CV: SD / mean) of Glory over its game's mean Glory, and variance of the finishing "
+        "place scaled to 0 (first) - 1 (last) so that player counts mix. The Glory variance "
+        "grows with the mean and the place variance shrinks for a group that usually wins; "
+        "the CV is scale-free, and is what claim B3's 'a touch swingy' reads." +
+        ctx.baseline_text())
+    rel = relative_glory(seats) if {"game", "glory"} <= set(seats.columns) else None
 
     def disp(sw, by, label):
-        return pd.DataFrame({
+        out = pd.DataFrame({
             label: sw[by], "Seat-games": sw["games"].map(integer),
             "Glory mean": sw["glory_mean"].map(lambda v: num(v, ".1f")),
             "Glory variance": sw["glory_var"].map(lambda v: num(v, ".0f")),
             "Glory SD": sw["glory_sd"].map(lambda v: num(v, ".1f")),
             "Place mean (0-1)": sw["place_mean"].map(lambda v: num(v, ".3f")),
             "Place variance (0-1)": sw["place_var"].map(lambda v: num(v, ".4f"))})
+        if rel is not None:
+            r = pd.Series(rel, index=seats.index)
+            g = r.groupby(seats[by].astype(str))
+            cv = (g.std() / g.mean()).reindex(sw[by].astype(str)).to_numpy()
+            out.insert(5, "Glory CV (/ game mean)", [num(v, ".3f") for v in cv])
+        return out
 
     for by, label in (("calling", "Calling"), ("lineage", "Lineage"), ("company", "Company")):
         if by in seats.columns:
@@ -199,10 +214,17 @@ def _sec_swing(ctx: Context, foot: str) -> Section:
         rows = []
         for cal in sorted(str(c) for c in seats["calling"].unique()):
             t = DM.swing_test(seats, "calling", cal)
-            rows.append({"Calling": cal, "Glory variance / rest": num(t["glory_ratio"]),
-                         "p (Brown-Forsythe)": num(t["glory_p"], ".2g"),
-                         "Place variance / rest": num(t["place_ratio"], ".3f"),
-                         "p (Brown-Forsythe) ": num(t["place_p"], ".2g")})
+            row = {"Calling": cal}
+            if rel is not None:
+                e = measure_swing(seats, "calling", cal, ctx.config.touch_max,
+                                  ctx.config.alpha)
+                if e is not None:
+                    row["CV / rest"] = f"{e.value:.3f} ({e.low:.3f}-{e.high:.3f})"
+            row.update({"Glory variance / rest": num(t["glory_ratio"]),
+                        "p (Brown-Forsythe)": num(t["glory_p"], ".2g"),
+                        "Place variance / rest": num(t["place_ratio"], ".3f"),
+                        "p (Brown-Forsythe) ": num(t["place_p"], ".2g")})
+            rows.append(row)
         s.tables.append(Table("Each Calling against the other Callings pooled",
                               pd.DataFrame(rows)))
     return s
@@ -232,10 +254,15 @@ def _sec_maw(ctx: Context, foot: str) -> Section:
     s.paragraphs.append(
         "How often the one-floor-per-round cap holds a collapse back (A31; it cannot bind at "
         "`maw.steps_per_floor` 2), and what becomes of crews that start a round on the next "
-        "floor to fall (warned): the share Taken that round, and crews per game Taken after "
-        "moving onto the falling floor during the round.")
+        "floor to fall (warned): the share Taken that round. Every Taking is classed where "
+        "it happens (B8): the crew stood on the falling floor when the round began "
+        "(warned), moved onto it during the round, was mustered onto it (a fresh crew, "
+        "A13), or stood on a floor that was not the next to fall (blindsided: only when "
+        "the Maw eats two floors in a round).")
     rows, wrows = [], []
     for run in ctx.runs:
+        if is_study_run(run):
+            continue
         try:
             d = DM.deferral(run.games, ctx.config.alpha)
         except KeyError:
@@ -255,8 +282,9 @@ def _sec_maw(ctx: Context, foot: str) -> Section:
                           "Players": r.players, "Warned crew-rounds / game": num(r.warned_pg),
                           "Taken if warned": pct(r.taken_if_warned),
                           "95% CI": pci(r.taken_if_warned_low, r.taken_if_warned_high),
-                          "Taken unwarned / game": num(getattr(r, "unwarned_taken_pg",
-                                                                math.nan))})
+                          "Moved in / game": num(getattr(r, "moved_in_pg", math.nan)),
+                          "Mustered / game": num(getattr(r, "mustered_pg", math.nan)),
+                          "Blindsided / game": num(getattr(r, "blindsided_pg", math.nan))})
     if not rows:
         raise KeyError("games has no column deferred_steps")
     s.tables.append(Table("The one-collapse cap", pd.DataFrame(rows)))
@@ -266,7 +294,9 @@ def _sec_maw(ctx: Context, foot: str) -> Section:
 
 
 def _matchup_runs(ctx: Context) -> list[RunData]:
-    return [r for r in ctx.runs if r.params_hash == ctx.primary.params_hash]
+    # a claim's paired games fix their seats' styles: not a sample of the field
+    return [r for r in ctx.runs if r.params_hash == ctx.primary.params_hash
+            and not is_study_run(r)]
 
 
 def _sec_matchups(ctx: Context, foot: str) -> Section:
@@ -430,7 +460,11 @@ def roles(ctx: Context) -> list[str]:
     for run in ctx.others:
         diff = ctx.diff_paths(run)
         bits = []
-        if not diff:
+        if is_study_run(run):
+            bits.append(f"B5's paired games ({run.scenario_name.removeprefix('claims-')})"
+                        if run.scenario_name.startswith("claims-b5-") else
+                        f"a claim's own games ({run.scenario_name})")
+        elif not diff:
             bits.append("matchups (its 2-player games)" if 2 in run.player_counts
                         else "nothing (same rules, no 2-player games)")
         else:

@@ -14,7 +14,6 @@ from deepsim.factionbots import resolve_faction_bots
 from deepsim.params import params_hash, validate
 from deepsim.rulesets import common
 from deepsim.rulesets.base import KernelRuleset, KernelTables, Prepared
-from deepsim.rulesets.deepfall import compile as comp
 from deepsim.rulesets.deepfall import layout as L
 from deepsim.rulesets.deepfall.data import (
     DATA,
@@ -73,15 +72,19 @@ class DeepfallRuleset(KernelRuleset):
     seat_order = ("seat 1 plays first in round 1; the first-player marker then passes "
                   "clockwise")
     score_label = "Glory"
+    #: A39: the round cap is an engine limit, not a rule (a game it stops is unresolved)
+    safety_caps: ClassVar[dict[str, str]] = {"end.max_rounds": "round"}
     report_options = REPORT_OPTIONS
     claims_title = "Claims B1-B8"
     #: what its report sections and claims read (report.py)
     report_games_columns = (
         "players", "rounds", "truncated", "n_winners", "margin", "margin_rel", "rooms_scored",
         "rooms_contested", "contested_markers", "deferred_steps", "warned",
-        "taken_after_warning", "floors_collapsed", "deal", "rotation")
+        "taken_after_warning", "taken_moved_in", "taken_mustered", "taken_blindsided",
+        "floors_collapsed", "deal", "rotation")
     report_seats_columns = (
-        "players", "lineage", "calling", "company", "bot", "place", "win", "fair", "glory",
+        "seat", "players", "lineage", "calling", "company", "bot", "place", "win", "fair",
+        "glory",
         "glory_cash_out", "glory_worthy_end", "cash_outs", "last_stands", "worthy_ends",
         "taken_no_stand", "taken_no_stand_final", "taken_unplayed", "crews", "lineage_ability",
         "calling_ability", "rotation")
@@ -132,6 +135,11 @@ class DeepfallRuleset(KernelRuleset):
                 raise common.knobs_need_a_bot("seat", source=source, key=f"seats.{i}.knobs",
                                               lines=lines)
             seat_bots.append(seat.bot)
+        if sc.companies.mirror and any(s != sc.seats[0] for s in sc.seats[1:]):
+            i = next(i for i, s in enumerate(sc.seats) if s != sc.seats[0])
+            raise InputError("companies.mirror plays seat 1's company and bot at every "
+                             "seat: list the other seats as seat 1 (or leave 'seats:' out)",
+                             file=source, key=f"seats.{i}", line=lines.get(f"seats.{i}"))
         if sc.companies.unique:
             for half, label in ((0, "lineage"), (1, "calling")):
                 fixed = [v for v in spec[:, half] if v >= 0]
@@ -147,9 +155,13 @@ class DeepfallRuleset(KernelRuleset):
         fmix = (fbots.attach(companies(), profiles, bot_labels,
                              {n: i for i, n in enumerate(names)}) if fbots else None)
         knobs = np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64)
+        # the kernel's arrays (numba) load when a scenario is prepared, not when the ruleset
+        # is looked up (deepsim odds deepfall --help)
+        from deepsim.rulesets.deepfall import compile as comp
         arrays = comp.build(data, players=counts, seat_spec=spec,
                             bot_pool=[names.index(b) for b in sc.bots],
-                            unique=sc.companies.unique, knobs=knobs, fmix=fmix)
+                            unique=2 if sc.companies.mirror else int(sc.companies.unique),
+                            knobs=knobs, fmix=fmix)
         params = data.model_dump()
         # a scenario without rotate_seats resolves exactly as before (same scenario hash)
         resolved = sc.model_dump(exclude=set() if sc.rotate_seats else {"rotate_seats"})
@@ -281,12 +293,18 @@ class DeepfallRuleset(KernelRuleset):
                             labels[int(si[0, p, L.S_BOT])]) for p in range(n)]
         return gi, si, t.sf, t.events, names, t.where, t.seed
 
-    def trace(self, prepared: Prepared, game_index: int) -> list[str]:
+    #: ``trace`` and ``trace_records`` take a ``view`` (deepsim.tracefilter.TraceFilter)
+    trace_filters = True
+
+    def trace(self, prepared: Prepared, game_index: int, view=None) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
 
         It is the same kernel code path as the batch (``play_game``), so the trace ends
         with the Glory and winner of that game's batch row. Each line cites the rulebook
-        section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py).
+        section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py);
+        each round ends with the seats' Glory so far. ``view``
+        (:class:`deepsim.tracefilter.TraceFilter`) keeps only some seats, rounds or kinds
+        of line.
         """
         from deepsim.rulesets.deepfall.trace import format_events
         gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
@@ -299,7 +317,7 @@ class DeepfallRuleset(KernelRuleset):
             lines.append("  placeholder data: " + ", ".join(prepared.placeholders))
         for rule in prepared.skipped_rules:
             lines.append(f"  skipped rule: {rule}")
-        lines += format_events(ev, names)
+        lines += format_events(ev, names, view=view)
         lines.append("")
         lines.append("Final Glory:")
         for p in range(n):
@@ -309,7 +327,7 @@ class DeepfallRuleset(KernelRuleset):
                          f"{si[0, p, L.S_PLACE]}")
         return lines
 
-    def trace_records(self, prepared: Prepared, game_index: int) -> list[dict]:
+    def trace_records(self, prepared: Prepared, game_index: int, view=None) -> list[dict]:
         """The trace of game ``game_index`` as records for tools (``trace --format json``).
 
         First a ``header`` record (game, seed, players, rooms per floor, Dread track, the
@@ -317,9 +335,12 @@ class DeepfallRuleset(KernelRuleset):
         (:func:`deepsim.rulesets.deepfall.trace.decode`: round, seat, event, rule and its
         named values), last a ``result`` record (each seat's Glory by source, place, win).
         Seats are numbered from 1 as in every table (``seat`` -1 = the table); a room's
-        ``winners`` is the list of their seat numbers.
+        ``winners`` is the list of their seat numbers; each code of a die, face or room
+        theme has its name beside it (``die_name``, ``face_name``, ``room_name``; a
+        setup's ``rooms``). ``view`` (:class:`deepsim.tracefilter.TraceFilter`) keeps only
+        the events of some seats, rounds or kinds.
         """
-        from deepsim.rulesets.deepfall.trace import decode
+        from deepsim.rulesets.deepfall.trace import decode, named
         gi, si, sf, ev, names, where, seed = self._traced(prepared, game_index)
         labels = prepared.compiled["bot_labels"]
         seats = [{"seat": p + 1, "label": names[p],
@@ -342,7 +363,10 @@ class DeepfallRuleset(KernelRuleset):
                              "place": int(si[0, p, L.S_PLACE]),
                              "win": float(sf[0, p, L.SF_WIN])}
                             for p in range(len(names))]}
-        return [header] + [{"type": "event", **_numbered(e)} for e in decode(ev)] + [result]
+        events = [{"type": "event", **named(_numbered(e))} for e in decode(ev)]
+        if view is not None:
+            events = [e for e in events if view.keeps(e)]
+        return [header] + events + [result]
 
     def bot_data(self) -> BotData:
         """The bots' knobs with their bounds and the styles (``baseline`` marked)."""

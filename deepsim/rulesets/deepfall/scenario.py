@@ -31,8 +31,21 @@ class Seat(BaseModel):
 
 
 class Companies(BaseModel):
+    """How seats get their companies: ``unique`` (A19) each Lineage and Calling at most
+    once per game; ``mirror`` every seat plays the company and bot seat 1 draws (a mirror
+    game: the reference of a claim whose answer is known when every player is the same)."""
+
     model_config = ConfigDict(extra="forbid")
     unique: bool = True   # A19
+    mirror: bool = False
+
+    @field_validator("mirror")
+    @classmethod
+    def _mirror_not_unique(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and info.data.get("unique", True):
+            raise ValueError("mirror games repeat one company at every seat: set "
+                             "companies.unique: false with companies.mirror: true")
+        return value
 
 
 class DeepfallScenario(ScenarioBase):

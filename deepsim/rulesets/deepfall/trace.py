@@ -60,10 +60,13 @@ REASONS: dict[str, dict[int, tuple[str, tuple[str, ...]]]] = {
         5: ("floor_falls", ("affordable", "last_stand/100", "price")),
         6: ("cash_loot", ("loot/100", "cash_loot/100", "deepest/100", "cash_depth/100")),
         7: ("stay", ("loot/100", "cash_loot/100", "deepest/100", "cash_depth/100")),
+        8: ("exit_via", ("exit_via/100",)),
     },
 }
 _GENERIC = ("x", "y", "z", "w", "u", "v")
 FORECAST = {0: "not next", 1: "falls", 2: "stands", 3: "falls", 4: "falls", 5: "stands"}
+#: why an unclaimed room's value does (or cannot) rise at its floor's collapse (``rise``)
+RISE_BLOCKED = ("rises", "last floor", "share rounds to 0", "room above gone")
 
 
 def _val(name: str, v: int):
@@ -96,6 +99,8 @@ def decode(ev: np.ndarray) -> list[dict]:
             rec.update(raw)
         if name == "forecast":
             rec["falls"] = FORECAST[rec["verdict"]] == "falls"
+        if name == "rise":
+            rec["blocked"] = RISE_BLOCKED[rec["blocked"]]
         if name in ("search", "search_room"):
             for f, v in zip(fields, row[3:3 + len(fields)]):
                 if f.startswith("mean") and v == L.NOT_AN_OPTION:
@@ -215,8 +220,14 @@ def _line(e: dict, who, dice: list[str], rooms: list[tuple]) -> str | None:
                 f" x depth {e['depth']} = {e['glory']} Glory -> {' & '.join(winners)} "
                 f"(+{e['share']} each; {e['claimants']} claimant(s))")
     if k == "rise":
-        return (f"   {_room(e['room'])} (slot {e['slot']}) unclaimed: {e['plunder']} value "
-                f"rises to Floor {e['floor'] - 1}")
+        head = f"   {_room(e['room'])} (slot {e['slot']}) unclaimed: "
+        b = e["blocked"]
+        if b == "rises":
+            return head + f"{e['plunder']} value rises to Floor {e['floor'] - 1}"
+        why = {"last floor": f"Floor {e['floor']} is the last, there is no floor above",
+               "share rounds to 0": "the share that rises rounds down to 0",
+               "room above gone": "the room above it is gone"}[b]
+        return head + f"nothing rises ({why})"
     if k == "worthy_end":
         basis = (f"Depth Value {_g(e['basis'])} of deepest Floor {e['deepest']}"
                  if e["basis_is_depth_value"] else f"deepest Floor {e['deepest']}")
@@ -341,10 +352,13 @@ def _why(e: dict) -> str:
         if r == "leaving_upward":
             return f"{act}: leaving upward (this floor falls sooner)"
         if r == "no_claim_here":
+            if e["keep"] > 0:
+                return (f"{act}: no claim here worth a marker with the Cunning its Moves "
+                        f"leave ({e['cunning']} - {e['keep']} kept for the Moves)")
             return f"{act}: no claim here worth a marker"
         cmp = ">" if r == "here_beats_there" else "<="
         return (f"{act}: best claim here scores {_g(e['here'])} {cmp} {_g(e['there'])} on "
-                f"arrival")
+                f"arrival at Floor {e['arrival_floor']}")
     if k == "why_room":
         a = e["action"]
         if a == 2:
@@ -363,6 +377,9 @@ def _why(e: dict) -> str:
         act = {0: "stays", 1: "cashes out", 2: "declares a Last Stand"}[e["exit"]]
         if r == "random":
             return f"{act}: random bot"
+        if r == "exit_via":
+            return (f"{act}: exit_via {_g(e['exit_via'])} steers the way out (the "
+                    f"heuristic leaves here)")
         if r == "last_stand_declared":
             return f"{act}: a Last Stand is declared (no Cash Out after one, A29)"
         if r == "last_stand_2":
@@ -449,32 +466,90 @@ def _search_line(e: dict, rooms: list[tuple]) -> str:
             f"{', '.join(opts)} -> {name(chosen)} ({tail})")
 
 
-def format_events(ev: np.ndarray, seat_names: list[str]) -> list[str]:
-    """Turn int64[k, EVENT_WIDTH] events into log lines, each citing its rule."""
+def _standings(r: int, glory: list[float], who) -> str:
+    """``-- Glory after round 3: S1 12, S2 30 (leads), S3 8``: each seat's Glory so far."""
+    top = max(glory) if glory else 0.0
+    parts = [f"{who(p).split(' ')[0]} {_g(v)}" + (" (leads)" if v == top and top > 0 else "")
+             for p, v in enumerate(glory)]
+    return f"-- Glory after round {r}: " + ", ".join(parts)
+
+
+def format_events(ev: np.ndarray, seat_names: list[str], view=None,
+                  standings: bool = True) -> list[str]:
+    """Turn int64[k, EVENT_WIDTH] events into log lines, each citing its rule.
+
+    ``view`` (a :class:`deepsim.tracefilter.TraceFilter`) keeps only some seats, rounds or
+    kinds of line; ``standings`` adds each seat's Glory so far at the end of every round
+    (from the Glory the events credit: rooms scored, Cash Outs, Worthy Ends).
+    """
     lines: list[str] = []
     dice: list[str] = []
     rooms: list[tuple] = []
+    glory = [0.0] * len(seat_names)
 
     def who(p: int) -> str:
         return seat_names[p] if 0 <= p < len(seat_names) else "-"
 
+    def show_round(r: int) -> bool:
+        return view is None or view.rounds is None or r in view.rounds
+
     overridden: dict[int, str] = {}     # seat -> the bot line a search just overrode
+    last_round = 0
     for e in decode(ev):
+        k = e["event"]
+        closes = k == "end" or (k == "round" and e["round"] > last_round)
+        if standings and closes and last_round >= 1 and show_round(last_round) \
+                and (view is None or view.only != "bot"):
+            lines.append(_standings(last_round, glory, who))
+        if k == "round":
+            last_round = e["round"]
+        elif k == "score":
+            for q in range(L.MAX_SEATS):
+                if e["winners"] >> q & 1 and q < len(glory):
+                    glory[q] += e["share"]
+        elif k in ("cash_out", "worthy_end") and 0 <= e["seat"] < len(glory):
+            glory[e["seat"]] += e["glory"]
         text = _line(e, who, dice, rooms)
         if text is None:
             continue
-        if e["event"] == "search" and e["chosen"] != e["heuristic"]:
+        if k == "search" and e["chosen"] != e["heuristic"]:
             overridden[e["seat"]] = WHY_OF[e["decision"]]
-        elif overridden.get(e["seat"]) == e["event"]:
+        elif overridden.get(e["seat"]) == k:
             del overridden[e["seat"]]
             text = text.replace("bot: ", "bot (heuristic, overridden by the search above): ",
                                 1)
+        if view is not None and not view.keeps({**e, "seat": e["seat"] + 1
+                                                if e["seat"] >= 0 else -1}):
+            continue
+        if view is not None and view.only == "bot" and e["seat"] >= 0 \
+                and text.startswith("    "):
+            # the seat's own lines are left out: name it on each of its bot lines
+            text = f"  {who(e['seat']).split(' ')[0]} " + text[4:]
         tag = "[bot]" if e["rule"] == "bot" else f"[{e['rule']}]"
-        if e["event"] in ("setup", "round", "end"):
+        if k in ("setup", "round", "end"):
             tag = ""
         for part in text.split("\n"):
             lines.append(f"{part}  {tag}" if part and tag else part)
     return lines
+
+
+#: event values that hold a code of the ruleset's lists, and the list naming it
+_CODES = {"die": DICE, "face": SYMBOLS, "room": ROOMS}
+
+
+def named(rec: dict) -> dict:
+    """An event record with a name beside each code (``die_name``: "warrior",
+    ``face_name``: "steel", ``room_name``: "vault"; a setup's ``rooms``: the floor's
+    themes in slot order), as ``trace --format json`` prints it."""
+    out = dict(rec)
+    for key, names in _CODES.items():
+        v = rec.get(key)
+        if isinstance(v, int) and 0 <= v < len(names):
+            out[f"{key}_name"] = names[v]
+    if rec.get("event") == "setup":
+        out["rooms"] = [ROOMS[rec[f"room_{i}"]] for i in range(1, 7)
+                        if 0 <= rec.get(f"room_{i}", -1) < len(ROOMS)]
+    return out
 
 
 def seat_label(p: int, lin: int, cal: int, bot: str) -> str:

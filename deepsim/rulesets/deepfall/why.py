@@ -25,7 +25,8 @@ Reason codes (the ``reason`` value of each event; trace.py words them):
   ``target_depth``; 3 the floor falls: Worthy End beats Cash Out by more than half the
   held rooms' Glory; 4 the floor falls: Cash Out (Worthy End not worth it); 5 the floor
   falls: Cash Out (no Last Stand: not affordable or ``last_stand`` 0); 6 Loot reached
-  ``cash_loot`` at ``cash_depth``; 7 stays.
+  ``cash_loot`` at ``cash_depth``; 7 stays; 8 ``exit_via`` steers the way out of a crew
+  the heuristic makes leave.
 - forecast verdict: 0 not the next floor to fall; 1 falls (the round's own steps reach
   it); 2 stands (even a full Dread track would not reach it); 3 falls (the track is full);
   4 falls by the forecast; 5 stands by the forecast.
@@ -75,6 +76,7 @@ from deepsim.rulesets.deepfall.layout import (
     K_CASH_DEPTH,
     K_CASH_LOOT,
     K_DREAD_STOP,
+    K_EXIT_VIA,
     K_LAST_STAND,
     K_MAW_MARGIN,
     K_PRESS_MAX,
@@ -172,11 +174,11 @@ def press(st, dat, kn, p, presses, target_floor, pressed):
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        sc = bots._room_score(st, dat, kn, fi, s, p, 0)
+        sc = bots.room_score(st, dat, kn, fi, s, p, 0)
         if sc > best:
             best = sc
             best_s = s
-            ns, nc = bots._need(st, dat, fi, s, p)
+            ns, nc = bots.claim_need(st, dat, fi, s, p)
     if best_s < 0:
         emit(st, p, EV_WHY_PRESS, (pressed, 7, target_floor, 0, 0, 0, 0))
         return
@@ -238,28 +240,27 @@ def floor(st, dat, kn, p, before_roll, chosen):
 
 @trace_writer
 def here(st, dat, kn, p, target_floor, keep):
-    """Why ``bots.claim_here_first`` answered ``keep`` (-1 = move first, §6A.4)."""
+    """Why ``bots.claim_here_first`` answered ``keep`` (-1 = move first, §6A.4): the claim
+    here scored with the Cunning the Moves leave, against the best on arrival at the floor
+    the Moves reach (``bots.move_plan``)."""
     sd = st.sd
+    cur = sd[p, SD_FLOOR]
+    cun = st.sym[CUNNING]
     if kn[K_RANDOM] > 0.5:
-        emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 0, 0, 0, keep, 0, 0))
+        emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 0, 0, 0, keep, cun, cur))
         return
-    if target_floor < sd[p, SD_FLOOR]:
-        emit(st, p, EV_WHY_HERE, (1, 1, 0, 0, keep, 0, 0))
+    if target_floor < cur:
+        emit(st, p, EV_WHY_HERE, (1, 1, 0, 0, keep, cun, cur))
         return
-    sym = st.sym
     k = bots.moves_cunning(st, dat, kn, p, target_floor)
-    steel = sym[STEEL]
-    cun = sym[CUNNING] - min(k, sym[CUNNING])
-    s_here, sc_here = bots._best_claim(st, dat, kn, p, sd[p, SD_FLOOR] - 1, steel, cun)
+    dest, _c = bots.move_plan(st, dat, kn, p, target_floor)
+    s_here, sc_here = bots.best_claim(st, dat, kn, p, cur - 1, st.sym[STEEL], cun - k)
     if s_here < 0:
-        emit(st, p, EV_WHY_HERE, (0, 2, 0, 0, keep, 0, 0))
+        emit10(st, p, EV_WHY_HERE, (0, 2, 0, 0, k, cun, cur, dest, 0, 0))
         return
-    fi = target_floor - 1
-    s_there, there = bots._best_claim(st, dat, kn, p, fi, steel, cun)
-    if s_there < 0 and dat.book.rules[R_ASSAULT] > 0.5:
-        _s, there = bots._best_assault(st, dat, kn, p, fi, steel, cun)
-    emit(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 3 if sc_here > there else 4,
-                              x100(sc_here), x100(there), keep, 0, 0))
+    there = bots.arrival_score(st, dat, kn, p, target_floor)
+    emit10(st, p, EV_WHY_HERE, (1 if keep >= 0 else 0, 3 if sc_here > there else 4,
+                                x100(sc_here), x100(there), keep, cun, cur, dest, 0, 0))
 
 
 @trace_writer
@@ -282,13 +283,13 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
     second = 0.0
     options = 0
     action = 0
-    # claims first (bots._best_claim), the assaults only when no claim is worth it
+    # claims first (bots.best_claim), the assaults only when no claim is worth it
     for s in range(st.g[GS_SLOTS]):
         if gone[fi, s] == 1:
             continue
-        ns, nc = bots._need(st, dat, fi, s, p)
-        if steel >= ns and cun >= nc and bots._trinity(st, dat, p, st.theme[fi, s]):
-            sc = bots._room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
+        ns, nc = bots.claim_need(st, dat, fi, s, p)
+        if steel >= ns and cun >= nc and bots.trinity_ok(st, dat, p, st.theme[fi, s]):
+            sc = bots.room_score(st, dat, kn, fi, s, p, steel - ns + cun - nc)
             options += 1
             if sc > best:
                 second, second_s = best, best_s
@@ -309,13 +310,13 @@ def room(st, dat, kn, p, fi, keep_c, allow_assault, slot, assault):
             for s in range(st.g[GS_SLOTS]):
                 if gone[fi, s] == 1:
                     continue
-                ns, nc = bots._need(st, dat, fi, s, p)
-                if not bots._adds(ns, nc, steel, cun):
+                ns, nc = bots.claim_need(st, dat, fi, s, p)
+                if not bots.adds_strength(ns, nc, steel, cun):
                     continue
                 if ns - min(steel, ns) > reach_s or nc - min(max(cun, 0), nc) > reach_c:
                     continue
                 options += 1
-                sc = bots._room_score(st, dat, kn, fi, s, p, 0)
+                sc = bots.room_score(st, dat, kn, fi, s, p, 0)
                 if sd[p, SD_PROG_FLOOR] == fi and sd[p, SD_PROG_SLOT] == s:
                     sc *= 1.5
                 if sc > best:
@@ -355,6 +356,9 @@ def exit_(st, dat, kn, p, price, choice):
     if kn[K_RANDOM] > 0.5:
         emit(st, p, EV_WHY_EXIT, (choice, 0, 0, 0, 0, 0, 0))
         return
+    if choice != 0 and kn[K_EXIT_VIA] > 0.5:
+        emit(st, p, EV_WHY_EXIT, (choice, 8, x100(kn[K_EXIT_VIA]), 0, 0, 0, 0))
+        return
     cur = sd[p, SD_FLOOR]
     deepest = sd[p, SD_DEEPEST]
     loot = st.loot[p]
@@ -371,7 +375,7 @@ def exit_(st, dat, kn, p, price, choice):
             if rules[R_WORTHY_KEEPS_LOOT] > 0.5:
                 worthy += loot * rules[R_GLORY_PER_LOOT]
             cash = loot * rules[R_GLORY_PER_LOOT] + rules[R_DIVIDEND] * deepest
-            held = bots._held_value(st, dat, p)
+            held = bots.held_value(st, dat, p)
             emit(st, p, EV_WHY_EXIT, (choice, 3 if worthy - cash > 0.5 * held else 4,
                                       x100(worthy), x100(cash), x100(held), 0, 0))
             return

@@ -1,41 +1,15 @@
-"""Rivals: Masters of the Deep: an odds-only ruleset (``deepsim odds rivals QUESTION``; no kernel yet).
+"""Rivals: Masters of the Deep: a 2-4 player hex skirmish with exploding dice (rule ids RV-*
+and ambiguities AMB-* of the digest, AMB-27.. of the scope).
 
-Its dice and the numbers its questions read are in ``rivals.yaml`` (with ``--set``
-overrides, listed by ``deepsim params rivals``); the questions are in ``odds.py``.
+Rules in ``kernel.py`` (with ``state.py``, ``board.py``, ``dice.py``), bots in ``bots.py``
+and ``bots.yaml``, numbers in ``rivals.yaml`` (``data.py``; ``odds.py`` answers ``deepsim
+odds rivals`` from the same dice), the map in ``maps.py`` and ``hexgrid.py``, the contract
+in ``ruleset.py``; ``report.py`` writes its report sections, ``trace.py`` its trace.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from deepsim.rulesets.base import OddsRuleset
-from deepsim.rulesets.common import DataFile
-
-
-def _model():
-    from deepsim.rulesets.rivals.odds import RivalsData
-    return RivalsData
-
-
-#: the data file the odds read (``--set`` paths: ``deepsim params rivals``)
-DATA = DataFile(Path(__file__).with_name("rivals.yaml"), _model)
-
-
-class RivalsRuleset(OddsRuleset):
-    """Rivals: Masters of the Deep: dice odds only (deepsim.rulesets.base.OddsRuleset)."""
-
-    name = "rivals"
-    title = "Rivals: Masters of the Deep"
-
-    def odds(self):
-        """The questions of odds.py."""
-        from deepsim.rulesets.rivals.odds import BOOK
-        return BOOK
-
-    def parameters(self) -> list[dict]:
-        """Every path of rivals.yaml a ``--set`` can change, with its default, type and
-        bounds."""
-        return DATA.parameters()
-
+from deepsim.rulesets.rivals.data import DATA, parameter_paths, placeholders
+from deepsim.rulesets.rivals.ruleset import RivalsRuleset
 
 RULESET = RivalsRuleset()
+
+__all__ = ["DATA", "RULESET", "RivalsRuleset", "parameter_paths", "placeholders"]

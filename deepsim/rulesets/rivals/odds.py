@@ -7,24 +7,26 @@ and with ``explode.recursive`` those extra dice can explode again, up to ``explo
 extra dice per roll (AMB-01). The roll is a finite Markov chain (pending explosions, extra
 dice rolled) that icepool iterates exactly. Net hits = attacker hits - defender shields,
 at least 0 (RV-C6); each side gains one Aether per Aether face (RV-C7); the attacker's
-shields and the defender's hits do nothing (AMB-05).
+shields and the defender's hits do nothing (AMB-05). The game kernel resolves its attacks
+from the same data and readings (``dice.py``), so this is also the law of its rolls.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
 
 import icepool
-from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import at_least, exact_method, load_data, mean, need, probs
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
 from deepsim.rulesets.base import OddsBook, OddsOption
-from deepsim.rulesets.common import StrictModel
+from deepsim.rulesets.rivals.schema import FACE_VALUE, FACES, RivalsData
+
+__all__ = ["BOOK", "FACES", "FACE_VALUE", "RivalsData", "answer", "attack", "cap_pool",
+           "data", "degrade", "parse_pool", "roll", "upgrade"]
 
 DATA_FILE = Path(__file__).with_name("rivals.yaml")
 
@@ -33,65 +35,6 @@ QUESTIONS = {
               "Aether",
     "colours": "each colour's faces and expected hits, shields, Aether (with explosions)",
 }
-
-FACES = ("hit", "exploding_hit", "shield", "aether", "exploding_aether", "blank")
-# face -> (hits, shields, aether, explosions)
-FACE_VALUE = {"hit": (1, 0, 0, 0), "exploding_hit": (1, 0, 0, 1), "shield": (0, 1, 0, 0),
-              "aether": (0, 0, 1, 0), "exploding_aether": (0, 0, 1, 1), "blank": (0, 0, 0, 0)}
-
-
-class Colour(StrictModel):
-    placeholder: bool = True
-    rank: int = Field(ge=0, le=10)
-    faces: list[Literal[FACES]] = Field(min_length=1, max_length=20)  # type: ignore[valid-type]
-
-
-class Explode(StrictModel):
-    extra_die: str
-    recursive: bool
-    cap: int = Field(ge=0, le=50)
-
-
-class Modifier(StrictModel):
-    degrade_attack: int = Field(0, ge=0, le=10)
-    upgrade_attack: int = Field(0, ge=0, le=10)
-    degrade_defence: int = Field(0, ge=0, le=10)
-    upgrade_defence: int = Field(0, ge=0, le=10)
-    auto_shields: int = Field(0, ge=0, le=10)
-    add_attack: list[str] = Field(default_factory=list)
-    add_defence: list[str] = Field(default_factory=list)
-
-
-class RivalsData(StrictModel):
-    name: Literal["rivals"]
-    title: str
-    colours: dict[str, Colour]
-    explode: Explode
-    degrade_order: list[str]
-    upgrade_beyond_top_adds: str
-    upgrade_target: Literal["weakest"]
-    modifiers: dict[str, Modifier]
-
-    @model_validator(mode="after")
-    def _names(self):
-        known = set(self.colours)
-        for where, names in (("explode.extra_die", [self.explode.extra_die]),
-                             ("degrade_order", self.degrade_order),
-                             ("upgrade_beyond_top_adds", [self.upgrade_beyond_top_adds])):
-            bad = [n for n in names if n not in known]
-            if bad:
-                raise ValueError(f"{where}: unknown colour(s) {bad}; colours: {sorted(known)}")
-        for m, spec in self.modifiers.items():
-            bad = [n for n in spec.add_attack + spec.add_defence if n not in known]
-            if bad:
-                raise ValueError(f"modifiers.{m}: unknown colour(s) {bad}")
-        if sorted(self.degrade_order) != sorted(known):
-            raise ValueError("degrade_order must list every colour once, strongest first")
-        x = self.colours[self.explode.extra_die]
-        if self.explode.recursive and all(FACE_VALUE[f][3] for f in x.faces):
-            raise ValueError("the extra die always explodes; chains would never end")
-        return self
-
 
 def data(sets: list[str] | None = None) -> RivalsData:
     """The Rivals dice data after ``--set`` overrides."""
@@ -166,6 +109,19 @@ def upgrade(d: RivalsData, pool: list[str], times: int) -> list[str]:
     return pool
 
 
+def cap_pool(d: RivalsData, pool: list[str]) -> list[str]:
+    """AMB-02 ``combat.pool_cap``: at most that many dice of one colour in a roll (the
+    extra dice of explosions aside); the pool unchanged when it is null."""
+    cap = d.combat.pool_cap
+    if cap is None:
+        return list(pool)
+    out: list[str] = []
+    for c in pool:
+        if out.count(c) < cap:
+            out.append(c)
+    return out
+
+
 def colour_die(d: RivalsData, colour: str) -> icepool.Die:
     """One die: outcomes Vector(hits, shields, aether, explosions)."""
     return icepool.Die([icepool.Vector(FACE_VALUE[f]) for f in d.colours[colour].faces])
@@ -229,13 +185,15 @@ def attack(d: RivalsData, *, attack_pool: str | None, defence_pool: str | None,
             total[f] += getattr(spec, f)
         a_pool += spec.add_attack
         d_pool += spec.add_defence
-    a_pool = degrade(d, upgrade(d, a_pool, total["upgrade_attack"]), total["degrade_attack"])
-    d_pool = degrade(d, upgrade(d, d_pool, total["upgrade_defence"]),
-                     total["degrade_defence"])
+    a_pool = cap_pool(d, degrade(d, upgrade(d, a_pool, total["upgrade_attack"]),
+                                 total["degrade_attack"]))
+    d_pool = cap_pool(d, degrade(d, upgrade(d, d_pool, total["upgrade_defence"]),
+                                 total["degrade_defence"]))
     recursive = d.explode.recursive if chain is None else chain
     cap = d.explode.cap if cap is None else need(cap, key="--cap", lo=0, hi=50)
     ra = roll(d, a_pool, recursive=recursive, cap=cap)
-    rd = roll(d, d_pool, recursive=recursive, cap=cap)
+    # AMB-31: without explode.defender the defender's exploding faces add no dice
+    rd = roll(d, d_pool, recursive=recursive, cap=cap if d.explode.defender else 0)
     shields = total["auto_shields"]
     net = probs(icepool.map(lambda a, b: max(0, a[0] - b[1] - shields), ra, rd))
     a_ae = probs(ra.map(lambda v: v[2]))
@@ -258,7 +216,9 @@ def attack(d: RivalsData, *, attack_pool: str | None, defence_pool: str | None,
     used = set(a_pool) | set(d_pool) | {d.explode.extra_die}
     notes = [f"Explosions add one {d.explode.extra_die} die each (RV-D3), "
              + ("chained (extra dice explode again)" if recursive else "not chained")
-             + f", at most {cap} extra dice per roll (AMB-01).",
+             + f", at most {cap} extra dice per roll (AMB-01)"
+             + ("" if d.explode.defender else "; the defender's do not explode (AMB-31)")
+             + ".",
              ("Net hits = attacker hits - defender shields (min 0, RV-C6); each net hit is a "
               "wound (AMB-04). Rows stop where every probability is below 0.00005%.")]
     if shields:

@@ -3,7 +3,7 @@
 ``make findings`` plays the runs (a large mixed run, a 2-player run, one run per rule reading
 the claims need) and calls::
 
-    python -m deepsim.rulesets.deepfall.findings PRIMARY_RUN [OTHER_RUN ...] --out reports
+    python -m deepsim.studies.deepfall_findings PRIMARY_RUN [OTHER_RUN ...] --out reports
 
 which writes ``reports/FINDINGS.md``, its plots under ``reports/findings/`` and the full
 report of the primary run into ``PRIMARY_RUN/report/``. With ``--meta META_RUN`` (a run of
@@ -26,9 +26,11 @@ from deepsim.report.build import build_report, write_report
 from deepsim.report.config import ReportConfig
 from deepsim.report.model import Report, Section
 from deepsim.report.render import claim_details, claims_table, compress_paths, md_section
-from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED
+from deepsim.report.verdicts import FAILS, HOLDS, NOT_MEASURED, UNTESTABLE, verdict_word
 from deepsim.reporting import load_run
 from deepsim.rulesets.deepfall import REPORT_OPTIONS
+from deepsim.rulesets.deepfall import calibration as C
+from deepsim.rulesets.deepfall.claims import BOT_DESIGN, CLAIM_TABLE, CONSTRUCTION, GAMES
 
 __all__ = ["findings_markdown", "main", "write_findings"]
 
@@ -47,19 +49,128 @@ _FIGURES = {"win_share_heatmap.png", "win_share_companies.png", "game_length.png
             "seat_advantage.png", "exits.png", "bradley_terry.png"}
 
 
+def _basis(res, key: str) -> str:
+    spec = CLAIM_TABLE.get(res.claim.id)
+    r = next((r for r in spec.readings if r.key == key), None) if spec else None
+    return r.basis if r else "the games"
+
+
 def _plain(report: Report) -> list[str]:
-    """One bullet per claim: verdict and what was measured, in words."""
+    """One bullet per claim: the verdict of each reading, what decides it, and what was
+    measured, in words; then the claims counted by what makes them hold."""
     out = []
+    cats: dict[str, dict[str, list[str]]] = {}
     for res in report.claims:
-        parts = "; ".join(f"{p.label}: {p.measured} → {p.verdict}" for p in res.parts
-                          if p.verdict != NOT_MEASURED)
+        rv = res.reading_verdicts()
+        bits = []
+        for key, v in rv.items():
+            word = verdict_word(v)
+            basis = _basis(res, key)
+            label = res.readings.get(key, "")
+            parts = "; ".join(f"{p.label}: {p.measured} → {p.verdict}"
+                              for p in (res.reading_parts(key) if key else res.parts)
+                              if p.verdict != NOT_MEASURED)
+            tag = f"**{word}**" + (f" by {basis}" if word in (HOLDS, FAILS) else "")
+            if word == UNTESTABLE:
+                tag += f" ({res.untestable.get(key, '')})"
+            bits.append(f"*{label}*: {tag}" + (f" ({parts})" if parts and word != UNTESTABLE
+                                                else ""))
+            cat = (f"hold by {basis}" if word == HOLDS else f"fail by {basis}"
+                   if word == FAILS else "untestable as worded" if word == UNTESTABLE
+                   else "not settled")
+            cats.setdefault(cat, {}).setdefault(res.claim.id, []).append(key)
         missing = [p.label for p in res.parts if p.verdict == NOT_MEASURED]
-        text = f"- **{res.claim.id}** ({res.claim.section}) *{res.claim.text}* " \
-               f"**{res.verdict.upper()}**. {parts}."
+        text = (f"- **{res.claim.id}** ({res.claim.section}) *{res.claim.text}* "
+                f"**{res.verdict.upper()}**. " + " ".join(b + "." for b in bits))
         if missing:
             text += f" Not measured: {', '.join(missing)}."
         out.append(text)
-    return out
+    n_read = {res.claim.id: len(res.reading_verdicts()) for res in report.claims}
+    summary = []
+    bases = (CONSTRUCTION, BOT_DESIGN, GAMES)
+    for cat in (*(f"hold by {b}" for b in bases), *(f"fail by {b}" for b in bases),
+                "untestable as worded", "not settled"):
+        got = cats.get(cat, {})
+        if got:
+            summary.append(f"**{cat}**: " + ", ".join(
+                cid if len(keys) == n_read[cid] else f"{cid} ({', '.join(keys)})"
+                for cid, keys in got.items()))
+    return [*out, "", "By reading (a claim named alone: every reading of it): "
+            + "; ".join(summary) + ". A reading holds *by "
+            "construction* when the rules or the kernel make it so, *by bot design* when "
+            "the bots are written to avoid the situation (a player who does not avoid it "
+            "meets it: the calibration of B4), *by the games* when the measurement "
+            "decides."]
+
+
+def _short(verdicts: dict[str, str]) -> str:
+    words = {verdict_word(v) for v in verdicts.values()}
+    return words.pop() if len(words) == 1 else "mixed"
+
+
+def readings_markdown() -> list[str]:
+    """The table of each claim's conjuncts and alternative readings (claims.py)."""
+    lines = ["## Conjuncts and readings", "",
+             ("A claim's *conjuncts* must all hold for it to hold; its *readings* are the "
+              "ways its words can be read, each judged on its own (a claim read two ways "
+              "holds under the readings named, not only when both do). What decides each "
+              "reading: *construction* (the rules or the kernel), *bot design* or *the "
+              "games* (`deepsim/rulesets/deepfall/claims.py`, `CLAIM_TABLE`)."), "",
+             "| Claim | Conjuncts (all must hold) | Readings (each judged alone) | Decided by |",
+             "|---|---|---|---|"]
+    for cid, spec in CLAIM_TABLE.items():
+        conj = "; ".join(spec.conjuncts) or "(one statement)"
+        reads = "<br>".join(f"`{r.key}`: {r.label}" for r in spec.readings)
+        basis = "<br>".join(f"`{r.key}`: {r.basis}" for r in spec.readings)
+        lines.append(f"| {cid} | {conj} | {reads} | {basis} |")
+    return lines + [""]
+
+
+def verdicts_markdown(report: Report, calibration: dict) -> list[str]:
+    """The verdict of every reading beside its instrument's calibration."""
+    cal = calibration.get("instruments") or {}
+    lines = ["## Verdict per reading, beside its calibration", "",
+             ("Each reading's verdict (its conjuncts combined: fails if one fails, holds if "
+              "all hold) and the calibration of the instrument(s) it reads: the instrument "
+              "on a reference whose answer is known (section *Calibration*). A reading "
+              "whose instrument fails its calibration is *untestable as worded*."), "",
+             "| Claim | Reading | Verdict | Decided by | Calibration |", "|---|---|---|---|---|"]
+    for res in report.claims:
+        spec = CLAIM_TABLE[res.claim.id]
+        rv = res.reading_verdicts()
+        for r in spec.readings:
+            c = "; ".join(f"{k} {'passes' if cal[k]['passed'] else 'FAILS'}"
+                          for k in r.calibration if k in cal) or "not calibrated"
+            lines.append(f"| {res.claim.id} | `{r.key}`: {r.label} | {rv.get(r.key, '-')} | "
+                         f"{r.basis} | {c} |")
+    return lines + [""]
+
+
+def calibration_markdown(calibration: dict) -> list[str]:
+    """The calibration section from ``calibration.yaml``."""
+    lines = ["## Calibration", ""]
+    if not calibration:
+        return lines + ["No calibration.yaml: run `make findings-calibration`.", ""]
+    lines += [
+        (f"Every instrument run on a reference whose answer is known, on seeds apart from the "
+         f"verdict runs (`make findings-calibration`: `{calibration.get('made_by', '?')}`, "
+         f"{calibration.get('made_utc', '?')} UTC, committed in "
+         f"`deepsim/rulesets/deepfall/calibration.yaml` before the verdict runs). The mirror "
+         f"margins it measured are the threshold of B6's reading `mirror`. Error rates are "
+         f"counted over {calibration.get('reps', '?')} relabellings or blocks, against the "
+         f"stated alpha {calibration.get('alpha', 0.05):g} plus three Monte Carlo standard "
+         f"errors."), "",
+        "| Instrument | Reference (known answer) | Result | |", "|---|---|---|---|"]
+    for key, e in (calibration.get("instruments") or {}).items():
+        lines.append(f"| {key} | {e['reference']} | {e['figure']} (runs: "
+                     f"{', '.join(e.get('runs', []))}) | "
+                     f"{'passes' if e['passed'] else '**fails: untestable as worded**'} |")
+    return lines + [""]
+
+
+def _calibration_runs(calibration: dict) -> list[str]:
+    return [f"- Calibration `{name}`: `{r['path']}`: {r['label']}. Made by `make "
+            f"findings-calibration`." for name, r in (calibration.get("runs") or {}).items()]
 
 
 def _changes(report: Report) -> list[str]:
@@ -152,21 +263,32 @@ def splice_ladder(text: str, lines: list[str]) -> str:
 
 def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
                       skill: list[str] | None = None,
-                      ladder: list[str] | None = None) -> str:
+                      ladder: list[str] | None = None, calibration: dict | None = None
+                      ) -> str:
     """FINDINGS.md text for ``report`` (built from the primary run plus the others);
     ``skill``: the side-by-side section (:func:`deepsim.meta.sidebyside.markdown`)."""
     r = report.primary
-    holds = [c.claim.id for c in report.claims if c.verdict.startswith(HOLDS)]
-    fails = [c.claim.id for c in report.claims if c.verdict.startswith(FAILS)]
-    other = [c.claim.id for c in report.claims if c.claim.id not in holds + fails]
+    calibration = C.load_calibration() if calibration is None else calibration
+    per = {c.claim.id: {k: verdict_word(v) for k, v in c.reading_verdicts().items()}
+           for c in report.claims}
+    holds = [cid for cid, rv in per.items() if all(v == HOLDS for v in rv.values())]
+    some = [f"{cid} (under {', '.join(k for k, v in rv.items() if v == HOLDS)})"
+            for cid, rv in per.items() if cid not in holds and HOLDS in rv.values()]
+    fails = [cid for cid, rv in per.items()
+             if all(v in (FAILS, UNTESTABLE) for v in rv.values()) and FAILS in rv.values()]
+    other = [cid for cid in per if cid not in holds + fails
+             and not any(s.startswith(cid + " ") for s in some)]
     lines = [
         "# DEEPFALL: the rulebook's claims, measured",
         "",
         _INTRO,
         "",
-        f"**In short:** the claims that hold: {', '.join(holds) or 'none'}; that fail: "
+        f"**In short:** hold under every reading: {', '.join(holds) or 'none'}; hold under "
+        f"some readings: {', '.join(some) or 'none'}; fail under every testable reading: "
         f"{', '.join(fails) or 'none'}"
-        + (f"; not settled: {', '.join(other)}" if other else "") + ".",
+        + (f"; not settled: {', '.join(other)}" if other else "")
+        + ". Which readings, and whether a claim holds by construction, by bot design or "
+        "by the games: *The claims, plainly* below.",
         "",
         "**Read with care.** Two inputs are not in the rulebook and are placeholders here: "
         + ", ".join(f"`{p}`" for p in compress_paths(r.placeholders))
@@ -182,7 +304,15 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
     ]
     for other_run, role in zip(report.others, report.roles, strict=False):
         lines.append(f"- `{other_run.path}`: {other_run.label}. Used for: {role}.")
+    lines += _calibration_runs(calibration)
+    lines += ["", (f"Every figure of the claims table, the company table and the Maw's pace, "
+                   f"with its interval, is in [findings/{FIGURES_FILE}]"
+                   f"({image_prefix}{FIGURES_FILE}) (`tests/test_findings.py` plays the same "
+                   "scenarios and seeds at a small budget and checks that each lies in the "
+                   "small run's interval).")]
     lines += ["", "## The claims, plainly", ""] + _plain(report) + [""]
+    lines += readings_markdown() + verdicts_markdown(report, calibration)
+    lines += calibration_markdown(calibration)
     if skill:
         lines += skill
     if ladder:
@@ -264,12 +394,32 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
             written.append(p)
             text += f"\n![Pareto set over the claims' distances]({FIGURE_DIR}/claims_front.png)\n"
     written[0].write_text(text, encoding="utf-8")
+    written.append(write_figures(runs, config, fig_dir / FIGURES_FILE))
     for f in report.figures:
         if f.name in _FIGURES:
             p = fig_dir / f.name
             p.write_bytes(f.png)
             written.append(p)
     return written
+
+
+FIGURES_FILE = "figures.json"
+
+
+def write_figures(runs: list, config: ReportConfig, path: Path) -> Path:
+    """The figures FINDINGS commits (:func:`deepsim.rulesets.deepfall.figures.figures`) with
+    their 95% intervals and the runs they come from, as JSON: what the reproducibility
+    test recomputes."""
+    import json
+
+    from deepsim.rulesets.deepfall.figures import figures
+
+    figs = figures(runs, config)
+    doc = {"runs": {r.path.name: r.label for r in runs}, "alpha": 0.05,
+           "figures": {k: {"value": v[0], "low": v[1], "high": v[2]}
+                       for k, v in sorted(figs.items())}}
+    path.write_text(json.dumps(doc, indent=1, allow_nan=True) + "\n", encoding="utf-8")
+    return path
 
 
 def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[Path]:
@@ -297,7 +447,7 @@ def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[P
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m deepsim.rulesets.deepfall.findings",
+    ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_findings",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="*", help="run directories, the primary (mixed) run first")
     ap.add_argument("--out", default="reports", help="folder of FINDINGS.md (default reports)")

@@ -1,6 +1,6 @@
 """``reports/abyss/README.md``: the digest's balance questions answered from measured runs.
 
-``python -m deepsim.rulesets.abyss.findings RUNS_DIR --out reports/abyss/README.md`` (run by
+``python -m deepsim.studies.abyss_findings RUNS_DIR --out reports/abyss/README.md`` (run by
 ``make abyss-findings``) reads the run directories ``RUNS_DIR/mixed`` (scenarios/abyss.yaml),
 ``4p`` (scenarios/abyss-4p.yaml), ``threat`` (scenarios/abyss-threat.yaml) and ``auction``
 (scenarios/abyss-auction.yaml) and writes every number of the answers from them, with the
@@ -24,7 +24,14 @@ from deepsim.report import metrics as M
 from deepsim.report.load import RunData
 from deepsim.reporting import load_run
 from deepsim.rulesets.abyss import layout as L
-from deepsim.rulesets.abyss.report import DEPENDS, auction_prices, seat_turns, threat_curve
+from deepsim.rulesets.abyss.report import (
+    DEPENDS,
+    auction_prices,
+    court_end_text,
+    seat_turns,
+    threat_curve,
+)
+from deepsim.stats import resolved_seats
 
 ALPHA = 0.05
 
@@ -302,10 +309,13 @@ def e5(m: RunData) -> list[str]:
     tr = s.groupby("bot", observed=True)["triggered"].mean()
     wt = [float(h.loc[h["triggered"] > 0, "win"].mean()) for _, h in
           s.groupby("bot", observed=True)]
+    caveat = court_end_text(m, sorted(int(p) for p in g["players"].unique()))
     head = (f"**{m.param('end.lords_to_end', 7)} lords end "
             f"{'every game' if court == 0 else f'{_pct(1 - court / n)} of the games'}; the "
             f"Court {'never runs dry' if court == 0 else f'runs dry in {_pct(court / n, 2)}'}"
             f"** ({court:,} of {n:,} games end by an empty Court).")
+    if caveat:
+        head = caveat + " " + head.replace("**", "")
     return [
         "## §E5 End-trigger pace",
         "",
@@ -342,8 +352,15 @@ def e6(m: RunData) -> list[str]:
             for r, (nc, vc) in zip(rows, [("loc_face_up", "loc_vp_face_up")]
                                    + [(f"loc_draw{i}", f"loc_vp_draw{i}") for i in range(1, 5)],
                                    strict=True) if g[nc].sum() > 0}
-    ranked = sorted(ways, key=ways.get, reverse=True)
-    unused = [r["Way (AB-K2)"] for r in rows if r["Share"] == "0.0%"]
+    # a way the bots took for fewer than 1% of the locations is named apart, not ranked:
+    # its mean rests on a handful of tiles (and a "0.0%" share may still be a few)
+    counts = {label: float(g[nc].sum()) for label, nc in
+              [("face up", "loc_face_up")] + [(f"draw {i}", f"loc_draw{i}") for i in range(1, 5)]}
+    unused = [w for w, k in counts.items() if k == 0]
+    rare = [w for w, k in counts.items() if 0 < k < 0.01 * tot]
+    ranked = sorted((w for w in ways if w not in rare), key=ways.get, reverse=True)
+    why = (": their expected best tile minus the tiles the draw turns face up for the others "
+           "is higher at the ends.")
     return [
         "## §E6 Keys and locations",
         "",
@@ -352,9 +369,10 @@ def e6(m: RunData) -> list[str]:
         f"lords on average (the rest of its keys are Key tokens). Covering costs nothing "
         f"here: the lords have no abilities (AB-L5 skipped), so whether covering a passive "
         f"lord is too costly cannot be answered without the real lord texts."
-        + (f" The heuristics never {' or '.join(unused)}: their expected best tile minus "
-           f"the tiles the draw turns face up for the others is higher at the ends."
-           if unused else ""),
+        + (f" The heuristics never {' or '.join(unused)}" + why if unused else "")
+        + (f" They choose {' or '.join(rare)} for fewer than 1% of the locations ("
+           + " and ".join(f"{int(counts[w]):,}" for w in rare) + f" of {int(tot):,})"
+           + why if rare else ""),
         "",
         *_table(pd.DataFrame(rows)),
         "",
@@ -483,12 +501,16 @@ def build(runs_dir: Path) -> str:
         A run directory missing or unreadable (run ``make abyss-findings``).
     """
     runs = {k: load_run(runs_dir / k) for k in ("mixed", "4p", "threat", "auction")}
+    for run in runs.values():
+        # a game the safety cap stopped is unresolved: out of every answer (its seats' win
+        # is NaN; deepsim.rulesets.base.UNRESOLVED)
+        run.seats = resolved_seats(run.seats)
     m = runs["mixed"]
     ph = ", ".join(f"`{p}`" for p in m.placeholders)
     lines = [
         "# Abyss: the digest's balance questions, measured",
         "",
-        ("Made by `make abyss-findings` (`deepsim/rulesets/abyss/findings.py`): every number "
+        ("Made by `make abyss-findings` (`deepsim/studies/abyss_findings.py`): every number "
         "below comes from these runs (95% intervals in brackets: Wilson for shares, t for "
         "means, games as clusters for ratios, Newcombe for differences of shares):"),
         "",
