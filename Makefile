@@ -60,7 +60,7 @@ test-all: $(STAMP)
 warmup: $(STAMP)
 	$(VENV)/bin/deepsim warmup
 
-# Refresh tests/golden.json (the result digests tests/test_golden.py pins) after a change
+# Refresh tests/golden.json (the result digests tests/rulesets/test_golden.py pins) after a change
 # that alters what the games produce; the commit says why. `python -m tests.golden` checks.
 golden: $(STAMP)
 	$(VENV)/bin/python -m tests.golden --update
@@ -105,7 +105,7 @@ meta: $(STAMP)
 # by `make findings-calibration` on seeds of its own, and committed before `make findings`
 # (which reads it: the mirror margins of B6 and each instrument's calibration figure).
 # Runs go to $(FINDINGS_RUNS) (not in git); FINDINGS.md, its PNGs and figures.json (every
-# committed figure, which tests/test_findings.py recomputes at a small budget) are committed.
+# committed figure, which tests/rulesets/deepfall/test_findings.py recomputes at a small budget) are committed.
 FINDINGS_RUNS ?= reports/runs/findings
 FINDINGS_GAMES ?= 1000000
 FINDINGS_VARIANT_GAMES ?= 200000
@@ -126,7 +126,7 @@ FINDINGS_LADDER_GAMES ?= 2000
 # placeholders and readings+rounding run at the smaller space budget. The ladder's and the
 # tunes' budgets are sized so that the whole of `make findings` ends in about an hour on the
 # shared 2-core machine (the search rungs and the tunes are most of it); FINDINGS prints the
-# budgets it was made with, and tests/test_findings.py checks they are these.
+# budgets it was made with, and tests/rulesets/deepfall/test_findings.py checks they are these.
 RECONSTRUCT_TRIALS ?= 40
 RECONSTRUCT_GAMES ?= 5000
 RECONSTRUCT_SPACE_TRIALS ?= 30

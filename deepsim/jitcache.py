@@ -165,18 +165,37 @@ def _read_times() -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def estimate_s(ruleset: Any, what: str = "run") -> float | None:
-    """Seconds a cold compile of ``ruleset``'s kernels for ``what`` should take here.
+def busy_factor() -> float:
+    """How much longer than its CPU time a one-thread job takes here now: the 1-minute
+    load average plus this job over the cores, at least 1 (1.0 where the OS has no load
+    average). A compile is one thread, so on an idle machine its wall time is its CPU time."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 1.0
+    return max(1.0, (load + 1.0) / (os.cpu_count() or 1))
 
-    The last compile measured on this machine (any sources), else the ruleset's own
-    ``compile_estimate_s`` (a mapping ``{what: seconds}`` measured on a 2-core machine),
-    else None.
+
+def estimate_s(ruleset: Any, what: str = "run") -> float | None:
+    """Seconds (wall) a cold compile of ``ruleset``'s kernels for ``what`` should take now.
+
+    The CPU time of the last compile measured on this machine (any sources; the wall time
+    of records without one), else the ruleset's own ``compile_estimate_s`` (a mapping
+    ``{what: seconds}`` measured on an idle 2-core machine), times :func:`busy_factor`
+    (a CPU time, unlike a wall time, does not carry the load of the run that measured it);
+    None when neither is known.
     """
     rec = _read_times().get(f"{ruleset.name}:{what}")
-    if isinstance(rec, dict) and isinstance(rec.get("seconds"), (int, float)):
-        return float(rec["seconds"])
-    est = ruleset.compile_estimate_s.get(what)
-    return None if est is None else float(est)
+    base = None
+    if isinstance(rec, dict):
+        for key in ("cpu_seconds", "seconds"):
+            if isinstance(rec.get(key), (int, float)):
+                base = float(rec[key])
+                break
+    if base is None:
+        est = ruleset.compile_estimate_s.get(what)
+        base = None if est is None else float(est)
+    return None if base is None else base * busy_factor()
 
 
 def estimate_cpu_s(ruleset: Any, what: str) -> float | None:

@@ -12,6 +12,7 @@ import copy
 import difflib
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -357,18 +358,49 @@ def params_hash(params: dict) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
 
 
+#: a comment that cites the rulebook or a gap: a section sign or a rule / gap id first
+#: (§9, A21, AMB-T23, AT-A3, RV-M3, AB-G1 ...), not a column header or a remark
+_CITATION = re.compile(r"^(§|[A-Z]{1,3}(-[A-Z]{0,2})?\d)")
+
+
+def key_note(text_lines: list[str], line: int | None) -> str:
+    """The note of the key on ``line`` (1-based) of a YAML file's ``text_lines``: its
+    trailing ``# comment``, else the first line of the block of comments directly above
+    it when that block cites the rulebook or a gap, up to its first ``. `` or ``; `` (its
+    heading: ``# §9 scaling table; A2: ...`` gives ``§9 scaling table``); '' when neither."""
+    if not line or line > len(text_lines):
+        return ""
+    text = text_lines[line - 1]
+    if "#" in text:
+        return text.split("#", 1)[1].strip()
+    top = line - 1
+    while top >= 1 and text_lines[top - 1].lstrip().startswith("#"):
+        top -= 1
+    if top == line - 1:
+        return ""
+    first = text_lines[top].lstrip().lstrip("#").strip()
+    if not _CITATION.match(first):
+        return ""
+    # the block speaks of the whole group: keep its heading, not what it says of one key
+    return re.split(r"\. |; ", first, maxsplit=1)[0].rstrip(".")
+
+
 def parameter_table(model: type[BaseModel], data_file: Path | str, paths: dict[str, Any],
                     lines: dict[str, int]) -> list[dict]:
     """Rows of ``deepsim params``: dotted path, default, type, bounds and the data file's
-    note (the comment beside the key, else beside its nearest commented parent: the rule
+    note (:func:`key_note` of the key, else of its nearest parent that has one: the rule
     section or gap it implements)."""
+    try:
+        text_lines = Path(data_file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        text_lines = []
     out = []
     for path, value in paths.items():
         typ, bounds = field_info(model, path)
         note = ""
         parts = path.split(".")
         for i in range(len(parts), 0, -1):
-            note = yaml_comment(data_file, lines.get(".".join(parts[:i])))
+            note = key_note(text_lines, lines.get(".".join(parts[:i])))
             if note:
                 break
         out.append({"path": path, "default": value, "type": typ, "bounds": bounds,

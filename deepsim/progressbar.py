@@ -22,7 +22,7 @@ from rich.progress import (
 #: consoles at least this wide get the full layout
 WIDE = 100
 
-__all__ = ["WIDE", "games_progress", "label_room", "phased_progress", "short_label"]
+__all__ = ["WIDE", "GamesProgress", "games_progress", "label_room", "phased_progress", "short_label"]
 
 
 def label_room(console: Console) -> int:
@@ -33,6 +33,16 @@ def label_room(console: Console) -> int:
 def short_label(label: str, room: int) -> str:
     """``label`` cut to ``room`` characters, ending in ``...`` when cut."""
     return label if len(label) <= room else label[:room - 3] + "..."
+
+
+class GamesProgress(Progress):
+    """rich's ``Progress`` whose ``stop`` does nothing when the bar never started: rich
+    ends a stopped bar with a newline on a non-interactive console, so a command that
+    fails before its first game (bad input) would print a blank line before its error."""
+
+    def stop(self) -> None:
+        if self.live.is_started:
+            super().stop()
 
 
 def games_progress(console: Console, *, quiet: bool = False, transient: bool = False,
@@ -66,7 +76,7 @@ def games_progress(console: Console, *, quiet: bool = False, transient: bool = F
             columns += [TextColumn("elapsed"), TimeElapsedColumn()]
     else:
         columns.append(TimeRemainingColumn())
-    return Progress(*columns, console=console, disable=quiet, transient=transient)
+    return GamesProgress(*columns, console=console, disable=quiet, transient=transient)
 
 
 def phased_progress(quiet: bool, *, extra_room: int = 0, phase=None, shorten=None):

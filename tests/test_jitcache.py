@@ -17,13 +17,13 @@ from typing import ClassVar
 
 import numba
 import pytest
-from test_runner import FakeRuleset, fake  # noqa: F401 - the fixture is used below
 from typer.testing import CliRunner
 
 import deepsim
 from deepsim import jitcache, runner
 from deepsim.cli import app
 from deepsim.output import read_run_json
+from tests.test_runner import FakeRuleset, fake  # noqa: F401 - the fixture is used below
 
 # a small jitted module of the package: the counter-based RNG
 PROBE = """
@@ -148,16 +148,30 @@ class CompilingRuleset(FakeRuleset):
 
 def test_warm_announces_a_compile_only(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     rs = CompilingRuleset()
     seen = []
     first = jitcache.warm(rs, on_compile=seen.append)
     assert seen == ["compiling the Fake game (tests only) kernel (first run only, about 40 s)"]
     assert first.compiled and first.as_info()["kernel_compiled"] is True
-    # the measured compile now gives the estimate
-    assert jitcache.estimate_s(rs) == pytest.approx(round(first.seconds, 1))
+    # the measured compile's CPU time now gives the estimate (idle machine: as is)
+    assert jitcache.estimate_s(rs) == pytest.approx(round(first.cpu_seconds, 1))
     second = jitcache.warm(rs, on_compile=seen.append)
     assert len(seen) == 1 and second.compiled == []
     assert second.as_info()["kernel_compiled"] is False
+
+
+def test_the_estimate_grows_with_the_load(tmp_path, monkeypatch):
+    """A compile measured on an idle machine takes longer while other jobs run: the
+    estimate is the recorded CPU time times (load + 1) / cores, never below it."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(jitcache.os, "cpu_count", lambda: 2)
+    rs = CompilingRuleset()                      # nothing recorded: its own 42 s
+    monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert jitcache.estimate_s(rs) == pytest.approx(42.0)
+    monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (9.0, 0.0, 0.0))
+    assert jitcache.estimate_s(rs) == pytest.approx(42.0 * 5)
+    assert jitcache.compile_message(rs).endswith("(first run only, about 4 min)")
 
 
 def test_run_compiles_before_the_games_and_times_them_apart(fake, tmp_path, monkeypatch):  # noqa: F811
@@ -184,6 +198,7 @@ def test_a_ruleset_without_warm_up_runs_as_before(fake, tmp_path):  # noqa: F811
 
 def test_cli_run_says_it_compiles_first(fake, tmp_path, monkeypatch):  # noqa: F811
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     fake["ruleset"] = CompilingRuleset()
     res = CliRunner(env={"COLUMNS": "80"}).invoke(
         app, ["run", str(fake["scenario"]), "--out", "o", "--threads", "1", "--no-report"])

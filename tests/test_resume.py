@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import test_runner
-from test_runner import FakeRuleset, _run, cli
 
 from deepsim import runner
 from deepsim.atomic import atomic_write_json
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.output import read_manifest, read_run, read_run_json
+from tests import test_runner
+from tests.test_runner import FakeRuleset, _run, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,7 +4,7 @@
 ``deepsim/newruleset/template_coop/src/__package__/``: Bank's folder
 (``deepsim/rulesets/bank/``) with its names turned into the scaffold's tokens. This script
 makes them (``python tools/coop_template.py``) or checks they are current (``--check``,
-what ``tests/test_plugins.py`` runs), so the scaffold never drifts from the game the tests
+what ``tests/newruleset/test_plugins.py`` runs), so the scaffold never drifts from the game the tests
 prove against its exact answer.
 """
 

@@ -486,7 +486,8 @@ def params(
     """List every ruleset parameter, its default and bounds.
 
     One line per parameter: dotted path (what --set takes), default, type, bounds and the
-    rulebook section it comes from."""
+    rulebook section or gap it comes from (printed where it changes: the rows below share
+    it until the next)."""
     from deepsim import runner
 
     console = _console()
@@ -501,23 +502,26 @@ def params(
         table.add_column("Path", no_wrap=True)
         for name in ("Default", "Type", "Bounds", "Rulebook / gap"):
             table.add_column(name, overflow="fold")
+        prev = None
         for row in rows:
+            note = row["section"] if row["section"] != prev else ""
+            prev = row["section"]
             table.add_row(escape(row["path"]), escape(str(row["default"])),
-                          escape(row["type"]), escape(row["bounds"]), escape(row["section"]))
+                          escape(row["type"]), escape(row["bounds"]), escape(note))
         console.print(table)
         return
-    # a narrow terminal or a pipe (80 columns): a list, one parameter per paragraph, so no
-    # cell is cut and no description wraps a word per line
-    from rich.padding import Padding
-
+    # a narrow terminal or a pipe (80 columns): a list under section headings, so no cell
+    # is cut and no description wraps a word per line
     console.print(f"[bold]{escape(title)}[/bold]", highlight=False)
+    prev = None
     for row in rows:
+        if row["section"] and row["section"] != prev:
+            console.print(f"[dim]{escape(row['section'])}[/dim]", highlight=False,
+                          overflow="fold")
+        prev = row["section"]
         kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
-        console.print(f"[bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
+        console.print(f"  [bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
                       f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
-        if row["section"]:
-            console.print(Padding(escape(row["section"]), (0, 0, 0, 4), expand=False),
-                          highlight=False)
 
 
 #: the width from which ``deepsim params`` prints a table (below: a list)

@@ -314,8 +314,9 @@ def _d(x: float) -> str:
 
 def _change_cells(row) -> list[str]:
     """The B - A and interval cells of one row (markup): a paired change with its 95%
-    interval (bold when it excludes 0), or, when no game changed, that fact with an exact
-    bound instead of a zero-width interval."""
+    interval (bold, and the change marked ``(+)`` or ``(-)`` so that a log without colour
+    shows it too, when the interval lies above or below 0), or, when no game changed, that
+    fact with an exact bound instead of a zero-width interval."""
     du = "pp" if row.unit == "%" else row.unit
     if row.unchanged:
         bound = (f"|B - A| < {row.bound:.2g} {du}" if not math.isnan(row.bound)
@@ -324,6 +325,7 @@ def _change_cells(row) -> list[str]:
     cells = [f"{_d(row.est)} {du}".strip(), f"[{_d(row.low)}, {_d(row.high)}]"]
     if row.low <= 0 <= row.high or math.isnan(row.low):
         return [escape(c) for c in cells]
+    cells[0] += " (+)" if row.low > 0 else " (-)"
     return [f"[bold]{escape(c)}[/bold]" for c in cells]
 
 
@@ -484,7 +486,8 @@ def render_compare(console: Console, r) -> None:
                       "target (Wilson interval), games with a baseline bot's seat left out; "
                       "verdict: too easy / too hard when the interval lies wholly above / "
                       "below the target +- 5 pts, on target when inside it, else unclear. "
-                      "Bold: the 95% interval of the change excludes 0.[/dim]",
+                      "(+)/(-), bold: the 95% interval of the change lies above/below 0."
+                      "[/dim]",
                       highlight=False)
         for line in balanced_now(r.factions, label, cooperative=True):
             console.print(escape(line), highlight=False)
@@ -495,8 +498,9 @@ def render_compare(console: Console, r) -> None:
             "verdict; the paired change of the win share", r.factions, escape(label)))
         console.print("[dim]*: the verdict changed. x fair: win share / fair share, baseline "
                       "bots left out; verdict: "
-                      + escape(V.rule_text(holm=False)) + ". Bold: the 95% interval of the "
-                      "change excludes 0 (one interval per row, not simultaneous). No game "
+                      + escape(V.rule_text(holm=False)) + ". (+)/(-), bold: the 95% interval of "
+                      "the change lies above/below 0 (one interval per row, not "
+                      "simultaneous). No game "
                       "changed: the exact (Clopper-Pearson) bound on the share of games that "
                       "change, which bounds the win share's change too.[/dim]",
                       highlight=False)

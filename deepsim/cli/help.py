@@ -2,7 +2,7 @@
 
 :data:`GROUPS` is the one place that says which panel of ``deepsim --help`` a command sits
 in and in what order; a command missing from it is listed last under "Commands" and
-``tests/test_cli_help.py`` fails. :class:`DeepsimGroup` (the ``cls`` of the ``deepsim``
+``tests/cli/test_cli_help.py`` fails. :class:`DeepsimGroup` (the ``cls`` of the ``deepsim``
 app) applies it, reflows every command's help (a line break inside a paragraph of a
 docstring is a space on screen, so the terminal wraps sentences, not the source) and
 drops the ``<bool>`` type typer shows beside an on/off flag (a flag takes no value).

@@ -34,7 +34,7 @@ H1 was accepted on a measured -1.8 points. fishtest avoids that by regularising 
 known support (its pentanomial); a metric's per-game differences have no known support.
 The normal GSPRT is finite whenever the pairs vary, and only data near H1 can push it up.
 
-Its error rates are measured by simulation in ``tests/test_sprt.py`` (synthetic paired
+Its error rates are measured by simulation in ``tests/gate/test_sprt.py`` (synthetic paired
 data: symmetric, rare, skewed and one-signed differences) and stated in ``docs/ci.md``.
 
 A minimum number of pairs (``min_n``) comes before any stop and a cap (``max_n``) ends an

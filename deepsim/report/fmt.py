@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["ci", "integer", "isnan", "num", "pci", "pct"]
+__all__ = ["ci", "integer", "isnan", "length_cells", "num", "pci", "pct"]
 
 
 def isnan(x) -> bool:
@@ -39,3 +39,14 @@ def ci(lo, hi, spec: str = ".2f") -> str:
 def integer(x) -> str:
     """A count with thousands separators: ``12,345``."""
     return f"{int(x):,}"
+
+
+def length_cells(row, what: str = "Rounds", spec: str = ".1f") -> dict[str, str]:
+    """A game-length table's cells from one row of :func:`deepsim.report.metrics.game_length`:
+    ``{what: "mean (low - high)", "SD", "Median", "5th-95th pct"}`` (``row`` a namedtuple
+    or Series with ``mean``, ``mean_low``, ``mean_high``, ``sd``, ``median``, ``p5``,
+    ``p95``)."""
+    return {what: f"{num(row.mean, spec)} ({num(row.mean_low, spec)} - "
+                  f"{num(row.mean_high, spec)})",
+            "SD": num(row.sd, spec), "Median": num(row.median, "g"),
+            "5th-95th pct": f"{row.p5:g} - {row.p95:g}"}

@@ -29,6 +29,7 @@ from deepsim.report import viability as V
 __all__ = [
     "bradley_terry",
     "draw_flags",
+    "first_against_last",
     "game_length",
     "holm",
     "margins",
@@ -36,6 +37,7 @@ __all__ = [
     "mean_ci",
     "mean_text",
     "normalized_place",
+    "proportion_diff_ci",
     "proportion_ratio_ci",
     "ratio_of_sums",
     "require",
@@ -164,6 +166,51 @@ def proportion_ratio_ci(count1, n1, count2, n2, alpha: float = 0.05
         return math.nan, math.nan, math.nan
     lo, hi = confint_proportions_2indep(count1, n1, count2, n2, compare="ratio", alpha=alpha)
     return float((count1 / n1) / (count2 / n2)), float(lo), float(hi)
+
+
+def proportion_diff_ci(count1, n1, count2, n2, alpha: float = 0.05
+                       ) -> tuple[float, float, float]:
+    """Difference of two independent proportions ``count1/n1 - count2/n2`` and Newcombe's
+    hybrid score interval (statsmodels ``confint_proportions_2indep``, ``method="newcomb"``;
+    Newcombe 1998, *Statistics in Medicine* 17, method 10). NaNs when either ``n`` is 0."""
+    if n1 <= 0 or n2 <= 0:
+        return math.nan, math.nan, math.nan
+    lo, hi = confint_proportions_2indep(count1, n1, count2, n2, method="newcomb",
+                                        compare="diff", alpha=alpha)
+    return float(count1 / n1 - count2 / n2), float(lo), float(hi)
+
+
+def first_against_last(per_seat: pd.DataFrame, alpha: float = 0.05, *, wins: str = "wins",
+                       games: str = "games") -> pd.DataFrame:
+    """Seat 1 against the last seat, per player count: the seat advantage in one number.
+
+    Parameters
+    ----------
+    per_seat : DataFrame
+        One row per (``players``, ``seat``) with win counts in column ``wins`` and games
+        in column ``games`` (e.g. :func:`seat_advantage`'s frame), seats in play order.
+    alpha : float
+        1 - confidence of the interval.
+
+    Returns
+    -------
+    DataFrame
+        One row per player count: ``players`` (int64), ``first_share``, ``last_share``,
+        ``diff`` (first minus last, a proportion) and Newcombe's ``diff_low``/``diff_high``
+        (:func:`proportion_diff_ci`). The seats of one game are not independent (one
+        winner); the interval treats them as independent samples, as its tables say.
+    """
+    require(per_seat, ["players", "seat", wins, games], "per-seat")
+    rows = []
+    for n, g in per_seat.sort_values(["players", "seat"]).groupby("players", sort=True):
+        first, last = g.iloc[0], g.iloc[-1]
+        k1, n1, k2, n2 = first[wins], int(first[games]), last[wins], int(last[games])
+        diff, lo, hi = proportion_diff_ci(k1, n1, k2, n2, alpha)
+        rows.append({"players": int(n), "first_share": k1 / n1 if n1 else math.nan,
+                     "last_share": k2 / n2 if n2 else math.nan,
+                     "diff": diff, "diff_low": lo, "diff_high": hi})
+    return pd.DataFrame(rows, columns=["players", "first_share", "last_share", "diff",
+                                       "diff_low", "diff_high"])
 
 
 def normalized_place(seats: pd.DataFrame) -> np.ndarray:

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from deepsim.report import metrics as M
 from deepsim.report.config import ReportOption
 
 __all__ = ["COOP_OPTIONS", "VERDICTS", "class_effects", "headline_text", "party_games",
@@ -140,13 +141,6 @@ def party_rates(games: pd.DataFrame, *, alpha: float = 0.05, band: float = 0.05,
     return pd.DataFrame(rows)
 
 
-def _newcombe(k1: int, n1: int, k0: int, n0: int, alpha: float) -> tuple[float, float]:
-    from statsmodels.stats.proportion import confint_proportions_2indep
-    lo, hi = confint_proportions_2indep(k1, n1, k0, n0, method="newcomb", compare="diff",
-                                        alpha=alpha)
-    return float(lo), float(hi)
-
-
 def class_effects(games: pd.DataFrame, seats: pd.DataFrame, by: str, *,
                   alpha: float = 0.05) -> pd.DataFrame:
     """Each member of the seats column ``by`` (a class): the party's win rate with it at
@@ -190,7 +184,7 @@ def class_effects(games: pd.DataFrame, seats: pd.DataFrame, by: str, *,
                    else "all", "with_games": n1, "with_rate": k1 / n1 if n1 else math.nan,
                    "without_games": n0, "without_rate": k0 / n0 if n0 else math.nan}
             if n1 and n0:
-                lo, hi = _newcombe(k1, n1, k0, n0, alpha)
+                _, lo, hi = M.proportion_diff_ci(k1, n1, k0, n0, alpha)
                 eff = k1 / n1 - k0 / n0
                 row.update(effect=eff, low=lo, high=hi, note="")
                 w = n1 * n0 / (n1 + n0)

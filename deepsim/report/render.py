@@ -18,8 +18,13 @@ from deepsim.report.verdicts import ClaimResult
 __all__ = ["claim_details", "claims_table", "compress_paths", "md_section", "run_lines", "to_html",
            "to_markdown"]
 
+#: a cell whose text (before any " (") is a verdict gets its colour: green for a claim that
+#: holds, a viable faction or a party on target; red for a claim that fails, a faction too
+#: strong or not viable, a party too easy or too hard; yellow for inconclusive or unclear
 VERDICT_CLASSES = {"holds": "v-holds", "fails": "v-fails", "inconclusive": "v-inc",
                    "not measured": "v-nm", "viable": "v-holds", "not viable": "v-fails",
+                   "too strong": "v-fails", "on target": "v-holds", "too easy": "v-fails",
+                   "too hard": "v-fails", "unclear": "v-inc",
                    "over": "v-over", "under": "v-under"}
 
 

@@ -14,7 +14,7 @@ from deepsim.report import metrics as M
 from deepsim.report import plots
 from deepsim.report import viability as V
 from deepsim.report.context import Context
-from deepsim.report.fmt import ci, integer, num, pci, pct
+from deepsim.report.fmt import ci, integer, length_cells, num, pci, pct
 from deepsim.report.load import RunData
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.render import compress_paths
@@ -22,9 +22,11 @@ from deepsim.report.render import compress_paths
 __all__ = [
     "bot_styles",
     "faction_share",
+    "first_last_table",
     "footer",
     "headline",
     "language_table",
+    "length_table",
     "method_settings",
     "seat_advantage",
     "standard",
@@ -220,6 +222,37 @@ def seat_advantage(ctx: Context, foot: str) -> Section:
         "95% CI": [pci(a, b) for a, b in zip(sa["ci_low"], sa["ci_high"], strict=True)],
         "Fair": sa["fair_share"].map(pct), "x fair": sa["ratio"].map(num)})))
     return s
+
+
+def first_last_table(per_seat: pd.DataFrame, alpha: float, first: str = "Seat 1") -> Table:
+    """The table "<first> against the last seat": per player count, both win shares and
+    their difference with Newcombe's interval (:func:`deepsim.report.metrics.first_against_last`;
+    ``per_seat`` has ``players``, ``seat``, ``wins``, ``games``)."""
+    fl = M.first_against_last(per_seat, alpha)
+    rows = [{"Players": int(r.players), first: pct(r.first_share),
+             "Last seat": pct(r.last_share),
+             f"{first} minus last": f"{100 * r.diff:+.1f} pp ({100 * r.diff_low:+.1f} to "
+                                    f"{100 * r.diff_high:+.1f})"} for r in fl.itertuples()]
+    level = round(100 * (1 - alpha))
+    return Table(f"{first} against the last seat ({level}% CI)", pd.DataFrame(rows),
+                 note="Seats of one game are not independent (one winner); the interval "
+                      "treats them as independent samples.")
+
+
+def length_table(games: pd.DataFrame, alpha: float, title: str, extra=None) -> Table:
+    """Rounds per game by player count (:func:`deepsim.report.metrics.game_length`): games,
+    mean with its t interval, SD, median, 5th-95th percentile, then the game's own columns.
+
+    ``extra(row, games_of_that_count) -> dict`` adds columns per player count (e.g. turns,
+    games stopped by a cap); ``games`` needs ``players`` and ``rounds``.
+    """
+    rows = []
+    for r in M.game_length(games, alpha).itertuples():
+        row = {"Players": int(r.players), "Games": integer(r.games), **length_cells(r)}
+        if extra is not None:
+            row.update(extra(r, games[games["players"] == r.players]))
+        rows.append(row)
+    return Table(title, pd.DataFrame(rows))
 
 
 def bot_styles(ctx: Context, foot: str) -> Section:

@@ -388,7 +388,7 @@ class Ruleset(RulesetInfo):
 
     @abc.abstractmethod
     def golden_cases(self) -> list:
-        """Frozen scenarios whose results ``tests/test_golden.py`` pins by digest.
+        """Frozen scenarios whose results ``tests/rulesets/test_golden.py`` pins by digest.
 
         Returns a list of :class:`deepsim.rulesets.golden.GoldenCase` (usually read from the
         ruleset's ``golden.yaml`` with :func:`deepsim.rulesets.golden.load_cases`); at least

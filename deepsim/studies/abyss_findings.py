@@ -10,16 +10,13 @@ the text can never drift from the runs. Each answer names the placeholder data i
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import confint_proportions_2indep
 
-from deepsim.atomic import atomic_write_text
 from deepsim.report import metrics as M
 from deepsim.report.load import RunData
 from deepsim.reporting import load_run
@@ -32,6 +29,7 @@ from deepsim.rulesets.abyss.report import (
     threat_curve,
 )
 from deepsim.stats import resolved_seats
+from deepsim.studies.pagewriter import page_main
 
 ALPHA = 0.05
 
@@ -104,17 +102,18 @@ def _runs_line(runs: dict[str, RunData]) -> list[str]:
 def e1(m: RunData, four: RunData) -> list[str]:
     st = seat_turns(m.games, m.seats, ALPHA)
     rows, diffs = [], []
+    fl = M.first_against_last(st, ALPHA).set_index("players")
     for n, g in st.groupby("players"):
         f, last = g.iloc[0], g.iloc[-1]
-        lo, hi = confint_proportions_2indep(f["wins"], f["games"], last["wins"], last["games"],
-                                            method="newcomb", compare="diff", alpha=ALPHA)
-        diffs.append((int(n), f["win_share"] - 1 / n, f["win_share"] - last["win_share"]))
+        d = fl.loc[n]
+        diffs.append((int(n), f["win_share"] - 1 / n, d["diff"]))
         rows.append({"Players": int(n),
                      "Seat 1 (start)": _share(f["wins"], int(f["games"])),
                      "Last seat": _share(last["wins"], int(last["games"])),
                      "Fair": _pct(1 / n),
-                     "First minus last": f"{100 * (f['win_share'] - last['win_share']):+.1f} pp "
-                                         f"({100 * lo:+.1f} to {100 * hi:+.1f})",
+                     "First minus last": f"{100 * d['diff']:+.1f} pp "
+                                         f"({100 * d['diff_low']:+.1f} to "
+                                         f"{100 * d['diff_high']:+.1f})",
                      "Turns seat 1 / last": f"{f['turns']:.1f} / {last['turns']:.1f}",
                      "Seat 1 triggers the end": _pct(f["triggered"])})
     st4 = seat_turns(four.games, four.seats, ALPHA)
@@ -548,15 +547,7 @@ def build(runs_dir: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("runs_dir", type=Path)
-    ap.add_argument("--out", type=Path, default=Path("reports/abyss/README.md"))
-    args = ap.parse_args(argv)
-    text = build(args.runs_dir)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out, text)
-    print(f"wrote {args.out}")
-    return 0
+    return page_main(build, "reports/abyss/README.md", __doc__.split("\n")[0], argv)
 
 
 if __name__ == "__main__":

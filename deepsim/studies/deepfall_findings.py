@@ -307,7 +307,7 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
     lines += _calibration_runs(calibration)
     lines += ["", (f"Every figure of the claims table, the company table and the Maw's pace, "
                    f"with its interval, is in [findings/{FIGURES_FILE}]"
-                   f"({image_prefix}{FIGURES_FILE}) (`tests/test_findings.py` plays the same "
+                   f"({image_prefix}{FIGURES_FILE}) (`tests/rulesets/deepfall/test_findings.py` plays the same "
                    "scenarios and seeds at a small budget and checks that each lies in the "
                    "small run's interval).")]
     lines += ["", "## The claims, plainly", ""] + _plain(report) + [""]

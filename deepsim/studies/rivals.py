@@ -22,7 +22,6 @@ from the runs. Each answer names the placeholder data it rests on.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from pathlib import Path
@@ -31,13 +30,12 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import confint_proportions_2indep
 
-from deepsim.atomic import atomic_write_text
 from deepsim.report import metrics as M
 from deepsim.report.load import RunData
 from deepsim.reporting import load_run
 from deepsim.rulesets.rivals.report import DEPENDS, build_matrix, builds_by_players, map_spread
+from deepsim.studies.pagewriter import page_main
 
 ALPHA = 0.05
 RUNS = ("mixed", "no-lurkers", "no-mulligan", "no-chains", "vs-random", "mirror", "hearts",
@@ -156,16 +154,16 @@ def q3(m: RunData) -> list[str]:
 def q4(m: RunData) -> list[str]:
     s = _balance(m)
     rows = []
-    for n, g in s.groupby("players", sort=True):
-        per = g.groupby("seat")["win"].agg(["sum", "count"])
-        f, last = per.iloc[0], per.iloc[-1]
-        lo, hi = confint_proportions_2indep(f["sum"], f["count"], last["sum"], last["count"],
-                                            method="newcomb", compare="diff", alpha=ALPHA)
-        rows.append({"Players": int(n), "Seat 1": _share(f["sum"], int(f["count"])),
-                     "Last seat": _share(last["sum"], int(last["count"])),
+    per = s.groupby(["players", "seat"])["win"].agg(wins="sum", games="count").reset_index()
+    fl = M.first_against_last(per, ALPHA).set_index("players")
+    for n, g in per.groupby("players", sort=True):
+        f, last, d = g.iloc[0], g.iloc[-1], fl.loc[n]
+        rows.append({"Players": int(n), "Seat 1": _share(f["wins"], int(f["games"])),
+                     "Last seat": _share(last["wins"], int(last["games"])),
                      "Fair": _pct(1 / n),
-                     "Seat 1 minus last": f"{100 * (f['sum'] / f['count'] - last['sum'] / last['count']):+.1f} pp "
-                                          f"({100 * lo:+.1f} to {100 * hi:+.1f})"})
+                     "Seat 1 minus last": f"{100 * d['diff']:+.1f} pp "
+                                          f"({100 * d['diff_low']:+.1f} to "
+                                          f"{100 * d['diff_high']:+.1f})"})
     return ["## Q4 Turn order", "",
             ("Seat 1 moves first every round (seats rotate over games, so builds and bots sit "
             "in every seat alike):"), "", *_table(pd.DataFrame(rows)), "", _dep(m, "q4"), ""]
@@ -379,15 +377,7 @@ def build(runs_dir: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("runs_dir", type=Path)
-    ap.add_argument("--out", type=Path, default=Path("reports/rivals/README.md"))
-    args = ap.parse_args(argv)
-    text = build(args.runs_dir)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out, text)
-    print(f"wrote {args.out}")
-    return 0
+    return page_main(build, "reports/rivals/README.md", __doc__.split("\n")[0], argv)
 
 
 if __name__ == "__main__":

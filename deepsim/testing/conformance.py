@@ -32,7 +32,7 @@ its golden scenarios (the one with the most player counts):
 - ``commands``: ``run``, ``report``, ``check``, ``compare``, ``sweep``, ``tune`` and
   ``trace`` run on a tiny run of the scenario.
 
-Use it from pytest (``tests/test_conformance.py``)::
+Use it from pytest (``tests/rulesets/test_conformance.py``)::
 
     suite = Conformance(deepsim.rulesets.get("mygame"), tmp_path, cli=deepsim.cli.app)
     suite.run("invariants")          # raises AssertionError naming what broke

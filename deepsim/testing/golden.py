@@ -145,7 +145,7 @@ def check_case(ruleset: Any, case: GoldenCase, digests: Path | str) -> str | Non
     what changed and the command that refreshes it), or None when its digests are equal.
 
     For a ruleset that keeps its digests itself (a plugin's ``tests/golden.json``); the
-    built-in rulesets' are checked by deepsim's ``tests/test_golden.py``.
+    built-in rulesets' are checked by deepsim's ``tests/rulesets/test_golden.py``.
     """
     games, seats = play_case(ruleset, case)
     diff = compare(read_digests(digests).get(case.key), digest_tables(games, seats))

@@ -7,7 +7,7 @@ Monster token counts and affiliated allies), the deciding player's own hand ``ha
 location tiles, Threat track; public knowledge), the player's knob row ``kn`` and ``R`` =
 (engine scalars, stream key, work buffer) for random draws and scratch. No function here
 can read another player's hand, a Council stack's contents or the order of any deck: the
-kernel never passes them (tests/test_abyss_engine.py checks that changing them changes no
+kernel never passes them (tests/rulesets/abyss/test_abyss_engine.py checks that changing them changes no
 decision).
 
 Styles (bots.yaml): ``random`` (uniform over the legal choices at every decision) and the

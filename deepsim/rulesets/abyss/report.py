@@ -29,7 +29,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim.report import metrics as M
 from deepsim.report.fmt import num as _num
@@ -39,6 +38,7 @@ from deepsim.report.metrics import mean_text as _mean
 from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import new_figure, to_png
+from deepsim.report.sections import first_last_table, length_table
 from deepsim.rulesets.abyss import layout as L
 from deepsim.stats import resolved_seats
 
@@ -257,17 +257,10 @@ def _sec_length(ctx) -> Section:
         "(`lords`) or a Court refill cannot be completed (`court`), after the other "
         "players' last turns (AB-G2).")
     s.paragraphs.append(depends(run, "length"))
-    gl = M.game_length(g, a)
-    rows = []
-    for r in gl.itertuples():
-        h = g[g["players"] == r.players]
-        rows.append({"Players": int(r.players), "Games": f"{int(r.games):,}",
-                     "Rounds": _mci(r.mean, r.mean_low, r.mean_high, ".1f"),
-                     "SD": _num(r.sd, ".1f"), "Median": _num(r.median, "g"),
-                     "5th-95th pct": f"{r.p5:g} - {r.p95:g}",
-                     "Turns": _mean(h["turns"], a, ".1f"),
-                     "Truncated": f"{int(r.truncated):,}"})
-    s.tables.append(Table("Rounds and turns per game (95% CI)", pd.DataFrame(rows)))
+    s.tables.append(length_table(
+        g, a, "Rounds and turns per game (95% CI)",
+        lambda r, h: {"Turns": _mean(h["turns"], a, ".1f"),
+                      "Truncated": f"{int(r.truncated):,}"}))
     pace = end_pace(g)
     prow = []
     for r in pace.itertuples():
@@ -328,19 +321,7 @@ def _sec_e1(ctx) -> Section:
                      "Turns": _num(r.turns, ".1f"), "Score": _num(r.score, ".1f"),
                      "Triggered the end": _pct(r.triggered)})
     s.tables.append(Table("Win share by seat (95% CI)", pd.DataFrame(rows)))
-    drows = []
-    for n, g in st.groupby("players"):
-        f, last = g.iloc[0], g.iloc[-1]
-        lo, hi = confint_proportions_2indep(f["wins"], f["games"], last["wins"],
-                                            last["games"], method="newcomb",
-                                            compare="diff", alpha=a)
-        drows.append({"Players": int(n),
-                      "First seat": _pct(f["win_share"]), "Last seat": _pct(last["win_share"]),
-                      "First minus last": f"{100 * (f['win_share'] - last['win_share']):+.1f} "
-                                          f"pp ({100 * lo:+.1f} to {100 * hi:+.1f})"})
-    s.tables.append(Table("First seat against last seat (95% CI)", pd.DataFrame(drows),
-                          note="Seats of one game are not independent (one winner); the "
-                               "interval treats them as independent samples."))
+    s.tables.append(first_last_table(st, a, "First seat"))
     return s
 
 

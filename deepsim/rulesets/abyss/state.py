@@ -40,6 +40,7 @@ from deepsim.rulesets.abyss.layout import (
     N_SEAT_INT,
     NV,
 )
+from deepsim.rulesets.events import append_event
 
 # ---- public scalars: int64[PS_N] -------------------------------------------------------
 (PS_PLAYERS, PS_TURN, PS_ACTIVE, PS_THREAT, PS_KEY_SUPPLY, PS_TOKENS_LEFT, PS_DEPTH_N,
@@ -161,25 +162,14 @@ def rand_below(R, n):
 
 @njit(cache=True, inline="always")
 def emit(scr, kind, a, b, c, d, e, f):
-    """Append one trace event (no-op unless the game is traced)."""
-    eng = scr[X_E]
-    if eng[E_TRACE] == 0:
-        return
-    ev = scr[X_EV]
-    k = eng[E_EVN]
-    if k >= ev.shape[0]:
+    """Append one trace event (turn, active player, kind, a .. f; no-op unless traced)."""
+    if scr[X_E][E_TRACE] == 0:     # a quiet game evaluates none of the row
         return
     ps = scr[X_PS]
-    ev[k, 0] = ps[PS_TURN]
-    ev[k, 1] = ps[PS_ACTIVE]
-    ev[k, 2] = kind
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    eng[E_EVN] = k + 1
+    append_event(scr[X_EV], scr[X_E], E_TRACE, E_EVN,
+                 (np.int64(ps[PS_TURN]), np.int64(ps[PS_ACTIVE]), np.int64(kind),
+                  np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e),
+                  np.int64(f)))
 
 
 @njit(cache=True, inline="always")

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from deepsim.rng import below
+from deepsim.rulesets.events import append_event
 from deepsim.rulesets.atlantis.layout import (
     EVENT_WIDTH,
     GAME_INT,
@@ -184,25 +185,14 @@ def d6(scr):
 
 @njit(cache=True, _nrt=False, inline="always")
 def emit(scr, kind, a, b, c, d, e, f, h):
-    """Append one trace event (no-op unless the game is traced)."""
+    """Append one trace event (turn, active side, kind, a .. f, h; no-op unless traced)."""
     g = scr[X_G]
-    if g[GS_TRACE] == 0:
+    if g[GS_TRACE] == 0:           # a quiet game evaluates none of the row
         return
-    ev = scr[X_EV]
-    k = g[GS_EV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = g[GS_TURN]
-    ev[k, 1] = g[GS_ACTIVE]
-    ev[k, 2] = kind
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = h
-    g[GS_EV] = k + 1
+    append_event(scr[X_EV], g, GS_TRACE, GS_EV,
+                 (np.int64(g[GS_TURN]), np.int64(g[GS_ACTIVE]), np.int64(kind),
+                  np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e),
+                  np.int64(f), np.int64(h)))
 
 
 @njit(cache=True, _nrt=False, inline="always")

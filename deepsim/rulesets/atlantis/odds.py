@@ -16,7 +16,7 @@ floor, AMB-T9, AMB-T24). Kills within k attacks follow the damage, the target's 
 (a search roll per attack, AT-A3, ``kernel.search``) and the attacker's own Hide marker
 (bonus dice on its first attack) as a Markov chain that icepool iterates exactly. Hiding is
 ``kernel.do_hide``: 1d6 + HF + terrain bonus (+ the unit's own terrain bonus) >= the target.
-``tests/test_odds_oracle_atlantis.py`` rolls those kernel functions against these values.
+``tests/rulesets/atlantis/test_odds_oracle_atlantis.py`` rolls those kernel functions against these values.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ company table (with the Lineage and Calling tables) and both tables of the Maw's
 (the one-collapse cap, "one floor away"), each as ``(estimate, low, high)`` at a given
 ``alpha`` (one interval per figure, not simultaneous). ``make findings`` writes the
 estimates of its runs to ``reports/findings/figures.json``; the reproducibility test
-(``tests/test_findings.py``) plays the same scenarios and seeds at a small budget and
+(``tests/rulesets/deepfall/test_findings.py``) plays the same scenarios and seeds at a small budget and
 checks that every committed estimate lies in the small run's interval at ``alpha / K``
 (Bonferroni over the K figures checked).
 

@@ -10,7 +10,7 @@ estimate with an interval and a verdict against the region the claim asserts:
 An instrument judged over groups (player counts, companies) uses intervals simultaneous
 over the groups (Bonferroni: each at ``alpha / k``), so that its verdict errs with
 probability at most ``alpha`` however many groups it reads. The error rates are checked by
-simulation on synthetic data in ``tests/test_claim_instruments.py`` (a planted effect
+simulation on synthetic data in ``tests/rulesets/deepfall/test_claim_instruments.py`` (a planted effect
 found in at least 80% of replicates, none found where none was planted in at most
 ``alpha`` plus Monte Carlo error) and each instrument is calibrated on games whose answer
 is known (:mod:`deepsim.rulesets.deepfall.calibration`).

@@ -1477,7 +1477,7 @@ def setup(st, dat):
 
 # forceinline, not inline="always": inlined in numba IR into play_rounds and play_game,
 # its EV_ROUND event was counted but its row left zero in traced games (numba 0.68, the
-# events.emit overload inlined two levels down; tests/test_rules_deepfall.py caught it)
+# events.emit overload inlined two levels down; tests/rulesets/deepfall/test_rules_deepfall.py caught it)
 @njit(cache=True, _nrt=False, forceinline=True)
 def begin_round(st):
     """A new round (§6): the first-player marker passes (§3.5, §6B.3); a crew on the floor

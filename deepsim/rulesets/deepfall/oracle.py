@@ -4,7 +4,7 @@
 from the bag without replacement, the game's counter-based random stream, the die faces
 array the kernel plays with) and checks a claim with ``kernel.claim_cost`` and
 ``kernel.trinity_ok``. Nothing about the dice is re-implemented here: the test
-``tests/test_odds_oracle.py`` compares these empirical frequencies with the exact values of
+``tests/rulesets/deepfall/test_odds_oracle.py`` compares these empirical frequencies with the exact values of
 ``deepsim odds deepfall`` (chi-square and binomial tests at a fixed seed), so a kernel
 that rolls wrong fails it.
 """

@@ -6,7 +6,7 @@ score decided, following the decision's own steps with the bots' own helpers, an
 one event (layout.EVENT_SPECS ``why_*``; the Maw forecasts it read as ``forecast``
 events). It reads the state and draws nothing from the game's random stream, so a traced
 game plays exactly as the batch's. The decision the bot took is passed in and recorded
-with the reason; tests check the two agree (tests/test_trace_deepfall.py).
+with the reason; tests check the two agree (tests/rulesets/deepfall/test_trace_deepfall.py).
 
 Reason codes (the ``reason`` value of each event; trace.py words them):
 

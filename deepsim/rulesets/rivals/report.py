@@ -30,7 +30,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from statsmodels.stats.proportion import confint_proportions_2indep
 
 from deepsim import stats
 from deepsim.report import metrics as M
@@ -40,6 +39,7 @@ from deepsim.report.fmt import pct as _pct
 from deepsim.report.metrics import mean_text as _mean
 from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Section, Table
+from deepsim.report.sections import first_last_table, length_table
 
 __all__ = [
     "DEPENDS",
@@ -277,19 +277,7 @@ def _sec_q4(ctx) -> Section:
              "Fair": _pct(1 / r.players), "x fair": _num(r.share * r.players),
              "Turns": _num(r.turns, ".1f")} for r in st.itertuples()]
     s.tables.append(Table("Win share by seat (95% CI)", pd.DataFrame(rows)))
-    drows = []
-    for n, g in st.groupby("players"):
-        f, last = g.iloc[0], g.iloc[-1]
-        lo, hi = confint_proportions_2indep(f["wins"], f["games"], last["wins"],
-                                            last["games"], method="newcomb",
-                                            compare="diff", alpha=a)
-        drows.append({"Players": int(n), "Seat 1": _pct(f["share"]),
-                      "Last seat": _pct(last["share"]),
-                      "Seat 1 minus last": f"{100 * (f['share'] - last['share']):+.1f} pp "
-                                           f"({100 * lo:+.1f} to {100 * hi:+.1f})"})
-    s.tables.append(Table("Seat 1 against the last seat (95% CI)", pd.DataFrame(drows),
-                          note="Seats of one game are not independent (one winner); the "
-                               "interval treats them as independent samples."))
+    s.tables.append(first_last_table(st, a, "Seat 1"))
     return s
 
 
@@ -356,19 +344,11 @@ def _sec_q6(ctx) -> Section:
         "win share, unless `end.cap_result=cost_left` adjudicates it). The budgets differ (125 at 2 players, 75 at 3-4): compare the lengths. "
         "First elimination: the round the first player went out.")
     s.paragraphs.append(depends(run, "q6"))
-    gl = M.game_length(g, a)
-    rows = []
-    for r in gl.itertuples():
-        h = g[g["players"] == r.players]
-        fe = h["first_elim_round"][h["first_elim_round"] >= 0]
-        rows.append({"Players": int(r.players), "Games": f"{int(r.games):,}",
-                     "Rounds": f"{_num(r.mean, '.1f')} ({_num(r.mean_low, '.1f')} - "
-                               f"{_num(r.mean_high, '.1f')})",
-                     "SD": _num(r.sd, ".1f"), "Median": _num(r.median, "g"),
-                     "5th-95th pct": f"{r.p5:g} - {r.p95:g}",
-                     "Capped": _share(float(r.truncated), int(r.games), a),
-                     "First elimination": _mean(fe, a, ".1f")})
-    s.tables.append(Table("Rounds per game (95% CI)", pd.DataFrame(rows)))
+    s.tables.append(length_table(
+        g, a, "Rounds per game (95% CI)",
+        lambda r, h: {"Capped": _share(float(r.truncated), int(r.games), a),
+                      "First elimination": _mean(h["first_elim_round"][
+                          h["first_elim_round"] >= 0], a, ".1f")}))
     if "bot" in run.seats.columns:
         per = run.seats.groupby("game")["bot"].agg(lambda b: "+".join(sorted(set(map(str, b)))))
         gg = g.set_index("game")["truncated"].astype(bool)
@@ -467,7 +447,7 @@ def _sec_q9(ctx) -> Section:
         "exploding faces, the most extra dice in one roll, and the kills that needed the "
         "extra dice (the pool's own dice alone would not have killed). *Cap reached*: "
         "games where some roll hit the cap. The exact odds of any pool: `deepsim odds "
-        "rivals attack` (the kernel rolls the same law, tests/test_rivals_dice.py).")
+        "rivals attack` (the kernel rolls the same law, tests/rulesets/rivals/test_rivals_dice.py).")
     s.paragraphs.append(depends(run, "q9"))
     kills = g["kills"].sum()
     rows = [{"Games": f"{len(g):,}", "Explosions / attack":

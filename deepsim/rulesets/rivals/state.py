@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from deepsim.rng import below, uniform
+from deepsim.rulesets.events import append_event
 from deepsim.rulesets.rivals.dice import MAX_ROLLED, RR_N
 from deepsim.rulesets.rivals.layout import (
     EVENT_WIDTH,
@@ -184,27 +185,14 @@ def bot_uniform(scr):
 
 @njit(cache=True, inline="always")
 def emit(scr, kind, a, b, c, d, e, f, g, h):
-    """Append one trace event (no-op unless the game is traced)."""
-    eng = scr[X_E]
-    if eng[E_TRACE] == 0:
-        return
-    ev = scr[X_EV]
-    k = eng[E_EVN]
-    if k >= ev.shape[0]:
+    """Append one trace event (round, active player, kind, a .. h; no-op unless traced)."""
+    if scr[X_E][E_TRACE] == 0:     # a quiet game evaluates none of the row
         return
     ps = scr[X_PS]
-    ev[k, 0] = ps[PS_ROUND]
-    ev[k, 1] = ps[PS_ACTIVE]
-    ev[k, 2] = kind
-    ev[k, 3] = a
-    ev[k, 4] = b
-    ev[k, 5] = c
-    ev[k, 6] = d
-    ev[k, 7] = e
-    ev[k, 8] = f
-    ev[k, 9] = g
-    ev[k, 10] = h
-    eng[E_EVN] = k + 1
+    append_event(scr[X_EV], scr[X_E], E_TRACE, E_EVN,
+                 (np.int64(ps[PS_ROUND]), np.int64(ps[PS_ACTIVE]), np.int64(kind),
+                  np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e),
+                  np.int64(f), np.int64(g), np.int64(h)))
 
 
 @njit(cache=True, inline="always")
