@@ -134,11 +134,12 @@ def test_a_small_ladder_end_to_end(tmp_path):
     heur = [n for n, st in load_bot_data(BOTS_FILE, KNOBS).styles.items()
             if not st.baseline and st.knobs.get("rollouts", 0) <= 0]
     check = pd.read_csv(tmp_path / "lad" / "search_check.csv")
-    factions = set(res.verdicts["faction"])
-    assert set(check["heuristic"]) == set(heur)
-    assert set(check["faction"]) == factions and len(check) == len(factions) * len(heur)
+    factions = set(check["faction"])          # every faction of the field
+    assert set(res.verdicts["faction"]) <= factions
+    assert set(check["heuristic"]) == set(heur) and len(check) == len(factions) * len(heur)
     assert set(check["verdict"]) <= {"beats", "weaker", "not shown"}
-    assert set(info["search_bases"]) == factions and set(info["search_bases"].values()) <= set(heur)
+    assert set(info["search_bases"]) == factions
+    assert set(info["search_bases"].values()) <= set(heur)
     assert "Does the search rung beat every plain heuristic?" in md
 
 
