@@ -59,6 +59,11 @@ from deepsim.cli.respond import register as _register_respond
 
 _register_respond(app)
 
+# `deepsim balance`: the smallest change to the printed numbers (deepsim/cli/balance.py)
+from deepsim.cli.balance import register as _register_balance
+
+_register_balance(app)
+
 # `deepsim ladder`: balance verdicts along a skill ladder (deepsim/cli/ladder.py)
 from deepsim.cli.ladder import register as _register_ladder
 
@@ -507,7 +512,7 @@ def params(
             note = row["section"] if row["section"] != prev else ""
             prev = row["section"]
             table.add_row(escape(row["path"]), escape(str(row["default"])),
-                          escape(row["type"]), escape(row["bounds"]), escape(note))
+                          escape(_type_text(row)), escape(row["bounds"]), escape(note))
         console.print(table)
         return
     # a narrow terminal or a pipe (80 columns): a list under section headings, so no cell
@@ -519,9 +524,14 @@ def params(
             console.print(f"[dim]{escape(row['section'])}[/dim]", highlight=False,
                           overflow="fold")
         prev = row["section"]
-        kind = ", ".join(x for x in (row["type"], row["bounds"]) if x)
+        kind = ", ".join(x for x in (_type_text(row), row["bounds"]) if x)
         console.print(f"  [bold]{escape(row['path'])}[/bold] = {escape(str(row['default']))}"
                       f"  [dim]({escape(kind)})[/dim]", highlight=False, overflow="fold")
+
+
+def _type_text(row: dict) -> str:
+    """A parameter's type, with ``placeholder`` when its shipped value is invented."""
+    return f"{row['type']}, placeholder" if row.get("placeholder") else row["type"]
 
 
 #: the width from which ``deepsim params`` prints a table (below: a list)
@@ -664,6 +674,39 @@ def _players_text(value) -> str:
 
 
 @app.command()
+def studio(
+    folder: Annotated[Path, typer.Argument(help="Folder of scenario files (and its "
+                                           "scenarios/ folder).")] = Path("."),
+    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine "
+                                      "only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    history: Annotated[Path | None, typer.Option(
+        help="Where the runs are kept (default FOLDER/reports/studio).")] = None,
+    scenario: Annotated[str | None, typer.Option(
+        help="The scenario chosen when the page opens (a file name relative to FOLDER).")]
+    = None,
+) -> None:
+    """A local web page: change a number, see balance move.
+
+    Serves FOLDER's scenarios on http://HOST:PORT/ and prints the address with its access
+    token. Runs play in the background (one queue for every tab); a variant plays its
+    baseline's games (common random numbers) and shows the paired change per faction.
+    Ctrl-C stops it."""
+    from deepsim.studio import StudioConfig, serve
+
+    def echo(text: str, file=None) -> None:
+        typer.echo(text, err=file is not None)
+
+    try:
+        serve(StudioConfig(folder, history, host, port, scenario=scenario), echo=echo)
+    except InputError as exc:
+        raise _fail(exc) from None
+    except KeyboardInterrupt:
+        pass
+    typer.echo("deepsim studio stopped")
+
+
+@app.command()
 def scenarios(
     directory: Annotated[Path, typer.Argument(help="Folder of scenario files.")]
     = Path("scenarios"),
@@ -671,6 +714,8 @@ def scenarios(
     """List the scenario files in a folder.
 
     List the scenario files (*.yaml) in a folder with name, ruleset, players, games."""
+    from deepsim.gate.scenariofile import check_scenario_file
+
     console = _console()
     if not os.path.isdir(directory):
         raise _fail(InputError("no such folder", file=str(directory)))
@@ -684,7 +729,7 @@ def scenarios(
     bad = []
     for path in files:
         try:
-            scen = _check_scenario_file(path)
+            scen = check_scenario_file(path)
         except InputError as exc:
             bad.append((path.name, str(exc)))
             table.add_row(escape(path.name), "[red]does not load (below)[/red]", "", "", "")
@@ -701,28 +746,6 @@ def scenarios(
         console.print(f"{len(bad)} of {len(files)} scenario files do not load; "
                       "`deepsim run` would refuse them with the same error", highlight=False)
         raise typer.Exit(2)     # bad input, as `run` would say: usable as a lint in CI
-
-
-def _check_scenario_file(path: Path) -> dict:
-    """A scenario file checked as ``run`` (and ``check``, for its ``expect:`` block) would
-    check it: its generic keys, its ruleset's keys, bots, knobs and overrides. No game is
-    played and nothing is compiled.
-
-    Raises
-    ------
-    InputError
-        The first problem, as ``run`` reports it.
-    """
-    from deepsim import runner
-
-    _, scen, prepared = runner.resolve(path)
-    if scen.get("expect") is not None:
-        from deepsim.gate.expect import parse_expect
-        from deepsim.scenario import LINES
-        parse_expect(scen, source=str(path), lines=LINES.get(str(path), {}))
-    out = dict(scen)
-    out.setdefault("players", prepared.scenario.get("players"))
-    return out
 
 
 def _present(run_dir: Path, kind: str, columns: list[str]) -> list[str]:

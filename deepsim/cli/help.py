@@ -17,8 +17,8 @@ from typer.core import TyperGroup, TyperOption
 #: panel title -> its commands, in the order ``deepsim --help`` lists them
 GROUPS: dict[str, tuple[str, ...]] = {
     "Play and read": ("run", "report", "trace", "scenarios"),
-    "Judge a change": ("check", "compare"),
-    "Search numbers and players": ("tune", "sweep", "respond", "meta", "ladder"),
+    "Judge a change": ("check", "compare", "studio"),
+    "Search numbers and players": ("tune", "sweep", "balance", "respond", "meta", "ladder"),
     "Inspect": ("rulesets", "params", "odds", "bench"),
     "Extend": ("new-ruleset", "conformance", "golden", "warmup"),
 }

@@ -247,8 +247,16 @@ class RulesetInfo(abc.ABC):
         -------
         list of dict
             One row per dotted path: ``path``, ``default``, ``type`` (text), ``bounds``
-            (text) and ``section`` (the rulebook section or gap it implements).
+            (text), ``section`` (the rulebook section or gap it implements) and
+            ``placeholder`` (bool: the shipped value is invented, not printed in the
+            rulebook; :meth:`placeholder_paths`).
         """
+
+    def placeholder_paths(self) -> list[str]:
+        """Dotted paths (or parents of paths) whose shipped data is a placeholder: invented
+        where the rulebook prints no number. What a run on the shipped data rests on
+        (``Prepared.placeholders`` of a run that deals everything). Default: none."""
+        return []
 
     def odds(self) -> OddsBook | None:
         """The ruleset's ``deepsim odds`` questions, or None when it has none (optional)."""
@@ -763,8 +771,9 @@ class KernelRuleset(Ruleset):
 
     def parameters(self) -> list[dict]:
         """Every parameter (:meth:`deepsim.rulesets.common.DataFile.parameters`): dotted
-        path, default, type, bounds and the data file's note (the rule or gap)."""
-        return self.data.parameters()
+        path, default, type, bounds, the data file's note (the rule or gap) and the
+        placeholder flag (:meth:`placeholder_paths`)."""
+        return mark_placeholders(self.data.parameters(), self.placeholder_paths())
 
     def golden_cases(self) -> list:
         """The frozen scenarios of ``golden.yaml`` in the ruleset's folder
@@ -948,8 +957,17 @@ class DataOddsRuleset(OddsRuleset):
 
     def parameters(self) -> list[dict]:
         """Every path of the data file a ``--set`` can change, with its default, type,
-        bounds and note."""
-        return self.data.parameters()
+        bounds, note and placeholder flag."""
+        return mark_placeholders(self.data.parameters(), self.placeholder_paths())
+
+
+def mark_placeholders(rows: list[dict], paths: list[str]) -> list[dict]:
+    """``rows`` of :meth:`RulesetInfo.parameters` with ``placeholder`` set: True when the
+    row's path is one of ``paths`` or lies under one (``lineages.x.start_bag`` marks
+    ``lineages.x.start_bag.amber``)."""
+    marks = [str(p) for p in paths]
+    return [{**row, "placeholder": any(row["path"] == p or row["path"].startswith(p + ".")
+                                       for p in marks)} for row in rows]
 
 
 def _metadata_problems(cls) -> list[str]:

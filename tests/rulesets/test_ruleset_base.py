@@ -88,3 +88,23 @@ def test_moved_names_still_work_with_a_deprecation_warning():
         warnings.simplefilter("error")
         from deepsim.report import ReportConfig, build_report  # the kit's own: no warning
     assert ReportConfig and build_report
+
+
+def test_parameters_flag_placeholder_data():
+    """Every parameter row carries the placeholder flag; the flagged rows are exactly
+    the paths under the ruleset's placeholder_paths()."""
+    from deepsim import rulesets
+    from deepsim.rulesets.base import mark_placeholders
+
+    for name in rulesets.builtin():
+        rs = rulesets.get(name)
+        rows = rs.parameters()
+        assert all(isinstance(r["placeholder"], bool) for r in rows), name
+        marks = rs.placeholder_paths()
+        for r in rows:
+            under = any(r["path"] == p or r["path"].startswith(p + ".") for p in marks)
+            assert r["placeholder"] == under, (name, r["path"])
+    flagged = [r["path"] for r in rulesets.get("deepfall").parameters() if r["placeholder"]]
+    assert "dungeon.floor_weights.1" in flagged
+    rows = [{"path": "a.b"}, {"path": "a.bc"}, {"path": "a"}]
+    assert [r["placeholder"] for r in mark_placeholders(rows, ["a.b"])] == [True, False, False]

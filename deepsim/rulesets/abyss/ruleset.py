@@ -65,6 +65,10 @@ class AbyssRuleset(KernelRuleset):
 
     # ---- prepare ------------------------------------------------------------------------
 
+    def placeholder_paths(self) -> list[str]:
+        """The shipped data's invented numbers (digest section D) while flagged."""
+        return placeholders(DATA.load())
+
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
         """Validate a scenario, its lord list and the ruleset data with overrides; build the

@@ -74,6 +74,10 @@ class AtlantisRuleset(KernelRuleset):
 
     # ---- prepare ------------------------------------------------------------------------
 
+    def placeholder_paths(self) -> list[str]:
+        """The generated map's size and generator (a scenario's fixed map replaces them)."""
+        return ["map.generator", "map.width", "map.height"]
+
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
         """Validate a scenario and the ruleset data with its overrides; build kernel arrays.

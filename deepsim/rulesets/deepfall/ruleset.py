@@ -90,6 +90,11 @@ class DeepfallRuleset(KernelRuleset):
         "calling_ability", "rotation")
     report_seats_prefixes = ("claims_",)
 
+    def placeholder_paths(self) -> list[str]:
+        """The shipped data's placeholders: every Lineage's flagged starting bag (A3) and
+        the floor weights (A21)."""
+        return placeholders(DATA.load())
+
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
         """Validate a scenario and the ruleset data with its overrides; build kernel arrays.

@@ -68,6 +68,10 @@ class RivalsRuleset(KernelRuleset):
 
     # ---- prepare ------------------------------------------------------------------------
 
+    def placeholder_paths(self) -> list[str]:
+        """The shipped data's invented numbers while flagged (a generated map)."""
+        return placeholders(DATA.load(), False)
+
     def prepare(self, scenario: dict, *, source: str = "<scenario>",
                 overrides: list[str] | None = None) -> Prepared:
         """Validate a scenario, its data files and map and the ruleset data with overrides;
