@@ -184,7 +184,8 @@ def test_search_margin_keeps_the_heuristic_unless_the_rollouts_say_otherwise_cle
     heuristic's option is among them or the first best beats it by more than m standard
     errors of the paired differences over the rollouts, else the heuristic's alone."""
     def dat_of(margin):
-        sc = scenario({"bot": "search", "knobs": {"rollouts": 12, "search_margin": margin}})
+        sc = scenario({"bot": "search", "knobs": {"rollouts": 12, "search_margin": margin,
+                                                   "search_extra": 0}})
         return RULESET.prepare(sc, source="<t>").compiled["arrays"].kernel_data()
     d0, d2 = dat_of(0.0), dat_of(2.0)
     scr = new_quiet_state()
