@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from deepsim.cli import app
 
 
+@pytest.mark.slow
 def test_bench_quick_writes_json(tmp_path):
     out = tmp_path / "bench.json"
     res = CliRunner().invoke(app, ["bench", "deepfall", "--quick", "--out", str(out)])

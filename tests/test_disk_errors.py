@@ -230,6 +230,7 @@ def _can_mount() -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _can_mount(), reason="cannot mount a tmpfs here (needs unshare -m)")
 def test_real_tmpfs_full_then_read_only(tmp_path, reference):
     """A 320 KB tmpfs holds run.json and two 1,000-game chunks (~136 KB each): the third

@@ -34,6 +34,10 @@ from deepsim.output import (
     write_chunk_parts,
 )
 
+# a Dask LocalCluster per test (worker processes, each loading the kernels): the slow
+# tier (make test-slow, .ci/run)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "deepfall-4p.yaml"
 RUN = {"games": 3000, "chunk_size": 500, "seed": 11}  # 6 chunks

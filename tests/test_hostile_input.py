@@ -208,6 +208,7 @@ def _load_measured(path: Path) -> tuple[InputError | None, int]:
     return err, peak
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loader", safeload._LOADERS, ids=lambda c: c.__name__)
 def test_bounds_hold_by_count_for_both_parsers(tmp_path, monkeypatch, loader):
     """The 9-level bomb (9**9 = 387 million values) is refused having composed its ~90
@@ -565,6 +566,7 @@ def _check_bounds(data) -> None:
     assert count <= MAX_NODES and depth <= MAX_DEPTH
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RULESETS)
 def test_hostile_yaml_gives_input_error_or_a_valid_scenario(tmp_path, name):
     """Generated hostile YAML to each ruleset's scenario loader: an InputError or a

@@ -56,6 +56,7 @@ def _probe(where: Path, cache: Path, **env: str) -> dict:
     return res
 
 
+@pytest.mark.slow
 def test_second_copy_of_the_sources_compiles_nothing(tmp_path):
     cache = tmp_path / "cache"
     a, b = _copy(tmp_path, "a"), _copy(tmp_path, "b")
@@ -71,6 +72,7 @@ def test_second_copy_of_the_sources_compiles_nothing(tmp_path):
     assert Path(first["cache"]).name == f"src-{jitcache.source_key()}"
 
 
+@pytest.mark.slow
 def test_numba_alone_would_compile_each_copy_again(tmp_path):
     # the control: numba's own locator files entries by the absolute path of the source
     cache = tmp_path / "cache"
@@ -80,6 +82,7 @@ def test_numba_alone_would_compile_each_copy_again(tmp_path):
     assert _probe(b, cache, **plain)["misses"] == 1
 
 
+@pytest.mark.slow
 def test_an_edit_to_any_compiled_source_starts_a_fresh_folder(tmp_path):
     cache = tmp_path / "cache"
     a, b = _copy(tmp_path, "a"), _copy(tmp_path, "b")

@@ -171,6 +171,7 @@ def test_rerun_refuses_its_own_dir_and_existing_out(fake, tmp_path):
 
 # --- CLI (fake ruleset) ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_interrupt_names_resume_then_resume(fake, tmp_path):
     fake["ruleset"] = FakeRuleset(interrupt_at_chunk=3)
     res = cli.invoke(app, ["run", str(fake["scenario"]), "--out", "o", "--threads", "1"])
@@ -217,6 +218,7 @@ def _manifest_chunks(path: Path) -> int:
         return 0  # not written yet (each write is atomic, so never half a manifest)
 
 
+@pytest.mark.slow
 def test_killed_deepfall_run_resumes_identical(tmp_path):
     """SIGKILL a real run after some chunks, resume it, compare with an uninterrupted run."""
     scenario = ROOT / "scenarios" / "deepfall-4p.yaml"

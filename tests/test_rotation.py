@@ -149,6 +149,7 @@ def test_atlantis_rotation_swaps_the_first_side_on_the_same_map(tmp_path):
     assert "(deal 3, seat rotation 1 of 2)" in maps[1][0]
 
 
+@pytest.mark.slow
 def test_rotated_runs_cluster_by_deal_and_report_it(deepfall, tmp_path):
     from deepsim.gate.check import check_prepared
     from deepsim.gate.expect import parse_expect

@@ -56,7 +56,7 @@ class L(event.Listener):
             key = fname(ev)
             cur_func.append(key)
             sig = ", ".join(str(a) for a in ev.data.get("args", ()))
-            funcs[key]["sigs"].append(sig[:300])
+            funcs[key]["sigs"].append(sig if len(sig) <= 300 else sig[:100] + " ... " + sig[-200:])
         elif ev.kind == "numba:run_pass":
             key = ev.data["name"].split(" [")[0]
         else:

@@ -54,6 +54,7 @@ def test_run_summary_fits_80_columns_and_says_too_strong(run_dir):
     assert "Headline" in text and "too strong" in text
 
 
+@pytest.mark.slow
 def test_report_fits_80_columns(run_dir):
     _readable(["report", str(run_dir[0])])
 
@@ -64,6 +65,7 @@ def test_check_fits_80_columns():
     assert "measured" in out
 
 
+@pytest.mark.slow
 def test_sweep_and_compare_fit_80_columns(tmp_path):
     scen = str(ROOT / "scenarios" / "deepfall-4p.yaml")
     _readable(["sweep", scen, "--param", "callings.wardancer.worthy_end_multiplier=1.8,2.2",

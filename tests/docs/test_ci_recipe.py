@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from deepsim import jitcache
@@ -43,6 +44,7 @@ def _bash(script: str, env: dict) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=1800, check=False)
 
 
+@pytest.mark.slow
 def test_cache_step_uses_the_printed_key_and_folder(tmp_path):
     steps = _steps()
     key_step = next(s for s in steps if s.get("id") == "numba")
@@ -65,6 +67,7 @@ def test_cache_step_uses_the_printed_key_and_folder(tmp_path):
         < steps.index(key_step)
 
 
+@pytest.mark.slow
 def test_warm_up_step_compiles_once_then_loads():
     warm = next(s for s in _steps() if "deepsim warmup" in str(s.get("run", ""))
                 and "--print" not in s["run"])

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebooks" / "rule-change.ipynb"
 
 
+@pytest.mark.slow
 def test_rule_change_notebook_runs_and_shows_the_paired_change():
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # the notebook plays 2 x 6,000 games; a smaller count keeps the test fast

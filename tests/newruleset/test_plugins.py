@@ -130,6 +130,7 @@ def test_the_plugin_is_found_through_its_entry_point(scaffold):
     assert rulesets.get(NAME).title == "Pigtest"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("check", CHECKS)
 def test_the_scaffold_passes_the_conformance_suite(suite, check):
     suite.run(check)
@@ -159,6 +160,7 @@ def test_the_scaffolds_rule_tests_pass(scaffold):
         t()
 
 
+@pytest.mark.slow
 def test_the_suite_collects_and_passes_with_the_plugin_installed(scaffold, scaffold_site):
     """A user who installed a ruleset plugin can run deepsim's own tests: the suite is
     collected with the plugin registered, and the tests that walk every registered ruleset

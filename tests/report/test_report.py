@@ -252,6 +252,7 @@ def _check_html(text: str) -> _Checker:
     return p
 
 
+@pytest.mark.slow
 def test_report_from_a_small_run_has_every_section(runs):
     rep, paths = report_runs([runs["mixed"]])
     out = Path(runs["mixed"]) / "report"
@@ -290,6 +291,7 @@ def test_report_from_a_small_run_has_every_section(runs):
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
 
 
+@pytest.mark.slow
 def test_report_opens_with_a_headline_naming_too_strong_factions(runs):
     rep = build_report([load_run(runs["mixed"])])
     assert [s.key for s in rep.sections[:3]] == ["headline", "win-share", "claims"]
@@ -308,6 +310,7 @@ def test_report_opens_with_a_headline_naming_too_strong_factions(runs):
     assert "too strong" not in set(opt.sections[0].tables[0].frame["Verdict"])
 
 
+@pytest.mark.slow
 def test_baseline_bots_are_left_out_of_the_balance_headlines(runs):
     """bots.yaml marks random and cautious as baselines: the company, Lineage, Calling and
     seat tables (and B2, B3, B5) read only the other seats, with the fair share
@@ -334,6 +337,7 @@ def test_baseline_bots_are_left_out_of_the_balance_headlines(runs):
     assert {"random", "cautious"} <= set(bots_sec.tables[0].frame["Bot"])
 
 
+@pytest.mark.slow
 def test_html_is_valid_and_self_contained(runs):
     rep, paths = report_runs([runs["mixed"]], formats=("html",),
                              out_dir=Path(runs["root"]) / "html-only")
@@ -347,6 +351,7 @@ def test_html_is_valid_and_self_contained(runs):
     assert "src=\"http" not in text and "<link" not in text  # nothing fetched
 
 
+@pytest.mark.slow
 def test_several_runs_fill_b1_b8_and_the_matchups(runs):
     rep, _ = report_runs([runs["mixed"], runs["2p"], runs["spf1"]],
                          out_dir=Path(runs["root"]) / "multi")
@@ -366,6 +371,7 @@ def test_several_runs_fill_b1_b8_and_the_matchups(runs):
     _check_html(to_html(rep))
 
 
+@pytest.mark.slow
 def test_sections_without_their_columns_are_skipped_not_fatal(runs):
     base = load_run(runs["mixed"])
     games = base.games[["game", "players", "rounds", "margin", "margin_rel"]]
@@ -386,6 +392,7 @@ def test_sections_without_their_columns_are_skipped_not_fatal(runs):
 
 # --- CLI ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_report_command(runs, tmp_path):
     out = tmp_path / "rep"
     res = cli.invoke(app, ["report", str(runs["mixed"]), str(runs["spf1"]), "--out", str(out),
@@ -401,6 +408,7 @@ def test_cli_report_command(runs, tmp_path):
     assert res.exit_code == 2 and "not found" in res.output
 
 
+@pytest.mark.slow
 def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     res = cli.invoke(app, ["run", "scenarios/deepfall-4p.yaml", "--games", "200", "--out",
@@ -414,6 +422,7 @@ def test_cli_run_writes_the_report_unless_told_not_to(tmp_path):
     assert not (b / "report").exists()
 
 
+@pytest.mark.slow
 def test_one_gap_variations_and_findings(runs, tmp_path):
     from deepsim.studies.deepfall_findings import write_findings
 

@@ -93,6 +93,7 @@ def _check_parts(player, point, g, s) -> dict:
     return verdicts
 
 
+@pytest.mark.slow
 def test_every_claim_part_distance_matches_its_verdict_on_fabricated_runs(played):
     player, point, g, s = played
     seen = {}
@@ -347,6 +348,7 @@ def test_respondcheck_refuses_bad_input_before_playing(tmp_path, capsys):
         assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_respond_check_replays_the_same_games_with_best_responses():
     """On a tiny budget: every faction gets a start style and a best response, the claims
     are judged in three fields on the same confirmation games, and the shipped scores

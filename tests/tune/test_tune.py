@@ -273,6 +273,7 @@ def _tune(out, **kw):
                     settings=Settings(games=150, seed=2, out=out), **args)
 
 
+@pytest.mark.slow
 def test_tune_is_deterministic_and_writes_its_outputs(tmp_path):
     a = _tune(tmp_path / "a")
     b = _tune(tmp_path / "b", report=False)

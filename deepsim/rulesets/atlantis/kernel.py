@@ -1892,8 +1892,11 @@ def setup(scr, dat):
 # ---------------------------------------------------------------------------------------
 # the game
 # ---------------------------------------------------------------------------------------
+# play_turn, run_turns and play_game are inlined in numba IR into play_block (and
+# trace_game): as functions of their own, each linked every callee's module and ran LLVM
+# over the whole game again, about 5 s of CPU each in a cold compile (docs/performance.md)
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turn(scr, dat):
     """One player-turn of the active side (AT-T2: Swim, Attack, Swim, End)."""
     g = scr[X_G]
@@ -1923,7 +1926,7 @@ def play_turn(scr, dat):
     end_phase(scr, dat, kn, side)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(seed, game, row, scr, dat, gi, gf, si, sf, trace):
     """Play game number ``game`` of the run ``seed`` into output row ``row``.
 
@@ -1938,7 +1941,7 @@ def play_game(seed, game, row, scr, dat, gi, gf, si, sf, trace):
     write_outputs(scr, dat, row, gi, gf, si, sf)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def run_turns(scr, dat):
     """Alternate player-turns until a leader dies (AT-V1) or the safety cap stops the game
     (AMB-T23, ``end.max_turns``: unresolved, or adjudicated by material with

@@ -198,6 +198,7 @@ def test_lord_file_missing_or_fighting_an_override(tmp_path):
 
 # ---- the CLI -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_run_trace_and_report_on_the_cli(tmp_path):
     out = tmp_path / "run"
     res = cli.invoke(app, ["run", "scenarios/abyss.yaml", "--games", "300", "--chunk-size",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from deepsim.cli import app
@@ -34,6 +35,7 @@ def test_run_then_trace_a_game_of_it(tmp_path):
     assert [float(g) for _, g in final] == list(row["glory"])
 
 
+@pytest.mark.slow
 def test_run_with_overrides_changes_results_and_records_them(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     base = ["run", "scenarios/deepfall-4p.yaml", "--games", "200", "--seed", "1", "--quiet"]

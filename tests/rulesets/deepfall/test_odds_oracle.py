@@ -90,6 +90,7 @@ def test_face_frequencies_of_each_die_type(die):
     (None, "wisp", 1),                                      # hand 5, one Press On
     ("warrior=2,scholar=2,priest=2,champion=1,relic=1,rogue=2,recruit=2", None, 2),
 ])
+@pytest.mark.slow
 def test_hand_symbols_joint_and_marginals(bag, lineage, presses):
     s = OD.setup(dice=bag, lineage=lineage)
     sym, _ = roll(s, presses)

@@ -234,6 +234,7 @@ def _check_games(prepared, sc: dict, games, seats) -> None:
 @SETTINGS
 @given(sc=scenarios(), data=st.data(), start=st.integers(0, 10**9),
        via_set=st.booleans())
+@pytest.mark.slow
 def test_valid_scenarios_and_parameters_play_every_game_to_an_end(sc, data, start, via_set):
     counts = sc["players"] if isinstance(sc["players"], list) else [sc["players"]]
     params = data.draw(parameter_sets(counts))

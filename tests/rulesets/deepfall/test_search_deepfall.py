@@ -49,6 +49,10 @@ from deepsim.rulesets.deepfall.board import (
 )
 from deepsim.rulesets.deepfall.kernel import new_tables, write_row
 
+# every test here compiles the search bot's kernels (about 190 s of CPU from an empty
+# cache; no golden case plays a search bot): the slow tier (make test-slow, .ci/run)
+pytestmark = pytest.mark.slow
+
 
 def scenario(first: dict, **kw) -> dict:
     sc = {"name": "t-search", "ruleset": "deepfall", "players": 2, "seed": 21, "games": 1,
