@@ -1,131 +1,209 @@
-"""Strength and cost of the DEEPFALL search bot (issue 21; docs/performance.md).
+"""Strength and cost of the DEEPFALL search bot, company by company (docs/performance.md).
 
-    python tools/search_strength.py [--rollouts 8,32,128] [--games 2000] [--threads 1]
-                                    [--variants all,turn-ends,all@2]
+    python tools/search_strength.py play --label new --base greedy [--knobs k=v,...]
+        [--rollouts 32] [--companies all|six|Lineage:Calling,...]
+        [--opponents greedy,martyr,balanced,cautious] [--deals 100] [--seed 4601]
+        --out FILE.csv
+    python tools/search_strength.py compare A.csv [B.csv ...] [--min 0.55]
 
-For each rollout count K and each search variant (which decisions the bot searches: the
-knobs ``search_room`` and ``search_press``; the target floor and the exit are always
-searched; ``NAME@M`` adds ``search_margin: M``, the search overriding the heuristic only
-by more than M standard errors): a search bot (``search`` style: greedy's heuristic, K rollouts per option)
-against the strongest heuristic style (greedy, the highest win share of the heuristic
-styles in 2-player games) in
+``play``: for each company and each opponent style, 2-player games of identical companies
+(both seats the company; each deal played twice with the seats swapped: ``rotate_seats``):
+one seat a search bot (the style ``--base`` with ``rollouts`` and ``--knobs``; ``--base
+auto:FILE`` reads a base style per company from a CSV with columns company, base), the
+other the opponent. Writes one row per deal: label, company, opponent, deal, the search
+seat's wins over the deal's two games (1/k for a k-way tie, as the kernel counts), and
+the cell's CPU seconds (``time.process_time`` on one numba thread: games/s per core).
 
-- 2-player games of identical companies (both seats the same company; each deal played
-  twice, seats swapped: ``rotate_seats``), over the six companies listed below;
-- a 4-player field (one search seat, three greedy seats, random companies, seats rotated).
-
-Prints the search bot's win share with its 95% Wilson interval (seat-games; the two plays
-of a deal share its dungeon, so the interval is slightly optimistic), and games/s per core:
-games per second of the process's CPU time (``time.process_time``, all threads; a busy
-shared machine disturbs it less than wall time). Every variant plays the same games
-(common random numbers: same seed, deals and game numbers), so each variant after the
-first also gets its paired difference in win share against the first, with a 95% normal
-interval over deals (the two seat-games of a deal summed: they are not independent).
+Every run with the same ``--seed`` and ``--deals`` plays the same deals (the game's own
+stream depends only on seed and game index), so two files are paired deal by deal:
+``compare`` prints each file's win share per opponent with its 95% Wilson interval
+(seat-games; the two plays of a deal share its dungeon, so slightly optimistic), the
+lowest company and the companies below ``--min``, games/s per core, and each later
+file's paired difference in win share against the first with a 95% normal interval over
+deals (a deal's two seat-games summed: they are not independent).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import os
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
+import pandas as pd
 
 from deepsim.rulesets.deepfall import RULESET
+from deepsim.rulesets.deepfall.schema import CALLINGS, LINEAGES, display_name
 from deepsim.stats import wilson_interval
 
-COMPANIES = [("dvergar", "reaver"), ("wisp", "warden"), ("revenant", "hierophant"),
-             ("gnoll", "prospector"), ("sylphid", "wardancer"), ("golem_born", "lorekeeper")]
-
-#: which decisions a variant searches beyond the target floor and the exit
-VARIANTS = {"all": {"search_room": 1, "search_press": 1},
-            "turn-ends": {"search_room": 0, "search_press": 0},
-            "room": {"search_room": 1, "search_press": 0},
-            "press": {"search_room": 0, "search_press": 1}}
+SIX = [("dvergar", "reaver"), ("wisp", "warden"), ("revenant", "hierophant"),
+       ("gnoll", "prospector"), ("sylphid", "wardancer"), ("golem_born", "lorekeeper")]
 
 
-def two_player(knobs: dict, lin: str, cal: str, games: int, seed: int) -> dict:
+def companies(spec: str) -> list[tuple[str, str]]:
+    if spec == "all":
+        return [(a, b) for a in LINEAGES for b in CALLINGS]
+    if spec == "six":
+        return SIX
+    return [tuple(x.split(":")) for x in spec.split(",")]   # type: ignore[misc]
+
+
+def name(lin: str, cal: str) -> str:
+    return f"{display_name(lin)} {display_name(cal)}"
+
+
+def scenario(base: str, knobs: dict, lin: str, cal: str, opponent: str, deals: int,
+             seed: int) -> dict:
     return {"name": "search-2p", "ruleset": "deepfall", "players": 2, "seed": seed,
-            "games": games, "companies": {"unique": False}, "rotate_seats": True,
-            "seats": [{"lineage": lin, "calling": cal, "bot": "search", "knobs": knobs},
-                      {"lineage": lin, "calling": cal, "bot": "greedy"}]}
+            "games": deals, "companies": {"unique": False}, "rotate_seats": True,
+            "seats": [{"lineage": lin, "calling": cal, "bot": base, "knobs": knobs},
+                      {"lineage": lin, "calling": cal, "bot": opponent}]}
 
 
-def four_player(knobs: dict, games: int, seed: int) -> dict:
-    return {"name": "search-4p", "ruleset": "deepfall", "players": 4, "seed": seed,
-            "games": games, "companies": {"unique": True}, "rotate_seats": True,
-            "seats": [{"bot": "search", "knobs": knobs}, {"bot": "greedy"},
-                      {"bot": "greedy"}, {"bot": "greedy"}]}
+def strongest_bases(comps: list[tuple[str, str]], seed: int, deals: int) -> dict[str, str]:
+    """Per company, its strongest shipped heuristic in 2-player games of the company
+    against itself: both seats draw their bot from the non-baseline heuristic styles
+    (every style without rollouts that is not a baseline), seats swapped per deal; the
+    style with the highest win share over ``deals`` deals of a seed other than the
+    measurement's (so that the choice is not fitted to the games it is judged on)."""
+    bd = RULESET.bot_data()
+    pool = [n for n, st in bd.styles.items()
+            if not st.baseline and st.knobs.get("rollouts", 0) == 0]
+    out = {}
+    for lin, cal in comps:
+        sc = {"name": "strongest", "ruleset": "deepfall", "players": 2, "seed": seed,
+              "games": deals, "companies": {"unique": False}, "rotate_seats": True,
+              "bots": pool, "seats": [{"lineage": lin, "calling": cal},
+                                      {"lineage": lin, "calling": cal}]}
+        _g, s = RULESET.run_chunk(RULESET.prepare(sc, source="<strongest>"), 0, 2 * deals)
+        per = s.groupby(s["bot"].astype(str))["win"].mean()
+        out[name(lin, cal)] = str(per.idxmax())
+        print(f"strongest heuristic of {name(lin, cal)}: {per.idxmax()} "
+              f"({', '.join(f'{k} {v:.3f}' for k, v in per.items())})", flush=True)
+    return out
 
 
-def play(sc: dict, rows: int):
-    p = RULESET.prepare(sc, source="<search_strength>")
-    t = time.process_time()
-    g, s = RULESET.run_chunk(p, 0, rows)
-    return g, s, time.process_time() - t
+def parse_knobs(text: str) -> dict:
+    out = {}
+    for part in [p for p in text.split(",") if p]:
+        k, v = part.split("=")
+        out[k.strip()] = float(v)
+    return out
 
 
-def search_wins(s, seats: int) -> np.ndarray:
-    """The search seat's win per deal (float64[deals]): its seat-games of a deal summed
-    (rows are game-major; each deal is ``seats`` consecutive games)."""
-    mine = s[s["bot"].astype(str).str.startswith("search")].sort_values("game")
-    return mine["win"].to_numpy(float).reshape(-1, seats).sum(axis=1)
+def play(a) -> None:
+    numba.set_num_threads(1)
+    knobs = {"rollouts": float(a.rollouts)} | parse_knobs(a.knobs)
+    bases = {}
+    if a.base.startswith("auto:"):
+        bases = dict(pd.read_csv(a.base[5:])[["company", "base"]].itertuples(index=False))
+    elif a.base == "strongest":
+        bases = strongest_bases(companies(a.companies), a.seed + 1, a.pick_deals)
+    # compile (or load) the kernels outside the timings
+    lin, cal = companies(a.companies)[0]
+    RULESET.run_chunk(RULESET.prepare(scenario(bases.get(name(lin, cal), a.base)
+                                               if bases else a.base, knobs, lin, cal,
+                                               "greedy", 1, a.seed), source="<warm>"), 0, 2)
+    out = Path(a.out)
+    done = set()
+    if out.exists():
+        old = pd.read_csv(out)
+        done = set(zip(old["company"], old["opponent"], strict=True))
+    new = not out.exists()
+    with out.open("a", newline="") as fh:
+        w = csv.writer(fh)
+        if new:
+            w.writerow(["label", "company", "opponent", "base", "deal", "wins", "cpu_s"])
+        for lin, cal in companies(a.companies):
+            for opp in a.opponents.split(","):
+                comp = name(lin, cal)
+                if (comp, opp) in done:
+                    continue
+                base = bases.get(comp, a.base)
+                sc = scenario(base, knobs, lin, cal, opp, a.deals, a.seed)
+                p = RULESET.prepare(sc, source="<search_strength>")
+                t = time.process_time()
+                _g, s = RULESET.run_chunk(p, 0, 2 * a.deals)
+                dt = time.process_time() - t
+                wins = _search_wins(s)
+                for d, x in enumerate(wins):
+                    w.writerow([a.label, comp, opp, base, d, f"{x:.6g}", f"{dt:.3f}"])
+                fh.flush()
+                print(f"{a.label} {comp:24s} vs {opp:9s}: {wins.sum() / (2 * a.deals):.3f} "
+                      f"({2 * a.deals / dt:.1f} games/s per core)", flush=True)
 
 
-def share(w: np.ndarray, seats: int) -> str:
-    wins, n = float(w.sum()), len(w) * seats
+def _search_wins(s: pd.DataFrame) -> np.ndarray:
+    """The search seat's wins per deal (its two seat-games summed; rows game-major, a
+    deal's two plays consecutive games). The search seat is the one whose bot is not the
+    opponent's style name (knob overrides label it ``name*``)."""
+    mine = s[s["bot"].astype(str).str.endswith("*")].sort_values("game")
+    return mine["win"].to_numpy(float).reshape(-1, 2).sum(axis=1)
+
+
+def share(w: np.ndarray) -> str:
+    wins, n = float(w.sum()), 2 * len(w)
     lo, hi = wilson_interval(np.array([wins]), np.array([n]))
     return f"{wins / n:.3f} [{float(lo[0]):.3f}, {float(hi[0]):.3f}]"
 
 
-def paired(w: np.ndarray, base: np.ndarray, seats: int) -> str:
-    d = (w - base) / seats                 # per deal: difference in win share
+def paired(w: np.ndarray, base: np.ndarray) -> str:
+    d = (w - base) / 2
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
     return f"{d.mean():+.3f} [{d.mean() - half:+.3f}, {d.mean() + half:+.3f}]"
 
 
+def compare(a) -> None:
+    frames = [pd.read_csv(f) for f in a.files]
+    first = frames[0]
+    key = ["company", "opponent", "deal"]
+    for f, df in zip(a.files, frames, strict=True):
+        label = df["label"].iloc[0]
+        cells = df.groupby(["company", "opponent"], sort=False)
+        cpu = cells["cpu_s"].first().sum()
+        games = 2 * len(df)
+        print(f"\n{label} ({os.path.basename(f)}): {games} games, "
+              f"{games / cpu:.1f} games/s per core ({cpu:.0f} CPU s)")
+        for opp, g in df.groupby("opponent", sort=False):
+            per = g.groupby("company")["wins"].sum() / (2 * g.groupby("company").size())
+            low = per[per < a.min]
+            line = (f"  vs {opp:9s} {share(g['wins'].to_numpy())}; lowest {per.min():.3f} "
+                    f"({per.idxmin()}); {len(low)} of {len(per)} companies below {a.min}")
+            if df is not first:
+                m = g.merge(first, on=key, suffixes=("", "_0"))
+                if len(m):
+                    line += (f"; vs {first['label'].iloc[0]} on {len(m)} deals: "
+                             f"{paired(m['wins'].to_numpy(), m['wins_0'].to_numpy())}")
+            print(line)
+            if a.verbose:
+                for c, v in per.sort_values().items():
+                    print(f"      {c:24s} {v:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rollouts", default="8,32,128")
-    ap.add_argument("--variants", default="all",
-                    help=f"comma list of {', '.join(VARIANTS)} (the first is the base)")
-    ap.add_argument("--games", type=int, default=2000, help="2-player games per K")
-    ap.add_argument("--games4", type=int, default=800, help="4-player games per K")
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=2101)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--label", required=True)
+    p.add_argument("--base", default="greedy")
+    p.add_argument("--knobs", default="")
+    p.add_argument("--rollouts", type=int, default=32)
+    p.add_argument("--companies", default="all")
+    p.add_argument("--opponents", default="greedy,martyr,balanced,cautious")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=4601)
+    p.add_argument("--pick-deals", type=int, default=2000,
+                   help="deals per company to find its strongest heuristic (--base strongest)")
+    p.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("files", nargs="+")
+    c.add_argument("--min", type=float, default=0.55)
+    c.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
-    numba.set_num_threads(a.threads)
-    variants = a.variants.split(",")
-    # compile once outside the timings
-    play(two_player({"rollouts": 1}, *COMPANIES[0], 2, a.seed), 2)
-    for k in [int(x) for x in a.rollouts.split(",")]:
-        base2 = base4 = None
-        for v in variants:
-            name, _, margin = v.partition("@")
-            knobs = {"rollouts": k, "search_margin": float(margin or 0)} | VARIANTS[name]
-            per = max(2, a.games // len(COMPANIES) // 2 * 2)
-            ws, cpu, played = [], 0.0, 0
-            for lin, cal in COMPANIES:
-                g, s, dt = play(two_player(knobs, lin, cal, per // 2, a.seed), per)
-                ws.append(search_wins(s, 2))
-                cpu += dt
-                played += len(g)
-            w2 = np.concatenate(ws)
-            extra = "" if base2 is None else f"; vs {variants[0]}: {paired(w2, base2, 2)}"
-            base2 = w2 if base2 is None else base2
-            print(f"K={k:4d} {v:9s} 2p identical companies: search win share "
-                  f"{share(w2, 2)} over {played} games{extra}; {played / cpu:.1f} games/s "
-                  f"per core ({cpu:.1f} CPU s)", flush=True)
-            if a.games4 <= 0:
-                continue
-            rows = max(4, a.games4 // 4 * 4)
-            g, s, dt = play(four_player(knobs, rows // 4, a.seed), rows)
-            w4 = search_wins(s, 4)
-            extra = "" if base4 is None else f"; vs {variants[0]}: {paired(w4, base4, 4)}"
-            base4 = w4 if base4 is None else base4
-            print(f"K={k:4d} {v:9s} 4p field (3 greedy): search win share {share(w4, 4)} "
-                  f"(fair 0.25) over {len(g)} games{extra}; {len(g) / dt:.1f} games/s "
-                  f"per core", flush=True)
+    play(a) if a.cmd == "play" else compare(a)
 
 
 if __name__ == "__main__":

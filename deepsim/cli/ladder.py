@@ -63,6 +63,18 @@ def print_summary(result, console: Console) -> None:
         console.print(f"{escape(r.rung)} vs {escape(r.below)}: win/fair {r.ratio:.2f} "
                       f"({r.ratio_low:.2f}-{r.ratio_high:.2f}), luck {r.luck:.2f}",
                       highlight=False)
+    check = result.check
+    if len(check):
+        bad = check[check["verdict"] != "beats"]
+        weaker = check[check["verdict"] == "weaker"]
+        console.print(f"Search check ({escape(str(info.get('check_rung')))} vs each plain "
+                      f"heuristic, per faction, paired on {info.get('check_games')} games "
+                      f"a pass): beats it in {len(check) - len(bad)} of {len(check)}; "
+                      f"weaker in {len(weaker)}"
+                      + "".join(f"\n  weaker: {escape(r.faction)} vs {escape(r.heuristic)} "
+                                f"{r.diff:+.3f} ({r.diff_low:+.3f}, {r.diff_high:+.3f})"
+                                for r in weaker.itertuples(index=False)),
+                      highlight=False)
 
 
 def ladder(
@@ -86,6 +98,15 @@ def ladder(
         "--runs", help="Keep each rung's field as a run directory under this folder "
                        "(R1-..., R2-...: every column, for `deepsim report` and the "
                        "ruleset's claims per rung in the ladder's report).")] = None,
+    search_base: Annotated[str | None, typer.Option(
+        "--search-base", help="The heuristic a search rung rolls out: per-faction (default: "
+                              "each faction its strongest heuristic in the scenario's "
+                              "field), strongest (the field's strongest for all) or a "
+                              "style of the ruleset's bots.")] = None,
+    check_games: Annotated[int | None, typer.Option(
+        "--check-games", help="Games per pass of the search check (does the top search "
+                              "rung beat every plain heuristic, per faction? three passes "
+                              "per heuristic; default --games / 10; 0: no check).")] = None,
     quiet: options.quiet("Print only the output folder.") = False,
 ) -> None:
     """Does each verdict survive stronger play? A skill ladder.
@@ -101,7 +122,8 @@ def ladder(
         try:
             result = run_ladder(scenario, rungs=rungs, games=games, depth_games=depth_games,
                                 seed=seed, sets=list(sets or []), threads=threads, out=out,
-                                runs=runs, progress=on_progress)
+                                runs=runs, search_base=search_base,
+                                check_games=check_games, progress=on_progress)
         finally:
             stop_bar()
     except InputError as exc:
@@ -121,7 +143,7 @@ def ladder(
     info = result.info
     console.print(f"{info['games_played']:,} games in {info['wall_time_s']:.0f} s. Wrote "
                   f"{escape(str(result.out_dir))}/ (ladder.md, ladder.html, ladder.png, "
-                  "verdicts.csv, depth.csv, ladder.json)", highlight=False)
+                  "verdicts.csv, depth.csv, search_check.csv, ladder.json)", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

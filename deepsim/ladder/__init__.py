@@ -4,8 +4,9 @@ A *rung* is a field where every seat plays one kind of bot: a style of the rules
 ``bots.yaml`` (``random``, ``greedy``...), ``strongest`` (the non-baseline style with the
 highest win share in the scenario's own field, found on a short run), ``meta:PATH`` (a
 ``faction_bots`` file, e.g. the one ``deepsim meta`` writes: every faction plays its own
-styles) or ``search-K`` (the ruleset's search bot, knob ``rollouts`` = K, on the strongest
-style's heuristic; only for rulesets whose bots have a ``rollouts`` knob). Every rung plays
+styles) or ``search-K`` (the ruleset's search bot, knob ``rollouts`` = K, each faction on
+its own strongest heuristic in the scenario's field, or with ``search_base`` one style for
+every faction; only for rulesets whose bots have a ``rollouts`` knob). Every rung plays
 the same game indices (the same deals and dice streams: common random numbers) through
 the scenario's ``faction_bots`` mechanism (:mod:`deepsim.respond.play`), so nothing here
 names a game.
@@ -14,7 +15,8 @@ Per rung and faction: win share over fair share with its 95% Wilson interval and
 report's viability verdict (:func:`deepsim.report.metrics.viability_verdict`); a verdict
 that differs between the two strongest rungs is "not settled by this ladder". Skill depth:
 each rung against the rung below, head to head (:func:`head_to_head`). Luck:
-:func:`luck_share`.
+:func:`luck_share`. The search check (:mod:`deepsim.ladder.check`): per faction, does the
+top search rung beat every plain heuristic, each paired on the same games?
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class Rung:
     """One rung: its label and how its seats play.
 
     ``kind``: ``style`` (``style`` names a style of bots.yaml), ``strongest`` (resolved to
-    a style before play), ``search`` (``rollouts`` on the strongest style's knobs) or
-    ``meta`` (``path``: a faction_bots file).
+    a style before play), ``search`` (``rollouts`` on a heuristic style's knobs: per
+    faction its base style ``bases[faction]``, else ``style``; ``knobs`` are ``style``'s)
+    or ``meta`` (``path``: a faction_bots file).
     """
 
     label: str
@@ -51,13 +54,15 @@ class Rung:
     rollouts: int = 0
     path: str | None = None
     knobs: dict[str, float] = field(default_factory=dict)
+    bases: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class LadderResult:
     """What a ladder found (tables as written to ``out_dir``): the rungs played, the
     strongest style, the verdict table (:func:`verdict_table`), the skill depth (one row
-    per rung above the first), the ``ladder.json`` record and the folder."""
+    per rung above the first), the ``ladder.json`` record, the folder and the search
+    check (:mod:`deepsim.ladder.check`; empty without one)."""
 
     rungs: list[Rung]
     strongest: str | None
@@ -65,6 +70,7 @@ class LadderResult:
     depth: pd.DataFrame         # one row per rung above the first
     info: dict
     out_dir: Path
+    check: pd.DataFrame = field(default_factory=pd.DataFrame)  # deepsim.ladder.check
 
 
 def _short_path(p: Path) -> str:

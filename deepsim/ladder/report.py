@@ -156,6 +156,44 @@ def _shares_section(result) -> Section:
     return s
 
 
+def check_summary(result) -> str:
+    """One paragraph: in how many (faction, plain heuristic) pairs the top search rung
+    beats the heuristic, and the pairs where it is weaker (:mod:`deepsim.ladder.check`)."""
+    c = result.check
+    info = result.info
+    label = info["faction_label"]
+    beats = int((c["verdict"] == "beats").sum())
+    weaker = c[c["verdict"] == "weaker"]
+    text = (f"The top search rung ({info.get('check_rung')}) against each plain heuristic, "
+            f"per {label}, paired on the same games ({info.get('check_games'):,} a pass): "
+            f"it beats the heuristic in {beats} of {len(c)} ({label}, heuristic) pairs, is "
+            f"weaker in {len(weaker)}, and the rest are not shown either way at 95%.")
+    if len(weaker):
+        text += " Weaker: " + "; ".join(
+            f"{r.faction} vs {r.heuristic} ({r.diff:+.3f})"
+            for r in weaker.itertuples(index=False)) + "."
+    return text
+
+
+def _check_section(result) -> Section:
+    label = result.info["faction_label"]
+    s = Section("search-check", "Does the search rung beat every plain heuristic?")
+    s.paragraphs.append(check_summary(result))
+    c = result.check
+    rows = [[r.faction, r.heuristic, f"{int(r.games):,}", _r(r.search_share),
+             _r(r.heuristic_share),
+             f"{r.diff:+.3f} ({r.diff_low:+.3f}, {r.diff_high:+.3f})", r.verdict]
+            for r in c.itertuples(index=False)]
+    s.tables.append(Table("", pd.DataFrame(rows, columns=[
+        label, "heuristic", "games", "search", "heuristic_share", "difference (95%)",
+        "verdict"]), note=(
+        f"Per {label}: its seats' mean win per seat-game on the search rung (its half of "
+        f"the {label}s searching, the other half on the heuristic; only games whose other "
+        "seats all play the heuristic) and on the heuristic (every seat on it), the same "
+        "games; the difference with a 95% normal interval over games.")))
+    return s
+
+
 def _method_section(result) -> Section:
     info = result.info
     label = info["faction_label"]
@@ -174,8 +212,16 @@ def _method_section(result) -> Section:
         s.paragraphs.append(
             f"Strongest heuristic: **{result.strongest}** (highest win share over fair share "
             "of the non-baseline styles in the scenario's own field)"
-            + ("; the search rungs search on its heuristic and play it in their rollouts."
-               if searched else "."))
+            + ("." if not searched else
+               "; the search rungs search on "
+               + ("each " + label + "'s own strongest heuristic in that field "
+                  if info.get("search_base") in (None, "per-faction") else
+                  f"the heuristic {info.get('search_base')} ")
+               + "and play it in their rollouts."))
+        bases = info.get("search_bases") or {}
+        if searched and bases and len(set(bases.values())) > 1:
+            s.tables.append(Table(f"Search base per {label}", pd.DataFrame(
+                sorted(bases.items()), columns=[label, "heuristic"])))
     styles = info.get("styles")
     if styles:
         s.tables.append(Table("Styles in the scenario's own field", pd.DataFrame(
@@ -206,7 +252,8 @@ def build(result, extra: Sequence[Section] = ()) -> Report:
     ``extra`` sections (e.g. the claims per rung, :mod:`deepsim.ladder.claims`), the win
     shares per faction and rung, the method."""
     t0 = time.perf_counter()
-    sections = [skill_section(result), *extra, _shares_section(result),
+    check = [_check_section(result)] if len(result.check) else []
+    sections = [skill_section(result), *check, *extra, _shares_section(result),
                 _method_section(result)]
     rep = Report(title=f"Skill ladder: {result.info['scenario']}", primary=None, others=[],
                  config=None, sections=sections, claims=[],
@@ -292,7 +339,13 @@ def load_result(path: Path | str):
     if not verdicts.empty:
         verdicts["settled"] = verdicts["settled"].astype(str).str.lower() == "true"
     rungs = [Rung(label, "played") for label in info["rungs"]]
-    return LadderResult(rungs, info.get("strongest"), verdicts, depth, info, d)
+    check = pd.DataFrame()
+    if (d / "search_check.csv").is_file():
+        try:
+            check = pd.read_csv(d / "search_check.csv")
+        except (OSError, ValueError):
+            check = pd.DataFrame()       # an empty check (a ladder without a search rung)
+    return LadderResult(rungs, info.get("strongest"), verdicts, depth, info, d, check)
 
 
 def report_ladder(path: Path | str, *, out_dir: Path | str | None = None,

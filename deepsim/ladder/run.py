@@ -28,13 +28,14 @@ from deepsim.ladder import (
     parse_rungs,
     verdict_table,
 )
+from deepsim.ladder.check import CHECK_COLUMNS, search_check
 from deepsim.ladder.claims import claims_sections
 from deepsim.ladder.report import build, write_report
 from deepsim.output import prepare_out_dir, read_run
 from deepsim.report.config import ReportConfig
 from deepsim.report.metrics import win_share_table
 from deepsim.respond.play import Field, Variant, with_faction_styles
-from deepsim.respond.search import strongest_style
+from deepsim.respond.search import strongest_by_faction, strongest_style
 from deepsim.stats import resolved_seats
 
 __all__ = ["LadderResult", "run_ladder"]
@@ -48,8 +49,14 @@ def _meta_path(field: Field) -> str | None:
     return None
 
 
-def _spec(rung: Rung) -> tuple[str, dict[str, float]]:
-    return (rung.label if rung.kind == "search" else rung.style), rung.knobs
+def _spec(rung: Rung, faction: str, bot_data: Any) -> tuple[str, dict[str, float]]:
+    """The style (name, knobs) a faction's seats play at ``rung``: a search rung's on the
+    faction's base style (``rung.bases``, else ``rung.style``), named ``LABEL-BASE``."""
+    if rung.kind != "search":
+        return rung.style, rung.knobs
+    base = rung.bases.get(str(faction), rung.style)
+    return (f"{rung.label}-{base}",
+            dict(bot_data.styles[base].knobs) | {"rollouts": float(rung.rollouts)})
 
 
 def _variant(field: Field, styles: dict, resolved: dict | None) -> Variant:
@@ -69,16 +76,20 @@ def _meta_resolved(field: Field, rung: Rung) -> dict:
 def _rung_variant(field: Field, rung: Rung) -> Variant:
     if rung.kind == "meta":
         return _variant(field, {}, _meta_resolved(field, rung))
-    return _variant(field, {f: _spec(rung) for f in field.factions}, None)
+    bd = field.bot_data
+    return _variant(field, {f: _spec(rung, f, bd) for f in field.factions}, None)
 
 
 def _pair_variant(field: Field, up: Rung, low: Rung, up_f: list[str], low_f: list[str]
                   ) -> Variant:
+    bd = field.bot_data
     if up.kind == "meta":
-        return _variant(field, {f: _spec(low) for f in low_f}, _meta_resolved(field, up))
+        return _variant(field, {f: _spec(low, f, bd) for f in low_f},
+                        _meta_resolved(field, up))
     if low.kind == "meta":
-        return _variant(field, {f: _spec(up) for f in up_f}, _meta_resolved(field, low))
-    styles = {f: _spec(up) for f in up_f} | {f: _spec(low) for f in low_f}
+        return _variant(field, {f: _spec(up, f, bd) for f in up_f},
+                        _meta_resolved(field, low))
+    styles = {f: _spec(up, f, bd) for f in up_f} | {f: _spec(low, f, bd) for f in low_f}
     return _variant(field, styles, None)
 
 
@@ -104,6 +115,7 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
                depth_games: int | None = None, seed: int | None = None,
                sets: list[str] | None = None, threads: int | None = None,
                out: Path | str | None = None, runs: Path | str | None = None,
+               search_base: str | None = None, check_games: int | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> LadderResult:
     """Play the ladder of ``scenario_path`` and write its report to ``out``.
 
@@ -112,6 +124,16 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
     rungs : str, optional
         ``R1,R2,...`` weakest first (see :mod:`deepsim.ladder`); default
         :func:`deepsim.ladder.default_rungs`.
+    search_base : str, optional
+        The heuristic a search rung searches on: default (None or ``per-faction``) each
+        faction its own strongest heuristic in the scenario's field
+        (:func:`deepsim.respond.search.strongest_by_faction`); ``strongest`` the field's
+        strongest style for every faction; or a style of the ruleset's bots.
+    check_games : int, optional
+        Games of the search check (:mod:`deepsim.ladder.check`): per plain heuristic, the
+        games of its field each faction sits in, replayed with that faction on the top
+        search rung; default ``games // 10``; 0 skips it (as does a ladder without a
+        search rung).
     games : int
         Games per rung's field (the same game indices at every rung), and of the
         scenario's own field when ``strongest`` must be found.
@@ -178,18 +200,38 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
                 progress(done, size, label)
         return f
 
+    searched = [r for r in ladder if r.kind == "search"]
+    check_games = max(1, games // 10) if check_games is None else int(check_games)
+    if check_games < 0:
+        raise InputError(f"--check-games must be >= 0, got {check_games}",
+                         key="--check-games")
+    base_mode = search_base or "per-faction"
+    heuristics = [n for n, st in bd.styles.items()
+                  if not st.baseline and st.knobs.get("rollouts", 0) <= 0]
+    if base_mode not in ("per-faction", "strongest") and base_mode not in heuristics:
+        raise InputError(f"--search-base {base_mode}: expected per-faction, strongest or "
+                         f"a heuristic style ({', '.join(heuristics)})", key="--search-base")
     needs_strongest = any(r.kind in ("strongest", "search") for r in ladder)
     strongest = None
     style_table = None
+    bases: dict[str, str] = {}
     if needs_strongest:
         _g, s = field.play(field.variant(), ids, seats_columns=cols, games_columns=set(),
                            progress=tick("strongest heuristic", games))
         strongest, style_table = strongest_style(field, s, cfg.alpha)
+        if searched:
+            if base_mode == "per-faction":
+                bases, _t = strongest_by_faction(field, s, strongest)
+            else:
+                one = strongest if base_mode == "strongest" else base_mode
+                bases = {str(f): one for f in field.factions}
         for r in ladder:
             if r.kind == "strongest":
                 r.style = strongest
                 r.label = f"strongest ({strongest})"
             elif r.kind == "search":
+                r.style = strongest
+                r.bases = dict(bases)
                 r.knobs = dict(bd.styles[strongest].knobs) | {"rollouts": float(r.rollouts)}
     per_rung: dict[str, pd.DataFrame] = {}
     speed: dict[str, float] = {}
@@ -232,6 +274,12 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
                      "luck": luck_share(np.concatenate(scores), np.concatenate(strata))})
     depth = pd.DataFrame(rows, columns=["rung", "below", "deals", "ratio", "ratio_low",
                                         "ratio_high", "luck"])
+    top_search = searched[-1] if searched else None
+    check = pd.DataFrame(columns=CHECK_COLUMNS)
+    if top_search is not None and check_games > 0:
+        check = search_check(field, heuristics, check_games,
+                             lambda f: _spec(top_search, f, bd),
+                             lambda styles: _variant(field, styles, None), progress=tick)
     info = {"scenario": str(scenario_path), "seed": field.seed, "games": games,
             "depth_games": depth_games, "rungs": [r.label for r in ladder],
             "strongest": strongest, "faction_column": column,
@@ -242,11 +290,15 @@ def run_ladder(scenario_path: Path | str, *, rungs: str | None = None, games: in
             "rung_runs": ([_run_name(j, r) for j, r in enumerate(ladder)]
                           if runs_dir is not None else None),
             "games_per_s_by_rung": speed, "threads": field.threads,
+            "search_base": base_mode if searched else None,
+            "search_bases": bases if searched else None,
+            "check_games": check_games if top_search is not None else 0,
+            "check_rung": top_search.label if top_search is not None else None,
             "min_ratio": cfg.min_ratio, "max_ratio": cfg.max_ratio,
             "max_rel_width": cfg.max_rel_width}
     if style_table is not None:
         info["styles"] = style_table.to_dict(orient="records")
-    result = LadderResult(ladder, strongest, verdicts, depth, info, out_dir)
+    result = LadderResult(ladder, strongest, verdicts, depth, info, out_dir, check)
     write(result)
     return result
 
@@ -297,6 +349,7 @@ def write(result: LadderResult) -> None:
     d.mkdir(parents=True, exist_ok=True)
     atomic_write_text(d / "verdicts.csv", result.verdicts.to_csv(index=False))
     atomic_write_text(d / "depth.csv", result.depth.to_csv(index=False))
+    atomic_write_text(d / "search_check.csv", result.check.to_csv(index=False))
     atomic_write_text(d / "ladder.json", json.dumps(_jsonable(result.info), indent=2))
     extra = []
     if result.info.get("runs_dir"):

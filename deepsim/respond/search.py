@@ -250,6 +250,34 @@ def strongest_style(field: Field, seats: pd.DataFrame, alpha: float) -> tuple[st
     return str(best["style"]), table
 
 
+def strongest_by_faction(field: Field, seats: pd.DataFrame, overall: str,
+                         min_seat_games: int = 50) -> tuple[dict[str, str], pd.DataFrame]:
+    """Per faction, its strongest heuristic in the field: of the non-baseline styles of
+    the ruleset's bots that do not search (no ``rollouts`` knob above 0), the one with the
+    highest win share over fair share among that faction's seats (baseline bots left out);
+    ``overall`` (the field's strongest style) for a faction none of whose styles has
+    ``min_seat_games`` seat-games there. Returns ``{faction: style}`` and the table of
+    every (faction, style): seat-games and win over fair.
+    """
+    kept, _ = split_baseline(seats, field.baseline)
+    heur = [n for n, s in field.bot_data.styles.items()
+            if not s.baseline and s.knobs.get("rollouts", 0) <= 0]
+    col = field.column
+    k = kept[kept["bot"].astype(str).isin(heur)]
+    g = k.groupby([k[col].astype(str), k["bot"].astype(str)])
+    table = pd.DataFrame({"seat_games": g.size(), "wins": g["win"].sum(),
+                          "fair": g["fair"].sum()}).reset_index()
+    table.columns = ["faction", "style", "seat_games", "wins", "fair"]
+    table["ratio"] = table["wins"] / table["fair"].where(table["fair"] > 0)
+    out = {}
+    for f in field.factions:
+        t = table[(table["faction"] == str(f)) & (table["seat_games"] >= min_seat_games)]
+        t = t.dropna(subset=["ratio"])
+        out[str(f)] = (str(t.sort_values(["ratio", "style"], ascending=[False, True])
+                           .iloc[0]["style"]) if len(t) else overall)
+    return out, table[["faction", "style", "seat_games", "ratio"]]
+
+
 @dataclass
 class Confirmed:
     """One faction's result."""

@@ -130,6 +130,44 @@ def test_a_small_ladder_end_to_end(tmp_path):
     assert len(res.depth) == 2 and res.depth["ratio"].iloc[0] > 1.0
     info = json.loads((tmp_path / "lad" / "ladder.json").read_text())
     assert info["rungs"] == ["random", "greedy", "search-2"]
+    # the search check: every faction against every plain heuristic, on its own base
+    heur = [n for n, st in load_bot_data(BOTS_FILE, KNOBS).styles.items()
+            if not st.baseline and st.knobs.get("rollouts", 0) <= 0]
+    check = pd.read_csv(tmp_path / "lad" / "search_check.csv")
+    factions = set(check["faction"])          # every faction of the field
+    assert set(res.verdicts["faction"]) <= factions
+    assert set(check["heuristic"]) == set(heur) and len(check) == len(factions) * len(heur)
+    assert set(check["verdict"]) <= {"beats", "weaker", "not shown"}
+    assert set(info["search_bases"]) == factions
+    assert set(info["search_bases"].values()) <= set(heur)
+    assert "Does the search rung beat every plain heuristic?" in md
+
+
+def _seats(rows):
+    return pd.DataFrame(rows, columns=["game", "company", "win"])
+
+
+def test_the_search_check_pairs_a_faction_on_games_against_the_heuristic_only():
+    """deepsim.ladder.check.paired_faction_gain: the faction's seats on the same games,
+    search minus heuristic; a game where another seat is from the searching half is left
+    out; the verdict follows the interval."""
+    from deepsim.ladder.check import paired_faction_gain
+
+    games = 40
+    base = _seats([r for g in range(games) for r in ((g, "A", g % 2), (g, "B", 1 - g % 2))]
+                  + [(games, "A", 0.0), (games, "C", 1.0)])
+    tried = _seats([r for g in range(games) for r in ((g, "A", 1.0), (g, "B", 0.0))]
+                   + [(games, "A", 1.0), (games, "C", 0.0)])
+    out = paired_faction_gain(base, tried, "company", "A", {"B"})
+    assert out["games"] == games and out["seat_games"] == games     # game 40 (vs C) left out
+    assert out["search_share"] == 1.0 and out["heuristic_share"] == 0.5
+    assert out["diff"] == pytest.approx(0.5) and out["verdict"] == "beats"
+    worse = paired_faction_gain(tried, base, "company", "A", {"B"})
+    assert worse["verdict"] == "weaker" and worse["diff"] == pytest.approx(-0.5)
+    same = paired_faction_gain(base, base, "company", "A", {"B"})
+    assert same["verdict"] == "not shown" and same["diff"] == 0.0
+    none = paired_faction_gain(base, tried, "company", "A", set())
+    assert none["games"] == 0 and none["verdict"] == "not shown"
 
 
 def test_bad_rungs_exit_2_with_one_error_line(tmp_path):

@@ -89,8 +89,8 @@ FLOOR_BITS = (1 << MAX_SLOTS) - 1   # one floor's slots in SD_MARKS
  GS_TRACE, GS_BACKLOG, GS_DREAD_ADDED, GS_TURNS, GS_TURN_I, GS_SEARCH, GS_DECISIONS,
  GS_FLOOR_MASK, GS_EXIT_MASK, GS_ROOM_MASK, GS_PRESS_MASK, GS_PRESSES, GS_PRESS_TARGET,
  GS_PRESS_OVER, GS_CLAIMS_LEFT, GS_START_FLOOR, GS_RB_EPOCH, GS_SHORT_SET, GS_SHORT_NS,
- GS_SHORT_NC, GS_WARN_FLOOR) = range(30)
-G_N = 30
+ GS_SHORT_NC, GS_WARN_FLOOR, GS_ROLLOUT) = range(31)
+G_N = 31
 # GS_N: players; GS_SLOTS: rooms per floor; GS_CTR: random draws so far; GS_EV: events
 # written; GS_DREAD_ADDED: Dread added to the track so far this game (Press Ons and
 # uncanceled Dread, before any reset); GS_TURNS: player-turns played so far (the bots' Maw
@@ -117,6 +117,10 @@ G_N = 30
 # at the start of the round (B8 "one floor away"); a Taking on another floor that round
 # was not warned of (kernel.collapse). SD_WARNED: 1 = the crew stood on that floor at the
 # start of the round, 0 = it did not, 2 = a fresh crew mustered during the round.
+# GS_ROLLOUT: 0 in a game; in a search bot's rollout (kernel.rollout_value) 1 = each
+# random event's draws come from a stream of their own, keyed by (round, seat, event) under
+# the rollout's key ``key[1]`` (kernel.event_stream), 2 = from one running stream per
+# rollout.
 
 
 #: The fields of one game in progress, in the order of its record (:func:`state_dtype`):
@@ -155,7 +159,8 @@ STATE_FIELDS = (
     ("rb", np.float64, (N_FLOORS, MAX_SLOTS)),
     ("rbk", np.int64, (N_FLOORS, MAX_SLOTS)),
     # -- the game's random stream: [0] the game's key (rng.game_key of seed and game), [1]
-    # the root of its search rollouts' streams (kernel.rollout_root)
+    # the root of its search rollouts' streams (kernel.ROLLOUT_STREAM); in a rollout, [1]
+    # is the rollout's key and [0] the stream being drawn from (kernel.hand_stream)
     ("key", np.uint64, (2,)),
     # -- what the game has counted so far: its row of the output tables
     ("gi", np.int64, (N_GAME_INT,)),

@@ -54,6 +54,7 @@ from deepsim.rulesets.deepfall.board import (
     GS_PRESSES,
     GS_ROOM_MASK,
     GS_START_FLOOR,
+    GS_ROLLOUT,
     GS_ROUND,
     GS_SEARCH,
     GS_SLOTS,
@@ -170,7 +171,11 @@ from deepsim.rulesets.deepfall.layout import (
     GF_TOP,
     GREED,
     K_ROLLOUTS,
+    K_SEARCH_EXTRA,
+    K_SEARCH_GLORY,
     K_SEARCH_MARGIN,
+    K_SEARCH_OPPONENTS,
+    K_SEARCH_PAIRED,
     K_SEARCH_PRESS,
     K_SEARCH_ROOM,
     MAX_SEATS,
@@ -187,6 +192,7 @@ from deepsim.rulesets.deepfall.layout import (
     N_SEAT_FLT,
     N_SEAT_INT,
     N_SYMBOLS,
+    NOT_AN_OPTION,
     R_ASSAULT,
     R_BAG_RETURNS,
     R_BASE_STRENGTH,
@@ -337,9 +343,29 @@ def hand_size(st, dat, p):
     return max(1, h)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def hand_stream(st, p, hand):
+    """In a search bot's rollout with dice keyed per hand (``GS_ROLLOUT`` 1): draw hand
+    number ``hand`` of seat p's turn in this round (0 the roll of §6A.1, k the k-th Press
+    On) from a stream of its own, ``child_key(child_key(key[1], round * MAX_SEATS + p),
+    hand)`` under the rollout's key ``key[1]``, from its first draw. Two rollouts of one
+    decision with the same key then roll the same dice for the same hand whenever the bag
+    holds the same dice, whatever was drawn before (common random numbers between the
+    options: an option that draws one hand more does not shift every later die). In a
+    game (``GS_ROLLOUT`` 0) and in a rollout with one running stream (2) nothing changes:
+    the game's own dice are one stream, as always."""
+    g = st.g
+    if g[GS_ROLLOUT] == 1:
+        st.key[0] = child_key(child_key(st.key[1], g[GS_ROUND] * MAX_SEATS + p), hand)
+        g[GS_CTR] = 0
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
-def draw_hand(st, dat, p, h):
-    """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4)."""
+def draw_hand(st, dat, p, h, hand):
+    """Draw up to h dice from the bag without replacement and roll them (§6A.1, A4):
+    hand number ``hand`` of the turn (0 the roll, k the k-th Press On; its stream in a
+    search bot's rollout: :func:`hand_stream`)."""
+    hand_stream(st, p, hand)
     bag = st.bag
     drawn = st.drawn
     faces = dat.book.faces
@@ -662,7 +688,7 @@ def turn_start(st, dat, p):
 def step1_roll(st, dat, p):
     """§6A.1 Draw & roll a hand from the bag; §4 hand-size modifiers (Wisp +1,
     Golem-born -1, Prospector +1)."""
-    draw_hand(st, dat, p, hand_size(st, dat, p))
+    draw_hand(st, dat, p, hand_size(st, dat, p), np.int64(0))
     if st.eff[p, E_HAND] != 0:
         credit(st, p, E_HAND)
 
@@ -719,7 +745,7 @@ def step2_press_on(st, dat, p, decisions):
         g[GS_DREAD_ADDED] += np.int64(rules[R_PRESS_DREAD])
         st.si[p, S_PRESS_ONS] += 1
         emit(st, p, EV_PRESS, (g[GS_PRESSES], g[GS_DREAD], 0, 0, 0, 0, 0))
-        draw_hand(st, dat, p, h)
+        draw_hand(st, dat, p, h, g[GS_PRESSES])
         if st.eff[p, E_HAND] != 0:
             credit(st, p, E_HAND)
     g[GS_PRESS_OVER] = 1
@@ -1595,9 +1621,10 @@ EXIT_DECISION = 1       # in the order of their option masks in the state (GS_FL
 ROOM_DECISION = 2
 PRESS_DECISION = 3
 SEARCH_OPTIONS = 16     # options a decision can have at most (bits of its mask)
-SEARCH_WORK = 3 * SEARCH_OPTIONS    # the search's work array: per option its mean win, and
-                                    # the sum and sum of squares of its paired differences
-TIE_EPS = 1e-12         # mean wins closer than this are tied
+SEARCH_WORK = 3 * SEARCH_OPTIONS + 1    # the search's work array (option_means): per option
+                                        # its mean value, the sum and sum of squares of its
+                                        # paired differences; the rollouts per option
+TIE_EPS = 1e-12         # mean values closer than this are tied
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1620,49 +1647,64 @@ def decision_part(kind):
     return np.int64(STEP_PRESS)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def outcome_value(st, p, weight):
+    """Seat p's value of a finished game (:func:`end_game` played in ``st``): its win as
+    the rules count it (``SF_WIN``: 1, or for a k-way tie for first 1/k with
+    ``end.tie_rule: share``, 0 with ``none``; §1, A38) plus ``weight`` x its relative
+    Glory margin, (its Glory - the best other seat's) / the larger of the two (at least
+    1): in [-1, 1], positive when it leads. The margin separates options whose rollouts
+    all end the same way (every rollout won, or every one lost): it is a tie-break on
+    the win as long as ``weight`` is small next to the win's steps (1 / rollouts)."""
+    glory = st.glory
+    other = -1.0
+    for q in range(st.g[GS_N]):
+        if q != p:
+            other = max(other, glory[q])
+    scale = max(max(glory[p], other), 1.0)
+    return st.sf[p, SF_WIN] + weight * (glory[p] - other) / scale
+
+
 @njit(cache=True, _nrt=False)
-def rollout_win(st, scr, dat, p, kind, option, key):
-    """Seat p's win (1, a k-way tie for first 1/k, else 0) in one rollout of ``option``.
+def rollout_value(st, scr, dat, p, kind, option, key):
+    """Seat p's value (:func:`outcome_value`, knob ``search_glory`` the margin's weight)
+    in one rollout of ``option``.
 
     The state ``st`` is stopped at a decision of seat p's turn, before the part that takes
     it (:func:`decision_part`): ``kind`` FLOOR_DECISION, option = target floor 1..6;
     EXIT_DECISION, option 0 Stay, 1 Cash Out, 2 Last Stand; ROOM_DECISION, the first claim
     on arrival, option 0 no claim, s + 1 room slot s; PRESS_DECISION, the next Press On,
     option 0 stop, 1 press. It is copied into ``scr`` (board.copy_state); the copy draws
-    from the stream ``key`` (its own: the game's future draws are never read), every seat
-    plays seat p's heuristic (its knobs, no search), seat p takes ``option`` (the option
-    mask ``GS_FLOOR_MASK + kind`` holding only it) and the copy plays the turn and the
-    game to its end with the rules' own functions (:func:`turn_part`, :func:`play_rest`).
-    ``st`` is not changed.
+    from the rollout's key ``key`` (its own: the game's future draws are never read; with
+    ``search_paired`` one stream per hand, :func:`hand_stream`, else one running stream),
+    nobody searches, seat p plays its heuristic (its knobs) and every other seat plays
+    seat p's heuristic too (``search_opponents`` 0) or its own bot's heuristic as seated
+    (1); seat p takes ``option`` (the option mask ``GS_FLOOR_MASK + kind`` holding only
+    it) and the copy plays the turn and the game to its end with the rules' own functions
+    (:func:`turn_part`, :func:`play_rest`). ``st`` is not changed.
     """
     copy_state(st, scr)
+    kn = knobs_of(st, dat, p)
     g = scr.g
     g[GS_SEARCH] = 0
+    g[GS_ROLLOUT] = 1 if kn[K_SEARCH_PAIRED] > 0.5 else 2
     scr.key[0] = key
+    scr.key[1] = key
     g[GS_CTR] = 0
-    b = st.sd[p, SD_BOT]
-    for q in range(g[GS_N]):
-        scr.sd[q, SD_BOT] = b
+    if kn[K_SEARCH_OPPONENTS] < 0.5:
+        b = st.sd[p, SD_BOT]
+        for q in range(g[GS_N]):
+            scr.sd[q, SD_BOT] = b
     g[GS_FLOOR_MASK + kind] = np.int64(1) << option
     turn_part(scr, dat, p, decision_part(kind), np.int64(STEP_EXIT))
     play_rest(scr, dat)
-    glory = scr.glory
-    top = glory[0]
-    for q in range(1, g[GS_N]):
-        top = max(top, glory[q])
-    if glory[p] < top:
-        return 0.0
-    k = 0
-    for q in range(g[GS_N]):
-        if glory[q] == top:
-            k += 1
-    return 1.0 / k
+    return outcome_value(scr, p, kn[K_SEARCH_GLORY])
 
 
 @njit(cache=True, _nrt=False)
 def heuristic_option(st, scr, dat, p, kind):
     """The option seat p's heuristic (its knobs) takes at a decision of ``kind`` (the
-    numbering of :func:`rollout_win`), asked on a scratch copy ``scr`` so that the game's
+    numbering of :func:`rollout_value`), asked on a scratch copy ``scr`` so that the game's
     stream is untouched (a random heuristic draws)."""
     copy_state(st, scr)
     kn = knobs_of(scr, dat, p)
@@ -1682,26 +1724,85 @@ def heuristic_option(st, scr, dat, p, kind):
 
 
 @njit(cache=True, _nrt=False)
+def lead_is_clear(sum_d, sum_d2, n, z):
+    """The override test: is an option's mean lead over the heuristic's option, from
+    ``n`` paired differences (their sum ``sum_d`` and sum of squares ``sum_d2``: rollout
+    r of both options on the same key), above ``z`` standard errors (sample sd /
+    sqrt(n); a one-sided paired t statistic above ``z``), and above TIE_EPS?
+
+    ``z`` 0: any lead. Under the null (the option is no better than the heuristic's) one
+    such test says yes with probability about P(T_{n-1} > z) (Student's t; the rollouts'
+    values are bounded, so the t approximation is close at n >= 16);
+    :func:`search_verdict` applies it to the best option only, after each batch of
+    rollouts (tests/test_search_deepfall.py simulates its error rate)."""
+    if n < 1:
+        return False
+    mean_d = sum_d / n
+    if mean_d <= TIE_EPS:
+        return False
+    var_d = 0.0
+    if n > 1:
+        var_d = (sum_d2 - n * mean_d * mean_d) / (n - 1)
+    se = np.sqrt(max(var_d, 0.0) / n)
+    return mean_d > z * se
+
+
+@njit(cache=True, _nrt=False)
+def search_verdict(work, options, heur, n, z):
+    """What the rollouts so far say (``work`` as :func:`option_means` fills it, ``n``
+    rollouts per option): (the bit set of the options the bot may take, settled).
+
+    The best options are those with the highest mean value (within TIE_EPS). The search
+    keeps the heuristic's option ``heur`` when it is among them, when it is not an option
+    (every best option may be taken then), and when the first best option's paired lead
+    over it is not clear (:func:`lead_is_clear` at ``z`` standard errors): then that
+    option alone. Settled: the heuristic's option is among the best, or is no option, or
+    the lead is clear; an unsettled verdict (a lead not yet clear) keeps the heuristic's
+    option unless more rollouts make the lead clear."""
+    m = SEARCH_OPTIONS
+    best = -np.inf
+    first = -1
+    for o in range(m):
+        if (options >> o) & 1 == 1:
+            mean = work[o] / n
+            if mean > best + TIE_EPS:
+                best = mean
+                first = o
+    mask = np.int64(0)
+    for o in range(m):
+        if (options >> o) & 1 == 1 and work[o] / n >= best - TIE_EPS:
+            mask |= np.int64(1) << o
+    heur_in = heur >= 0 and heur < m and (options >> heur) & 1 == 1
+    if not heur_in or (mask >> heur) & 1 == 1:
+        return mask, True
+    if lead_is_clear(work[m + first], work[2 * m + first], n, z):
+        return mask, True
+    return np.int64(1) << heur, False
+
+
+@njit(cache=True, _nrt=False)
 def option_means(st, scr, dat, p, kind, options, heur, work):
-    """Weigh each option of a decision by the ``rollouts`` rollouts of seat p's bot (knob;
-    :func:`rollout_win`) and return the bit set of the options the bot may take.
+    """Weigh each option of a decision by rollouts of seat p's bot (:func:`rollout_value`)
+    and return the bit set of the options the bot may take (:func:`search_verdict`).
 
-    Option o (bit o of ``options``, o < SEARCH_OPTIONS): its mean win into ``work[o]``,
-    and the sum and the sum of squares of its paired differences with the heuristic's
-    option ``heur`` (rollout by rollout) into ``work[SEARCH_OPTIONS + o]`` and
-    ``work[2 * SEARCH_OPTIONS + o]`` (``work``: float64[SEARCH_WORK]; other entries are
-    not touched). Rollout r of every option uses the same stream (common random numbers:
-    the options are compared on the same dice), keyed by (seed, game, the game's
-    decision number ``GS_DECISIONS``, r) (:func:`rollout_key`).
+    Rollouts come in batches of ``rollouts`` (knob) per option: after the first batch,
+    while the verdict is not settled (the best option leads the heuristic's but not by
+    ``search_margin`` standard errors), up to ``search_extra`` more batches are played
+    (adaptive rollouts: more where the leading option and the heuristic's are within
+    noise). Rollout r of every option uses the same key (common random numbers: the
+    options are compared on the same dice), keyed by (seed, game, the game's decision
+    number ``GS_DECISIONS``, r) (:func:`rollout_key`).
 
-    Returned: the options with the best mean (ties within TIE_EPS all set), unless the
-    knob ``search_margin`` m > 0, ``heur`` is an option and not among the best, and the
-    first best option's paired mean difference with ``heur`` is not above m standard
-    errors (sample sd over the rollouts / sqrt(rollouts)): then ``heur`` alone (the
-    search overrides the heuristic only when the rollouts say so clearly).
+    ``work`` (float64[SEARCH_WORK]) afterwards: option o's (bit o of ``options``, o <
+    SEARCH_OPTIONS) mean value in ``work[o]``, the sum and the sum of squares of its
+    paired differences with the heuristic's option ``heur`` (rollout by rollout) in
+    ``work[SEARCH_OPTIONS + o]`` and ``work[2 * SEARCH_OPTIONS + o]``, the rollouts per
+    option played in ``work[3 * SEARCH_OPTIONS]``; other entries are not touched.
     """
     kn = knobs_of(st, dat, p)
-    rollouts = np.int64(kn[K_ROLLOUTS])
+    per = max(np.int64(kn[K_ROLLOUTS]), np.int64(1))
+    batches = np.int64(kn[K_SEARCH_EXTRA]) + 1
+    z = kn[K_SEARCH_MARGIN]
     d = st.g[GS_DECISIONS]
     n = SEARCH_OPTIONS
     heur_in = heur >= 0 and heur < n and (options >> heur) & 1 == 1
@@ -1710,55 +1811,46 @@ def option_means(st, scr, dat, p, kind, options, heur, work):
             work[o] = 0.0
             work[n + o] = 0.0
             work[2 * n + o] = 0.0
-    for r in range(rollouts):
-        key = rollout_key(st.key[1], d, r)
-        wh = 0.0
-        if heur_in:
-            wh = rollout_win(st, scr, dat, p, kind, heur, key)
-            work[heur] += wh
-        for o in range(n):
-            if (options >> o) & 1 == 0 or (heur_in and o == heur):
-                continue
-            w = rollout_win(st, scr, dat, p, kind, np.int64(o), key)
-            work[o] += w
-            work[n + o] += w - wh
-            work[2 * n + o] += (w - wh) * (w - wh)
-    best = -1.0
-    first = -1
+    done = np.int64(0)
+    mask = options
+    for _b in range(batches):
+        for r in range(done, done + per):
+            key = rollout_key(st.key[1], d, r)
+            vh = 0.0
+            if heur_in:
+                vh = rollout_value(st, scr, dat, p, kind, heur, key)
+                work[heur] += vh
+            for o in range(n):
+                if (options >> o) & 1 == 0 or (heur_in and o == heur):
+                    continue
+                v = rollout_value(st, scr, dat, p, kind, np.int64(o), key)
+                work[o] += v
+                work[n + o] += v - vh
+                work[2 * n + o] += (v - vh) * (v - vh)
+        done += per
+        mask, settled = search_verdict(work, options, heur, done, z)
+        if settled:
+            break
     for o in range(n):
         if (options >> o) & 1 == 1:
-            work[o] /= rollouts
-            if work[o] > best + TIE_EPS:
-                best = work[o]
-                first = o
-    mask = np.int64(0)
-    for o in range(n):
-        if (options >> o) & 1 == 1 and work[o] >= best - TIE_EPS:
-            mask |= np.int64(1) << o
-    margin = kn[K_SEARCH_MARGIN]
-    if margin > 0.0 and heur_in and (mask >> heur) & 1 == 0:
-        mean_d = work[n + first] / rollouts
-        var_d = 0.0
-        if rollouts > 1:
-            var_d = (work[2 * n + first] - rollouts * mean_d * mean_d) / (rollouts - 1)
-        se = np.sqrt(max(var_d, 0.0) / rollouts)
-        if mean_d <= margin * se:
-            mask = np.int64(1) << heur
+            work[o] /= done
+    work[3 * n] = done
     return mask
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _pct(options, means, o):
-    """Mean win of option ``o`` in percent x100 (an event value), -1 when not an option."""
+    """Mean value of option ``o`` in percent x100 (an event value), NOT_AN_OPTION when it
+    is not an option."""
     if o < 0 or o >= SEARCH_OPTIONS or (options >> o) & 1 == 0:
-        return np.int64(-1)
+        return np.int64(NOT_AN_OPTION)
     return np.int64(np.round(means[o] * 10000))
 
 
 @njit(cache=True, _nrt=False)
 def search_event(st, p, kind, options, heur, rollouts, work):
     """Trace a searched decision (layout ``search`` event, preceded for a room by one
-    ``search_room`` event per option): the options' mean wins (``work``, as
+    ``search_room`` event per option): the options' mean values (``work``, as
     :func:`option_means` left it), the heuristic's option ``heur`` and the choice."""
     if kind == FLOOR_DECISION:
         lo = np.int64(1)                 # the event's slots 0..5: floors 1..6
@@ -1789,8 +1881,7 @@ def search_decision(st, scr, work, dat, p, kind, options):
     heur = heuristic_option(st, scr, dat, p, kind)
     g[GS_FLOOR_MASK + kind] = option_means(st, scr, dat, p, kind, options, heur, work)
     if traced(st):
-        search_event(st, p, kind, options, heur, np.int64(knobs_of(st, dat, p)[K_ROLLOUTS]),
-                     work)
+        search_event(st, p, kind, options, heur, np.int64(work[3 * SEARCH_OPTIONS]), work)
     g[GS_DECISIONS] += 1
 
 

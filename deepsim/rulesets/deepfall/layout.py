@@ -191,6 +191,10 @@ R_LOOT_BEST_FLOOR = _R["loot_best_floor"]
 R_MUSTER_CURRENT = _R["muster_bag_current"]
 N_RULES = len(RULES)
 
+#: a search event's mean (percent x100) of an option the decision did not have (a value
+#: is at least -100 x 100 x the bot's search_glory, well above it)
+NOT_AN_OPTION = -1_000_000
+
 # ---- bot knobs (see bots.yaml) -----------------------------------------------------------
 KNOBS = (
     "random",          # 1 = every decision uniform over legal choices
@@ -213,6 +217,10 @@ KNOBS = (
     "search_press",    # search bot: 1 = also search each Press On
     "search_margin",   # search bot: override the heuristic only by this many standard errors
     "exit_via",        # 0 the heuristic's exit; 1 always Cash Out, 2 a Last Stand (B5)
+    "search_extra",    # search bot: extra batches of rollouts while the lead is unclear
+    "search_glory",    # search bot: weight of the relative Glory margin in a rollout's value
+    "search_opponents",  # search bot: 0 = rollouts play every seat as the searcher, 1 = as seated
+    "search_paired",   # search bot: 1 = a rollout's dice keyed per hand (round, seat, hand)
 )
 _K = columns(KNOBS)
 K_RANDOM = _K["random"]
@@ -235,6 +243,10 @@ K_SEARCH_ROOM = _K["search_room"]
 K_SEARCH_PRESS = _K["search_press"]
 K_SEARCH_MARGIN = _K["search_margin"]
 K_EXIT_VIA = _K["exit_via"]
+K_SEARCH_EXTRA = _K["search_extra"]
+K_SEARCH_GLORY = _K["search_glory"]
+K_SEARCH_OPPONENTS = _K["search_opponents"]
+K_SEARCH_PAIRED = _K["search_paired"]
 N_KNOBS = len(KNOBS)
 
 # ---- per-game output (games table) -------------------------------------------------------
@@ -388,10 +400,12 @@ EVENT_SPECS = (
     ("why_exit", "bot", ("exit", "reason", "x", "y", "z", "w")),
     ("why_recruit", "bot", ("want", "mettle", "reserve", "cost", "recruit_max")),
     # -- a search bot's decision: decision 0 = target floor, 1 = exit, 2 = room
-    # on arrival, 3 = Press On; the mean win of each option over its rollouts, in percent
-    # x100 (-1 = not an option); options are floors 1..6 (floor), Stay, Cash Out, Last
-    # Stand (exit), stop, press (Press On); a room's options (0 = no claim, s + 1 = slot s)
-    # are in the search_room events just before it (its means are -1)
+    # on arrival, 3 = Press On; the mean value of each option over its rollouts (its win
+    # share plus the bot's search_glory x its relative Glory margin, kernel.outcome_value),
+    # in percent x100 (NOT_AN_OPTION = not an option); options are floors 1..6 (floor),
+    # Stay, Cash Out, Last Stand (exit), stop, press (Press On); a room's options (0 = no
+    # claim, s + 1 = slot s) are in the search_room events just before it (its means are
+    # NOT_AN_OPTION)
     ("search", "bot", ("decision", "chosen", "heuristic", "rollouts", "mean_1/100",
                        "mean_2/100", "mean_3/100", "mean_4/100", "mean_5/100",
                        "mean_6/100")),

@@ -71,11 +71,11 @@ def _roll_hands(st, seed, count, hand, presses, bag0, dat):
         for k in range(N_SYMBOLS):
             sym[k] = 0
             rolled[k] = 0
-        kernel.draw_hand(st, dat, 0, hand)
-        for _ in range(presses):
+        kernel.draw_hand(st, dat, 0, hand, np.int64(0))
+        for j in range(presses):
             if bag_size(st, 0) == 0:
                 break
-            kernel.draw_hand(st, dat, 0, hand)
+            kernel.draw_hand(st, dat, 0, hand, np.int64(j + 1))
         for k in range(N_SYMBOLS):
             res[i, k] = sym[k]
         trin[STEEL] = rolled[STEEL]

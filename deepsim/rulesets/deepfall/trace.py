@@ -101,9 +101,9 @@ def decode(ev: np.ndarray) -> list[dict]:
             rec["falls"] = FORECAST[rec["verdict"]] == "falls"
         if name == "rise":
             rec["blocked"] = RISE_BLOCKED[rec["blocked"]]
-        if name in ("search", "search_room"):          # -1 x100: not an option
+        if name in ("search", "search_room"):
             for f, v in zip(fields, row[3:3 + len(fields)]):
-                if f.startswith("mean") and v == -1:
+                if f.startswith("mean") and v == L.NOT_AN_OPTION:
                     rec[f[:-4]] = None
         out.append(rec)
     return out
@@ -432,7 +432,8 @@ def _option_name(decision: int, o: int) -> str:
 
 
 def _search_line(e: dict, rooms: list[tuple]) -> str:
-    """A search bot's decision: each option's mean win over its rollouts, the choice
+    """A search bot's decision: each option's mean value over its rollouts (win share +
+    the bot's search_glory x relative Glory margin, kernel.outcome_value), the choice
     (a room's options come from the ``search_room`` events before it, in ``rooms``: (option,
     name, mean))."""
     d = e["decision"]
@@ -448,7 +449,7 @@ def _search_line(e: dict, rooms: list[tuple]) -> str:
         opts = []
         for i in range(6):
             m = e[f"mean_{i + 1}"]
-            if m is not None and m >= 0:
+            if m is not None:
                 o = i + 1 if d == 0 else i
                 means[o] = m
                 opts.append(f"{name(o)} {m:.1f}%")
@@ -457,11 +458,11 @@ def _search_line(e: dict, rooms: list[tuple]) -> str:
     if chosen != heur:
         tail = f"the heuristic's {name(heur)} is not among the best"
     elif means and means.get(heur, -1.0) < max(means.values()):
-        tail = ("the heuristic's choice, kept: the best option's lead is within the "
-                "bot's search_margin")
+        tail = ("the heuristic's choice, kept: the best option's lead over it is not "
+                "clear at the bot's search_margin")
     else:
         tail = "the heuristic's choice"
-    return (f"searches its {what} ({e['rollouts']} rollouts per option, mean win): "
+    return (f"searches its {what} ({e['rollouts']} rollouts per option, mean value): "
             f"{', '.join(opts)} -> {name(chosen)} ({tail})")
 
 

@@ -35,7 +35,9 @@ STILL = {"random": 0.0, "press_max": 0.0, "dread_stop": 0.0, "press_when_short":
          "target_depth": 1.0, "safety_rounds": 0.0, "cash_loot": 1e9, "cash_depth": 0.0,
          "last_stand": 0.0, "recruit_max": 0.0, "contest": 0.0, "reinforce": 0.0,
          "maw_margin": 0.0, "assault_reach": 3.0, "press_risk": 1.0, "rollouts": 0.0,
-         "search_room": 0.0, "search_press": 0.0, "search_margin": 0.0, "exit_via": 0.0}
+         "search_room": 0.0, "search_press": 0.0, "search_margin": 0.0,
+         "search_extra": 0.0, "search_glory": 0.0, "search_opponents": 0.0,
+         "search_paired": 1.0, "exit_via": 0.0}
 
 SYM = {name: i for i, name in enumerate(SYMBOLS)}
 DIE = {name: i for i, name in enumerate(DICE)}
