@@ -19,6 +19,17 @@ TOKEN = "t0k"
 SCEN = "deepfall-4p.yaml"
 
 
+def _upper_bound(path: str) -> str:
+    """``<= N`` of a DEEPFALL parameter, as ``deepsim params`` prints it (its schema's)."""
+    from deepsim import runner
+
+    row = next(r for r in runner.get_ruleset("deepfall").parameters() if r["path"] == path)
+    return next(b for b in row["bounds"].split(", ") if b.startswith("<="))
+
+
+SPF_MAX = _upper_bound("maw.steps_per_floor")
+
+
 @pytest.fixture
 def folder(tmp_path):
     shutil.copy(ROOT / "scenarios" / SCEN, tmp_path / SCEN)
@@ -109,8 +120,8 @@ def test_a_variant_plays_the_same_games_and_shows_the_paired_change(folder):
 
 
 @pytest.mark.parametrize("values, words", [
-    ({"maw.steps_per_floor": 99}, ["maw.steps_per_floor", "<= 10"]),
-    ({"maw.steps_per_floor": "abc"}, ["maw.steps_per_floor", "integer", "<= 10"]),
+    ({"maw.steps_per_floor": 999}, ["maw.steps_per_floor", SPF_MAX]),
+    ({"maw.steps_per_floor": "abc"}, ["maw.steps_per_floor", "integer", SPF_MAX]),
     ({"maw.no_such_thing": 1}, ["maw.no_such_thing"]),
 ])
 def test_bad_numbers_get_a_message_naming_the_parameter_and_bounds(folder, values, words):
