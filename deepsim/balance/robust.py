@@ -27,10 +27,6 @@ from deepsim.report import viability as V
 
 __all__ = ["Robustness", "respond_check"]
 
-#: games per chunk of the replay
-REPLAY_CHUNK = 10_000
-
-
 @dataclass
 class Robustness:
     """The best-response check of one patch.
@@ -69,22 +65,12 @@ def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, game
     InputError
         The ruleset has no factions or bot data (``deepsim respond``'s errors).
     """
-    from deepsim.respond.play import with_faction_styles
-    from deepsim.tune.respondcheck import RespondBudget, best_responses
+    from deepsim.tune.respondcheck import RespondBudget, best_responses, replay
 
     budget = RespondBudget(trials=trials, games=games)
     fld, _starts, styles, responses = best_responses(scenario_path, sets, seed, budget,
                                                      threads=threads, progress=progress)
-    scenario = with_faction_styles(fld.scenario, fld.resolved_bots, fld.bot_data, styles)
-    scenario["seed"] = int(confirm_seed)
-    scenario["games"] = int(confirm_games)
-    prepared = fld.ruleset.prepare(scenario, source=fld.source, overrides=list(fld.sets))
-    gp, sp = [], []
-    for start in range(0, confirm_games, REPLAY_CHUNK):
-        g, s = fld.ruleset.run_chunk(prepared, start, min(REPLAY_CHUNK, confirm_games - start))
-        gp.append(g)
-        sp.append(s)
-    g, s = pd.concat(gp, ignore_index=True), pd.concat(sp, ignore_index=True)
+    prepared, g, s = replay(fld, styles, confirm_games, confirm_seed)
     if target.name == "expect":
         from deepsim.balance.target import Target
         judge = Target("verdicts", target.ruleset, target.lines, target.coop_band,

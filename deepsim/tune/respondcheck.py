@@ -109,9 +109,11 @@ def best_responses(scenario_path: Path | str, sets: list[str], seed: int,
     return fld, starts, styles, pd.DataFrame(rows)
 
 
-def _replay(fld, styles: dict, games: int, seed: int) -> tuple[object, pd.DataFrame,
-                                                                pd.DataFrame]:
-    """Games ``0 .. games-1`` of ``seed`` with ``styles`` played: (prepared, games, seats)."""
+def replay(fld, styles: dict, games: int, seed: int) -> tuple[object, pd.DataFrame,
+                                                               pd.DataFrame]:
+    """Games ``0 .. games-1`` of ``seed`` with ``styles`` played (each faction's style, as
+    :func:`best_responses` returns them): ``(prepared, games, seats)``, played in chunks of
+    :data:`REPLAY_CHUNK` games."""
     from deepsim.respond.play import with_faction_styles
 
     scenario = with_faction_styles(fld.scenario, fld.resolved_bots, fld.bot_data, styles)
@@ -180,9 +182,9 @@ def respond_check(player, points: list[tuple[str, dict]], *, scored: list[str],
             shipped[name] = claim_scores(player.ruleset, pp.prepared, g, s)
         if progress is not None:
             progress(k, len(points), f"respond {name}: {confirm_games:,} games replayed")
-        prepared, g, s = _replay(fld, starts, confirm_games, confirm_seed)
+        prepared, g, s = replay(fld, starts, confirm_games, confirm_seed)
         st = claim_scores(player.ruleset, prepared, g, s)
-        prepared, g, s = _replay(fld, styles, confirm_games, confirm_seed)
+        prepared, g, s = replay(fld, styles, confirm_games, confirm_seed)
         br = claim_scores(player.ruleset, prepared, g, s)
         a = shipped[name]
         # totals over the claims measured in all three fields (a claim about one style may
