@@ -408,19 +408,50 @@ def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
     if state.met_at is None:
         best = candidates[0] if candidates else None
         k = max(state.k_done or [0])
+        head = f"No patch of at most {_n(k, 'change')} meets the target"
         if best is None or best.after is None:
-            return f"No patch of at most {k} changes meets the target"
+            return head
         if before is not None and best.after.violation >= before.violation:
-            return (f"No patch of at most {k} changes meets the target, and none comes "
-                    f"closer than the defaults (violation {before.violation:.3g} on fresh "
-                    f"games; the search's best change, {_fmt_change(levers, best.point)}: "
-                    f"{best.after.violation:.3g})")
-        t = best.after.table
-        resist = t[t["verdict"].isin([V.NOT_VIABLE, V.TOO_STRONG, "fail", "off target"])]
-        names = ", ".join(f"{r['name']} ({r['verdict']})" for _, r in resist.iterrows())
-        return (f"No patch of at most {k} changes meets the target. Closest: "
-                f"{_fmt_change(levers, best.point)} (violation {best.after.violation:.3g} on "
-                f"fresh games; before {before.violation:.3g})"
-                + (f"; resisting: {names}" if names else ""))
+            return (f"{head}, and none comes closer than the defaults (violation "
+                    f"{before.violation:.3g} on fresh games; the search's best change, "
+                    f"{_fmt_change(levers, best.point)}: {best.after.violation:.3g})")
+        return (f"{head}. Closest: {_fmt_change(levers, best.point)}, violation "
+                f"{best.after.violation:.3g} on fresh games (before {before.violation:.3g})"
+                f"{_tally(best.after, before, label)}{_resisting(best.after.table)}")
     return ("Patches met the target in the search but none held: "
             + "; ".join(f"{_fmt_change(levers, c.point)}: {c.status}" for c in candidates))
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _tally(after: Judgement, before: Judgement | None, label: str) -> str:
+    """": 12 of 36 companies viable, 8 too strong, 16 not viable (before: 3, 6, 27)"
+    for the verdicts target; "" for the others."""
+    words = (V.VIABLE, V.TOO_STRONG, V.NOT_VIABLE, V.INCONCLUSIVE)
+    if not after.counts or any(w not in after.counts for w in words):
+        return ""
+    ca = after.counts
+    n = sum(ca[w] for w in words)
+    shown = [w for w in words if w == V.VIABLE or ca[w]
+             or (before is not None and before.counts.get(w))]
+    text = f": {ca[V.VIABLE]} of {n} {label}s viable" + "".join(
+        f", {ca[w]} {w}" for w in shown[1:])
+    if before is not None and before.counts:
+        text += " (before: " + ", ".join(str(before.counts.get(w, 0)) for w in shown) + ")"
+    return text
+
+
+def _resisting(table: pd.DataFrame, most: int = 4) -> str:
+    """"; resisting, too strong: A, B, C, D and 4 more; not viable: ..." (the worst first,
+    as the table is ordered); the full list is in balance.md."""
+    parts = []
+    for word in (V.TOO_STRONG, V.NOT_VIABLE, "fail", "off target"):
+        names = [str(x) for x in table.loc[table["verdict"] == word, "name"]]
+        if word == V.NOT_VIABLE:
+            names = names[::-1]  # the table runs strongest first: the weakest lead here
+        if names:
+            more = f" and {len(names) - most} more" if len(names) > most else ""
+            parts.append(f"{word}: {', '.join(names[:most])}{more}")
+    return ("; resisting, " + "; ".join(parts)) if parts else ""

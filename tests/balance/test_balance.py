@@ -144,8 +144,10 @@ def test_no_patch_within_k_says_how_close(duel, tmp_path):
     res = run_balance(duel, ["power.A"], budget=Budget(max_changes=1, **FAST),
                       out=tmp_path / "out")
     assert res.state.met_at is None and res.chosen is None
-    assert res.answer.startswith("No patch of at most 1 changes meets the target. Closest:")
-    assert "resisting:" in res.answer
+    assert res.answer.startswith("No patch of at most 1 change meets the target. Closest:")
+    # the tally after and before, then the resisting factions by verdict
+    assert " of 3 factions viable" in res.answer and "(before: " in res.answer
+    assert res.answer.endswith("; resisting, not viable: B")
     assert not (res.out_dir / "patch.yaml").exists()
 
 
@@ -248,3 +250,16 @@ def test_bad_requirements_are_input_errors(duel, tmp_path, req, words):
     with pytest.raises(InputError) as err:
         run_balance(duel, LEVERS, require=[req], budget=Budget(**FAST), out=tmp_path / "o")
     assert err.value.key == "--require" and words in str(err.value)
+
+
+def test_answer_caps_the_resisting_names():
+    from deepsim.balance.run import _resisting
+
+    names = [f"F{i}" for i in range(10)]
+    table = pd.DataFrame({"name": names, "verdict": ["too strong"] * 2 + ["viable"] * 2
+                          + ["not viable"] * 6})
+    text = _resisting(table, most=4)
+    # strongest first among the too strong, weakest first among the not viable
+    assert text == ("; resisting, too strong: F0, F1; not viable: F9, F8, F7, F6 "
+                    "and 2 more")
+    assert _resisting(table[table["verdict"] == "viable"]) == ""
