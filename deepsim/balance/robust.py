@@ -58,7 +58,8 @@ def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, game
         The replay's games (the patch's confirmation games).
     target : deepsim.balance.target.Target
         Judges the replay (``verdicts``; an ``expect`` target is judged on the verdict
-        scale too, the best response being about factions).
+        scale too, the best response being about factions; ``require``: broken when a
+        requirement fails there).
 
     Raises
     ------
@@ -78,11 +79,16 @@ def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, game
     else:
         judge = target
     j = judge.judge(prepared, g, s)
-    if judge.cooperative:
+    if judge.name == "require":
+        broken = bool((j.table["verdict"] == "fail").any())
+    elif judge.cooperative:
         broken = not j.met
     else:
         broken = bool((j.table["verdict"] == V.TOO_STRONG).any())
     strong = j.table[j.table["verdict"] == V.TOO_STRONG]["name"].tolist()
+    failed = j.table[j.table["verdict"] == "fail"]["name"].tolist()
     note = (f"too strong on a best response: {', '.join(strong)}" if strong
-            else ("the party leaves its band" if broken else "no best response breaks it"))
+            else f"fails on a best response: {', '.join(failed)}" if judge.name == "require"
+            and broken else ("the party leaves its band" if broken
+                             else "no best response breaks it"))
     return Robustness(broken, j.table, responses, note)

@@ -107,7 +107,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         Scenario YAML (any ruleset). Optional with ``resume``.
     levers : list of str
         ``PATH[:STEP]`` items (:func:`deepsim.balance.levers.parse_levers`).
-    target : {"verdicts", "expect"}
+    target : {"verdicts", "expect", "require"}
         See :mod:`deepsim.balance.target`.
     budget : Budget
         K, trials, grid size, games, confirmation, best-response budget, sampler seed.
@@ -118,7 +118,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         ``path=value`` overrides fixed at every point (never levers).
     require : list of str
         ``SPEC<=X`` / ``SPEC>=X`` numbers of the metric language the target adds
-        (:func:`deepsim.balance.target.parse_requirement`; ``verdicts`` only).
+        (:func:`deepsim.balance.target.parse_requirement`; ``verdicts`` and ``require``).
     alpha, min_ratio, max_ratio : float
         The verdict scale's level and lines (the report's defaults).
     coop_band : float
@@ -400,8 +400,10 @@ def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
                                          "; on fresh games it is not decided, see below"))
     if chosen is not None:
         n = len(chosen.point)
-        what = (f"all {len(chosen.after.table)} {label}s viable, none too strong"
+        what = (f"all {len(chosen.after.table) - len(tgt.requirements)} {label}s viable, "
+                "none too strong" + (", every requirement met" if tgt.requirements else "")
                 if tgt.name == "verdicts" and not tgt.cooperative else
+                "every requirement met" if tgt.name == "require" else
                 "the party on target" if tgt.cooperative else "every expectation passes")
         return (f"{n} number{'s' if n != 1 else ''}: {_fmt_change(levers, chosen.point)} -> "
                 f"{what}; {chosen.status}")

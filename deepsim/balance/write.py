@@ -119,6 +119,7 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
                "per-game differences); values are "
                + ("party win rate error, points" if target.cooperative else
                   "win share / fair share (x fair)" if target.name == "verdicts" else
+                  "each requirement's estimate" if target.name == "require" else
                   "each expectation's estimate") + ", 95% intervals.", ""]
         for i, grp in ba.groupby("candidate"):
             md += [f"### Candidate {i}: {grp['patch'].iloc[0]}", ""]

@@ -61,10 +61,12 @@ def balance(
     target: Annotated[str, typer.Option(
         "--target", help="verdicts: every faction viable and none too strong (a co-operative "
                          "game: the party on target); expect: the scenario's expect: block "
-                         "as deepsim check judges it.")] = "verdicts",
+                         "as deepsim check judges it; require: only the --require "
+                         "numbers.")] = "verdicts",
     require: Annotated[list[str] | None, typer.Option(
         "--require", metavar="SPEC<=X",
-        help="A number of the metric language the target adds (with --target verdicts), "
+        help="A number of the metric language the target adds (with --target verdicts or "
+             "require), "
              "e.g. 'win_ratio[seat=1]<=1.1' or 'rounds>=8', in the metric's unit; "
              "repeatable.")] = None,
     max_changes: Annotated[int, typer.Option(

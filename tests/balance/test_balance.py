@@ -263,3 +263,24 @@ def test_answer_caps_the_resisting_names():
     assert text == ("; resisting, too strong: F0, F1; not viable: F9, F8, F7, F6 "
                     "and 2 more")
     assert _resisting(table[table["verdict"] == "viable"]) == ""
+
+
+def test_require_target_judges_only_the_requirements(duel, tmp_path):
+    # power.A alone never makes all three factions viable (raising A sinks B), but C's share
+    # 12 / (A + 18) is at most 41% from A = 12 on (40.0%; 11 gives 41.4%)
+    res = run_balance(duel, ["power.A"], target="require",
+                      require=["win_share[faction=C]<=41"],
+                      budget=Budget(max_changes=1, **{**FAST, "confirm_games": 30000}),
+                      out=tmp_path / "out")
+    assert res.chosen is not None and res.chosen.point == {"power.A": 12}
+    assert list(res.chosen.after.table["name"]) == ["win_share[faction=C]<=41"]
+    assert res.answer.startswith("1 number: power.A 6 -> 12 -> every requirement met")
+    assert "every requirement met: win_share[faction=C]<=41" in (
+        res.out_dir / "balance.md").read_text()
+
+
+def test_require_target_needs_a_requirement(duel, tmp_path):
+    with pytest.raises(InputError) as err:
+        run_balance(duel, ["power.A"], target="require", budget=Budget(**FAST),
+                    out=tmp_path / "o")
+    assert err.value.key == "--target" and "--require" in str(err.value)
