@@ -30,7 +30,7 @@ import pandas as pd
 from deepsim.atomic import atomic_write_json, deferred_sigint
 from deepsim.balance.levers import Lever, parse_levers
 from deepsim.balance.robust import Robustness, respond_check
-from deepsim.balance.search import Budget, SearchState, search, sort_key
+from deepsim.balance.search import Budget, SearchState, plan_counts, search, sort_key
 from deepsim.balance.target import Judgement, make_target, paired_changes
 from deepsim.errors import InputError
 from deepsim.report import viability as V
@@ -97,7 +97,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 coop_band: float = 5.0, threads: int | None = None,
                 out: Path | str | None = None, force: bool = False,
                 resume: Path | str | None = None, responder: Any = None,
-                progress=None, on_folder=None, root: Path | str = DEFAULT_ROOT
+                progress=None, on_folder=None, log=None, root: Path | str = DEFAULT_ROOT
                 ) -> BalanceResult:
     """Find the smallest change to the printed numbers that meets ``target``.
 
@@ -132,6 +132,10 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
     progress : callable(done, total, label), optional
     on_folder : callable(Path), optional
         Told the output folder once it exists (what ``--resume`` takes after a Ctrl-C).
+    log : callable(str), optional
+        Told, in one line each, the search's plan, each K's best point when it is done, and
+        each phase as it starts (the terminal prints them above the bar; a CI log, where
+        the bar is not drawn, shows the run going on).
 
     Raises
     ------
@@ -221,7 +225,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         if r.get("key") and not r.get("error"):
             state.cache.setdefault(str(r["key"]), {"violation": r["violation"],
                                                    "met": bool(r["met"]),
-                                                   "note": r.get("note", ""), "error": ""})
+                                                   "note": r.get("note", ""), "error": "",
+                                                   "seconds": float(r.get("seconds", 0.0))})
     trials_path = out_dir / "trials.parquet"
     meta = {"kind": "balance", "scenario": player.name, "seed": player.seed,
             "games": games}
@@ -244,8 +249,42 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         if progress is not None:
             progress(done * games, total * games, f"search: {label}")
 
+    say = log or (lambda text: None)
+    plan = plan_counts(levs, budget)
+    say(f"Search: {len(levs)} lever{'s' if len(levs) != 1 else ''}, {games:,} games per "
+        f"trial of seed {player.seed}; at most "
+        + "; ".join(f"K={k}: {n:,} subset{'s' if n != 1 else ''}, {t:,} trials"
+                    for k, n, t in plan)
+        + f" ({(1 + sum(t for _, _, t in plan)) * games:,} games)")
+    k_seconds: dict[str, float] = {}
+    t_k = [time.perf_counter()]
+
+    def on_k(k: int, st: SearchState) -> None:
+        now = time.perf_counter()
+        k_seconds[str(k)] = round(now - t_k[0], 2)
+        t_k[0] = now
+        if k == 0:
+            base = st.rows[0]
+            say(f"K=0 (the defaults): violation {base['violation']:.3g}"
+                + (f" (worst {base['note']})" if base["note"] else "")
+                + ("; the target is met" if base["met"] else ""))
+            return
+        rows = [r for r in st.rows if r["k"] == k and not r["error"]]
+        if not rows:
+            return
+        best = min(rows, key=sort_key)
+        changed = {lv.path: _py(best[lv.path]) for lv in levs
+                   if _py(best[lv.path]) != lv.default}
+        met = sum(1 for r in rows if r["met"])
+        say(f"K={k} done: {len(rows):,} trials in {k_seconds[str(k)]:.0f} s; best "
+            f"{_fmt_change(levs, changed)}, violation {best['violation']:.3g}"
+            + (f" (worst {best['note']})" if best["note"] else "")
+            + (f"; {met} met the target" if met else "; none met the target"))
+
+    t_search = time.perf_counter()
     search(levs, evaluate, budget, state=state, on_trial=on_trial,
-           progress=search_progress, games=games)
+           progress=search_progress, games=games, on_k=on_k)
+    phase_seconds = {"search": round(time.perf_counter() - t_search, 2)}
     frame = state.frame()
     rows = frame.to_dict(orient="records")
 
@@ -268,7 +307,12 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
     before = None
     chosen = None
     total = len(candidates) + 1
+    t_confirm = time.perf_counter()
+    respond_s = 0.0
     if candidates or state.met_at == 0:
+        say(f"Confirming {len(candidates)} candidate{'s' if len(candidates) != 1 else ''} "
+            f"on {confirm_games:,} fresh games of seed {confirm_seed}, the defaults on the "
+            "same games")
         if progress is not None:
             progress(0, total * confirm_games, f"confirm: {confirm_games:,} games of seed "
                                                f"{confirm_seed}")
@@ -301,6 +345,10 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 def r_progress(done, tot, label, i=i):
                     if progress is not None:
                         progress(done, tot, f"best responses, candidate {i + 1}: {label}")
+                say(f"Best responses under candidate {i + 1} "
+                    f"({_fmt_change(levs, c.point)}): {budget.respond_trials} trials x "
+                    f"{budget.respond_games:,} games per {info['faction_label']}")
+                t_respond = time.perf_counter()
                 try:
                     c.robust = responder(
                         scenario_path, list(sets or []) + _overrides(c.point),
@@ -312,6 +360,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                     c.status = f"confirmed; no best-response check ({exc})"
                     chosen = c
                     break
+                finally:
+                    respond_s += time.perf_counter() - t_respond
                 if c.robust.broken:
                     c.status = f"confirmed, but broken by a best response: {c.robust.note}"
                     continue
@@ -324,7 +374,13 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
             if not c.status:
                 c.status = "not played (an earlier candidate was accepted)"
         if progress is not None:
-            progress(total * confirm_games, total * confirm_games, "confirm done")
+            progress(total * confirm_games, total * confirm_games, "confirm: done")
+    phase_seconds["confirm"] = round(time.perf_counter() - t_confirm - respond_s, 2)
+    phase_seconds["best_responses"] = round(respond_s, 2)
+    info.update({"plan": [{"k": k, "subsets": n, "trials_at_most": t} for k, n, t in plan],
+                 "k_seconds": k_seconds, "phase_seconds": phase_seconds,
+                 "trial_seconds": round(float(frame["seconds"].sum()), 2)
+                 if "seconds" in frame else 0.0})
     answer = _answer(player, tgt, levs, state, candidates, chosen, before)
     from deepsim.balance import write
 

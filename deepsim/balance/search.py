@@ -32,7 +32,7 @@ import pandas as pd
 from deepsim.balance.levers import Lever
 from deepsim.tune.grid import format_value
 
-__all__ = ["Budget", "SearchState", "point_key", "search", "sort_key"]
+__all__ = ["Budget", "SearchState", "plan_counts", "point_key", "search", "sort_key"]
 
 #: (done, total, label) -> None
 ProgressFn = Callable[[int, int, str], None]
@@ -123,13 +123,16 @@ class SearchState:
 
 def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget, *,
            state: SearchState, on_trial: Callable[[SearchState], None] | None = None,
-           progress: ProgressFn | None = None, games: int = 0) -> SearchState:
+           progress: ProgressFn | None = None, games: int = 0,
+           on_k: Callable[[int, SearchState], None] | None = None) -> SearchState:
     """Run the baseline (trial 0) and the subsets of K = 1 .. ``max_changes`` levers.
 
     ``evaluate(point)`` plays ``{path: value}`` and returns ``{"violation", "met", "note",
     "error"}``. Each trial's row has ``trial``, ``k``, ``subset``, ``method`` (``grid`` or
     ``optuna``), one column per lever (its value), ``n_changed``, ``size``, ``violation``,
-    ``met``, ``note``, ``error``, ``seconds`` and ``cached``.
+    ``met``, ``note``, ``error``, ``seconds`` (wall seconds of its games; a trial read back
+    on ``--resume`` keeps the seconds it took when played) and ``cached``. ``on_k(k,
+    state)`` is told when K = 0 (the baseline), 1, 2, ... is done.
     """
     import optuna
 
@@ -141,9 +144,11 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         cached = key in state.cache
         if cached:
             res = state.cache[key]
+            seconds = float(res.get("seconds", 0.0) or 0.0)
         else:
             res = evaluate(point)
-            state.cache[key] = res
+            seconds = round(time.perf_counter() - t, 3)
+            state.cache[key] = {**res, "seconds": seconds}
             state.games_played += games
         row = {"trial": len(state.rows), "k": k, "subset": ",".join(subset), "method": method}
         for lv in levers:
@@ -151,7 +156,7 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         row.update({"n_changed": len(point), "size": change_size(by_path, point),
                     "violation": float(res["violation"]), "met": bool(res["met"]),
                     "note": str(res.get("note", "")), "error": str(res.get("error", "")),
-                    "seconds": 0.0 if cached else round(time.perf_counter() - t, 3),
+                    "seconds": seconds,
                     "cached": cached, "key": key})
         state.rows.append(row)
         if on_trial is not None:
@@ -169,6 +174,8 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
     tick("baseline")
     base = run({}, 0, (), "baseline")
     done += 1
+    if on_k is not None:
+        on_k(0, state)
     if base["met"]:
         state.met_at = 0
         return state
@@ -204,11 +211,22 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
 
                 study.optimize(objective, n_trials=budget.trials, catch=())
         state.k_done.append(k)
+        if on_k is not None:
+            on_k(k, state)
         if any(r["met"] and r["k"] == k for r in state.rows):
             state.met_at = k
             break
     tick("done")
     return state
+
+
+def plan_counts(levers: list[Lever], budget: Budget) -> list[tuple[int, int, int]]:
+    """(K, subsets, trials at most) for K = 1 .. ``max_changes``: what the search will
+    play if no K meets the target first (trials x games = its games)."""
+    plan = _plan(levers, budget)
+    ks = sorted({len(s) for s, _, _ in plan})
+    return [(k, sum(1 for s, _, _ in plan if len(s) == k),
+             sum(n for s, _, n in plan if len(s) == k)) for k in ks]
 
 
 def _plan(levers: list[Lever], budget: Budget) -> list[tuple[tuple[str, ...], str, int]]:

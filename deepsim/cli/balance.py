@@ -119,6 +119,9 @@ def balance(
                     respond_trials=respond_trials, respond_games=respond_games,
                     sampler_seed=sampler_seed)
     console = Console()
+    # the run's news (plan, each K's best, each phase) go with the bar to stderr: stdout
+    # gives the answer first
+    err_console = Console(stderr=True)
     stop_bar, on_progress = phased_progress(
         quiet, extra_room=16, phase=lambda label, total: label.split(":")[0])
     folder: dict = {}
@@ -130,7 +133,9 @@ def balance(
                 require=list(require or []),
                 min_ratio=min_ratio, max_ratio=max_ratio, coop_band=coop_band,
                 threads=threads, out=out, force=force, resume=resume,
-                progress=on_progress, on_folder=lambda p: folder.update(path=p))
+                progress=on_progress, on_folder=lambda p: folder.update(path=p),
+                log=None if quiet else lambda text: err_console.print(escape(text),
+                                                                      highlight=False))
         finally:
             stop_bar()
     except InputError as exc:
@@ -160,10 +165,14 @@ def balance(
             f"{k}={v}" for k, v in c.point.items())) + f": {escape(c.status)}",
             highlight=False)
     info = result.info
-    console.print(f"{info['trials']} trials, {info['games_played']:,} games of search in "
-                  f"{info['wall_time_s']:.0f} s.", highlight=False)
-    console.print(f"Wrote {escape(str(result.out_dir))}/ (balance.md, balance.html, "
-                  "patch.yaml, trials.parquet)", highlight=False)
+    phases = info.get("phase_seconds") or {}
+    console.print(f"{info['trials']:,} trials ({info['games_played']:,} games of search) in "
+                  f"{info['wall_time_s']:.0f} s: search {phases.get('search', 0):.0f} s, "
+                  f"confirmation {phases.get('confirm', 0):.0f} s, best responses "
+                  f"{phases.get('best_responses', 0):.0f} s.", highlight=False)
+    written = ", ".join(p.name for p in result.files if p.parent == result.out_dir)
+    console.print(f"Wrote {escape(str(result.out_dir))}/ ({escape(written)})",
+                  highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -179,6 +179,15 @@ def test_cli_prints_the_answer_first(duel, tmp_path):
     assert r.exit_code == 0, r.output
     first = next(ln for ln in r.stdout.splitlines() if ln.strip())
     assert first.startswith("1 number: power.C 12 -> 8 -> all 3 factions viable")
+    # the run's news on stderr: the plan, each K's best point, the phases
+    news = " ".join(r.stderr.split())
+    assert "Search: 1 lever, 6,000 games per trial of seed 7; at most K=1: 1 subset, 19 " \
+           "trials (120,000 games)" in news
+    assert "K=0 (the defaults): violation" in news
+    assert "K=1 done: 19 trials in" in news and "best power.C 12 -> 8" in news
+    assert "Confirming 3 candidates on 12,000 fresh games of seed 8" in news
+    assert "confirm done" not in news  # one bar row per phase
+    assert "search" in r.stdout and "confirmation" in r.stdout
 
 
 def test_target_expect_judges_the_block_as_check_does(duel, tmp_path):
