@@ -74,7 +74,8 @@ class BalanceResult:
     files: list[Path] = field(default_factory=list)
 
 
-def _args_of(resume: Path) -> dict:
+def _info_of(resume: Path) -> dict:
+    """The earlier run's balance.json (its ``args`` are what ``--resume`` reads)."""
     import json
 
     path = Path(resume) / "balance.json"
@@ -82,8 +83,11 @@ def _args_of(resume: Path) -> dict:
         raise InputError("no balance.json here: not a deepsim balance folder",
                          file=str(resume), key="--resume")
     try:
-        return json.loads(path.read_text())["args"]
-    except (ValueError, KeyError) as exc:
+        doc = json.loads(path.read_text())
+        if not isinstance(doc.get("args"), dict):
+            raise KeyError("args")
+        return doc
+    except (ValueError, KeyError, AttributeError) as exc:
         raise InputError(f"balance.json is unreadable ({exc})", file=str(path),
                          key="--resume") from None
 
@@ -147,8 +151,16 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
 
     t0 = time.perf_counter()
     cached_rows: list[dict] = []
+    earlier: list[dict] = []
     if resume is not None:
-        args = _args_of(Path(resume))
+        prior = _info_of(Path(resume))
+        args = prior["args"]
+        # what the earlier runs took (their time stays on record: the trials read back
+        # here cost nothing now)
+        earlier = list(prior.get("earlier_runs") or []) + [
+            {k: prior.get(k) for k in ("started_utc", "finished_utc", "status",
+                                       "wall_time_s", "games_played", "phase_seconds",
+                                       "k_seconds", "threads")}]
         scenario_path = args["scenario"]
         levers = args["levers"]
         target, seed, sets = args["target"], args["seed"], args["sets"]
@@ -214,6 +226,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                                  f"{player.seed}",
         "started_utc": utc_now(), "status": "running", **machine(),
     }
+    if earlier:
+        info["earlier_runs"] = earlier
     json_path = out_dir / "balance.json"
     with deferred_sigint():
         atomic_write_json(json_path, info)
@@ -282,8 +296,18 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
             + (f"; {met} met the target" if met else "; none met the target"))
 
     t_search = time.perf_counter()
-    search(levs, evaluate, budget, state=state, on_trial=on_trial,
-           progress=search_progress, games=games, on_k=on_k)
+    try:
+        search(levs, evaluate, budget, state=state, on_trial=on_trial,
+               progress=search_progress, games=games, on_k=on_k)
+    except KeyboardInterrupt:
+        # on record for --resume: how far this run got and what it took
+        info.update({"status": "interrupted", "finished_utc": utc_now(),
+                     "wall_time_s": round(time.perf_counter() - t0, 2),
+                     "games_played": state.games_played, "k_searched": state.k_done,
+                     "k_seconds": k_seconds, "trials": len(state.rows)})
+        with deferred_sigint():
+            atomic_write_json(json_path, info)
+        raise
     phase_seconds = {"search": round(time.perf_counter() - t_search, 2)}
     frame = state.frame()
     rows = frame.to_dict(orient="records")

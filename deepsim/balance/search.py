@@ -10,8 +10,11 @@ For K = 1 .. ``max_changes``: each subset of K levers (in the order given) is se
 every one of its K numbers changed (a point leaving one at its default belongs to a smaller
 K, searched before): the whole grid when it has at most ``grid_max`` points, else
 ``trials`` optuna TPE trials (seeded by the sampler seed and the subset's index, so the
-same command gives the same trials on any thread count). The search stops after the first
-K where some trial meets the target.
+same command gives the same trials on any thread count). For K >= 2 the optuna search of a
+subset starts from each of its levers at its best value alone (the K = 1 trial of least
+violation, enqueued as the subset's first trial), so a pair of numbers is never judged by
+20 blind draws from a grid of 10,000 points when one of them alone already came close. The
+search stops after the first K where some trial meets the target.
 
 A trial already in the output folder's ``trials.parquet`` (``--resume``) is read back, not
 played again: the same seeded search then replays the same sequence, so an interrupted run
@@ -180,6 +183,7 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         state.met_at = 0
         return state
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    alone: dict[str, object] = {}  # each lever's best value alone (K = 1)
     for k in range(1, budget.max_changes + 1):
         if k > len(levers):
             break
@@ -196,6 +200,10 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
                 sampler = optuna.samplers.TPESampler(
                     seed=budget.sampler_seed * 1_000_003 + 7919 * k + index)
                 study = optuna.create_study(direction="minimize", sampler=sampler)
+                start = {p: c.index(alone[p]) for p, c in zip(subset, choices, strict=True)
+                         if p in alone and alone[p] in c}
+                if k >= 2 and len(start) == k:
+                    study.enqueue_trial(start)
 
                 def objective(trial, subset=subset, choices=choices, k=k, label=label):
                     nonlocal done
@@ -211,6 +219,12 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
 
                 study.optimize(objective, n_trials=budget.trials, catch=())
         state.k_done.append(k)
+        if k == 1:
+            for lv in levers:
+                rows = [r for r in state.rows if r["k"] == 1 and r["subset"] == lv.path
+                        and not r["error"]]
+                if rows:
+                    alone[lv.path] = min(rows, key=sort_key)[lv.path]
         if on_k is not None:
             on_k(k, state)
         if any(r["met"] and r["k"] == k for r in state.rows):

@@ -198,11 +198,18 @@ def _times(info: dict, state) -> list[str]:
     ks = info.get("k_seconds") or {}
     per_k = ", ".join(f"K={k} {float(v):.0f} s" for k, v in ks.items() if k != "0")
     played = float(info.get("trial_seconds") or 0.0)
-    return [f"- Time (wall, {info.get('threads')} threads, this run): search "
-            f"{ph.get('search', 0):.0f} s" + (f" ({per_k})" if per_k else "")
-            + f", confirmation {ph.get('confirm', 0):.0f} s, best responses "
-            f"{ph.get('best_responses', 0):.0f} s; the trials' own seconds, summed "
-            f"over every trial (an earlier run's included on --resume): {played:.0f} s."]
+    lines = [f"- Time (wall, {info.get('threads')} threads, this run): search "
+             f"{ph.get('search', 0):.0f} s" + (f" ({per_k})" if per_k else "")
+             + f", confirmation {ph.get('confirm', 0):.0f} s, best responses "
+             f"{ph.get('best_responses', 0):.0f} s; the trials' own seconds, summed "
+             f"over every trial (an earlier run's included on --resume): {played:.0f} s."]
+    for e in info.get("earlier_runs") or []:
+        if e.get("wall_time_s") is not None:
+            lines.append(f"- An earlier run of this folder (--resume read its trials back): "
+                         f"{e['wall_time_s']:.0f} s wall, {e.get('games_played') or 0:,} "
+                         f"games of search, {e.get('status')}, started "
+                         f"{e.get('started_utc')}.")
+    return lines
 
 
 def folder(out_dir: Path, *, player, levers, target, state, before, candidates, chosen,

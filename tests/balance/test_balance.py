@@ -158,6 +158,12 @@ def test_resume_reuses_finished_trials(duel, tmp_path):
     tb = pd.read_parquet(out / "trials.parquet")
     assert tb["cached"].all() and b.state.games_played == 0
     assert b.chosen.point == a.chosen.point
+    # the trials read back keep the seconds they took; the first run's time stays on record
+    ta = pd.read_parquet(out / "trials.parquet")
+    assert ta["seconds"].sum() > 0
+    assert b.info["earlier_runs"][0]["status"] == "complete"
+    assert b.info["earlier_runs"][0]["games_played"] == a.state.games_played
+    assert "An earlier run of this folder" in (out / "balance.md").read_text()
 
 
 # --- the command ------------------------------------------------------------------------
@@ -232,6 +238,9 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     assert f"--resume {out}" in r.stderr.replace("\n", "")
     kept = pd.read_parquet(out / "trials.parquet")
     assert 0 < len(kept) < len(clean.state.rows)
+    import json
+    cut = json.loads((out / "balance.json").read_text())
+    assert cut["status"] == "interrupted" and cut["trials"] == len(kept)
     monkeypatch.setattr(DuelRuleset, "run_chunk", real)
     r = CliRunner().invoke(app, ["balance", "--resume", str(out)])
     assert r.exit_code == 0, r.output
@@ -241,6 +250,8 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(done[cols],
                                   pd.read_parquet(clean.out_dir / "trials.parquet")[cols])
     assert yaml.safe_load((out / "patch.yaml").read_text()) == {"overrides": {"power.C": 8}}
+    assert json.loads((out / "balance.json").read_text())["earlier_runs"][0]["status"] == \
+        "interrupted"
 
 
 def test_a_required_number_joins_the_target(duel, tmp_path):
@@ -293,3 +304,18 @@ def test_require_target_needs_a_requirement(duel, tmp_path):
         run_balance(duel, ["power.A"], target="require", budget=Budget(**FAST),
                     out=tmp_path / "o")
     assert err.value.key == "--target" and "--require" in str(err.value)
+
+
+def test_pairs_start_from_each_lever_at_its_best_alone(duel, tmp_path):
+    # neither A nor B alone meets the target (raising one sinks the other); their pair's
+    # grid (19 x 19) is searched by optuna, whose first trial is each at its best alone
+    res = run_balance(duel, ["power.A,power.B"],
+                      budget=Budget(max_changes=2, trials=4, grid_max=20, **FAST),
+                      out=tmp_path / "out")
+    t = pd.read_parquet(res.out_dir / "trials.parquet")
+    one = t[t["k"] == 1]
+    best = {p: one[one["subset"] == p].sort_values(["violation", "size", "trial"])
+            .iloc[0][p] for p in ("power.A", "power.B")}
+    first_pair = t[t["k"] == 2].iloc[0]
+    assert first_pair["method"] == "optuna"
+    assert {p: first_pair[p] for p in best} == best
