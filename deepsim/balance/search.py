@@ -11,10 +11,11 @@ every one of its K numbers changed (a point leaving one at its default belongs t
 K, searched before): the whole grid when it has at most ``grid_max`` points, else
 ``trials`` optuna TPE trials (seeded by the sampler seed and the subset's index, so the
 same command gives the same trials on any thread count). For K >= 2 the optuna search of a
-subset starts from each of its levers at its best value alone (the K = 1 trial of least
-violation, enqueued as the subset's first trial), so a pair of numbers is never judged by
-20 blind draws from a grid of 10,000 points when one of them alone already came close. The
-search stops after the first K where some trial meets the target.
+subset starts from what the smaller K found (:func:`starts`): each of its (K-1)-subsets'
+best point with the remaining number one grid step off its default, then every number at
+its best value alone; so a pair is never judged by a few blind draws from a grid of 10,000
+points when one of its numbers alone already came close. The search stops after the first
+K where some trial meets the target.
 
 A trial already in the output folder's ``trials.parquet`` (``--resume``) is read back, not
 played again: the same seeded search then replays the same sequence, so an interrupted run
@@ -35,7 +36,8 @@ import pandas as pd
 from deepsim.balance.levers import Lever
 from deepsim.tune.grid import format_value
 
-__all__ = ["Budget", "SearchState", "plan_counts", "point_key", "search", "sort_key"]
+__all__ = ["Budget", "SearchState", "plan_counts", "point_key", "search", "sort_key",
+           "starts"]
 
 #: (done, total, label) -> None
 ProgressFn = Callable[[int, int, str], None]
@@ -183,7 +185,6 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         state.met_at = 0
         return state
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    alone: dict[str, object] = {}  # each lever's best value alone (K = 1)
     for k in range(1, budget.max_changes + 1):
         if k > len(levers):
             break
@@ -200,10 +201,9 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
                 sampler = optuna.samplers.TPESampler(
                     seed=budget.sampler_seed * 1_000_003 + 7919 * k + index)
                 study = optuna.create_study(direction="minimize", sampler=sampler)
-                start = {p: c.index(alone[p]) for p, c in zip(subset, choices, strict=True)
-                         if p in alone and alone[p] in c}
-                if k >= 2 and len(start) == k:
-                    study.enqueue_trial(start)
+                for point in starts(subset, by_path, state.rows)[:budget.trials]:
+                    study.enqueue_trial({p: choices[j].index(point[p])
+                                         for j, p in enumerate(subset)})
 
                 def objective(trial, subset=subset, choices=choices, k=k, label=label):
                     nonlocal done
@@ -219,12 +219,6 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
 
                 study.optimize(objective, n_trials=budget.trials, catch=())
         state.k_done.append(k)
-        if k == 1:
-            for lv in levers:
-                rows = [r for r in state.rows if r["k"] == 1 and r["subset"] == lv.path
-                        and not r["error"]]
-                if rows:
-                    alone[lv.path] = min(rows, key=sort_key)[lv.path]
         if on_k is not None:
             on_k(k, state)
         if any(r["met"] and r["k"] == k for r in state.rows):
@@ -232,6 +226,48 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
             break
     tick("done")
     return state
+
+
+def starts(subset: tuple[str, ...], levers: dict[str, Lever], rows: list[dict]) -> list[dict]:
+    """The points an optuna search of ``subset`` (K >= 2 levers) tries first, from the
+    trials of smaller K in ``rows``: for each lever ``p`` of the subset, the best trial
+    (:func:`sort_key`) of the (K-1)-subset without ``p``, with ``p`` one grid step off its
+    default (towards its best value alone); then every lever at its best value alone.
+    Duplicates dropped; the best (K-1) points first. Empty for K = 1 or when a smaller
+    subset was never searched."""
+    k = len(subset)
+    if k < 2:
+        return []
+    ok = [r for r in rows if not r["error"] and 0 < r["k"] < k]
+    alone = {}
+    for p in subset:
+        mine = [r for r in ok if r["k"] == 1 and r["subset"] == p]
+        if mine:
+            alone[p] = min(mine, key=sort_key)[p]
+    extended = []
+    for p in subset:
+        rest = ",".join(q for q in subset if q != p)
+        mine = [r for r in ok if r["k"] == k - 1 and r["subset"] == rest]
+        if not mine:
+            continue
+        best = min(mine, key=sort_key)
+        lv = levers[p]
+        side = (float(alone[p]) - float(lv.default)) if p in alone else 0.0
+        step = min(lv.changes(), key=lambda v: (
+            lv.size(v), 0 if (float(v) - float(lv.default)) * side > 0 else 1, float(v)))
+        point = {q: best[q] for q in subset if q != p}
+        point[p] = step
+        extended.append((sort_key(best), point))
+    out = [pt for _, pt in sorted(extended, key=lambda x: x[0])]
+    if len(alone) == k:
+        out.append({p: alone[p] for p in subset})
+    seen, uniq = set(), []
+    for pt in out:
+        key = point_key(pt)
+        if key not in seen:
+            seen.add(key)
+            uniq.append(pt)
+    return uniq
 
 
 def plan_counts(levers: list[Lever], budget: Budget) -> list[tuple[int, int, int]]:

@@ -88,10 +88,10 @@ def section_md(folder: str | Path) -> str:
         info.get("wall_time_s") or 0)
     lines = [HEADING, "",
              (f"What should a designer change? `deepsim balance` (docs/guide/balance.md) "
-              f"searches the fewest printed numbers to change, on a printable grid, so that "
-              f"every {label} is viable and none too strong on the verdict scale above, "
-              f"on the field of `{Path(info['args']['scenario']).name}` (the shipped "
-              f"heuristics; baseline bots never count). Levers: "
+              f"searches the fewest printed numbers to change, on a printable grid, to meet "
+              f"its target: {info['target']}; on the field of "
+              f"`{Path(info['args']['scenario']).name}` (baseline bots never count). "
+              "Levers: "
               + ", ".join(f"`{lv['path']}` ({lv['grid']})" for lv in info["levers"])
               + ". Command (the committed folder `"
               + str(folder) + "`):"), "", "```sh", _command(info), "```", "",

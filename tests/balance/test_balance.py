@@ -306,16 +306,29 @@ def test_require_target_needs_a_requirement(duel, tmp_path):
     assert err.value.key == "--target" and "--require" in str(err.value)
 
 
-def test_pairs_start_from_each_lever_at_its_best_alone(duel, tmp_path):
+def test_pairs_start_from_what_one_number_found(duel, tmp_path):
     # neither A nor B alone meets the target (raising one sinks the other); their pair's
-    # grid (19 x 19) is searched by optuna, whose first trial is each at its best alone
+    # grid (19 x 19) is searched by optuna, whose first trials come from K = 1: each
+    # lever's best alone with the other one step off its default, then both at their best
+    from deepsim.balance.search import starts
+
     res = run_balance(duel, ["power.A,power.B"],
-                      budget=Budget(max_changes=2, trials=4, grid_max=20, **FAST),
+                      budget=Budget(max_changes=2, trials=5, grid_max=20, **FAST),
                       out=tmp_path / "out")
     t = pd.read_parquet(res.out_dir / "trials.parquet")
     one = t[t["k"] == 1]
     best = {p: one[one["subset"] == p].sort_values(["violation", "size", "trial"])
             .iloc[0][p] for p in ("power.A", "power.B")}
-    first_pair = t[t["k"] == 2].iloc[0]
-    assert first_pair["method"] == "optuna"
-    assert {p: first_pair[p] for p in best} == best
+    levers = {lv.path: lv for lv in res.levers}
+    first = starts(("power.A", "power.B"), levers, t.to_dict(orient="records"))
+    assert len(first) == 3 and first[2] == best
+    for pt in first[:2]:
+        assert sorted(levers[p].size(v) == 1 for p, v in pt.items()).count(True) >= 1
+        assert any(pt[p] == best[p] for p in pt)
+    pairs = t[t["k"] == 2]
+    assert (pairs["method"] == "optuna").all() and len(pairs) == 5
+    got = [{p: r[p] for p in best} for _, r in pairs.head(3).iterrows()]
+    assert got == first
+    # so the pair's best is at least as good as the best trial it extends
+    assert pairs["violation"].min() <= one["violation"].min() + 0.05
+    assert starts(("power.A",), levers, t.to_dict(orient="records")) == []
