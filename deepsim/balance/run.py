@@ -474,13 +474,14 @@ def _fmt_change(levers: list[Lever], point: dict) -> str:
 def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
     """The terminal's first line(s): the answer."""
     label = getattr(player.ruleset, "faction_label", "faction")
+    labels = getattr(player.ruleset, "factions_label", None) or f"{label}s"
     if state.met_at == 0:
         return ("No change needed: the scenario as it is meets the target ("
                 f"{tgt.describe()})" + ("" if before is None or before.confirmed else
                                          "; on fresh games it is not decided, see below"))
     if chosen is not None:
         n = len(chosen.point)
-        what = (f"all {len(chosen.after.table) - len(tgt.requirements)} {label}s viable, "
+        what = (f"all {len(chosen.after.table) - len(tgt.requirements)} {labels} viable, "
                 "none too strong" + (", every requirement met" if tgt.requirements else "")
                 if tgt.name == "verdicts" and not tgt.cooperative else
                 "every requirement met" if tgt.name == "require" else
@@ -499,7 +500,7 @@ def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
                     f"{_fmt_change(levers, best.point)}: {best.after.violation:.3g})")
         return (f"{head}. Closest: {_fmt_change(levers, best.point)}, violation "
                 f"{best.after.violation:.3g} on fresh games (before {before.violation:.3g})"
-                f"{_tally(best.after, before, label)}{_resisting(best.after.table)}")
+                f"{_tally(best.after, before, labels)}{_resisting(best.after.table)}")
     return ("Patches met the target in the search but none held: "
             + "; ".join(f"{_fmt_change(levers, c.point)}: {c.status}" for c in candidates))
 
@@ -508,7 +509,7 @@ def _n(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
-def _tally(after: Judgement, before: Judgement | None, label: str) -> str:
+def _tally(after: Judgement, before: Judgement | None, labels: str) -> str:
     """": 12 of 36 companies viable, 8 too strong, 16 not viable (before: 3, 6, 27)"
     for the verdicts target; "" for the others."""
     words = (V.VIABLE, V.TOO_STRONG, V.NOT_VIABLE, V.INCONCLUSIVE)
@@ -518,7 +519,7 @@ def _tally(after: Judgement, before: Judgement | None, label: str) -> str:
     n = sum(ca[w] for w in words)
     shown = [w for w in words if w == V.VIABLE or ca[w]
              or (before is not None and before.counts.get(w))]
-    text = f": {ca[V.VIABLE]} of {n} {label}s viable" + "".join(
+    text = f": {ca[V.VIABLE]} of {n} {labels} viable" + "".join(
         f", {ca[w]} {w}" for w in shown[1:])
     if before is not None and before.counts:
         text += " (before: " + ", ".join(str(before.counts.get(w, 0)) for w in shown) + ")"

@@ -159,7 +159,7 @@ class Target:
             j.met = j.met and met
             j.confirmed = j.confirmed and confirmed and met
             if viol > 0 and not j.note:
-                j.note = f"{req.text}: {row['value']:.3g}"
+                j.note = f"{req.text}: {row['value']:.4g}"
         j.table = (pd.DataFrame(rows) if j.table.empty else
                    pd.concat([j.table, pd.DataFrame(rows)], ignore_index=True))
         return j

@@ -175,15 +175,20 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
            (f"- Trials: {len(state.rows)} ({state.games_played:,} games played); K searched: "
            f"{', '.join(map(str, state.k_done)) or 'none (the defaults meet the target)'}."),
            *_times(info, state),
-           (f"- Confirmation: the best {info['args']['budget']['confirm']} candidates on "
-           f"{info['confirm_games']:,} fresh games of seed {info['confirm_seed']}, the "
-           "defaults on the same games; a candidate is confirmed when the target is met "
-           "with every verdict decided (no inconclusive)."),
+           (f"- Confirmation: the best {info['args']['budget']['confirm']} candidates that "
+           f"met the target in the search, on {info['confirm_games']:,} fresh games of seed "
+           f"{info['confirm_seed']}, the defaults on the same games; a candidate is "
+           "confirmed when the target is met with every verdict decided (no inconclusive)."
+           + ("" if state.met_at is not None else
+              " None met it: the closest change was played instead, to say how close it "
+              "comes.")),
            (f"- Robustness: every {label}'s best response under the patch (deepsim respond's "
             f"search: {info['args']['budget']['respond_trials']} trials on "
             f"{info['args']['budget']['respond_games']:,} games of seed "
             f"{info['respond_seed']}), replayed on the confirmation games; a patch is broken "
             f"when a {label} is too strong there (its interval's lower end above the line)."
+            + ("" if any(c.robust is not None for c in candidates) else
+               " Not run: no candidate was confirmed.")
             if info['args']['budget']['respond_trials'] > 0 else
             "- Robustness: not checked (--respond-trials 0)."),
            ""]

@@ -27,7 +27,9 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
 
     t = Table(title=f"Before and after (candidate {candidate}), 95% intervals",
               title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False)
-    t.add_column(label.capitalize(), overflow="fold", ratio=2)
+    # a name keeps room for two words (rich would squeeze it to 3 characters at 80 columns
+    # beside the no-wrap cells); each cell puts its verdict under the number
+    t.add_column(label.capitalize(), overflow="fold", min_width=16)
     t.add_column("before", justify="right", no_wrap=True)
     t.add_column("after", justify="right", no_wrap=True)
     rows = frame[frame["candidate"] == candidate]
@@ -40,7 +42,7 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
                                 (r.after, r.after_low, r.after_high, r.after_verdict)):
             style = V.style_of(word)
             w = escape(str(word))
-            cells.append(f"{v:.2f} [{lo:.2f}-{hi:.2f}] "
+            cells.append(f"{v:.2f} [{lo:.2f}-{hi:.2f}]\n"
                          + (f"[{style}]{w}[/{style}]" if style else w))
         if changes:
             cells.append(f"{r.change:+.2f}\n[{r.change_low:+.2f}, {r.change_high:+.2f}]")
@@ -158,7 +160,9 @@ def balance(
         ba = pd.read_parquet(ba_path)
         shown = next((i + 1 for i, c in enumerate(result.candidates)
                       if c is result.chosen), 1)
-        label = result.info.get("faction_label") or "faction"
+        target = (result.info.get("args") or {}).get("target", "verdicts")
+        label = ("requirement" if target == "require" else "test" if target == "expect"
+                 else result.info.get("faction_label") or "faction")
         console.print(before_after_table(ba, label, shown))
     for i, c in enumerate(result.candidates):
         console.print(f"candidate {i + 1}: " + escape("; ".join(

@@ -125,6 +125,12 @@ def section_md(folder: str | Path) -> str:
                          f"{r.before_high:.2f}] {r.before_verdict} | {r.after:.2f} "
                          f"[{r.after_low:.2f}-{r.after_high:.2f}] {r.after_verdict} | {ch} |")
         lines.append("")
+    cands = info.get("candidates") or []
+    lines += [("Candidates: " + "; ".join(
+        f"`{'; '.join(f'{k}={v}' for k, v in c['point'].items())}`: {c['status']}"
+        for c in cands) + "." if cands else "No candidate to confirm.")
+        + ("" if info.get("chosen") else " No candidate was confirmed, so no best-response "
+           "check ran."), ""]
     threads = info.get("threads")
     lines += [(f"Run time: {search_s / 60:.0f} min wall on {threads} threads of the shared "
                f"2-core machine ({sum(int(r.get('games_played') or 0) for r in runs):,} "

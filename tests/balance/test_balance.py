@@ -148,6 +148,8 @@ def test_no_patch_within_k_says_how_close(duel, tmp_path):
     # the tally after and before, then the resisting factions by verdict
     assert " of 3 factions viable" in res.answer and "(before: " in res.answer
     assert res.answer.endswith("; resisting, not viable: B")
+    md = (res.out_dir / "balance.md").read_text()
+    assert "None met it: the closest change was played instead" in md
     assert not (res.out_dir / "patch.yaml").exists()
 
 
@@ -332,3 +334,23 @@ def test_pairs_start_from_what_one_number_found(duel, tmp_path):
     # so the pair's best is at least as good as the best trial it extends
     assert pairs["violation"].min() <= one["violation"].min() + 0.05
     assert starts(("power.A",), levers, t.to_dict(orient="records")) == []
+
+
+def test_before_after_table_reads_at_80_columns():
+    from rich.console import Console
+
+    from deepsim.cli.balance import before_after_table
+
+    frame = pd.DataFrame([{"candidate": 1, "name": name, "before": 3.82, "before_low": 3.81,
+                           "before_high": 3.84, "before_verdict": "too strong",
+                           "after": 0.55, "after_low": 0.52, "after_high": 0.57,
+                           "after_verdict": "not viable", "change": -2.31,
+                           "change_low": -2.35, "change_high": -2.27}
+                          for name in ("Revenant Wardancer", "Golem-born Hierophant")])
+    console = Console(width=80, record=True, color_system=None)
+    console.print(before_after_table(frame, "company", 1))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    # names keep whole words (rich squeezed them to 3 characters a line before)
+    assert "Revenant" in text and "Wardancer" in text and "Hierophant" in text
+    assert "3.82 [3.81-3.84]" in text and "too strong" in text
