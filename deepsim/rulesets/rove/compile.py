@@ -67,7 +67,7 @@ class GameMap:
 
 
 def parse_map(text: str, *, source: str = "<map>", key: str = "map",
-              graze_blocks: bool = True) -> GameMap:
+              graze_blocks: bool = True, need_flag: bool = True) -> GameMap:
     """Parse a text grid (see :class:`deepsim.rulesets.rove.schema.Encounter`).
 
     Raises
@@ -92,7 +92,7 @@ def parse_map(text: str, *, source: str = "<map>", key: str = "map",
                 traps.append(len(cells))
             cells.append((col, row))
             terrain.append(L.TERRAIN[tok])
-    if not flags:
+    if need_flag and not flags:
         raise InputError("the map has no start flag (F)", file=source, key=key)
     if len(cells) > L.MAX_CELLS:
         raise InputError(f"{len(cells)} spaces; at most {L.MAX_CELLS}", file=source, key=key)

@@ -17,22 +17,24 @@ BOTS_FILE = HERE / "bots.yaml"
 #: rules of the core rulebook the engine does not play yet (docs/RULES.md, "Rove"); every
 #: run's report lists them, with the content that needs them (compile.Compiled.skipped)
 SKIPPED_RULES: list[str] = [
-    "Target Pattern (RO-L4): patterns are not played; an action uses range and Target X",
-    "Creations (RO-X8): Rover traps, glyphs and summons",
-    "Large Adversaries (RO-A9): a large adversary occupies one space",
-    "Spawning (RO-A10), switching maps, codex entries, special rules (Golden Rule)",
-    "Ether Fields (RO-TI4/TI5): Aura, Miasma, Windscreen, Snapfrost, Everbloom, Wildfire "
-    "are not placed or triggered",
-    "Ether nodes, special objects, treasure chests and hoard tiles (Map Spaces; Tiles)",
-    "Reaction cards and the reaction token (RO-R5): no reaction window",
-    "Drain (Skill Cards), Trade (RO-X7), forced actions (RO-X9), allies (Characters and "
-    "Ally Cards)",
-    "Items beyond a bonus to the Rover's next attack and consumable actions (timing "
-    "windows other than 'during your turn')",
-    "Adversary ties between equally good spaces (AMB-R1 for spaces): the first space in "
-    "reading order; target ties follow ai.tiebreak",
-    "Challenges: an encounter's challenges are listed, applied only as the designer's "
-    "overrides",
+    ('Target Pattern (RO-L4): patterns are not played; an action uses range and Target'
+     ' X'),
+    'Creations (RO-X8): Rover traps, glyphs and summons',
+    'Large Adversaries (RO-A9): a large adversary occupies one space',
+    'Spawning (RO-A10), switching maps, codex entries, special rules (Golden Rule)',
+    ('Ether Fields (RO-TI4/TI5): Aura, Miasma, Windscreen, Snapfrost, Everbloom, '
+     'Wildfire are not placed or triggered'),
+    ('Ether nodes, special objects, treasure chests and hoard tiles (Map Spaces; '
+     'Tiles)'),
+    'Reaction cards and the reaction token (RO-R5): no reaction window',
+    ('Drain (Skill Cards), Trade (RO-X7), forced actions (RO-X9), allies (Characters '
+     'and Ally Cards)'),
+    ("Items beyond a bonus to the Rover's next attack and consumable actions (timing "
+     "windows other than 'during your turn'); Story Mode's free item"),
+    ('Adversary ties between equally good spaces (AMB-R1 for spaces): the first space '
+     'in reading order; target ties follow ai.tiebreak'),
+    ("Challenges: an encounter's challenges are listed, applied only as the designer's"
+     ' overrides'),
 ]
 
 #: how an encounter ends (Winning / Losing an Encounter), in the kernel's code order

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
 
 import icepool
+
 from deepsim.errors import InputError
 from deepsim.odds.common import (
     at_least,
