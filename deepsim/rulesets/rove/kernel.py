@@ -303,9 +303,7 @@ def can_end(U, u, cell, occ, terrain):
         return False
     if occ[cell] >= 0 and occ[cell] != u:
         return False
-    if U[u, U_FLY] == 0 and (t == T_OPEN or t == T_OBJECT):
-        return False
-    return True
+    return not (U[u, U_FLY] == 0 and (t == T_OPEN or t == T_OBJECT))
 
 
 @njit(cache=True)
@@ -417,6 +415,45 @@ def defence(U, v):
 
 
 @njit(cache=True)
+def damage_value(x, mod, dv, clamp):
+    """RO-D1..D3: base damage (with its augments) + the die's affinity modifier - defence,
+    at least 0 when ``clamp`` (AMB-R3, ``damage.clamp_at_zero``)."""
+    dmg = x + mod - dv
+    if clamp != 0 and dmg < 0:
+        dmg = 0
+    return dmg
+
+
+@njit(cache=True)
+def sample_damage(seed, n, x, aff_row, dv, damage_die, clamp):
+    """``n`` attacks' damage (int64[n]) drawn the way :func:`attack_one` draws one: the
+    damage die from the dice stream, the attacker's affinity ``aff_row`` (int64[6]) for an
+    element face, Dim +0, minus ``dv``. For the odds-agreement check."""
+    key = game_key(seed, 0)
+    ctr = np.zeros(2, np.uint64)
+    ctr[0] = DICE_CTR
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        e = damage_die[_dice(key, ctr, damage_die.shape[0])]
+        out[i] = damage_value(x, aff_row[e] if e >= 0 else 0, dv, clamp)
+    return out
+
+
+@njit(cache=True)
+def sample_ether(seed, n, dice, ether_die):
+    """``n`` draws of ``dice`` generated wild ether dice (int64[n, 6]: each element's count)
+    the way :func:`gen_ether` draws them. For the odds-agreement check."""
+    key = game_key(seed, 0)
+    ctr = np.zeros(2, np.uint64)
+    ctr[0] = DICE_CTR
+    out = np.zeros((n, 6), np.int64)
+    for i in range(n):
+        for _ in range(dice):
+            out[i, ether_die[_dice(key, ctr, ether_die.shape[0])]] += 1
+    return out
+
+
+@njit(cache=True)
 def expected_damage(U, aff, a, v, x, ign, damage_die, clamp):
     """The attack's mean damage on ``v`` over the damage die's faces (RO-D1..D3)."""
     tot = 0.0
@@ -424,10 +461,7 @@ def expected_damage(U, aff, a, v, x, ign, damage_die, clamp):
     dv = 0 if ign else defence(U, v)
     for f in range(nf):
         e = damage_die[f]
-        dmg = x + (aff[U[a, U_AFF], e] if e >= 0 else 0) - dv
-        if clamp != 0 and dmg < 0:
-            dmg = 0
-        tot += dmg
+        tot += damage_value(x, aff[U[a, U_AFF], e] if e >= 0 else 0, dv, clamp)
     return tot / nf
 
 
@@ -691,9 +725,7 @@ def attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, a, v, x, ign, 
     e = damage_die[f]
     mod = aff[U[a, U_AFF], e] if e >= 0 else 0
     dv = 0 if ign else defence(U, v)
-    dmg = x + mod - dv
-    if rules[R_CLAMP] != 0 and dmg < 0:
-        dmg = 0
+    dmg = damage_value(x, mod, dv, rules[R_CLAMP])
     if dmg == 0:
         gi[G_ZERO] += 1
     _ev(ev, G, EV_ATTACK, a, v, x * 1000 + (e + 1) * 100 + (mod + 50), dv * 1000 + dmg)
