@@ -28,6 +28,7 @@ from numba import njit, prange
 
 from deepsim.factionmix import faction_bot
 from deepsim.rng import below, game_key, mix64, uniform
+from deepsim.rulesets.events import append_event
 from deepsim.rulesets.rove.layout import (
     A_DEF,
     A_ELEM,
@@ -279,17 +280,13 @@ def _ufloat(bkey, ctr):
 
 # ---- the trace -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ev(ev, G, code, a, b, c, d):
-    if G[GS_TRACE] != 0 and G[GS_NEV] < ev.shape[0]:
-        k = G[GS_NEV]
-        ev[k, 0] = G[GS_ROUND]
-        ev[k, 1] = code
-        ev[k, 2] = a
-        ev[k, 3] = b
-        ev[k, 4] = c
-        ev[k, 5] = d
-        G[GS_NEV] = k + 1
+    """Append (round, code, a, b, c, d) to the trace's event table when the game is traced
+    (the shared writer, :func:`deepsim.rulesets.events.append_event`); inlined, so each
+    call site's argument types cost no compile of their own."""
+    append_event(ev, G, GS_TRACE, GS_NEV, (G[GS_ROUND], np.int64(code), np.int64(a),
+                                           np.int64(b), np.int64(c), np.int64(d)))
 
 
 # ---- geometry and movement (Actions: Dash, Jump, Teleport, Flying; Map Spaces) --------------
