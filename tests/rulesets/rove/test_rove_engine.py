@@ -157,3 +157,39 @@ def test_designer_content_adds_an_encounter_and_names_bad_references(tmp_path):
                       env={"COLUMNS": "200"})
     assert r.exit_code == 2 and "unknown adversary 'zinixx'" in r.output, r.output
     assert "placements.0.type" in r.output
+
+
+def test_a_played_card_flips_in_play_and_the_trace_ends_on_the_batch_row():
+    """Flip (Skill Cards): a Rover's next play of a card is the face on its other side
+    (Coordinated Assault's other side is Settling Groundwork: test_rules_rove). The trace
+    names each AI choice's reason and ends with the batch row's result."""
+    p = RS.prepare({"ruleset": "rove", "name": "t", "players": 2, "seed": 4,
+                    "seats": [{"class": "true_scale", "bot": "striker"},
+                              {"class": "flash", "bot": "striker"}]})
+    comp = p.compiled["content"]
+    other = {}
+    for row in comp.cls_card:
+        for first in row[row >= 0]:
+            other[comp.face_names[first]] = comp.face_names[first + 1]
+            other[comp.face_names[first + 1]] = comp.face_names[first]
+    seen = 0
+    for game in range(6):
+        lines = RS.trace(p, game)
+        last: dict[tuple[str, str], str] = {}
+        actor = ""
+        for ln in lines:
+            if "'s turn" in ln:
+                actor = ln.split()[1]
+            elif " plays " in ln:
+                face = ln.split(" plays ")[1].split(" ", 1)[1].split(" (")[0]
+                card = min(face, other[face])
+                if (actor, card) in last:
+                    assert face == other[last[(actor, card)]], (actor, face, last)
+                    seen += 1
+                last[(actor, card)] = face
+        assert any("(Primary Action Logic)" in ln for ln in lines)
+        g, _ = RS.run_games(p, np.array([game], np.int64))
+        won = bool(g["won"].iloc[0])
+        assert lines[-1].startswith("result: the party wins" if won else
+                                    "result: the party loses")
+    assert seen > 0
