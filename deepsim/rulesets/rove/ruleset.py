@@ -92,10 +92,12 @@ class RoveRuleset(KernelRuleset):
     seat_order = ("seats are the Rovers (players = R); the party's bot orders the turns "
                   "each round (Rover Phase)")
     score_label = None
-    report_games_columns = ("rounds", "round_limit", "objective_round", "outcome", "won",
-                            "downs", "revives", "slain", "rover_damage", "adversary_damage",
-                            "zero_attacks", "pushes", "impact_damage", "falls", "ai_ties",
-                            "ai_tie_choices", "target")
+    report_games_columns = ("rovers", "rounds", "round_limit", "objective_round", "outcome",
+                            "won", "downs", "revives", "slain", "placed", "rover_damage",
+                            "adversary_damage", "zero_attacks", "pushes", "impact_damage",
+                            "falls", "traps", "dangerous", "ether_generated", "ether_wasted",
+                            "raves", "rallies", "augments_met", "augments_missed",
+                            "items_used", "ai_ties", "ai_tie_choices", "target")
     report_options = COOP_OPTIONS
     report_seats_columns = ("class", "damage_dealt", "damage_taken", "kills", "downs",
                             "raves", "rallies", "augments_met")
@@ -246,6 +248,15 @@ class RoveRuleset(KernelRuleset):
         from deepsim.rulesets.rove.trace import format_game
         t = self.traced(prepared, game_index)
         return format_game(prepared, game_index, t.gi[0], t.si[0], t.events)
+
+    # ---- report -----------------------------------------------------------------------
+
+    def report_sections(self, ctx) -> list:
+        """The shared co-operative sections, then Rove's (report.py: the encounter by Rover
+        count, the AI's ties, ether, damage and positioning)."""
+        from deepsim.report.partysections import standard
+        from deepsim.rulesets.rove import report
+        return [*standard(ctx), *report.sections(ctx)]
 
     # ---- data -------------------------------------------------------------------------
 
