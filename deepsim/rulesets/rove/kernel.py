@@ -135,6 +135,7 @@ from deepsim.rulesets.rove.layout import (
     K_CAUTION,
     K_HEAL_BELOW,
     K_RANDOM,
+    K_RUNNER,
     K_REVIVE,
     K_WEAKEST,
     MAX_CARDS,
@@ -1226,11 +1227,13 @@ def goal_score(U, dist, los, u, cell, rmin, rmax, G):
 
 @njit(cache=True)
 def rover_move(U, occ, trap, terrain, nbr, dist, los, u, row, want_min, want_max, kn, bkey,
-               ctr, G, gi, si, ev, rules):
+               ctr, G, gi, si, ev, rules, exits, to_exit):
     """A Rover's dash, jump or teleport (RO-M1..M3), the bot's choice: the random bot a
     random legal space; the others the cheapest space from which an attack of range
     ``want_min``-``want_max`` reaches an enemy (``caution`` > 0: the one with the fewest
-    enemies adjacent), else the space nearest the closest enemy. Returns 1 if it moved."""
+    enemies adjacent), else the space nearest the closest enemy; ``to_exit`` (a runner on
+    a reach-exit encounter): the space nearest a free exit, then the fewest points.
+    Returns 1 if it moved."""
     nc = terrain.shape[0]
     op = row[A_OP]
     x = row[A_X]
@@ -1255,6 +1258,24 @@ def rover_move(U, occ, trap, terrain, nbr, dist, los, u, row, want_min, want_max
     dest = -1
     if kn[K_RANDOM] > 0.5:
         dest = cand[_coin(bkey, ctr, ncand)]
+    elif to_exit:
+        for e in exits:
+            if here == e:
+                return 0                   # already out: stay
+        bd = BIG
+        bc = BIG
+        for i in range(ncand):
+            c = cand[i]
+            m = BIG
+            for e in exits:
+                if occ[e] < 0 or occ[e] == u:
+                    m = min(m, dist[c, e])
+            if m < bd or (m == bd and rc[c] < bc):
+                bd = m
+                bc = rc[c]
+                dest = c
+        if dest < 0:
+            return 0
     else:
         if goal_score(U, dist, los, u, here, want_min, want_max, G) > 0 and kn[K_CAUTION] <= 0:
             return 0                      # already in reach: stay
@@ -1312,7 +1333,7 @@ def gen_ether(pers, s, row, key, ctr, ether_die, G, gi, si, ev):
 @njit(cache=True)
 def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die, actions,
                 blocks, items, cls_item, itm, inf, pers, b, u, aug, aim_min, aim_max, rules, kn,
-                key, ctr, bkey, G, gi, si, ev):
+                key, ctr, bkey, G, gi, si, ev, exits):
     """A Rover performs block ``b`` (an ability, a card face or an item's actions), top to
     bottom; an action-flow action needs the one before it performed (Skill Cards, Action
     Flow). ``aug`` int64[MAX_ACTIONS, 7]: each action's augment bonuses met (damage, push,
@@ -1342,14 +1363,18 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
         if op == OP_DASH or op == OP_JUMP or op == OP_TELEPORT:
             # aim for the next attack of this block, else any ability's reach
             wmin, wmax = aim_min, aim_max
+            follows = False
             for k2 in range(i + 1, e):
                 o2 = actions[k2, A_OP]
                 if o2 == OP_MATTACK or o2 == OP_RATTACK or o2 == OP_PUSH or o2 == OP_PULL:
                     wmin = actions[k2, A_RMIN]
                     wmax = actions[k2, A_RMAX]
+                    follows = True
                     break
+            to_exit = (not follows and kn[K_RUNNER] > 0.5
+                       and rules[R_OBJECTIVE] == OBJ_EXIT)
             prev = rover_move(U, occ, trap, terrain, nbr, dist, los, u, row, wmin, wmax, kn,
-                              bkey, ctr, G, gi, si, ev, rules) == 1
+                              bkey, ctr, G, gi, si, ev, rules, exits, to_exit) == 1
         elif op == OP_MATTACK or op == OP_RATTACK or op == OP_PUSH or op == OP_PULL:
             # an equipment bonus for this attack (once a round; infusion cost)
             tb = 0
@@ -1513,7 +1538,7 @@ def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
 @njit(cache=True)
 def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die, actions,
                blocks, faces, cls, cls_ab, cls_card, items, cls_item, itm, inf, pers, up,
-               s, rules, kn, key, ctr, bkey, G, gi, si, ev):
+               s, rules, kn, key, ctr, bkey, G, gi, si, ev, exits):
     """Rover ``s``'s turn (Rover Phase, RO-R6): Defense tokens go (Defense); up to
     ``turn.abilities`` of its 4 abilities, each once, and up to ``turn.skill_cards`` skill
     card, in the order its bot chooses; a played card flips (Flip); then the dangerous
@@ -1550,7 +1575,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                         rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die,
                                     ether_die, actions, blocks, items, cls_item, itm, inf, pers,
                                     b, s, noaug, 1, 1, rules, kn, key, ctr, bkey, G, gi, si,
-                                    ev)
+                                    ev, exits)
                         break
             break
     for step in range(8):
@@ -1615,6 +1640,12 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                                                       rmax, G) > 0:
                                 reach_now = True
                     v = 1.0 if reach_now else 9.0
+                    if kn[K_RUNNER] > 0.5 and rules[R_OBJECTIVE] == OBJ_EXIT:
+                        out = False
+                        for e2 in exits:
+                            if U[s, U_CELL] == e2:
+                                out = True
+                        v = 0.0 if out else 12.0     # the runner heads for the exit
                 else:
                     low = False
                     for r in range(G[GS_R]):
@@ -1643,7 +1674,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
             aim_min, aim_max = aim(actions, blocks, cls_ab, kind, used)
             rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                         actions, blocks, items, cls_item, itm, inf, pers, b, s, noaug, aim_min,
-                        aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev)
+                        aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev, exits)
         else:
             c = best_i
             f = up[s, c]
@@ -1665,7 +1696,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
             aim_min, aim_max = aim(actions, blocks, cls_ab, kind, used)
             rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                         actions, blocks, items, cls_item, itm, inf, pers, faces[f, F_BLOCK], s,
-                        aug, aim_min, aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev)
+                        aug, aim_min, aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev, exits)
     if U[s, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
         c = U[s, U_CELL]
         if terrain[c] == T_DANGEROUS and c == U[s, U_TURNCELL] and U[s, U_FLY] == 0 \
@@ -1846,7 +1877,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
             acted[s] = 1
             rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                        actions, blocks, faces, cls, cls_ab, cls_card, items, cls_item, itm, inf,
-                       pers, up, s, rules, knobs[bots[s]], key, ctr, bkey, G, gi, si, ev)
+                       pers, up, s, rules, knobs[bots[s]], key, ctr, bkey, G, gi, si, ev, exits)
         # a Rover revived this phase that had not acted takes its turn (Revive; AMB-R18)
         for i in range(R):
             s = order[i]
@@ -1855,7 +1886,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                            actions, blocks, faces, cls, cls_ab, cls_card, items, cls_item, itm,
                            inf, pers, up, s, rules, knobs[bots[s]], key, ctr, bkey, G, gi, si,
-                           ev)
+                           ev, exits)
         if G[GS_OVER] == 0 and rules[R_OBJECTIVE] == OBJ_EXIT:
             # AMB-R32: an exit objective is met at the end of the Rover phase when every
             # standing Rover is on an exit

@@ -114,8 +114,8 @@ ROVER, ADVERSARY = 0, 1
 ST_ACTIVE, ST_DOWNED, ST_GONE = 0, 1, 2      # gone: slain or never placed
 
 # ---- bot knobs (bots.yaml: every knob, in this order) -----------------------------------------
-KNOBS = ("random", "focus_weakest", "caution", "revive_first", "heal_below")
-K_RANDOM, K_WEAKEST, K_CAUTION, K_REVIVE, K_HEAL_BELOW = range(len(KNOBS))
+KNOBS = ("random", "focus_weakest", "caution", "revive_first", "heal_below", "runner")
+K_RANDOM, K_WEAKEST, K_CAUTION, K_REVIVE, K_HEAL_BELOW, K_RUNNER = range(len(KNOBS))
 
 # ---- output tables ------------------------------------------------------------------------------
 GAME_INT = ("players", "rovers", "rounds", "truncated", "outcome", "round_limit",

@@ -193,3 +193,18 @@ def test_a_played_card_flips_in_play_and_the_trace_ends_on_the_batch_row():
         assert lines[-1].startswith("result: the party wins" if won else
                                     "result: the party loses")
     assert seen > 0
+
+
+def test_the_runner_wins_an_exit_encounter_the_striker_does_not():
+    """A reach-exit objective (Map Icons, exit spaces; AMB-R32: met at the end of the Rover
+    phase when every standing Rover is on an exit): the runner style heads for the exits
+    and wins the placeholder `escape` far more often than the striker, which fights."""
+    rates = {}
+    for bot in ("runner", "striker"):
+        p = RS.prepare({"ruleset": "rove", "name": "e", "players": 2, "bots": [bot],
+                        "seed": 3, "encounter": "escape"})
+        g, _ = RS.run_chunk(p, 0, 1000)
+        rates[bot] = g["won"].mean()
+        won = g["won"].to_numpy(bool)
+        assert (g.loc[won, "objective_round"] >= 1).all()
+    assert rates["runner"] - rates["striker"] >= 0.2

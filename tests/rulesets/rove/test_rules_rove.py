@@ -58,7 +58,8 @@ def test_teleport_passes_a_barrier_a_dash_cannot():
     ctr = np.zeros(2, np.uint64)
     moved = K.rover_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
                          st.gm.los, st.u("flash"), action("teleport", 3), 1, 1, KN,
-                         np.uint64(1), ctr, st.G, st.gi, st.si, st.ev, st.rules)
+                         np.uint64(1), ctr, st.G, st.gi, st.si, st.ev, st.rules,
+                         np.zeros(0, np.int64), False)
     assert moved == 1 and st.at("flash")[0] == 2     # across the wall, next to the Nahoot
     assert st.gm.dist[st.U[0, L.U_CELL], st.U[1, L.U_CELL]] == 1
 
