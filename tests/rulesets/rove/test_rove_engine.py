@@ -69,7 +69,7 @@ def test_games_end_by_their_rules_and_tables_agree():
     """Every game ends by a rule (no safety cap): a victory slays every adversary placed
     (slay_all), a round-limit loss plays the whole limit, an all-downed loss leaves every
     Rover downed; HP stays within 0..max; seats carry the party's result."""
-    g, s = _run(games=3000, players=[2, 3, 4], bots=("striker", "guardian", "random"))
+    g, s = _run(games=5000, players=[2, 3, 4], bots=("striker", "guardian", "random"))
     assert not g["truncated"].any()
     win = g["outcome"] == "victory"
     assert (g.loc[win, "slain"] == g.loc[win, "placed"]).all()
@@ -85,6 +85,15 @@ def test_games_end_by_their_rules_and_tables_agree():
             == g.set_index("game")["won"].astype(float).to_numpy()).all()
     assert (g["slain"] <= g["placed"]).all() and (g["revives"] <= g["downs"]).all()
     assert set(g["rovers"]) == {2, 3, 4}
+    # Rover Phase: at most 2 abilities and 1 skill card a turn (revived turns included)
+    assert (s["abilities_used"] <= 2 * s["turns_acted"]).all()
+    assert (s["raves"] + s["rallies"] <= s["turns_acted"]).all()
+    assert (s["turns_acted"] <= 2 * g.set_index("game").loc[s["game"], "rounds"].to_numpy()
+            ).all()
+    # a downed Rover takes no turn: a turn short of the rounds played (the last round may
+    # end, won, before its turn) only for those downed
+    short = s["turns_acted"] < g.set_index("game").loc[s["game"], "rounds"].to_numpy() - 1
+    assert (s.loc[short, "downs"] > 0).all()
 
 
 def test_heuristic_party_beats_random_by_thirty_points():
