@@ -64,7 +64,7 @@ from deepsim.tune.play import Player
 from deepsim.tune.respondcheck import RespondBudget, respond_check, respond_md
 from deepsim.tune.spaces import Dim, build_spaces, merge_overrides, param_dim
 
-__all__ = ["ReconstructResult", "findings_md", "run_claims_tune"]
+__all__ = ["ReconstructResult", "findings_md", "run_claims_tune", "trial_points"]
 
 FILES = ("trials.parquet", "front.yaml", "front.png", "confirm.parquet", "findings.md",
          "tune.json", "respond_claims.parquet", "respond_factions.parquet")
@@ -386,6 +386,83 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
     with deferred_sigint():
         atomic_write_json(json_path, info)
     return ReconstructResult(out_dir, frame, scored, front, confirm, md, info, notes)
+
+
+def trial_points(player: Player, folder: Path | str,
+                 numbers: list[int]) -> list[tuple[str, dict]]:
+    """The overrides of trials ``numbers`` of the finished claims tune in ``folder``, as
+    ``[("trial N", {path: value}), ...]``: a point that is not on the tune's front (its
+    ``front.yaml`` lists only those) replayed on its own, e.g. by
+    ``python -m deepsim.studies.respond_check --trial N``.
+
+    Each dim's value is read back from the trial's row of ``trials.parquet``: a reading by
+    its name, a bag by its counts, a printed number or Maw pace by the value it was
+    written with (4 decimals: within 5e-5 of the trial's, and a pace still scales the
+    same whole number of fine steps unless it sat within that of a rounding edge).
+    ``player`` must be the tune's scenario with its ``--set`` overrides.
+
+    Raises
+    ------
+    InputError
+        The folder is not a finished claims tune, a trial number is not one of its
+        completed trials, or a dim cannot be read back (floor weights: use its
+        ``front.yaml``).
+    """
+    import json
+
+    d = Path(folder)
+    for name in ("tune.json", "trials.parquet"):
+        if not (d / name).is_file():
+            raise InputError(f"not a finished claims tune (no {name})", file=str(d))
+    info = json.loads((d / "tune.json").read_text(encoding="utf-8"))
+    if info.get("kind") != "tune-claims":
+        raise InputError("not a claims tune's tune.json", file=str(d / "tune.json"))
+    dims = _dims_of(player, list(info.get("spaces") or []), list(info.get("params") or []))
+    frame = pd.read_parquet(d / "trials.parquet")
+    out = []
+    for n in numbers:
+        hit = frame[(frame["trial"] == n) & (frame["state"] == "COMPLETE")]
+        if hit.empty:
+            raise InputError(f"trial {n} is not a completed trial of this tune",
+                             file=str(d / "trials.parquet"), key="--trial")
+        row = hit.iloc[0]
+        values: dict = {}
+        for dim in dims:
+            if dim.name not in row.index:
+                raise InputError(f"trials.parquet has no column {dim.name!r}",
+                                 file=str(d / "trials.parquet"))
+            values.update(_values_back(dim, str(row[dim.name])))
+        out.append((f"trial {n}", merge_overrides(dims, values, player.table)))
+    return out
+
+
+def _values_back(dim: Dim, text: str) -> dict:
+    """Optuna values of ``dim`` from its :meth:`Dim.describe` text (see trial_points)."""
+    if dim.kind == "reading":
+        if text not in dim.data["alternatives"]:
+            raise InputError(f"{dim.name}: no reading named {text!r}", key="--trial")
+        return {dim.name: text}
+    if dim.kind in ("rounding", "pace"):
+        return {dim.params[0][0]: float(text.split(" ")[0])}
+    if dim.kind == "param":
+        pname, kind, spec = dim.params[0]
+        if kind == "cat":
+            for c in spec:
+                if format_value(c) == text or str(c) == text:
+                    return {pname: c}
+            raise InputError(f"{dim.name}: no choice {text!r}", key="--trial")
+        return {pname: int(text) if kind == "int" else float(text)}
+    if dim.kind == "bag":
+        counts = {k: int(v) for k, v in (p.rsplit(" ", 1) for p in text.split(", ") if p)}
+        size = sum(counts.values())
+        mix = [p for p, _, _ in dim.params if p != dim.data.get("size_param")]
+        vals = {p: counts.get(die, 0) / size for p, die in zip(mix, dim.data["dice"],
+                                                              strict=True)}
+        if dim.data.get("size_param"):
+            vals[dim.data["size_param"]] = size
+        return vals
+    raise InputError(f"{dim.name}: a {dim.kind} dim is not read back from trials.parquet; "
+                     "give the tune's front.yaml instead", key="--trial")
 
 
 def _pen(d) -> float:

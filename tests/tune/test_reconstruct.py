@@ -426,11 +426,75 @@ def test_respondcheck_refuses_bad_input_before_playing(tmp_path, capsys):
     for extra, message in (([str(tmp_path / "nope.yaml")], "no such front file"),
                            ([str(tmp_path)], "inside this folder"),
                            ([str(front), "--points", "0"], "--points must be >= 1"),
-                           ([str(front)], "already exists")):
+                           ([str(front)], "already exists"),
+                           ([str(tmp_path), "--trial", "3"], "not a finished claims tune")):
         out = tmp_path / "done" if message == "already exists" else tmp_path / "o"
         assert main([*args, *extra, "--out", str(out)]) == 2
         assert message in capsys.readouterr().out
         assert not (tmp_path / "o").exists()
+
+
+class _Draw:
+    """A stand-in for an optuna trial: uniform draws from a seeded generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def suggest_categorical(self, name, choices):
+        return choices[int(self.rng.integers(len(choices)))]
+
+    def suggest_int(self, name, low, high, step=1):
+        return int(self.rng.integers(low, high + 1))
+
+    def suggest_float(self, name, low, high, step=None):
+        return float(self.rng.uniform(low, high))
+
+
+def test_trial_points_reads_a_trial_back_from_trials_parquet(tmp_path):
+    """A trial off the front is replayed from its trials.parquet row: readings by name and
+    the printed numbers and Maw paces by their 4-decimal values give the trial's own
+    overrides (numbers within 1e-4, step counts exact); bags come back as the same counts;
+    a missing trial or a floor-weights dim is refused."""
+    import json
+
+    import pandas as pd
+
+    import deepsim.tune.reconstruct as rec
+
+    player = Player(SCENARIO, games=10, seed=3)
+    dims = rec._dims_of(player, ["readings", "rounding"], [])
+    rng = np.random.default_rng(5)
+    rows, want = [], {}
+    for n in range(12):
+        values = {}
+        for d in dims:
+            values.update(d.suggest(_Draw(rng)))
+        rows.append({"trial": n, "state": "COMPLETE", "baseline": n == 0,
+                     **{d.name: d.describe(values) for d in dims}})
+        want[n] = merge_overrides(dims, values, player.table)
+    pd.DataFrame(rows).to_parquet(tmp_path / "trials.parquet")
+    (tmp_path / "tune.json").write_text(json.dumps(
+        {"kind": "tune-claims", "spaces": ["readings", "rounding"], "params": []}))
+    got = dict(rec.trial_points(player, tmp_path, list(range(12))))
+    for n in range(12):
+        ov = got[f"trial {n}"]
+        assert set(ov) == set(want[n])
+        for k, v in want[n].items():
+            if isinstance(v, float):
+                assert ov[k] == pytest.approx(v, rel=1e-4), k
+            elif k in ("maw.steps_per_round", "maw.dread_full_steps"):
+                assert abs(ov[k] - v) <= 1, k    # a pace within 5e-5 of a rounding edge
+            else:
+                assert ov[k] == v, k
+    with pytest.raises(InputError, match="trial 99 is not a completed trial"):
+        rec.trial_points(player, tmp_path, [99])
+    for d in build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table):
+        values = d.suggest(_Draw(rng))
+        if d.kind == "bag":
+            assert d.value(rec._values_back(d, d.describe(values))) == d.value(values)
+        else:
+            with pytest.raises(InputError, match="front.yaml"):
+                rec._values_back(d, d.describe(values))
 
 
 @pytest.mark.slow
