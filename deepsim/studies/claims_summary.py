@@ -14,9 +14,10 @@ from deepsim.tune.claimsummary import load_tune, space_label, summary_md
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m deepsim.studies.claims_summary DIR... [--append MD] [--replace
-    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in place of the last section of that title in an existing
-    FINDINGS.md (everything from its heading on), with the first folder's front plot
-    copied beside it (``findings/claims_front.png``)."""
+    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in
+    place of the last section of that title in an existing FINDINGS.md (from its heading
+    to the next ``## `` heading or the end: the sections after it are kept), with the
+    first folder's front plot copied beside it (``findings/claims_front.png``)."""
     import argparse
     import sys
 
@@ -56,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         label = space_label(load_tune(a.folders[0]))
         md += (f"\n![Pareto set over the claims' distances, --space {label}]"
                "(findings/claims_front.png)\n")
-    atomic_write_text(path, text[:at + 1] + md)
+    # only this section: a later section (another study's) stays where it is
+    end = text.find("\n## ", at + 1)
+    tail = text[end:] if end >= 0 else ""
+    atomic_write_text(path, text[:at + 1] + md.rstrip("\n") + "\n" + tail)
     print(path)
     return 0
 

@@ -404,6 +404,23 @@ def test_summary_names_what_separates_a_conflicting_pair(tmp_path):
     assert never.startswith("| B3 | 5 | 1 | fails |"), never
 
 
+def test_summary_replaces_only_its_own_section(tmp_path):
+    """claims_summary --replace swaps the section of its title and keeps the sections
+    before and after it (other studies write those)."""
+    from deepsim.studies.claims_summary import main
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [({"A1": "x"}, []), ({"A1": "y"}, ["B1"])])
+    f = tmp_path / "FINDINGS.md"
+    f.write_text("# F\n\n## Before\n\nkeep 1\n\n## Readings under which the claims hold\n\n"
+                 "old text\n\n### sub\n\nold sub\n\n## Balance\n\nkeep 2\n")
+    assert main([str(a), "--replace", str(f)]) == 0
+    text = f.read_text()
+    assert "old text" not in text and "old sub" not in text
+    assert "keep 1" in text and text.rstrip().endswith("## Balance\n\nkeep 2")
+    assert text.count("## Readings under which the claims hold") == 1
+    assert text.index("## Before") < text.index("## Readings") < text.index("## Balance")
+
+
 def test_read_front_blocks(tmp_path):
     from deepsim.tune.respondcheck import read_front
 

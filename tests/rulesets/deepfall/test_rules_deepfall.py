@@ -1304,11 +1304,15 @@ def test_6B1_A1_reading_full_dread_track_adds_a_whole_floor():
 def test_6B1_A1_reading_three_steps_per_floor_a_floor_every_third_round():
     """A1 read as three stages a floor (threatened, breached, collapsed:
     maw.steps_per_floor=3): with no Dread a floor falls every third round, so 6 floors
-    last 18 rounds; a full track speeds it by a step."""
+    last 18 rounds; a full track speeds it by a step, or by a floor when read so."""
     st = two(overrides=["maw.steps_per_floor=3"])
     assert _collapse_rounds(st, 9) == [3, 6, 9]
     st = two(overrides=["maw.steps_per_floor=3"])
     assert _collapse_rounds(st, 3, full=(1,)) == [2]
+    # with a whole-floor Dread step (maw.dread_full_steps 3): a full track in round 1
+    # brings Floor 6 down at once (1 + 3 >= 3 steps), Floor 5 at 6 steps in round 3
+    st = two(overrides=["maw.steps_per_floor=3", "maw.dread_full_steps=3"])
+    assert _collapse_rounds(st, 3, full=(1,)) == [1, 3]
 
 
 def test_6B1_A1_continuous_pace_in_fine_steps():
