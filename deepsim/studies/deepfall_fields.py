@@ -12,7 +12,7 @@ of win rate of its best response (``deepsim respond``'s search), and the claim t
    knob of one style, ``trials`` trials on the first ``search_games`` games the company
    sits in, seed ``seed``), as in the claims tunes' respond check.
 2. **Admissible pressing per company.** On ``eval_games`` games the company sits in, of
-   an independent seed (``confirm_seed``), the company plays its best response with
+   an independent seed (the search seed + 2), the company plays its best response with
    ``press_max`` set to each value of ``grid`` (and at the value the search found), every
    other seat as shipped (common random numbers: the same games for every value). A
    value is *admissible* when the company's win rate there is within ``tolerance`` of the
@@ -106,8 +106,9 @@ def admissible_fields(scenario: Path | str = SCENARIO, sets: list[str] | None = 
                                                   threads=threads)
     cseed = fld.seed + 1 if confirm_seed is None else int(confirm_seed)
     names = list(styles)
-    say(f"the games each company sits in ({eval_games:,} each, seed {cseed})")
-    sp = faction_games(fld, cseed, names, eval_games)
+    eseed = fld.seed + 2      # neither the search's games nor the confirmation's
+    say(f"the games each company sits in ({eval_games:,} each, seed {eseed})")
+    sp = faction_games(fld, eseed, names, eval_games)
     cols = {fld.column, "bot", "win", "fair", "press_ons", "turns"}
     rows = []
     for i, f in enumerate(names):
@@ -118,7 +119,7 @@ def admissible_fields(scenario: Path | str = SCENARIO, sets: list[str] | None = 
         for p in sorted(set(grid) | {found}):
             style = (f"{_slug(f)}_press{p}", {**{k: float(v) for k, v in knobs.items()},
                                                "press_max": float(p)})
-            v = fld.variant({f: style}, seed=cseed)
+            v = fld.variant({f: style}, seed=eseed)
             _g, s = fld.play(v, sp.games[f], seats_columns=cols, games_columns=set())
             s = s[s[fld.column].astype(str) == f].sort_values(["game", "seat"])
             wins[p] = s["win"].to_numpy(float)
@@ -192,7 +193,7 @@ def fields_md(press: pd.DataFrame, claims: pd.DataFrame, *, budget: dict,
              (f"At {where}: every company's best response (`deepsim respond`'s search, "
               f"{budget['trials']} trials x {budget['search_games']:,} games it sits in, "
               f"seed {budget['seed']}); then, on {budget['eval_games']:,} other games it "
-              f"sits in (seed {budget['confirm_seed']}, the same games for every value), "
+              f"sits in (seed {budget['seed'] + 2}, the same games for every value), "
               "the best response at each `press_max` "
               f"({', '.join(map(str, budget['grid']))}): a value is *admissible* when the "
               "company's win rate is within 2 points of the best value's (paired). The "
@@ -249,7 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], help="PATH=VALUE (a reading)")
     ap.add_argument("--tune", default=None, help="a claims tune's folder: with --trial, "
                                                  "study that trial's point")
-    ap.add_argument("--trial", type=int, default=None)
+    ap.add_argument("--trial", default=None,
+                    help="a trial number of --tune, or best (the trial holding the most "
+                         "claims, as its confirmation picks it)")
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--search-games", type=int, default=500)
     ap.add_argument("--eval-games", type=int, default=2000)
@@ -265,9 +268,16 @@ def main(argv: list[str] | None = None) -> int:
         if a.tune is not None:
             from deepsim.tune.grid import point_overrides
             from deepsim.tune.play import Player
-            from deepsim.tune.reconstruct import trial_points
+            from deepsim.tune.reconstruct import best_trial, trial_points
             player = Player(a.scenario, sets=sets)
-            name, ov = trial_points(player, a.tune, [a.trial])[0]
+            if a.trial == "best":
+                number = best_trial(a.tune)
+            elif str(a.trial).isdigit():
+                number = int(a.trial)
+            else:
+                raise InputError(f"--trial takes a trial number or best, got {a.trial!r}",
+                                 key="--trial")
+            name, ov = trial_points(player, a.tune, [number])[0]
             sets += point_overrides(ov)
             where = f"{name} of `{a.tune}`"
         press, claims = admissible_fields(

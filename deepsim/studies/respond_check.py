@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trial", type=int, action="append", default=[],
                     help="check this trial of the tune in FRONT's folder instead of the "
                          "front's points (repeatable)")
+    ap.add_argument("--best", action="store_true",
+                    help="check the tune's trial holding the most claims (FRONT: its "
+                         "folder), as the tune's confirmation picks it")
     ap.add_argument("--seed", type=int, default=None, help="search seed (the tune's)")
     ap.add_argument("--confirm-games", type=int, default=20_000,
                     help="confirmation games every point is replayed on")
@@ -58,11 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         if a.points < 1:
             raise InputError(f"--points must be >= 1, got {a.points}", key="--points")
         player = Player(a.scenario, seed=a.seed, sets=a.set)
-        if a.trial:
-            from deepsim.tune.reconstruct import trial_points
+        if a.trial or a.best:
+            from deepsim.tune.reconstruct import best_trial, trial_points
             folder = Path(a.front)
-            points = [("baseline", {})] + trial_points(
-                player, folder if folder.is_dir() else folder.parent, a.trial)
+            folder = folder if folder.is_dir() else folder.parent
+            if a.best:
+                a.trial = [*a.trial, best_trial(folder)]
+            points = [("baseline", {})] + trial_points(player, folder, a.trial)
         else:
             points = [("baseline", {})] + read_front(a.front)[:a.points]
         cobj = parse_claims_objective(a.objective)

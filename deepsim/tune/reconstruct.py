@@ -64,7 +64,7 @@ from deepsim.tune.play import Player
 from deepsim.tune.respondcheck import RespondBudget, respond_check, respond_md
 from deepsim.tune.spaces import Dim, build_spaces, merge_overrides, param_dim
 
-__all__ = ["ReconstructResult", "findings_md", "run_claims_tune", "trial_points"]
+__all__ = ["ReconstructResult", "best_trial", "findings_md", "run_claims_tune", "trial_points"]
 
 FILES = ("trials.parquet", "front.yaml", "front.png", "confirm.parquet", "findings.md",
          "tune.json", "respond_claims.parquet", "respond_factions.parquet")
@@ -434,6 +434,27 @@ def trial_points(player: Player, folder: Path | str,
             values.update(_values_back(dim, str(row[dim.name])))
         out.append((f"trial {n}", merge_overrides(dims, values, player.table)))
     return out
+
+
+def best_trial(folder: Path | str) -> int:
+    """The trial of the claims tune in ``folder`` holding the most claims (then the smallest
+    total distance, fewest changes, earliest), the baseline left out: the point the
+    tune's confirmation replays first.
+
+    Raises
+    ------
+    InputError
+        No ``trials.parquet`` in ``folder``, or no completed trial but the baseline.
+    """
+    p = Path(folder) / "trials.parquet"
+    if not p.is_file():
+        raise InputError("not a finished claims tune (no trials.parquet)", file=str(folder))
+    t = pd.read_parquet(p)
+    t = t[(t["state"] == "COMPLETE") & ~t["baseline"].astype(bool)]
+    if t.empty:
+        raise InputError("no completed trial but the baseline", file=str(p))
+    return int(t.sort_values(["holds", "value", "changes", "trial"],
+                             ascending=[False, True, True, True]).iloc[0]["trial"])
 
 
 def _values_back(dim: Dim, text: str) -> dict:

@@ -514,6 +514,22 @@ def test_trial_points_reads_a_trial_back_from_trials_parquet(tmp_path):
                 rec._values_back(d, d.describe(values))
 
 
+def test_best_trial_is_the_one_the_confirmation_replays_first(tmp_path):
+    """Most claims first, then the smallest total distance, fewest changes, earliest; never
+    the baseline (which may hold as many)."""
+    import pandas as pd
+
+    from deepsim.tune.reconstruct import best_trial
+
+    pd.DataFrame({"trial": [0, 1, 2, 3, 4], "state": ["COMPLETE"] * 4 + ["FAIL"],
+                  "baseline": [True, False, False, False, False],
+                  "holds": [5, 4, 4, 4, 6], "value": [1.0, 2.0, 1.5, 1.5, 0.0],
+                  "changes": [0, 1, 3, 2, 0]}).to_parquet(tmp_path / "trials.parquet")
+    assert best_trial(tmp_path) == 3
+    with pytest.raises(InputError, match="no trials.parquet"):
+        best_trial(tmp_path / "nope")
+
+
 @pytest.mark.slow
 def test_respond_check_replays_the_same_games_with_best_responses():
     """On a tiny budget: every faction gets a start style and a best response, the claims
