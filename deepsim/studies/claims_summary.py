@@ -29,9 +29,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--append", action="append", default=[],
                     help="a markdown file appended to the section (e.g. the respond.md of "
                          "python -m deepsim.studies.respond_check); repeatable")
+    ap.add_argument("--check", action="append", default=[], metavar="TUNE_DIR=CHECK_DIR",
+                    help="a respond_check run of points of one of the tunes (respond_check "
+                         "--trial/--best): the table's confirmation and best responses of "
+                         "a best point the tune did not confirm itself; repeatable")
     a = ap.parse_args(argv)
     try:
-        md = summary_md(a.folders)
+        checks = {}
+        for c in a.check:
+            tune_dir, sep, check_dir = c.partition("=")
+            if not sep:
+                raise InputError(f"expected TUNE_DIR=CHECK_DIR, got {c!r}", key="--check")
+            checks[tune_dir] = check_dir
+        md = summary_md(a.folders, checks=checks)
         for extra in a.append:
             if not Path(extra).is_file():
                 raise InputError("no such file", file=str(extra), key="--append")

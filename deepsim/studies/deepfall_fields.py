@@ -169,8 +169,8 @@ def _reads(held: dict[str, bool], lo_rate: float, hi_rate: float) -> str:
     if all(held[k] for k in adm):
         return "holds for every admissible field tried"
     if not any(held[k] for k in adm):
-        return ("fails for every admissible field tried"
-                + (" (holds only with the shipped styles)" if held["shipped"] else ""))
+        return ("holds in no admissible field tried"
+                + (" (only with the shipped styles)" if held["shipped"] else ""))
     if held["least pressing admissible"] and not held["most pressing admissible"]:
         return (f"holds for fields that press on little (at most {lo_rate:.2f} Press Ons "
                 "per player-turn), not at the most admissible pressing")
@@ -189,7 +189,7 @@ def fields_md(press: pd.DataFrame, claims: pd.DataFrame, *, budget: dict,
     found = press[press["found"]].set_index("faction")["press_max"]
     groups = (rng.assign(found=found).reset_index()
               .groupby(["min", "max"])["faction"].apply(list))
-    lines = ["### Claims in fields of admissible pressing", "",
+    lines = [f"### Claims in fields of admissible pressing: {where}", "",
              (f"At {where}: every company's best response (`deepsim respond`'s search, "
               f"{budget['trials']} trials x {budget['search_games']:,} games it sits in, "
               f"seed {budget['seed']}); then, on {budget['eval_games']:,} other games it "
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                                  key="--trial")
             name, ov = trial_points(player, a.tune, [number])[0]
             sets += point_overrides(ov)
-            where = f"{name} of `{a.tune}`"
+            where = f"{name} of `{Path(a.tune).name}`"
         press, claims = admissible_fields(
             a.scenario, sets, trials=a.trials, search_games=a.search_games,
             eval_games=a.eval_games, confirm_games=a.confirm_games, threads=a.threads,

@@ -95,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
              else f"the first {a.points} of `{a.front}`")
     md = md.replace("\n\n", f"\n\nPoints: the defaults and {which} "
                     f"(scenario {player.name}, search seed {player.seed}).\n\n", 1)
+    if a.trial:  # points off the front: the shipped field here is their confirmation
+        md = md.replace("### Do the points survive a best response?",
+                        f"### Trial {', '.join(str(t) for t in a.trial)} of "
+                        f"`{Path(a.front).name}` on fresh paired games and with best "
+                        "responses", 1)
     md += (f"\nWall {time.perf_counter() - t0:.0f} s, CPU {time.process_time() - c0:.0f} s "
            f"(this process).\n")
     atomic_write_text(out / "respond.md", md)

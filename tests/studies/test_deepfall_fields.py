@@ -44,7 +44,7 @@ def test_fields_md_reads_each_claim_over_the_admissible_fields():
             if line.startswith("| B")}
     assert rows["B4"].endswith("holds for every admissible field tried |")
     assert "press on little (at most 0.30 Press Ons per player-turn)" in rows["B1"]
-    assert "fails for every admissible field tried (holds only with the shipped" in rows["B6"]
+    assert "holds in no admissible field tried (only with the shipped styles)" in rows["B6"]
     assert "press on much (1.10" in rows["B7"]
     assert "| least pressing admissible | 0.300 | 10.00 | 8.00 |" in md
 

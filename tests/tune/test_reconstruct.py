@@ -421,6 +421,30 @@ def test_summary_replaces_only_its_own_section(tmp_path):
     assert text.index("## Before") < text.index("## Readings") < text.index("## Balance")
 
 
+def test_summary_takes_a_later_check_of_the_best_point(tmp_path):
+    """A tune that did not confirm its best point: a respond_check run of it fills the
+    table's confirmation and best-response cells; a check of another folder is refused."""
+    import pandas as pd
+
+    from deepsim.tune.claimsummary import summary_md
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [({"A1": "x"}, []), ({"A1": "y"}, ["B1"])])
+    row = next(line for line in summary_md([a]).splitlines() if line.startswith("| readings"))
+    assert row.endswith("| - | - |")
+    ck = tmp_path / "check"
+    ck.mkdir()
+    pd.DataFrame([{"point": "baseline", "games": 60, "holds_shipped": 0, "holds_br": 0,
+                   "changed": "none"},
+                  {"point": "trial 1", "games": 60, "holds_shipped": 1, "holds_br": 0,
+                   "changed": "B1 holds -> fails"}]).to_parquet(ck / "respond_claims.parquet")
+    row = next(line for line in summary_md([a], checks={a: ck}).splitlines()
+               if line.startswith("| readings"))
+    assert "| 1 of 3 (60 games, a later check) | 0 (shipped 1); changed: B1 holds -> fails |" \
+        in row
+    with pytest.raises(InputError, match="not one of the tunes"):
+        summary_md([a], checks={tmp_path / "other": ck})
+
+
 def test_read_front_blocks(tmp_path):
     from deepsim.tune.respondcheck import read_front
 
