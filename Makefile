@@ -172,9 +172,10 @@ findings-press-runs: $(STAMP)
 		--out $(FINDINGS_RUNS)/press --image findings/press.png
 	mkdir -p reports/findings && cp $(FINDINGS_RUNS)/press/press.png reports/findings/press.png
 
-# the joint space's point holding the most claims, and the one point of all that holds B1
-# (trial 104 of the committed runs: FINDINGS' conflicts), on fresh paired games and with
-# every company's best response
+# the point holding the most claims of the joint, rounding and placeholders spaces (the
+# tunes check only readings' and the joint's front with best responses), and the one
+# point of all that holds B1 (trial 104 of the committed runs: FINDINGS' conflicts), on
+# fresh paired games and with every company's best response
 RECONSTRUCT_B1_TRIAL ?= 104
 RCHECK := $(VENV)/bin/python -m deepsim.studies.respond_check scenarios/deepfall-mixed.yaml \
 	$(FINDINGS_RUNS)/reconstruct-joint --trials $(RECONSTRUCT_RESPOND_TRIALS) \
@@ -182,6 +183,8 @@ RCHECK := $(VENV)/bin/python -m deepsim.studies.respond_check scenarios/deepfall
 findings-reconstruct-best: $(STAMP)
 	$(RCHECK) --best --out $(FINDINGS_RUNS)/reconstruct-joint-best
 	$(RCHECK) --trial $(RECONSTRUCT_B1_TRIAL) --out $(FINDINGS_RUNS)/reconstruct-joint-b1
+	for s in rounding placeholders; do $(subst reconstruct-joint,reconstruct-$$s,$(RCHECK)) \
+		--best --out $(FINDINGS_RUNS)/reconstruct-$$s-best || exit 1; done
 
 # the claims in fields of admissible pressing (press_max within 2 points of win rate of
 # each company's best response), at the defaults and at the readings tune's best point
@@ -199,7 +202,9 @@ RECONSTRUCT_APPEND := reports/findings/reconstruct-reading.md \
 	$(FINDINGS_RUNS)/reconstruct-joint-b1/respond.md $(FINDINGS_RUNS)/fields/fields.md \
 	$(FINDINGS_RUNS)/fields-best/fields.md $(FINDINGS_RUNS)/press/press.md
 RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
-	--check $(FINDINGS_RUNS)/reconstruct-joint=$(FINDINGS_RUNS)/reconstruct-joint-best \
+	--refresh \
+	$(foreach s,joint rounding placeholders,\
+		--check $(FINDINGS_RUNS)/reconstruct-$(s)=$(FINDINGS_RUNS)/reconstruct-$(s)-best) \
 	$(foreach f,$(RECONSTRUCT_APPEND),--append $(f)) --replace reports/FINDINGS.md
 
 findings-reconstruct: findings-reconstruct-runs findings-reconstruct-best findings-fields-runs \

@@ -33,8 +33,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="a respond_check run of points of one of the tunes (respond_check "
                          "--trial/--best): the table's confirmation and best responses of "
                          "a best point the tune did not confirm itself; repeatable")
+    ap.add_argument("--refresh", action="store_true",
+                    help="first write each tune's findings.md again from its files with "
+                         "today's wording (deepsim.tune.reconstruct.refresh_findings)")
     a = ap.parse_args(argv)
     try:
+        if a.refresh:
+            from deepsim.tune.reconstruct import refresh_findings
+            for f in a.folders:
+                refresh_findings(f)
         checks = {}
         for c in a.check:
             tune_dir, sep, check_dir = c.partition("=")

@@ -301,6 +301,9 @@ def test_a_planted_reading_is_found_on_a_tiny_budget(monkeypatch, tmp_path):
     front = (tmp_path / "t" / "front.yaml").read_text()
     assert "turn.dread_per_uncanceled: 0" in front and "0.88" in front
     assert (tmp_path / "t" / "trials.parquet").is_file()
+    # the findings are written again from the folder's files alone, the same
+    written = (tmp_path / "t" / "findings.md").read_text()
+    assert rec.refresh_findings(tmp_path / "t") == written == res.findings
 
 
 @pytest.mark.parametrize("args,message", [
@@ -445,6 +448,32 @@ def test_summary_takes_a_later_check_of_the_best_point(tmp_path):
         summary_md([a], checks={tmp_path / "other": ck})
 
 
+def test_a_tunes_fewest_changes_do_not_count_rounded_numbers():
+    """A tune's own findings: a point that moves only a printed number within its rounding
+    interval is 0 changes from the literal rulebook (the number is named beside it)."""
+    import pandas as pd
+
+    from deepsim.tune.reconstruct import findings_md
+    from deepsim.tune.spaces import Dim
+
+    dims = [Dim("A1", "readings", "", [("A1", "cat", ("x", "y"))], {"A1": "x"}, "reading",
+                {"alternatives": {"x": {}, "y": {"a.b": 1}}}),
+            Dim("m", "rounding", "", [("m", "float", (2.45, 2.55, None))], {"m": 2.5},
+                "rounding", {"path": "m", "printed": "2.5"})]
+    rows = [(0, "x", "2.5000 (printed 2.5)", FAILS), (1, "y", "2.5000 (printed 2.5)", HOLDS),
+            (2, "x", "2.5300 (printed 2.5)", HOLDS)]
+    frame = pd.DataFrame([{"trial": t, "state": "COMPLETE", "baseline": t == 0, "A1": a,
+                           "m": m, "v_B1": v, "d_B1": 0.0 if v == HOLDS else 1.0,
+                           "holds": int(v == HOLDS), "value": 0.5 if t == 2 else 0.0,
+                           "changes": int(a != "x") + int(t == 2)}
+                          for t, a, m, v in rows])
+    md = findings_md(frame, dims, ["B1"], player="s", games=10, seed=1, trials=3,
+                     objective="claims")
+    assert ("**Fewest changes** from the defaults for 1 claims holding (a rounded number's "
+            "continuous value is not a change): 0 (trial 2): none; with the printed numbers "
+            "read as m = 2.5300 (printed 2.5).") in md
+
+
 def test_read_front_blocks(tmp_path):
     from deepsim.tune.respondcheck import read_front
 
@@ -494,8 +523,8 @@ class _Draw:
 def test_trial_points_reads_a_trial_back_from_trials_parquet(tmp_path):
     """A trial off the front is replayed from its trials.parquet row: readings by name and
     the printed numbers and Maw paces by their 4-decimal values give the trial's own
-    overrides (numbers within 1e-4, step counts exact); bags come back as the same counts;
-    a missing trial or a floor-weights dim is refused."""
+    overrides (numbers within 1e-4, step counts exact); bags come back as the same counts
+    and floor weights as the same list; a missing trial is refused."""
     import json
 
     import pandas as pd
@@ -530,12 +559,8 @@ def test_trial_points_reads_a_trial_back_from_trials_parquet(tmp_path):
     with pytest.raises(InputError, match="trial 99 is not a completed trial"):
         rec.trial_points(player, tmp_path, [99])
     for d in build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table):
-        values = d.suggest(_Draw(rng))
-        if d.kind == "bag":
-            assert d.value(rec._values_back(d, d.describe(values))) == d.value(values)
-        else:
-            with pytest.raises(InputError, match="front.yaml"):
-                rec._values_back(d, d.describe(values))
+        values = d.suggest(_Draw(rng))      # bags by their counts, floor weights exactly
+        assert d.value(rec._values_back(d, d.describe(values))) == d.value(values), d.name
 
 
 def test_best_trial_is_the_one_the_confirmation_replays_first(tmp_path):
