@@ -180,6 +180,9 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         st = list(t["info"].get("sets") or [])
         ok["_nchg"] = ok.apply(lambda r, b=base, d=dims, st=st: len(_changes(r, b, d, st)),
                                axis=1)
+        rnd = [n for n, x in dims.items() if x.get("space") == "rounding" and n in ok]
+        ok["_nround"] = (sum((ok[n] != base[n]).astype(int) for n in rnd)
+                         if base is not None and rnd else 0)
         rows.append(ok)
     allp = pd.concat(rows, ignore_index=True)
     lines = [f"## {title}", "",
@@ -251,7 +254,8 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
                      f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
                      f"{'; '.join(ch) or 'none'} |")
     most = int(allp["holds"].max())
-    top = allp[allp["holds"] == most].sort_values(["_nchg", "value", "_run", "trial"])
+    top = allp[allp["holds"] == most].sort_values(["_nchg", "_nround", "value", "_run",
+                                                   "trial"])
     small = top.iloc[0]
     t = tunes[int(small["_run"])]
     ok = allp[allp["_run"] == small["_run"]]

@@ -660,7 +660,10 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
     kept = [d for d in dims if d.kind not in ("rounding", "pace")]
     most["_nchg"] = (sum((most[d.name] != base[d.name]).astype(int) for d in kept)
                      if base is not None and kept else 0)
-    small = most.sort_values(["_nchg", "value", "trial"]).iloc[0]
+    moved = [d for d in dims if d.kind in ("rounding", "pace")]
+    most["_nround"] = (sum((most[d.name] != base[d.name]).astype(int) for d in moved)
+                       if base is not None and moved else 0)
+    small = most.sort_values(["_nchg", "_nround", "value", "trial"]).iloc[0]
     ch = _changes(small, kept, base) if base is not None else []
     cont = [f"{d.name} = {small[d.name]}" for d in dims if d.kind in ("rounding", "pace")
             and base is not None and small[d.name] != base[d.name]]
