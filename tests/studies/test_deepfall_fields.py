@@ -63,3 +63,17 @@ def test_a_tiny_run_tries_every_value_for_every_company():
     assert claims.groupby("field")["claim"].nunique().nunique() == 1
     md = fields_md(press, claims, budget=BUDGET)
     assert md.count("| B") >= 8
+
+
+def test_bad_input_exits_2_before_any_game(tmp_path, capsys):
+    from deepsim.studies.deepfall_fields import main
+
+    out = str(tmp_path / "o")
+    for args, message in ((["--tune", str(tmp_path)], "give --tune and --trial together"),
+                          (["--tune", str(tmp_path), "--trial", "best"],
+                           "not a finished claims tune"),
+                          (["--trials", "0"], "expected a whole number >= 1")):
+        assert main([*args, "--out", out]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
