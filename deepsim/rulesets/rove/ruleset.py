@@ -76,19 +76,22 @@ class RoveRuleset(KernelRuleset):
 
     name = "rove"
     title = "Rove"
+    data = DATA
+    tables = KernelTables(L.GAME_INT, L.GAME_FLT, L.SEAT_INT, L.SEAT_FLT,
+                          coded=("bot", "class"))
+    games_columns = GAMES_COLUMNS
+    seats_columns = SEATS_COLUMNS
+    #: the party wins or loses an encounter together (Winning / Losing an Encounter)
     cooperative = True
     outcomes: ClassVar[dict[str, str]] = OUTCOMES
     target_path = "party.target_win_rate"
     #: what a seat plays is its class (Classes)
-    faction_column = "class"
-    faction_label = "class"
+    faction_column = faction_label = "class"
     group_columns = ("class", "bot", "seat")
     default_metrics = ("victory", "victory_error", "rounds", "downs")
     default_objective = "victory_error"
     #: an encounter states a round limit, not a length to aim at
     target_rounds = None
-    games_columns = GAMES_COLUMNS
-    seats_columns = SEATS_COLUMNS
     seat_order = ("seats are the Rovers (players = R); the party's bot orders the turns "
                   "each round (Rover Phase)")
     score_label = None
@@ -102,9 +105,6 @@ class RoveRuleset(KernelRuleset):
     report_seats_columns = ("class", "damage_dealt", "damage_taken", "kills", "downs",
                             "raves", "rallies", "augments_met")
     compile_estimate_s: ClassVar[dict[str, float]] = {"run": 120.0, "all": 150.0}
-    data = DATA
-    tables = KernelTables(L.GAME_INT, L.GAME_FLT, L.SEAT_INT, L.SEAT_FLT,
-                          coded=("bot", "class"))
     max_trace_events = 100_000
 
     def placeholder_paths(self) -> list[str]:
@@ -157,13 +157,6 @@ class RoveRuleset(KernelRuleset):
                 raise InputError(f"unknown class '{c}'{nearest(c, classes)}; known: "
                                  f"{', '.join(classes)}", file=source, key=f"classes.{i}",
                                  line=lines.get(f"classes.{i}"))
-        bd = bot_data()
-        names = list(bd.styles)
-        common.check_bot_pool(sc.bots, names, source=source, lines=lines)
-        values = bd.values()
-        profiles = [dict(values[n]) for n in names]
-        labels = list(names)
-        seat_bot = np.full(L.MAX_R, -1, np.int64)
         seat_class = np.full(L.MAX_R, -1, np.int64)
         for i, seat in enumerate(sc.seats):
             if seat.cls != "any":
@@ -173,22 +166,16 @@ class RoveRuleset(KernelRuleset):
                                      f"; known: any, {', '.join(classes)}", file=source,
                                      key=key, line=lines.get(key))
                 seat_class[i] = classes.index(seat.cls)
-            key = f"seats.{i}.bot"
-            if seat.bot == "any":
-                if seat.knobs:
-                    raise common.knobs_need_a_bot("seat", source=source,
-                                                  key=f"seats.{i}.knobs", lines=lines)
-                continue
-            common.check_bot(seat.bot, names, source=source, key=key, lines=lines)
-            if not seat.knobs:
-                seat_bot[i] = names.index(seat.bot)
-                continue
-            given = bd.check(seat.knobs, file=source, key=f"seats.{i}.knobs", lines=lines)
-            label = f"{seat.bot}[" + " ".join(f"{k}={v:g}" for k, v in given.items()) + "]"
-            if label not in labels:
-                profiles.append({**values[seat.bot], **given})
-                labels.append(label)
-            seat_bot[i] = labels.index(label)
+        # bots: the named styles, then one profile per knobbed seat
+        bd = bot_data()
+        names = list(bd.styles)
+        profiles, labels, seat_bots = common.seat_profiles(
+            sc.seats, bd.values(), sc.bots,
+            lambda i, seat: bd.check(seat.knobs, file=source, key=f"seats.{i}.knobs",
+                                     lines=lines),
+            source=source, lines=lines)
+        seat_bot = np.full(L.MAX_R, -1, np.int64)
+        seat_bot[:len(seat_bots)] = seat_bots
         fbots = resolve_faction_bots(sc.faction_bots, factions=classes, bot_data=bd,
                                      source=source, lines=lines)
         fmix = (fbots.attach(classes, profiles, labels, {n: i for i, n in enumerate(names)})

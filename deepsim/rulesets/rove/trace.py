@@ -17,6 +17,15 @@ _WHY = {L.WHY_ONLY: "the only enemy it can attack",
         L.WHY_APPROACH: "none in reach this turn: approaches it (ai.unreachable)"}
 
 
+#: events whose line is one template: A, B the units a and b, c a number, cell_b b's space
+_SIMPLE = {L.EV_FALL: "{A} falls into open air from {cell_b}: slain (Falling)",
+           L.EV_DOWNED: "{A} is downed (The Downed State)",
+           L.EV_SLAIN: "{A} is slain (Slaying Rover Enemies)",
+           L.EV_HEAL: "{A} heals {B} by {c} (Heal)",
+           L.EV_REVIVE: "{A} revives {B} to {c} HP (Revive)",
+           L.EV_DEFENSE: "{B} gains {c} Defense (Defense)"}
+
+
 def format_game(prepared, game: int, gi, si, events) -> list[str]:
     """One line per event of a traced game, then the result.
 
@@ -41,7 +50,10 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
     out = [f"game {game}: encounter {prepared.compiled['encounter']}, {R} Rovers"]
     for rnd, code, a, b, c, d in events.tolist():
         p = f"R{rnd}"
-        if code == L.EV_SETUP:
+        if code in _SIMPLE:
+            out.append(f"{p}   " + _SIMPLE[code].format(A=name(a), B=name(b), c=c,
+                                                        cell_b=cell(b)))
+        elif code == L.EV_SETUP:
             who[a] = f"{classes[b]} (S{a + 1})"
             out.append(f"  S{a + 1}: {classes[b]}, bot {labels[c]}, on {cell(d)} "
                        "(Setting Up the Game)")
@@ -75,18 +87,6 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         elif code == L.EV_PUSH:
             extra = f", impact {d - 100} (Impact Damage)" if d >= 100 else ""
             out.append(f"{p}   {name(a)} pushed/pulled {cell(b)} -> {cell(c)}{extra} (Push)")
-        elif code == L.EV_FALL:
-            out.append(f"{p}   {name(a)} falls into open air from {cell(b)}: slain (Falling)")
-        elif code == L.EV_DOWNED:
-            out.append(f"{p}   {name(a)} is downed (The Downed State)")
-        elif code == L.EV_SLAIN:
-            out.append(f"{p}   {name(a)} is slain (Slaying Rover Enemies)")
-        elif code == L.EV_HEAL:
-            out.append(f"{p}   {name(a)} heals {name(b)} by {c} (Heal)")
-        elif code == L.EV_REVIVE:
-            out.append(f"{p}   {name(a)} revives {name(b)} to {c} HP (Revive)")
-        elif code == L.EV_DEFENSE:
-            out.append(f"{p}   {name(b)} gains {c} Defense (Defense)")
         elif code == L.EV_GENERATE:
             out.append(f"{p}   {name(a)} generates {ELEMENTS[b] if b < 6 else 'Dim'} "
                        "(Generate Ether)")
