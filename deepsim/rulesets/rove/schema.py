@@ -61,8 +61,8 @@ class Action(StrictModel):
         lo, hi = self.range
         if not 0 <= lo <= hi <= 30:
             raise ValueError(f"range {self.range}: expected [a, b] with 0 <= a <= b <= 30")
-        if self.op in ("m_attack", "r_attack", "heal", "push", "pull", "revive") and hi == 0 \
-                and self.op not in ("heal",):
+        # an attack, push, pull or revive reaches another unit (a heal may be 0-0: itself)
+        if self.op in ("m_attack", "r_attack", "push", "pull", "revive") and hi == 0:
             raise ValueError(f"{self.op}: give its range [a, b] (b >= 1)")
         return self
 
