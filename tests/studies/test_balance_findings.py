@@ -17,7 +17,7 @@ def test_section_from_a_balance_folder(duel, tmp_path):  # noqa: F811
     md = section_md(res.out_dir)
     assert md.startswith(HEADING)
     assert f"**{res.answer}**" in md
-    assert "deepsim balance duel.yaml --levers 'power.C' -k 1 --games 6000" in md
+    assert f"deepsim balance {duel} --levers 'power.C' -k 1 --games 6000" in md
     # the front: the defaults, then the best single change; the paired before/after rows
     assert "| 0 | the defaults |" in md and "| 1 | `power.C` 12 -> 8 |" in md
     assert "| C | 1.5" in md and "| A | 0.7" in md
