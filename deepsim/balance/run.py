@@ -279,7 +279,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         t_k[0] = now
         if k == 0:
             base = st.rows[0]
-            say(f"K=0 (the defaults): violation {base['violation']:.3g}"
+            say(f"K=0 (no lever changed): violation {base['violation']:.3g}"
                 + (f" (worst {base['note']})" if base["note"] else "")
                 + ("; the target is met" if base["met"] else ""))
             return

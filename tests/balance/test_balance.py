@@ -191,7 +191,7 @@ def test_cli_prints_the_answer_first(duel, tmp_path):
     news = " ".join(r.stderr.split())
     assert "Search: 1 lever, 6,000 games per trial of seed 7; at most K=1: 1 subset, 19 " \
            "trials (120,000 games)" in news
-    assert "K=0 (the defaults): violation" in news
+    assert "K=0 (no lever changed): violation" in news
     assert "K=1 done: 19 trials in" in news and "best power.C 12 -> 8" in news
     assert "Confirming 3 candidates on 12,000 fresh games of seed 8" in news
     assert "confirm done" not in news  # one bar row per phase
