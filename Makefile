@@ -46,15 +46,20 @@ readme-sample: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
-# runs only those, test-all both (.ci/run runs test, then test-slow)
+# runs only those, test-all both (.ci/run runs test, then test-slow).
+# One worker process per core (pytest-xdist; TEST_WORKERS=0 runs in this process, as
+# plain `pytest -q` does). --dist loadfile keeps each file's tests in one worker, so a
+# kernel variant that a file's tests compile is compiled (or loaded) once, not per worker.
+TEST_WORKERS ?= auto
+PYTEST := $(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 test: $(STAMP)
-	$(VENV)/bin/pytest -q
+	$(PYTEST)
 
 test-slow: $(STAMP)
-	$(VENV)/bin/pytest -q -m slow
+	$(PYTEST) -m slow
 
 test-all: $(STAMP)
-	$(VENV)/bin/pytest -q -m "slow or not slow"
+	$(PYTEST) -m "slow or not slow"
 
 # Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
 warmup: $(STAMP)
