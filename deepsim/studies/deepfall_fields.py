@@ -502,6 +502,25 @@ def fields_md(settings: pd.DataFrame, members: pd.DataFrame, claims: pd.DataFram
     return "\n".join(lines)
 
 
+def _md_only(out: Path) -> int:
+    """fields.md again from a run's files (no games); exit 2 when one is missing."""
+    names = ("fields_settings.parquet", "fields_members.parquet", "fields_claims.parquet",
+             "fields.json")
+    missing = [n for n in names if not (out / n).is_file()]
+    if missing:
+        print(f"error: {out}: not a finished fields run (missing {', '.join(missing)})",
+              file=sys.stderr)
+        return 2
+    budget = json.loads((out / "fields.json").read_text(encoding="utf-8"))
+    frames = [pd.read_parquet(out / n) for n in names[:3]]
+    tmp = out / ".fields.md.tmp"
+    tmp.write_text(fields_md(*frames, budget=budget, where=budget["where"]),
+                   encoding="utf-8")
+    tmp.replace(out / "fields.md")
+    print(out / "fields.md")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_fields",
                                  description=__doc__.splitlines()[0])
@@ -527,7 +546,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm-games", type=int, default=20_000)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--md-only", action="store_true",
+                    help="rewrite DIR/fields.md from the files of an earlier run in --out "
+                         "(no games)")
     a = ap.parse_args(argv)
+    if a.md_only:
+        return _md_only(Path(a.out))
     t0, c0 = time.perf_counter(), time.process_time()
     try:
         sets, where = list(a.set), "the defaults"
