@@ -22,6 +22,7 @@ from deepsim.studies.deepfall_fields import (
     joint_draws,
     judge_settings,
     one_at_a_time,
+    rejudge_found,
 )
 
 KNOBS = [SimpleNamespace(name="press_max", type="int", low=0, high=8),
@@ -106,6 +107,18 @@ def test_admissibility_error_rates_by_simulation():
         wrong_refused += not t.loc["same", "admissible"]
         wrong_admitted += bool(t.loc["worse", "admissible"])
     assert wrong_refused / reps < 0.01 and wrong_admitted / reps < 0.01
+
+
+def test_against_the_best_setting_found_the_rule_is_stricter():
+    t = pd.DataFrame({"faction": ["A"] * 4 + ["B"] * 3,
+                      "label": [BEST, "x", "y", "z", BEST, "x", "y"],
+                      "diff": [0.0, 0.05, 0.035, 0.02, 0.0, -0.01, -0.03]})
+    t["admissible"] = t["diff"] >= -0.02
+    r = rejudge_found(t)
+    # A: its best setting is +0.05, so the best response (0) and z (+0.02) drop out
+    assert list(r["admissible"]) == [False, True, True, False, True, True, False]
+    assert list(r["top"]) == [0.05] * 4 + [0.0] * 3     # B: nothing beat the response
+    assert list(t["admissible"]) == [True] * 6 + [False]  # the input is not changed
 
 
 def test_fields_are_drawn_from_the_admissible_settings_seeded():
@@ -196,9 +209,20 @@ def test_bad_input_exits_2_before_any_game(tmp_path, capsys):
                           (["--eval-games", "0"], "expected a whole number >= 1"),
                           (["--joint", "-1"], "expected a whole number >= 0"),
                           (["--fields", "-2"], "expected a whole number >= 0"),
-                          (["--md-only"], "not a finished fields run")):
+                          (["--md-only"], "not a finished fields run"),
+                          (["--reuse-settings", str(tmp_path)], "not a finished fields run")):
         assert main([*args, "--out", out]) == 2
         assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+    run = tmp_path / "run"                  # settings of another budget are refused
+    run.mkdir()
+    pd.DataFrame({"faction": ["A"]}).to_parquet(run / "fields_settings.parquet")
+    (run / "fields.json").write_text('{"sets": [], "trials": 20, "search_games": 500, '
+                                     '"eval_games": 2000, "joint": 24, "sample_seed": 0}')
+    assert main(["--reuse-settings", str(run), "--eval-games", "100", "--out", out]) == 2
+    assert "made with another eval_games (eval_games=2000)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--reference", "worst", "--out", out])
     assert not (tmp_path / "o").exists()
 
 
