@@ -201,11 +201,17 @@ findings-fields-runs: $(STAMP)
 		--out $(FINDINGS_RUNS)/fields
 	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) \
 		--tune $(FINDINGS_RUNS)/reconstruct --trial best --out $(FINDINGS_RUNS)/fields-best
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--reuse-settings $(FINDINGS_RUNS)/fields --out $(FINDINGS_RUNS)/fields-found
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--tune $(FINDINGS_RUNS)/reconstruct --trial best \
+		--reuse-settings $(FINDINGS_RUNS)/fields-best --out $(FINDINGS_RUNS)/fields-best-found
 
 RECONSTRUCT_APPEND := reports/findings/reconstruct-reading.md \
 	$(FINDINGS_RUNS)/reconstruct-joint-best/respond.md \
 	$(FINDINGS_RUNS)/reconstruct-joint-b1/respond.md $(FINDINGS_RUNS)/fields/fields.md \
-	$(FINDINGS_RUNS)/fields-best/fields.md $(FINDINGS_RUNS)/press/press.md
+	$(FINDINGS_RUNS)/fields-found/fields.md $(FINDINGS_RUNS)/fields-best/fields.md \
+	$(FINDINGS_RUNS)/fields-best-found/fields.md $(FINDINGS_RUNS)/press/press.md
 RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
 	--refresh \
 	$(foreach s,joint rounding placeholders,\

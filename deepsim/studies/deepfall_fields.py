@@ -450,7 +450,8 @@ def claim_reading(held: dict[str, bool], rates: dict[str, float], *,
     yes = [rates[f] for f in held if held[f]]
     no = [rates[f] for f in held if not held[f]]
     broken = [f for f in held if not held[f]]
-    text = f"holds in {x} of {n}; breaks in {', '.join(broken)}"
+    text = (f"holds in {x} of {n}; breaks in {', '.join(broken)}" if x >= n - x else
+            f"holds in {x} of {n}: only in {', '.join(f for f in held if held[f])}")
     if max(yes) < min(no):
         text += (f" (holds for admissible fields pressing on at most {max(yes):.3f} Press "
                  "Ons per player-turn)")
@@ -576,7 +577,7 @@ def _claims_lines(claims: pd.DataFrame, budget: dict) -> list[str]:
                                         if budget.get("reference") == "found"
                                         else "its best response"))
             broken = [f for f in admissible if not held[f]]
-            if 0 < len(broken) < len(admissible):
+            if 0 < len(broken) <= len(admissible) - len(broken):
                 kinds = {}
                 for f in broken:
                     kinds.setdefault(short_verdict(cc.loc[f, "verdict"]), []).append(f)
@@ -584,6 +585,19 @@ def _claims_lines(claims: pd.DataFrame, budget: dict) -> list[str]:
         lines.append(f"| {c} | {short_verdict(cc.loc['shipped', 'verdict'])} | "
                      f"{short_verdict(cc.loc['best responses', 'verdict'])} | "
                      f"{sum(held.values())} of {len(admissible)} | {reads} |")
+    together = {f: [c for c in dict.fromkeys(claims["claim"])
+                    if str(claims[(claims["field"] == f) & (claims["claim"] == c)]
+                           ["verdict"].iloc[0]).startswith("holds")] for f in order}
+    if admissible:
+        counts = [len(together[f]) for f in admissible]
+        top = max(admissible, key=lambda f: len(together[f]))
+        lines += ["", (f"Claims holding together: shipped {len(together['shipped'])} "
+                       f"({', '.join(together['shipped']) or 'none'}), best responses "
+                       f"{len(together['best responses'])}, admissible fields "
+                       f"{min(counts)}-{max(counts)} (the most: {top}, "
+                       f"{', '.join(together[top]) or 'none'}; "
+                       f"{sum(c == max(counts) for c in counts)} of {len(counts)} fields "
+                       "hold that many).")]
     lines += ["", (f"Budget: about {budget['games_played']:,} games, wall "
                    f"{budget['wall_s'] / 60:.1f} min, CPU {budget['cpu_s'] / 60:.1f} min "
                    "(this process, nice 10, on a shared 2-core machine)."), ""]
