@@ -78,6 +78,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
 	$(VENV)/bin/deepsim bench rivals
+	$(VENV)/bin/deepsim bench rove
 
 # The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
