@@ -295,6 +295,7 @@ def test_answer_caps_the_resisting_names():
     assert _resisting(table[table["verdict"] == "viable"]) == ""
 
 
+@pytest.mark.slow
 def test_require_target_judges_only_the_requirements(duel, tmp_path):
     # power.A alone never makes all three factions viable (raising A sinks B), but C's share
     # 12 / (A + 18) is at most 41% from A = 12 on (40.0%; 11 gives 41.4%)
@@ -316,6 +317,7 @@ def test_require_target_needs_a_requirement(duel, tmp_path):
     assert err.value.key == "--target" and "--require" in str(err.value)
 
 
+@pytest.mark.slow
 def test_pairs_start_from_what_one_number_found(duel, tmp_path):
     # neither A nor B alone meets the target (raising one sinks the other); their pair's
     # grid (19 x 19) is searched by optuna, whose first trials come from K = 1: each

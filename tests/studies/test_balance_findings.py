@@ -3,6 +3,8 @@ folder of the Duel test ruleset, spliced without touching the other sections."""
 
 from __future__ import annotations
 
+import pytest
+
 from deepsim.balance import Budget, run_balance
 from deepsim.studies.balance_findings import ANCHOR, HEADING, main, section_md, splice
 from tests.balance.conftest import duel  # noqa: F401 (the fixture)
@@ -10,6 +12,7 @@ from tests.balance.conftest import duel  # noqa: F401 (the fixture)
 OTHER = "## Readings under which the claims hold\n\nreconstruct's words\n"
 
 
+@pytest.mark.slow  # a whole balance search
 def test_section_from_a_balance_folder(duel, tmp_path):  # noqa: F811
     res = run_balance(duel, ["power.C"], budget=Budget(
         max_changes=1, games=6000, confirm_games=12000, respond_trials=0),
