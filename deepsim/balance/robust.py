@@ -41,6 +41,15 @@ class Robustness:
     responses: pd.DataFrame = field(default_factory=pd.DataFrame)
     note: str = ""
 
+    @property
+    def moved(self) -> int | None:
+        """How many factions' searches found a style better than their start (``None``:
+        not recorded). 0 means the best-response field is the start field again, so the
+        check says nothing beyond the confirmation."""
+        if self.responses.empty or "best_trial" not in self.responses:
+            return None
+        return int((self.responses["best_trial"] != 0).sum())
+
 
 def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, games: int,
                   confirm_seed: int, confirm_games: int, trials: int, target,

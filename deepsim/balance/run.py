@@ -389,7 +389,11 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 if c.robust.broken:
                     c.status = f"confirmed, but broken by a best response: {c.robust.note}"
                     continue
-                c.status = "confirmed; survives best responses"
+                c.status = ("confirmed; survives best responses" if c.robust.moved != 0 else
+                            f"confirmed; no {info['faction_label']} found a better style in "
+                            f"{budget.respond_trials} trials x {budget.respond_games:,} games, "
+                            "so the best-response check replayed the start styles (raise "
+                            "--respond-trials / --respond-games)")
             else:
                 c.status = "confirmed (best responses not checked: --respond-trials 0)"
             chosen = c

@@ -145,6 +145,31 @@ def test_a_patch_a_planted_best_response_breaks_is_rejected(duel, tmp_path):
     assert list(cand["broken"][:2]) == [True, False]
 
 
+def test_moved_counts_the_factions_whose_search_beat_their_start():
+    table = pd.DataFrame({"name": ["A"], "value": [1.0], "low": [0.9], "high": [1.1],
+                          "verdict": ["viable"]})
+    assert Robustness(False, table).moved is None
+    assert Robustness(False, table, pd.DataFrame({"best_trial": [0, 0, 0]})).moved == 0
+    assert Robustness(False, table, pd.DataFrame({"best_trial": [0, 3, 1]})).moved == 2
+
+
+@pytest.mark.slow
+def test_a_check_where_no_faction_moved_says_it_replayed_the_start_styles(duel, tmp_path):
+    def unmoved(scenario, sets, **kw):
+        table = pd.DataFrame({"name": ["C"], "value": [1.1], "low": [1.0], "high": [1.2],
+                              "verdict": ["viable"]})
+        return Robustness(False, table, pd.DataFrame({"faction": ["A", "B", "C"],
+                                                      "best_trial": [0, 0, 0]}),
+                          note="no best response breaks it")
+
+    res = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **{**FAST,
+                                                                    "respond_trials": 2}),
+                      responder=unmoved, out=tmp_path / "out")
+    assert res.chosen is not None
+    assert "survives best responses" not in res.answer
+    assert "replayed the start styles" in res.answer and "2 trials" in res.answer
+
+
 def test_no_patch_within_k_says_how_close(duel, tmp_path):
     res = run_balance(duel, ["power.A"], budget=Budget(max_changes=1, **FAST),
                       out=tmp_path / "out")
