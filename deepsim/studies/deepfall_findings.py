@@ -235,7 +235,15 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
         Not a ladder's folder, or one that kept no rung runs; a ``before`` ladder of
         another scenario, seed or number of rungs.
     """
-    from deepsim.ladder.claims import claims_sections
+    import pandas as pd
+
+    from deepsim.ladder.claims import (
+        before_after_table,
+        claims_by_rung,
+        claims_frame,
+        claims_sections,
+        short_frame,
+    )
     from deepsim.ladder.compare import compare_section
     from deepsim.ladder.report import check_summary, load_result, skill_section
 
@@ -273,7 +281,8 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
                  if games < LADDER_DEFAULT_GAMES else "") + "."), ""]
     if len(result.check):
         lines += [check_summary(result), ""]
-    for sec in claims_sections(result):
+    by_rung = claims_by_rung(result)
+    for sec in claims_sections(result, by_rung):
         lines += md_section(sec, image_prefix, level=3)
     skill = skill_section(result)
     skill.title = "Company verdicts along the ladder"
@@ -286,6 +295,13 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
                               after_label=LADDER_AFTER_LABEL)
         sec.title = "Before and after the search's paired rollouts"
         sec.paragraphs[0] += f" The before ladder's folder: `{Path(before)}`."
+        claims_csv = Path(before) / "claims.csv"
+        if claims_csv.is_file():      # the claims per rung as the before ladder gave them
+            sec.tables.append(before_after_table(
+                pd.read_csv(claims_csv, dtype=str, keep_default_na=False),
+                short_frame(claims_frame(by_rung)),
+                f"before ({int(load_result(before).info['games']):,} games)",
+                f"after ({games:,} games)"))
         lines += md_section(sec, image_prefix, level=3)
     return lines, png
 

@@ -347,10 +347,18 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
     assert sec.tables[0].frame.iloc[0, 1] == str(len(flips))
     # the paired column is the before column when only the budget differs
     assert (sec.tables[0].frame.iloc[:, 1] == sec.tables[0].frame.iloc[:, 2]).all()
+    # the before ladder's claims as FINDINGS printed them, side by side with the after's
+    from deepsim.ladder.claims import claims_by_rung, claims_frame, short_frame
+
+    kept = short_frame(claims_frame(claims_by_rung(small)))
+    assert list(kept.columns) == ["claim", "R1", "R2", "flag"] and "B2" in set(kept["claim"])
+    kept.to_csv(tmp_path / "s" / "claims.csv", index=False)
     assert main(["--ladder", str(tmp_path / "b"), "--ladder-before", str(tmp_path / "s"),
                  "--ladder-only", "--out", str(tmp_path / "f")]) == 0
     text = md.read_text()
     assert text.count(LADDER_HEADING) == 1 and "### Before and after" in text
+    assert "Claim verdicts per rung, before and after" in text
+    assert "| claim | before (20 games): R1 R2 | flag before | after (40 games): R1 R2 |" in text
     assert text.index("### Before and after") < text.index("## Claims table")
     other = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "o", seed=5,
                        **(kw | {"games": 20}))
