@@ -76,6 +76,11 @@ def verdicts_at(result, games: int) -> pd.DataFrame:
     return verdict_table(per_rung, column)
 
 
+def _plural(label: str) -> str:
+    return label[:-1] + "ies" if label.endswith("y") and label[-2:-1] not in "aeiou" \
+        else label + "s"
+
+
 def _counts(verdicts: pd.DataFrame, label: str) -> str:
     v = verdicts.loc[verdicts["rung"] == label, "verdict"].value_counts()
     return " / ".join(str(int(v.get(k, 0))) for k in (V.TOO_STRONG, V.VIABLE, V.NOT_VIABLE,
@@ -138,14 +143,14 @@ def compare_section(before, after, *, before_label: str, after_label: str) -> Se
            "the before column's verdicts there)." if paired is not None else
            "the two differ in budget as well as in bots.")
         + f" Rungs are matched by position (R1 weakest). Verdicts per rung: too strong / "
-        f"viable / not viable / inconclusive {label}s.")
+        f"viable / not viable / inconclusive {_plural(label)}.")
     rows = []
     lists = []
     for name, verdicts, order, _d in cols:
         lists.append(flips_and_unsettled(verdicts, order))
     rows.append(["verdicts changing between definite verdicts along the ladder",
                  *[str(len(f)) for f, _u in lists]])
-    rows.append([f"{label}s not settled by this ladder", *[str(len(u)) for _f, u in lists]])
+    rows.append([f"{_plural(label)} not settled by this ladder", *[str(len(u)) for _f, u in lists]])
     for j, lab in enumerate(a_order):
         rows.append([f"R{j + 1} {lab}: verdicts",
                      *[_counts(v, order[j]) for _n, v, order, _d in cols]])
@@ -171,7 +176,7 @@ def compare_section(before, after, *, before_label: str, after_label: str) -> Se
                                + ("" if c.settled else " (not settled)") for c in cells]])
     if moved:
         s.tables.append(Table(
-            f"{label.capitalize()}s whose top-rung verdict or settledness moved",
+            f"{_plural(label).capitalize()} whose top-rung verdict or settledness moved",
             pd.DataFrame(moved, columns=[label, *[c[0] for c in cols]]),
             note="Cell: win share / fair share at the top rung and its verdict."))
     else:

@@ -208,14 +208,15 @@ LADDER_FIGURE = "ladder.png"
 #: what the committed "before" ladder (``reports/findings/ladder-before/``) searched with
 LADDER_BEFORE_LABEL = (
     "the search of the first ladder (`search_paired: 0`, `search_glory: 0`, "
-    "`search_opponents: 0`, `search_margin: 0`, `search_extra: 0`: one running dice "
+    "`search_opponents: 0`, `search_margin: 0`, `search_extra: 0`, `search_press: 0`: "
+    "one running dice "
     "stream per rollout, the win alone as a rollout's value, every other seat modelled "
     "by the searcher's heuristic, any lead overriding the heuristic)")
 LADDER_AFTER_LABEL = (
     "the search of this ladder (the knobs' defaults: paired rollouts, a stream per "
     "future hand; the Glory margin as a tie-break; each other seat modelled by its own "
-    "heuristic; the override rule at 1 standard error with up to 2 more batches; "
-    "docs/RULES.md, \"The search bot\")")
+    "heuristic; the override rule at 1 standard error with up to 2 more batches; each "
+    "Press On searched too; docs/RULES.md, \"The search bot\")")
 #: the ladder's own default budget (deepsim ladder --games / --depth-games defaults)
 LADDER_DEFAULT_GAMES = 20_000
 
@@ -255,11 +256,12 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
     rungs = "; ".join(f"R{j + 1} {r.label}" for j, r in enumerate(result.rungs))
     depth = int(info.get("depth_games") or 0)
     check = int(info.get("check_games") or 0)
-    bases = set((info.get("search_bases") or {}).values())
-    base_text = (f"the search rungs search on each company's own strongest heuristic in "
-                 f"that field: {', '.join(sorted(bases))} for every company" if len(bases) == 1
-                 else "the search rungs search on each company's own strongest heuristic "
-                      "in that field" if bases else "the search rungs search on it")
+    from collections import Counter
+
+    bases = Counter((info.get("search_bases") or {}).values())
+    base_text = ("the search rungs search on each company's own strongest heuristic in "
+                 "that field: " + ", ".join(f"{s} for {n}" for s, n in bases.most_common())
+                 + " companies" if bases else "the search rungs search on it")
     games = int(info["games"])
     lines = [LADDER_HEADING, "",
              (f"The claims and the companies' verdicts under fields of rising play strength "
