@@ -13,6 +13,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	findings-calibration findings-reconstruct findings-reconstruct-runs findings-press-runs \
+	findings-reconstruct-best findings-fields-runs findings-reconstruct-section \
 	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
@@ -46,9 +47,15 @@ readme-sample: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
-# runs only those, test-all both (.ci/run runs test, then test-slow)
+# runs only those, test-all both (.ci/run runs test, then test-slow).
+# `make test` runs in one process per core (pytest-xdist; TEST_WORKERS=0 runs in this
+# process, as plain `pytest -q` does). --dist loadfile keeps each file's tests in one
+# worker, so a kernel variant that a file's tests compile is compiled (or loaded) once, not
+# per worker. test-slow and test-all stay in one process until the slow tier (Dask
+# clusters, killed runs, the notebook) has been run under workers.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -q -m slow
@@ -77,6 +84,7 @@ bench: $(STAMP)
 	$(VENV)/bin/deepsim bench atlantis
 	$(VENV)/bin/deepsim bench abyss
 	$(VENV)/bin/deepsim bench rivals
+	$(VENV)/bin/deepsim bench rove
 
 # The meta fields: `deepsim meta` at its default budget (3 rounds; README,
 # "deepsim meta"), its faction bots files copied to scenarios/meta/ (committed; played by
@@ -135,13 +143,16 @@ FINDINGS_LADDER_BEFORE ?= reports/findings/ladder-before
 # The tunes run at 200 trials x 20,000 games (2.3-4.7 s a trial on the shared machine,
 # by its load: 8-16 min a space, ~75 min for the four with confirmation and the best
 # responses); `make findings-reconstruct` re-runs only them and replaces FINDINGS' section.
-# The rounding space alone ran at 60 trials for the committed FINDINGS (the session's
-# deadline); the full budget is `make findings-reconstruct RECONSTRUCT_ROUNDING_TRIALS=200`.
+# A tune confirms its point holding the most claims first; `findings-reconstruct-best`
+# confirms and checks the joint space's one alone (respond_check --best: the committed
+# joint run predates that order), and `findings-fields-runs` judges the claims in fields of
+# admissible play (deepsim/studies/deepfall_fields.py) at the defaults and at the
+# readings tune's best point.
 RECONSTRUCT_TRIALS ?= 200
 RECONSTRUCT_GAMES ?= 20000
 RECONSTRUCT_SPACE_TRIALS ?= 200
 RECONSTRUCT_SPACE_GAMES ?= 20000
-RECONSTRUCT_ROUNDING_TRIALS ?= 60
+RECONSTRUCT_ROUNDING_TRIALS ?= 200
 RECONSTRUCT_CONFIRM_GAMES ?= 20000
 RECONSTRUCT_RESPOND_TRIALS ?= 20
 RECONSTRUCT_RESPOND_GAMES ?= 500
@@ -173,11 +184,58 @@ findings-press-runs: $(STAMP)
 		--out $(FINDINGS_RUNS)/press --image findings/press.png
 	mkdir -p reports/findings && cp $(FINDINGS_RUNS)/press/press.png reports/findings/press.png
 
-RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
-	--append reports/findings/reconstruct-reading.md --append $(FINDINGS_RUNS)/press/press.md \
-	--replace reports/FINDINGS.md
+# the point holding the most claims of the joint, rounding and placeholders spaces (the
+# tunes check only readings' and the joint's front with best responses), and the one
+# point of all that holds B1 (trial 104 of the committed runs: FINDINGS' conflicts), on
+# fresh paired games and with every company's best response
+RECONSTRUCT_B1_TRIAL ?= 104
+RCHECK := $(VENV)/bin/python -m deepsim.studies.respond_check scenarios/deepfall-mixed.yaml \
+	$(FINDINGS_RUNS)/reconstruct-joint --trials $(RECONSTRUCT_RESPOND_TRIALS) \
+	--games $(RECONSTRUCT_RESPOND_GAMES) --confirm-games $(RECONSTRUCT_CONFIRM_GAMES) --force
+findings-reconstruct-best: $(STAMP)
+	$(RCHECK) --best --out $(FINDINGS_RUNS)/reconstruct-joint-best
+	$(RCHECK) --trial $(RECONSTRUCT_B1_TRIAL) --out $(FINDINGS_RUNS)/reconstruct-joint-b1
+	for s in rounding placeholders; do $(subst reconstruct-joint,reconstruct-$$s,$(RCHECK)) \
+		--best --out $(FINDINGS_RUNS)/reconstruct-$$s-best || exit 1; done
 
-findings-reconstruct: findings-reconstruct-runs findings-press-runs
+# the claims in fields of admissible play (every searchable bot knob, alone over its
+# bounds and FIELDS_JOINT joint draws per company, kept within 2 points of win rate of the
+# company's best response; FIELDS_DRAWN random admissible fields and the two pressing
+# corners), at the defaults and at the readings tune's best point
+FIELDS_EVAL_GAMES ?= 2000
+FIELDS_JOINT ?= 24
+FIELDS_DRAWN ?= 16
+FIELDS := --trials $(RECONSTRUCT_RESPOND_TRIALS) --search-games $(RECONSTRUCT_RESPOND_GAMES) \
+	--eval-games $(FIELDS_EVAL_GAMES) --joint $(FIELDS_JOINT) --fields $(FIELDS_DRAWN) \
+	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES)
+findings-fields-runs: $(STAMP)
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) \
+		--out $(FINDINGS_RUNS)/fields
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) \
+		--tune $(FINDINGS_RUNS)/reconstruct --trial best --out $(FINDINGS_RUNS)/fields-best
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--reuse-settings $(FINDINGS_RUNS)/fields --out $(FINDINGS_RUNS)/fields-found
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--tune $(FINDINGS_RUNS)/reconstruct --trial best \
+		--reuse-settings $(FINDINGS_RUNS)/fields-best --out $(FINDINGS_RUNS)/fields-best-found
+
+RECONSTRUCT_APPEND := reports/findings/reconstruct-reading.md \
+	$(FINDINGS_RUNS)/reconstruct-joint-best/respond.md \
+	$(FINDINGS_RUNS)/reconstruct-joint-b1/respond.md $(FINDINGS_RUNS)/fields/fields.md \
+	$(FINDINGS_RUNS)/fields-found/fields.md $(FINDINGS_RUNS)/fields-best/fields.md \
+	$(FINDINGS_RUNS)/fields-best-found/fields.md $(FINDINGS_RUNS)/press/press.md
+RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
+	--refresh \
+	$(foreach s,joint rounding placeholders,\
+		--check $(FINDINGS_RUNS)/reconstruct-$(s)=$(FINDINGS_RUNS)/reconstruct-$(s)-best) \
+	$(foreach f,$(RECONSTRUCT_APPEND),--append $(f)) --replace reports/FINDINGS.md
+
+findings-reconstruct: findings-reconstruct-runs findings-reconstruct-best findings-fields-runs \
+		findings-press-runs
+	$(RECONSTRUCT_SECTION)
+
+# only the section "Readings under which the claims hold" from the runs on disk (no games)
+findings-reconstruct-section: $(STAMP)
 	$(RECONSTRUCT_SECTION)
 
 findings-ladder-runs: $(STAMP)
@@ -208,7 +266,7 @@ findings: $(STAMP) findings-ladder-runs findings-press-runs
 			--out $(FINDINGS_RUNS)/b5-$$arm $(DEEPSIM_QUIET) || exit 1; done
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed-meta.yaml --games $(FINDINGS_META_GAMES) \
 		--out $(FINDINGS_RUNS)/mixed-meta $(DEEPSIM_QUIET)
-	$(MAKE) findings-reconstruct-runs
+	$(MAKE) findings-reconstruct-runs findings-reconstruct-best findings-fields-runs
 	$(VENV)/bin/python -m deepsim.studies.deepfall_findings $(FINDINGS_RUNS)/mixed $(FINDINGS_RUNS)/2p \
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \

@@ -247,11 +247,9 @@ def check(
         "--tolerance", help="With --init: times the tolerance each bound adds to today's "
                             "interval (0.1 x fair, 2 pp, 0.5 rounds, else 10% of the "
                             "value).")] = 1.0,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="With --init: the gate file to write (a scenario with "
-                            "extends: SCENARIO and the expect: block).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="With --init: replace --out.")]
-    = False,
+    out: options.out("With --init: the gate file to write (a scenario with extends: "
+                     "SCENARIO and the expect: block).") = None,
+    force: options.force("With --init: replace --out.") = False,
 ) -> None:
     """Judge a scenario's expect: block (the CI balance gate).
 

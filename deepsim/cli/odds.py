@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from deepsim.cli import options
 from deepsim.cli.help import PlainFlagsGroup, plain_flags
 from deepsim.cli.options import fail
 from deepsim.errors import InputError
@@ -80,9 +81,8 @@ def odds_command(rs):
                           annotation=Annotated[str, typer.Argument(metavar="QUESTION",
                                                                    help=questions)]),
         *(_parameter(o) for o in book.options),
-        inspect.Parameter("sets", kw, default=None, annotation=Annotated[
-            list[str] | None, typer.Option(
-                "--set", help="Data override path=value (as for deepsim run); repeatable.")]),
+        inspect.Parameter("sets", kw, default=None, annotation=options.sets(
+            "Data override path=value (as for deepsim run); repeatable.")),
         inspect.Parameter("fmt", kw, default="table", annotation=Annotated[
             str, typer.Option("--format", "-f", help="table | csv | json | md.")]),
         inspect.Parameter("plot", kw, default=None, annotation=Annotated[

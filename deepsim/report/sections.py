@@ -8,8 +8,11 @@ beside its own (or replace with its own, as a ruleset with more to say per facti
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
+from deepsim.errors import InputError
 from deepsim.report import metrics as M
 from deepsim.report import plots
 from deepsim.report import viability as V
@@ -18,6 +21,7 @@ from deepsim.report.fmt import ci, integer, length_cells, num, pci, pct
 from deepsim.report.load import RunData
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.render import compress_paths
+from deepsim.safeload import load_yaml
 
 __all__ = [
     "bot_styles",
@@ -222,6 +226,55 @@ def seat_advantage(ctx: Context, foot: str) -> Section:
         "95% CI": [pci(a, b) for a, b in zip(sa["ci_low"], sa["ci_high"], strict=True)],
         "Fair": sa["fair_share"].map(pct), "x fair": sa["ratio"].map(num)})))
     return s
+
+
+def load_questions(path: Path) -> dict[str, dict[str, str]]:
+    """A game report's questions file: ``{section key: {"title": str, "intro": str}}``.
+
+    The file (YAML, e.g. ``deepsim/rulesets/rivals/questions.yaml``) holds the prose that
+    opens each question's section; ``{name}`` fields in an intro are filled in by
+    :func:`question_section`.
+
+    Raises
+    ------
+    InputError
+        The file is missing or not valid YAML, or an entry is not a mapping with a string
+        ``title`` and a string ``intro`` (naming the file, line and key).
+    """
+    data, lines = load_yaml(path, what="report questions")
+    for key, entry in data.items():
+        if (not isinstance(entry, dict) or set(entry) != {"title", "intro"}
+                or not all(isinstance(v, str) for v in entry.values())):
+            raise InputError("expected a mapping with a string `title` and a string `intro`",
+                             file=str(path), line=lines.get(key), key=key)
+    return data
+
+
+def question_section(key: str, questions: dict[str, dict[str, str]], rests_on: str,
+                     **fields: str) -> Section:
+    """A game's question section, opened as every game report opens one: the intro from the
+    game's questions file (:func:`load_questions`; ``fields`` fill its ``{name}`` fields,
+    already formatted) then ``rests_on``, the sentence naming the placeholder data and
+    skipped rules the numbers rest on (written by the game's report).
+
+    Raises
+    ------
+    KeyError
+        ``key`` is not in ``questions``, or the intro names a field not in ``fields``.
+    """
+    q = questions[key]
+    intro = q["intro"].format(**fields) if fields or "{" in q["intro"] else q["intro"]
+    return Section(key, q["title"], paragraphs=[intro, rests_on])
+
+
+def game_sections(questions: dict[str, dict[str, str]], builds: dict, titles: dict[str, str]
+                  ) -> list:
+    """A game's rows for :meth:`~deepsim.rulesets.base.Ruleset.report_sections`:
+    ``(key, title, build)`` in the order of ``builds`` (``{key: fn(ctx) -> Section}``), the
+    title from the game's questions file (:func:`load_questions`) or, for a section that
+    is not a question, from ``titles``."""
+    return [(key, questions[key]["title"] if key in questions else titles[key],
+             lambda c, foot, fn=fn: fn(c)) for key, fn in builds.items()]
 
 
 def first_last_table(per_seat: pd.DataFrame, alpha: float, first: str = "Seat 1") -> Table:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["APOTHEM", "AXIAL_DIRS", "CORNERS", "EPS", "NORMALS", "N_DIRS", "axial_distance_table", "axial_from_offset",
-           "axial_neighbors", "centers", "corner_los", "cube_coords", "distance_table",
+           "axial_neighbors", "center_los", "centers", "corner_los", "cube_coords", "distance_table",
            "hexagon", "neighbor_table", "offset_from_axial", "ring", "segment_touches", "touch_masks"]
 
 N_DIRS = 6
@@ -270,3 +270,37 @@ def corner_los(masks, blocking, both_blocking_clear, adjacent_clear, dist):
                 out[a, b] = 1
                 out[b, a] = 1
     return out
+
+
+@njit(cache=True)
+def _center_los(xy, blocking, corners, normals, apothem, eps):
+    t = xy.shape[0]
+    out = np.ones((t, t), np.uint8)
+    for a in range(t):
+        for b in range(a + 1, t):
+            ax, ay, bx, by = xy[a, 0], xy[a, 1], xy[b, 0], xy[b, 1]
+            for c in range(t):
+                if c == a or c == b or not blocking[c]:
+                    continue
+                if segment_touches(ax, ay, bx, by, xy[c, 0], xy[c, 1], corners, normals,
+                                   apothem, eps):
+                    out[a, b] = 0
+                    out[b, a] = 0
+                    break
+    return out
+
+
+def center_los(coords: np.ndarray, blocking: np.ndarray, *, graze_blocks: bool = True
+               ) -> np.ndarray:
+    """uint8[T, T]: 1 where the straight line from the centre of cell a to the centre of
+    cell b crosses no blocking cell other than a and b (the centre rule: Rove's
+    "Line-of-Sight").
+
+    ``coords``: int64[T, 2] axial cells; ``blocking``: uint8[T]. ``graze_blocks``: a line
+    that only touches a blocking hexagon's corner or edge is blocked (the closed-set test;
+    ``False``: it must pass through the interior to be blocked).
+    """
+    coords = np.ascontiguousarray(coords, np.int64)
+    eps = EPS if graze_blocks else -EPS
+    return _center_los(centers(coords), np.ascontiguousarray(blocking, np.uint8), CORNERS,
+                       NORMALS, APOTHEM, eps)

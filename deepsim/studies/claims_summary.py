@@ -14,9 +14,10 @@ from deepsim.tune.claimsummary import load_tune, space_label, summary_md
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m deepsim.studies.claims_summary DIR... [--append MD] [--replace
-    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in place of the last section of that title in an existing
-    FINDINGS.md (everything from its heading on), with the first folder's front plot
-    copied beside it (``findings/claims_front.png``)."""
+    FINDINGS.md]``: print the section (with the ``--append`` files after it), or put it in
+    place of the last section of that title in an existing FINDINGS.md (from its heading
+    to the next ``## `` heading or the end: the sections after it are kept), with the
+    first folder's front plot copied beside it (``findings/claims_front.png``)."""
     import argparse
     import sys
 
@@ -28,9 +29,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--append", action="append", default=[],
                     help="a markdown file appended to the section (e.g. the respond.md of "
                          "python -m deepsim.studies.respond_check); repeatable")
+    ap.add_argument("--check", action="append", default=[], metavar="TUNE_DIR=CHECK_DIR",
+                    help="a respond_check run of points of one of the tunes (respond_check "
+                         "--trial/--best): the table's confirmation and best responses of "
+                         "a best point the tune did not confirm itself; repeatable")
+    ap.add_argument("--refresh", action="store_true",
+                    help="first write each tune's findings.md again from its files with "
+                         "today's wording (deepsim.tune.reconstruct.refresh_findings)")
     a = ap.parse_args(argv)
     try:
-        md = summary_md(a.folders)
+        if a.refresh:
+            from deepsim.tune.reconstruct import refresh_findings
+            for f in a.folders:
+                refresh_findings(f)
+        checks = {}
+        for c in a.check:
+            tune_dir, sep, check_dir = c.partition("=")
+            if not sep:
+                raise InputError(f"expected TUNE_DIR=CHECK_DIR, got {c!r}", key="--check")
+            checks[tune_dir] = check_dir
+        md = summary_md(a.folders, checks=checks)
         for extra in a.append:
             if not Path(extra).is_file():
                 raise InputError("no such file", file=str(extra), key="--append")
@@ -56,7 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         label = space_label(load_tune(a.folders[0]))
         md += (f"\n![Pareto set over the claims' distances, --space {label}]"
                "(findings/claims_front.png)\n")
-    atomic_write_text(path, text[:at + 1] + md)
+    # only this section: a later section (another study's) stays where it is
+    end = text.find("\n## ", at + 1)
+    tail = text[end:] if end >= 0 else ""
+    atomic_write_text(path, text[:at + 1] + md.rstrip("\n") + "\n" + tail)
     print(path)
     return 0
 

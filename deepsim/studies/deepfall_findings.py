@@ -512,6 +512,33 @@ def write_ladder_only(ladder: str | Path, out: str | Path = "reports",
     return [md, fig]
 
 
+def write_readings_only(out: str | Path = "reports") -> list[Path]:
+    """Put the "Conjuncts and readings" section (:func:`readings_markdown`, from
+    ``CLAIM_TABLE`` alone: no runs) into ``out/FINDINGS.md`` in place of the earlier one;
+    the rest is unchanged.
+
+    Raises
+    ------
+    InputError
+        No FINDINGS.md in ``out``, or no such section in it.
+    """
+    from deepsim.atomic import atomic_write_text
+
+    md = Path(out) / "FINDINGS.md"
+    if not md.is_file():
+        raise InputError("no FINDINGS.md to put the readings into (run make findings)",
+                         file=str(md))
+    text = md.read_text(encoding="utf-8")
+    head = "## Conjuncts and readings"
+    if head not in text:
+        raise InputError(f"no section {head!r} to replace", file=str(md))
+    start = text.index(head)
+    nxt = text.find("\n## ", start + len(head))
+    block = "\n".join(readings_markdown()).rstrip("\n") + "\n\n"
+    atomic_write_text(md, text[:start] + block + (text[nxt + 1:] if nxt >= 0 else ""))
+    return [md]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_findings",
                                  description=__doc__.splitlines()[0])
@@ -530,9 +557,14 @@ def main(argv: list[str] | None = None) -> int:
                          "earlier search: the section 'Before and after'")
     ap.add_argument("--ladder-only", action="store_true",
                     help="only put the --ladder section into the existing OUT/FINDINGS.md")
+    ap.add_argument("--readings-only", action="store_true",
+                    help="only put the Conjuncts and readings section (claims.py's table, "
+                         "no runs) into the existing OUT/FINDINGS.md")
     args = ap.parse_args(argv)
     try:
-        if args.ladder_only:
+        if args.readings_only:
+            paths = write_readings_only(args.out)
+        elif args.ladder_only:
             if not args.ladder or args.runs:
                 raise InputError("--ladder-only takes --ladder LADDER_DIR and no runs",
                                  key="--ladder-only")

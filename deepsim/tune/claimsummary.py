@@ -122,18 +122,43 @@ def _minutes(s) -> str:
     return "?" if s is None or (isinstance(s, float) and math.isnan(s)) else f"{s / 60:.1f}"
 
 
+def load_check(folder: str | Path) -> pd.DataFrame:
+    """The ``respond_claims.parquet`` of a ``python -m deepsim.studies.respond_check`` run.
+
+    Raises
+    ------
+    InputError
+        The folder has no ``respond_claims.parquet``.
+    """
+    p = Path(folder) / "respond_claims.parquet"
+    if not p.is_file():
+        raise InputError("not a respond_check run (no respond_claims.parquet)",
+                         file=str(folder), key="--check")
+    return pd.read_parquet(p)
+
+
 def summary_md(folders: list[str | Path], *, title: str = "Readings under which the "
-               "claims hold") -> str:
+               "claims hold", checks: dict | None = None) -> str:
     """The combined section (markdown) over the claims tunes in ``folders`` (see the module
-    docstring); each tune's ``findings.md`` follows as a subsection.
+    docstring); each tune's ``findings.md`` follows as a subsection. ``checks``: ``{tune
+    folder: respond_check folder}``, a later check of points the tune did not confirm
+    itself (its shipped field on the confirmation games is the point's confirmation).
 
     Raises
     ------
     InputError
         A folder that is not a finished claims tune, or tunes of different scenarios or
-        claims.
+        claims; a check of a folder not among ``folders``.
     """
     tunes = [load_tune(f) for f in folders]
+    extra: dict[int, pd.DataFrame] = {}
+    for tf, cf in (checks or {}).items():
+        at = [k for k, t in enumerate(tunes) if Path(t["path"]).resolve() ==
+              Path(tf).resolve()]
+        if not at:
+            raise InputError(f"a check of {tf}, which is not one of the tunes given",
+                             key="--check")
+        extra[at[0]] = load_check(cf)
     if not tunes:
         raise InputError("no claims tune given", key="--reconstruct")
     claims = list(tunes[0]["info"].get("claims_scored") or [])
@@ -155,6 +180,9 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
         st = list(t["info"].get("sets") or [])
         ok["_nchg"] = ok.apply(lambda r, b=base, d=dims, st=st: len(_changes(r, b, d, st)),
                                axis=1)
+        rnd = [n for n, x in dims.items() if x.get("space") == "rounding" and n in ok]
+        ok["_nround"] = (sum((ok[n] != base[n]).astype(int) for n in rnd)
+                         if base is not None and rnd else 0)
         rows.append(ok)
     allp = pd.concat(rows, ignore_index=True)
     lines = [f"## {title}", "",
@@ -186,9 +214,17 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
                 top = pts.sort_values("holds", ascending=False).iloc[0]
                 conf = (f"not this point; at most {int(top['holds'])} of {len(claims)} "
                         f"({top['point']}, {int(c['games'].iloc[0]):,} games)")
+        ck = extra.get(k)
+        if ck is not None and conf.startswith(("-", "not this point")) and \
+                (ck["point"] == _point(best)).any():
+            row = ck[ck["point"] == _point(best)].iloc[0]
+            conf = (f"{int(row['holds_shipped'])} of {len(claims)} "
+                    f"({int(row['games']):,} games, a later check)")
         resp = "-"
-        if t["respond"] is not None and len(t["respond"]):
-            r = t["respond"]
+        r = t["respond"]
+        if ck is not None and (ck["point"] == _point(best)).any():
+            r = ck
+        if r is not None and len(r):
             hit = r[r["point"] == _point(best)]
             if not len(hit) and len(r[r["point"] != "baseline"]):
                 hit = r[r["point"] != "baseline"].sort_values("holds_br",
@@ -218,7 +254,8 @@ def summary_md(folders: list[str | Path], *, title: str = "Readings under which 
                      f"{'-' if pd.isna(dist) else f'{dist:.3g}'} | {d[f'v_{c}']} | "
                      f"{'; '.join(ch) or 'none'} |")
     most = int(allp["holds"].max())
-    top = allp[allp["holds"] == most].sort_values(["_nchg", "value", "_run", "trial"])
+    top = allp[allp["holds"] == most].sort_values(["_nchg", "_nround", "value", "_run",
+                                                   "trial"])
     small = top.iloc[0]
     t = tunes[int(small["_run"])]
     ok = allp[allp["_run"] == small["_run"]]

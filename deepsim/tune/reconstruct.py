@@ -64,7 +64,8 @@ from deepsim.tune.play import Player
 from deepsim.tune.respondcheck import RespondBudget, respond_check, respond_md
 from deepsim.tune.spaces import Dim, build_spaces, merge_overrides, param_dim
 
-__all__ = ["ReconstructResult", "findings_md", "run_claims_tune"]
+__all__ = ["ReconstructResult", "best_trial", "findings_md", "refresh_findings",
+           "run_claims_tune", "trial_points"]
 
 FILES = ("trials.parquet", "front.yaml", "front.png", "confirm.parquet", "findings.md",
          "tune.json", "respond_claims.parquet", "respond_factions.parquet")
@@ -388,6 +389,152 @@ def run_claims_tune(scenario_path: Path | str, *, objective: str = "claims",
     return ReconstructResult(out_dir, frame, scored, front, confirm, md, info, notes)
 
 
+def trial_points(player: Player, folder: Path | str,
+                 numbers: list[int]) -> list[tuple[str, dict]]:
+    """The overrides of trials ``numbers`` of the finished claims tune in ``folder``, as
+    ``[("trial N", {path: value}), ...]``: a point that is not on the tune's front (its
+    ``front.yaml`` lists only those) replayed on its own, e.g. by
+    ``python -m deepsim.studies.respond_check --trial N``.
+
+    Each dim's value is read back from the trial's row of ``trials.parquet``: a reading by
+    its name, a bag by its counts, floor weights by their list, a printed number or Maw pace by the value it was
+    written with (4 decimals: within 5e-5 of the trial's, and a pace still scales the
+    same whole number of fine steps unless it sat within that of a rounding edge).
+    ``player`` must be the tune's scenario with its ``--set`` overrides.
+
+    Raises
+    ------
+    InputError
+        The folder is not a finished claims tune, a trial number is not one of its
+        completed trials, or a dim's value cannot be read back.
+    """
+    import json
+
+    d = Path(folder)
+    for name in ("tune.json", "trials.parquet"):
+        if not (d / name).is_file():
+            raise InputError(f"not a finished claims tune (no {name})", file=str(d))
+    info = json.loads((d / "tune.json").read_text(encoding="utf-8"))
+    if info.get("kind") != "tune-claims":
+        raise InputError("not a claims tune's tune.json", file=str(d / "tune.json"))
+    dims = _dims_of(player, list(info.get("spaces") or []), list(info.get("params") or []))
+    frame = pd.read_parquet(d / "trials.parquet")
+    out = []
+    for n in numbers:
+        hit = frame[(frame["trial"] == n) & (frame["state"] == "COMPLETE")]
+        if hit.empty:
+            raise InputError(f"trial {n} is not a completed trial of this tune",
+                             file=str(d / "trials.parquet"), key="--trial")
+        row = hit.iloc[0]
+        values: dict = {}
+        for dim in dims:
+            if dim.name not in row.index:
+                raise InputError(f"trials.parquet has no column {dim.name!r}",
+                                 file=str(d / "trials.parquet"))
+            values.update(_values_back(dim, str(row[dim.name])))
+        out.append((f"trial {n}", merge_overrides(dims, values, player.table)))
+    return out
+
+
+def best_trial(folder: Path | str) -> int:
+    """The trial of the claims tune in ``folder`` holding the most claims (then the smallest
+    total distance, fewest changes, earliest), the baseline left out: the point the
+    tune's confirmation replays first.
+
+    Raises
+    ------
+    InputError
+        No ``trials.parquet`` in ``folder``, or no completed trial but the baseline.
+    """
+    p = Path(folder) / "trials.parquet"
+    if not p.is_file():
+        raise InputError("not a finished claims tune (no trials.parquet)", file=str(folder))
+    t = pd.read_parquet(p)
+    t = t[(t["state"] == "COMPLETE") & ~t["baseline"].astype(bool)]
+    if t.empty:
+        raise InputError("no completed trial but the baseline", file=str(p))
+    return int(t.sort_values(["holds", "value", "changes", "trial"],
+                             ascending=[False, True, True, True]).iloc[0]["trial"])
+
+
+def refresh_findings(folder: Path | str) -> str:
+    """Write the finished claims tune's ``findings.md`` again from its files
+    (``tune.json``, ``trials.parquet``, ``confirm.parquet``, the respond check's parquet
+    files) with today's :func:`findings_md`, and return it: a tune run before a change of
+    the section's wording need not be played again.
+
+    Raises
+    ------
+    InputError
+        The folder is not a finished claims tune, or its scenario no longer loads.
+    """
+    import json
+
+    d = Path(folder)
+    for name in ("tune.json", "trials.parquet"):
+        if not (d / name).is_file():
+            raise InputError(f"not a finished claims tune (no {name})", file=str(d))
+    info = json.loads((d / "tune.json").read_text(encoding="utf-8"))
+    if info.get("kind") != "tune-claims" or info.get("status") != "complete":
+        raise InputError("not a finished claims tune", file=str(d / "tune.json"))
+    player = Player(info["scenario_path"], games=int(info["games"]), seed=int(info["seed"]),
+                    sets=list(info.get("sets") or []))
+    dims = _dims_of(player, list(info.get("spaces") or []), list(info.get("params") or []))
+    frame = pd.read_parquet(d / "trials.parquet")
+    confirm = (pd.read_parquet(d / "confirm.parquet")
+               if (d / "confirm.parquet").is_file() else None)
+    md = findings_md(frame, dims, list(info.get("claims_scored") or []),
+                     player=info["scenario_name"], games=int(info["games"]),
+                     seed=int(info["seed"]), trials=int(info["trials"]),
+                     objective=info["objective"], confirm=confirm,
+                     integers=info.get("integers_kept"), sets=info.get("sets"))
+    if (d / "respond_claims.parquet").is_file() and info.get("respond"):
+        budget = RespondBudget(int(info["respond"]["trials"]), int(info["respond"]["games"]))
+        block = respond_md(pd.read_parquet(d / "respond_claims.parquet"),
+                           pd.read_parquet(d / "respond_factions.parquet"),
+                           list(info.get("claims_scored") or []), budget)
+        md = md.rstrip("\n") + "\n\n" + block
+    with deferred_sigint():
+        atomic_write_text(d / "findings.md", md)
+    return md
+
+
+def _values_back(dim: Dim, text: str) -> dict:
+    """Optuna values of ``dim`` from its :meth:`Dim.describe` text (see trial_points)."""
+    if dim.kind == "reading":
+        if text not in dim.data["alternatives"]:
+            raise InputError(f"{dim.name}: no reading named {text!r}", key="--trial")
+        return {dim.name: text}
+    if dim.kind in ("rounding", "pace"):
+        return {dim.params[0][0]: float(text.split(" ")[0])}
+    if dim.kind == "param":
+        pname, kind, spec = dim.params[0]
+        if kind == "cat":
+            for c in spec:
+                if format_value(c) == text or str(c) == text:
+                    return {pname: c}
+            raise InputError(f"{dim.name}: no choice {text!r}", key="--trial")
+        return {pname: int(text) if kind == "int" else float(text)}
+    if dim.kind == "bag":
+        counts = {k: int(v) for k, v in (p.rsplit(" ", 1) for p in text.split(", ") if p)}
+        size = sum(counts.values())
+        mix = [p for p, _, _ in dim.params if p != dim.data.get("size_param")]
+        vals = {p: counts.get(die, 0) / size for p, die in zip(mix, dim.data["dice"],
+                                                              strict=True)}
+        if dim.data.get("size_param"):
+            vals[dim.data["size_param"]] = size
+        return vals
+    if dim.kind == "weights":     # written in full (format_value): read back exactly
+        import yaml
+        w = yaml.safe_load(text)
+        if not isinstance(w, list) or len(w) != len(dim.params):
+            raise InputError(f"{dim.name}: expected {len(dim.params)} weights, got {text!r}",
+                             key="--trial")
+        return {p: float(x) for (p, _, _), x in zip(dim.params, w, strict=True)}
+    raise InputError(f"{dim.name}: a {dim.kind} dim is not read back from trials.parquet; "
+                     "give the tune's front.yaml instead", key="--trial")
+
+
 def _pen(d) -> float:
     d = float(d)
     return UNMEASURED_PENALTY if math.isnan(d) else d
@@ -507,12 +654,25 @@ def findings_md(frame: pd.DataFrame, dims: list[Dim], scored: list[str], *, play
     lines.append(f"**Jointly**: at most {int(joint['holds'])} of {len(scored)} claims hold at "
                  f"one point (trial {int(joint['trial'])}, total distance "
                  f"{joint['value']:.3g}: {', '.join(held) or 'none'}).")
-    most = ok[ok["holds"] == ok["holds"].max()].sort_values(["changes", "value", "trial"])
-    small = most.iloc[0]
-    ch = _changes(small, dims, base) if base is not None else []
+    # a rounded number's continuous value still prints as the rulebook's number: not a
+    # change (as the summary over several tunes counts them)
+    most = ok[ok["holds"] == ok["holds"].max()].copy()
+    kept = [d for d in dims if d.kind not in ("rounding", "pace")]
+    most["_nchg"] = (sum((most[d.name] != base[d.name]).astype(int) for d in kept)
+                     if base is not None and kept else 0)
+    moved = [d for d in dims if d.kind in ("rounding", "pace")]
+    most["_nround"] = (sum((most[d.name] != base[d.name]).astype(int) for d in moved)
+                       if base is not None and moved else 0)
+    small = most.sort_values(["_nchg", "_nround", "value", "trial"]).iloc[0]
+    ch = _changes(small, kept, base) if base is not None else []
+    cont = [f"{d.name} = {small[d.name]}" for d in dims if d.kind in ("rounding", "pace")
+            and base is not None and small[d.name] != base[d.name]]
     lines.append(f"**Fewest changes** from the defaults for {int(small['holds'])} claims "
-                 f"holding: {int(small['changes'])} (trial {int(small['trial'])}): "
-                 f"{'; '.join(ch) or 'none'}.")
+                 "holding (a rounded number's continuous value is not a change): "
+                 f"{int(small['_nchg'])} (trial {int(small['trial'])}): "
+                 f"{'; '.join(ch) or 'none'}"
+                 + (f"; with the printed numbers read as {'; '.join(cont)}" if cont else "")
+                 + ".")
     conflicts = []
     for a, b in itertools.combinations(scored, 2):
         ha = ok[f"v_{a}"].str.startswith("holds")

@@ -112,11 +112,12 @@ def best_responses(scenario_path: Path | str, sets: list[str], seed: int,
 def replay(fld, styles: dict, games: int, seed: int) -> tuple[object, pd.DataFrame,
                                                                pd.DataFrame]:
     """Games ``0 .. games-1`` of ``seed`` with ``styles`` played (each faction's style, as
-    :func:`best_responses` returns them): ``(prepared, games, seats)``, played in chunks of
-    :data:`REPLAY_CHUNK` games."""
+    :func:`best_responses` returns them; empty: the field as shipped): ``(prepared, games,
+    seats)``, played in chunks of :data:`REPLAY_CHUNK` games."""
     from deepsim.respond.play import with_faction_styles
 
-    scenario = with_faction_styles(fld.scenario, fld.resolved_bots, fld.bot_data, styles)
+    scenario = (with_faction_styles(fld.scenario, fld.resolved_bots, fld.bot_data, styles)
+                if styles else dict(fld.scenario))     # none: the field as shipped
     scenario["seed"] = int(seed)
     scenario["games"] = int(games)
     prepared = fld.ruleset.prepare(scenario, source=fld.source, overrides=list(fld.sets))

@@ -46,3 +46,30 @@ def test_the_check_catches_a_misspelt_path():
     tops = {p.split(".")[0] for p in paths}
     named = named_paths("x `maw.steps_per_flor` y `bots.choose_room` z", tops)
     assert named == [(1, "maw.steps_per_flor")] and "maw.steps_per_flor" not in paths
+
+
+def test_every_reading_the_reconstruction_searches_is_documented_and_rule_tested():
+    """Each gap of DEEPFALL's search.yaml has a row in docs/RULES.md's gaps table, every
+    parameter its readings (and the rounding space's numbers and Maw paces) set is named
+    there, and every such parameter is set by a rule test on a hand-built state."""
+    import yaml
+
+    root = DOC.parents[1]
+    search = yaml.safe_load((root / "deepsim/rulesets/deepfall/search.yaml").read_text())
+    text = DOC.read_text()
+    tests = (root / "tests/rulesets/deepfall/test_rules_deepfall.py").read_text()
+    paths = {}
+    for r in search["readings"]:
+        assert f"| {r['gap']} |" in text, f"{r['gap']} has no row in docs/RULES.md"
+        for alt in r["alternatives"].values():
+            for p in alt or {}:
+                paths[p] = r["gap"]
+    for r in search["rounding"]:
+        paths[r.get("path") or r["pace"]] = r["section"]
+    assert len(paths) > 20
+    # named as it is, or per player count as `scaling.{2..6}.rooms_per_floor`
+    undocumented = [p for p in paths if not re.search(
+        rf"`{re.escape(p.split('.')[0])}\.([^`]*\.)?{re.escape(p.split('.')[-1])}[`=: ]", text)]
+    assert not undocumented, f"not in docs/RULES.md: {undocumented}"
+    untested = [p for p in paths if p.split(".")[-1] not in tests]
+    assert not untested, f"no rule test sets: {untested}"

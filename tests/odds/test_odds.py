@@ -10,9 +10,11 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
+from deepsim import rulesets
 from deepsim.api import dice_odds as answer
 from deepsim.cli import app
 from deepsim.errors import InputError
+from deepsim.rulesets.base import OddsRuleset
 from deepsim.rulesets.deepfall import odds as OD
 
 runner = CliRunner()
@@ -348,18 +350,38 @@ def test_odds_lists_the_rulesets_with_odds_and_refuses_others():
     assert r.exit_code == 2 and "unknown ruleset" in r.output and "Traceback" not in r.output
 
 
-def test_odds_only_rulesets_are_listed_and_refuse_to_run(tmp_path):
-    from deepsim import rulesets
-    rs = rulesets.get("rove")
+class _DiceOnly(OddsRuleset):
+    """An odds-only ruleset (no kernel): Rove's dice questions under another name."""
+
+    name = "diceonly"
+    title = "Dice only"
+
+    def odds(self):
+        return rulesets.get("rove").odds()
+
+    def parameters(self):
+        return rulesets.get("rove").parameters()
+
+
+@pytest.fixture
+def dice_only():
+    rulesets.register("diceonly", _DiceOnly())
+    yield rulesets.get("diceonly")
+    rulesets.unregister("diceonly")
+
+
+def test_odds_only_rulesets_are_listed_and_refuse_to_run(tmp_path, dice_only):
+    rs = dice_only
     assert not rs.plays and rs.odds() is not None
     assert {row["path"] for row in rs.parameters()} >= {"name"}
-    # Rivals plays games and keeps its odds questions (the same dice data)
-    riv = rulesets.get("rivals")
-    assert riv.plays and riv.odds() is not None
+    # Rivals and Rove play games and keep their odds questions (the same dice data)
+    for name in ("rivals", "rove"):
+        riv = rulesets.get(name)
+        assert riv.plays and riv.odds() is not None
     out = runner.invoke(app, ["rulesets"], env={"COLUMNS": "200"}).output
-    assert "rove" in out and "odds only" in out and "plays games" in out
+    assert "diceonly" in out and "odds only" in out and "plays games" in out
     scen = tmp_path / "r.yaml"
-    scen.write_text("name: r\nruleset: rove\ngames: 10\n")
+    scen.write_text("name: r\nruleset: diceonly\ngames: 10\n")
     for args in (["run", str(scen), "--out", str(tmp_path / "run")],
                  ["trace", str(scen), "--game", "0"]):
         r = runner.invoke(app, args, env={"COLUMNS": "200"})

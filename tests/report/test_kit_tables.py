@@ -85,3 +85,40 @@ def test_the_html_report_colours_every_verdict():
                                                                      "viable"]}))))
     assert '<td class="v-fails">too strong</td>' in html
     assert '<td class="v-holds">viable</td>' in html
+
+
+# ---- a game's questions file -----------------------------------------------------------------
+
+def test_every_games_questions_file_loads_and_fills_its_fields():
+    """Each shipped questions file parses, and every section of its report that opens with a
+    question finds its entry (a key missing from the file fails here, not in a user's report)."""
+    import re
+    from pathlib import Path
+
+    import deepsim
+    from deepsim.report.sections import load_questions, question_section
+
+    root = Path(deepsim.__file__).parent / "rulesets"
+    files = sorted(root.glob("*/questions.yaml"))
+    assert {f.parent.name for f in files} >= {"abyss", "rivals"}
+    for f in files:
+        qs = load_questions(f)
+        code = (f.parent / "report.py").read_text()
+        used = set(re.findall(r'question_section\("([^"]+)"', code))
+        assert used == set(qs), f"{f}: report.py opens {sorted(used ^ set(qs))} differently"
+        for key, q in qs.items():
+            fields = {n: "X" for n in re.findall(r"(?<!\{)\{(\w+)\}", q["intro"])}
+            s = question_section(key, qs, "rests on nothing", **fields)
+            assert s.title == q["title"] and s.paragraphs[1] == "rests on nothing"
+            assert "{" not in s.paragraphs[0].replace("{{", "")
+
+
+def test_a_questions_entry_without_an_intro_is_named(tmp_path):
+    from deepsim.errors import InputError
+    from deepsim.report.sections import load_questions
+
+    f = tmp_path / "questions.yaml"
+    f.write_text("q1:\n  title: Q1 Builds\n  intro: Text.\nq2:\n  title: Q2 Cost\n")
+    with pytest.raises(InputError) as e:
+        load_questions(f)
+    assert e.value.key == "q2" and e.value.line == 4 and "intro" in e.value.message

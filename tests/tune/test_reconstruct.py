@@ -301,6 +301,9 @@ def test_a_planted_reading_is_found_on_a_tiny_budget(monkeypatch, tmp_path):
     front = (tmp_path / "t" / "front.yaml").read_text()
     assert "turn.dread_per_uncanceled: 0" in front and "0.88" in front
     assert (tmp_path / "t" / "trials.parquet").is_file()
+    # the findings are written again from the folder's files alone, the same
+    written = (tmp_path / "t" / "findings.md").read_text()
+    assert rec.refresh_findings(tmp_path / "t") == written == res.findings
 
 
 @pytest.mark.parametrize("args,message", [
@@ -404,6 +407,73 @@ def test_summary_names_what_separates_a_conflicting_pair(tmp_path):
     assert never.startswith("| B3 | 5 | 1 | fails |"), never
 
 
+def test_summary_replaces_only_its_own_section(tmp_path):
+    """claims_summary --replace swaps the section of its title and keeps the sections
+    before and after it (other studies write those)."""
+    from deepsim.studies.claims_summary import main
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [({"A1": "x"}, []), ({"A1": "y"}, ["B1"])])
+    f = tmp_path / "FINDINGS.md"
+    f.write_text("# F\n\n## Before\n\nkeep 1\n\n## Readings under which the claims hold\n\n"
+                 "old text\n\n### sub\n\nold sub\n\n## Balance\n\nkeep 2\n")
+    assert main([str(a), "--replace", str(f)]) == 0
+    text = f.read_text()
+    assert "old text" not in text and "old sub" not in text
+    assert "keep 1" in text and text.rstrip().endswith("## Balance\n\nkeep 2")
+    assert text.count("## Readings under which the claims hold") == 1
+    assert text.index("## Before") < text.index("## Readings") < text.index("## Balance")
+
+
+def test_summary_takes_a_later_check_of_the_best_point(tmp_path):
+    """A tune that did not confirm its best point: a respond_check run of it fills the
+    table's confirmation and best-response cells; a check of another folder is refused."""
+    import pandas as pd
+
+    from deepsim.tune.claimsummary import summary_md
+
+    a = _fake_tune(tmp_path / "r", ["readings"], {}, [({"A1": "x"}, []), ({"A1": "y"}, ["B1"])])
+    row = next(line for line in summary_md([a]).splitlines() if line.startswith("| readings"))
+    assert row.endswith("| - | - |")
+    ck = tmp_path / "check"
+    ck.mkdir()
+    pd.DataFrame([{"point": "baseline", "games": 60, "holds_shipped": 0, "holds_br": 0,
+                   "changed": "none"},
+                  {"point": "trial 1", "games": 60, "holds_shipped": 1, "holds_br": 0,
+                   "changed": "B1 holds -> fails"}]).to_parquet(ck / "respond_claims.parquet")
+    row = next(line for line in summary_md([a], checks={a: ck}).splitlines()
+               if line.startswith("| readings"))
+    assert "| 1 of 3 (60 games, a later check) | 0 (shipped 1); changed: B1 holds -> fails |" \
+        in row
+    with pytest.raises(InputError, match="not one of the tunes"):
+        summary_md([a], checks={tmp_path / "other": ck})
+
+
+def test_a_tunes_fewest_changes_do_not_count_rounded_numbers():
+    """A tune's own findings: a point that moves only a printed number within its rounding
+    interval is 0 changes from the literal rulebook (the number is named beside it)."""
+    import pandas as pd
+
+    from deepsim.tune.reconstruct import findings_md
+    from deepsim.tune.spaces import Dim
+
+    dims = [Dim("A1", "readings", "", [("A1", "cat", ("x", "y"))], {"A1": "x"}, "reading",
+                {"alternatives": {"x": {}, "y": {"a.b": 1}}}),
+            Dim("m", "rounding", "", [("m", "float", (2.45, 2.55, None))], {"m": 2.5},
+                "rounding", {"path": "m", "printed": "2.5"})]
+    rows = [(0, "x", "2.5000 (printed 2.5)", FAILS), (1, "y", "2.5000 (printed 2.5)", HOLDS),
+            (2, "x", "2.5300 (printed 2.5)", HOLDS)]
+    frame = pd.DataFrame([{"trial": t, "state": "COMPLETE", "baseline": t == 0, "A1": a,
+                           "m": m, "v_B1": v, "d_B1": 0.0 if v == HOLDS else 1.0,
+                           "holds": int(v == HOLDS), "value": 0.5 if t == 2 else 0.0,
+                           "changes": int(a != "x") + int(t == 2)}
+                          for t, a, m, v in rows])
+    md = findings_md(frame, dims, ["B1"], player="s", games=10, seed=1, trials=3,
+                     objective="claims")
+    assert ("**Fewest changes** from the defaults for 1 claims holding (a rounded number's "
+            "continuous value is not a change): 0 (trial 2): none; with the printed numbers "
+            "read as m = 2.5300 (printed 2.5).") in md
+
+
 def test_read_front_blocks(tmp_path):
     from deepsim.tune.respondcheck import read_front
 
@@ -426,11 +496,87 @@ def test_respondcheck_refuses_bad_input_before_playing(tmp_path, capsys):
     for extra, message in (([str(tmp_path / "nope.yaml")], "no such front file"),
                            ([str(tmp_path)], "inside this folder"),
                            ([str(front), "--points", "0"], "--points must be >= 1"),
-                           ([str(front)], "already exists")):
+                           ([str(front)], "already exists"),
+                           ([str(tmp_path), "--trial", "3"], "not a finished claims tune")):
         out = tmp_path / "done" if message == "already exists" else tmp_path / "o"
         assert main([*args, *extra, "--out", str(out)]) == 2
         assert message in capsys.readouterr().out
         assert not (tmp_path / "o").exists()
+
+
+class _Draw:
+    """A stand-in for an optuna trial: uniform draws from a seeded generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def suggest_categorical(self, name, choices):
+        return choices[int(self.rng.integers(len(choices)))]
+
+    def suggest_int(self, name, low, high, step=1):
+        return int(self.rng.integers(low, high + 1))
+
+    def suggest_float(self, name, low, high, step=None):
+        return float(self.rng.uniform(low, high))
+
+
+def test_trial_points_reads_a_trial_back_from_trials_parquet(tmp_path):
+    """A trial off the front is replayed from its trials.parquet row: readings by name and
+    the printed numbers and Maw paces by their 4-decimal values give the trial's own
+    overrides (numbers within 1e-4, step counts exact); bags come back as the same counts
+    and floor weights as the same list; a missing trial is refused."""
+    import json
+
+    import pandas as pd
+
+    import deepsim.tune.reconstruct as rec
+
+    player = Player(SCENARIO, games=10, seed=3)
+    dims = rec._dims_of(player, ["readings", "rounding"], [])
+    rng = np.random.default_rng(5)
+    rows, want = [], {}
+    for n in range(12):
+        values = {}
+        for d in dims:
+            values.update(d.suggest(_Draw(rng)))
+        rows.append({"trial": n, "state": "COMPLETE", "baseline": n == 0,
+                     **{d.name: d.describe(values) for d in dims}})
+        want[n] = merge_overrides(dims, values, player.table)
+    pd.DataFrame(rows).to_parquet(tmp_path / "trials.parquet")
+    (tmp_path / "tune.json").write_text(json.dumps(
+        {"kind": "tune-claims", "spaces": ["readings", "rounding"], "params": []}))
+    got = dict(rec.trial_points(player, tmp_path, list(range(12))))
+    for n in range(12):
+        ov = got[f"trial {n}"]
+        assert set(ov) == set(want[n])
+        for k, v in want[n].items():
+            if isinstance(v, float):
+                assert ov[k] == pytest.approx(v, rel=1e-4), k
+            elif k in ("maw.steps_per_round", "maw.dread_full_steps"):
+                assert abs(ov[k] - v) <= 1, k    # a pace within 5e-5 of a rounding edge
+            else:
+                assert ov[k] == v, k
+    with pytest.raises(InputError, match="trial 99 is not a completed trial"):
+        rec.trial_points(player, tmp_path, [99])
+    for d in build_spaces(player.ruleset.search_spaces(), ["placeholders"], player.table):
+        values = d.suggest(_Draw(rng))      # bags by their counts, floor weights exactly
+        assert d.value(rec._values_back(d, d.describe(values))) == d.value(values), d.name
+
+
+def test_best_trial_is_the_one_the_confirmation_replays_first(tmp_path):
+    """Most claims first, then the smallest total distance, fewest changes, earliest; never
+    the baseline (which may hold as many)."""
+    import pandas as pd
+
+    from deepsim.tune.reconstruct import best_trial
+
+    pd.DataFrame({"trial": [0, 1, 2, 3, 4], "state": ["COMPLETE"] * 4 + ["FAIL"],
+                  "baseline": [True, False, False, False, False],
+                  "holds": [5, 4, 4, 4, 6], "value": [1.0, 2.0, 1.5, 1.5, 0.0],
+                  "changes": [0, 1, 3, 2, 0]}).to_parquet(tmp_path / "trials.parquet")
+    assert best_trial(tmp_path) == 3
+    with pytest.raises(InputError, match="no trials.parquet"):
+        best_trial(tmp_path / "nope")
 
 
 @pytest.mark.slow

@@ -25,7 +25,9 @@ method (statsmodels ``confint_proportions_2indep``).
 
 from __future__ import annotations
 
+import functools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -38,7 +40,13 @@ from deepsim.report.metrics import mean_text as _mean
 from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Figure, Section, Table
 from deepsim.report.plots import new_figure, to_png
-from deepsim.report.sections import first_last_table, length_table
+from deepsim.report.sections import (
+    first_last_table,
+    game_sections,
+    length_table,
+    load_questions,
+    question_section,
+)
 from deepsim.rulesets.abyss import layout as L
 from deepsim.stats import resolved_seats
 
@@ -134,6 +142,18 @@ def court_end_text(run, counts) -> str:
             "So every game ends by the lords count here, by arithmetic, not by play; which "
             "trigger ends the real game depends on the lord abilities that move lords "
             "(AB-L5, not simulated) and on the real deck.")
+
+
+#: the titles of the sections that are not questions (the rest: questions.yaml)
+_TITLES = {"abyss-margins": "Margins and tie-breaks",
+           "abyss-runs": "Abyss sections: the first run only",
+           "abyss-e7": "§E7 Lord pricing (not answered)"}
+
+
+@functools.cache
+def _questions() -> dict[str, dict[str, str]]:
+    """Each section's title and opening paragraph (``questions.yaml`` beside this file)."""
+    return load_questions(Path(__file__).with_name("questions.yaml"))
 
 
 def depends(run, key: str) -> str:
@@ -245,18 +265,10 @@ def end_pace(games: pd.DataFrame) -> pd.DataFrame:
 # --- the sections ---------------------------------------------------------------------------
 
 def _sec_length(ctx) -> Section:
-    s = Section("abyss-length", "Game length and how games end")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
-    s.paragraphs.append(
-        "Rounds (every player one turn; the start player's round counts from turn 1) and "
-        "player-turns per game by player count, with the t interval of the mean; "
-        "*truncated*: stopped by the safety cap `end.max_turns` (not a rule: a game no bot "
-        "can finish). The game ends (AB-G1) when a player owns `end.lords_to_end` lords "
-        "(`lords`) or a Court refill cannot be completed (`court`), after the other "
-        "players' last turns (AB-G2).")
-    s.paragraphs.append(depends(run, "length"))
+    s = question_section("abyss-length", _questions(), depends(run, "length"))
     s.tables.append(length_table(
         g, a, "Rounds and turns per game (95% CI)",
         lambda r, h: {"Turns": _mean(h["turns"], a, ".1f"),
@@ -274,7 +286,7 @@ def _sec_length(ctx) -> Section:
 
 
 def _sec_margins(ctx) -> Section:
-    s = Section("abyss-margins", "Margins and tie-breaks")
+    s = Section("abyss-margins", _TITLES["abyss-margins"])
     a = ctx.config.alpha
     g = ctx.primary.games
     s.paragraphs.append(
@@ -299,19 +311,9 @@ def _sec_margins(ctx) -> Section:
 
 
 def _sec_e1(ctx) -> Section:
-    s = Section("abyss-e1-seats", "§E1 Seat advantage at 2, 3 and 4 players")
     a = ctx.config.alpha
     run = ctx.primary
-    s.paragraphs.append(
-        "Seat 1 plays first (AB-S5: the start player); turns pass clockwise. Win share per "
-        "seat (a shared win counts 1/k) against the fair 1/players, the turns each seat "
-        "played (the start player plays one more than the last seat when the end falls "
-        "in the round's middle) and how often it triggered the end. *First minus last*: the "
-        "first seat's win share minus the last seat's (Newcombe interval). The seat specs "
-        "of a scenario with `rotate: true` (the default) move one seat per game, and seats "
-        "with `bot: any` draw their style per game, so the styles are spread evenly over "
-        "the seats.")
-    s.paragraphs.append(depends(run, "e1"))
+    s = question_section("abyss-e1-seats", _questions(), depends(run, "e1"))
     st = seat_turns(run.games, _seats(run), a)
     rows = []
     for r in st.itertuples():
@@ -326,21 +328,10 @@ def _sec_e1(ctx) -> Section:
 
 
 def _sec_e2(ctx) -> Section:
-    s = Section("abyss-e2-auction", "§E2 Auction pricing")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
-    s.paragraphs.append(
-        "Each ally revealed is offered to the opponents clockwise (AB-E2); the k-th ally "
-        "bought in a turn costs `first_price + (k-1) x price_step` pearls (1, 2, 3 with "
-        "the defaults), paid to the active player (AB-E7). *Offers*: an opponent that may "
-        "buy and can pay was asked. The active player's *auction income per Explore* is "
-        "what the others paid it; the *bait* question is whether letting cards pass "
-        "(declining them, so more are revealed and offered) earns more: compare the styles' "
-        "take rates with their income. Whether buying pays off is answered by the win "
-        "shares of styles that differ only in `buy_value` (scenarios/abyss-auction.yaml: "
-        "the win share per bot style above).")
-    s.paragraphs.append(depends(run, "e2"))
+    s = question_section("abyss-e2-auction", _questions(), depends(run, "e2"))
     ap = auction_prices(g)
     rows = []
     for r in ap.itertuples():
@@ -374,17 +365,10 @@ def _sec_e2(ctx) -> Section:
 
 
 def _sec_e3(ctx) -> Section:
-    s = Section("abyss-e3-actions", "§E3 Action mix and the Council")
     a = ctx.config.alpha
     run = ctx.primary
     seats = _seats(run)
-    s.paragraphs.append(
-        "Share of turns spent on each main action (AB-T1) per bot style, and lords plotted "
-        "into the Court per game (AB-T0). Council calibration (AB-U1): a stack shows only its "
-        "size; the cards it hands over are those the active players declined, so their "
-        "mean value against the Depth deck's mean and against the allies taken from the row "
-        "tells whether the size alone is a fair signal.")
-    s.paragraphs.append(depends(run, "e3"))
+    s = question_section("abyss-e3-actions", _questions(), depends(run, "e3"))
     mix = action_mix(seats)
     rows = []
     for r in mix.itertuples():
@@ -427,7 +411,6 @@ def _token_mean(run) -> float:
 
 
 def _sec_e4(ctx) -> Section:
-    s = Section("abyss-e4-threat", "§E4 The Threat curve")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
@@ -436,17 +419,8 @@ def _sec_e4(ctx) -> Section:
     per_loc = run.param("keys.per_location") or 3
     tmean = _token_mean(run)
     key_vp = (sum(locs) / len(locs) / per_loc) if locs else math.nan
-    s.paragraphs.append(
-        "A monster revealed while exploring (AB-E4) is fought for the reward at the Threat "
-        "token's position (then back to 1) or left (the token moves on, the reward grows). "
-        "Fights per position, and each position's reward in VP: Monster tokens at their "
-        f"mean ({_num(tmean)} VP, AB-C3), a key at a location's mean VP per key "
-        f"({_num(key_vp)}), a pearl at 1 point of ally value (AB-L2's exchange rate), "
-        "against the mean ally value of the Depth deck "
-        f"({_num(_deck_mean(run))}). At what position fighting beats going on is answered "
-        "by the win shares of styles that differ only in `fight_min` "
-        "(scenarios/abyss-threat.yaml: the win share per bot style above).")
-    s.paragraphs.append(depends(run, "e4"))
+    s = question_section("abyss-e4-threat", _questions(), depends(run, "e4"),
+        tmean=_num(tmean), key_vp=_num(key_vp), deck_mean=_num(_deck_mean(run)))
     tc = threat_curve(g, track)
     rows = []
     for r in tc.itertuples():
@@ -482,16 +456,10 @@ def _sec_e4(ctx) -> Section:
 
 
 def _sec_e5(ctx) -> Section:
-    s = Section("abyss-e5-pace", "§E5 End-trigger pace: 7 lords or an empty Court")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
-    s.paragraphs.append(
-        "Which trigger ends the game (AB-G1) and when (the table in *Game length*), how "
-        "many lords were left in the deck, who triggers and whether that pays, and whether "
-        "the game lasts long enough for locations to matter: locations per game, the share "
-        "of games with none, and the share of the winner's score that came from locations.")
-    s.paragraphs.append(depends(run, "e5"))
+    s = question_section("abyss-e5-pace", _questions(), depends(run, "e5"))
     caveat = court_end_text(run, sorted(int(p) for p in g["players"].unique()))
     if caveat:
         s.paragraphs.append(caveat)
@@ -524,19 +492,12 @@ def _sec_e5(ctx) -> Section:
 
 
 def _sec_e6(ctx) -> Section:
-    s = Section("abyss-e6-keys", "§E6 Keys and locations")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
     per = run.param("keys.per_location") or 3
-    s.paragraphs.append(
-        f"A location costs {per} keys (AB-K1; Key tokens and keyed, uncovered lords), taken "
-        "face up or by naming n = 1-4 and keeping the best of n drawn (AB-K2; the rest "
-        "turn face up for everyone). *VP per key* = location VP over the keys spent. "
-        "Covering a lord (AB-K3) costs it its passive ability; the lords here have none "
-        "(AB-L5 skipped), so covering costs nothing in these numbers and the question "
-        "whether covering is too costly needs the real lord texts.")
-    s.paragraphs.append(depends(run, "e6"))
+    s = question_section("abyss-e6-keys", _questions(), depends(run, "e6"),
+        per=per)
     rows = []
     tot = float(g["locations"].sum())
     for label, nc, vc in [("face up", "loc_face_up", "loc_vp_face_up")] + [
@@ -563,20 +524,13 @@ def _sec_e6(ctx) -> Section:
 
 
 def _sec_e8(ctx) -> Section:
-    s = Section("abyss-e8-affiliation", "§E8 Affiliation scoring")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
     reading = run.param("end.final_affiliation", "lowest")
     other = "highest" if reading == "lowest" else "lowest"
-    s.paragraphs.append(
-        "Each race scores its highest affiliated ally (AB-G4); allies are affiliated as the "
-        "lowest card of each lord payment (AB-L3) and, at the end, one hand card per race "
-        f"(AB-G3: the *{reading}* one in this run, `end.final_affiliation`, AMB-A3). The "
-        f"same games are also scored with the *{other}* card (the play is unchanged, only "
-        "the final tally): the points it would add and the games whose winner it would "
-        "change.")
-    s.paragraphs.append(depends(run, "e8"))
+    s = question_section("abyss-e8-affiliation", _questions(), depends(run, "e8"),
+        reading=reading, other=other)
     rows = []
     for n, h in seats.groupby("players", sort=True):
         gg = g[g["players"] == n]
@@ -592,17 +546,10 @@ def _sec_e8(ctx) -> Section:
 
 
 def _sec_e9(ctx) -> Section:
-    s = Section("abyss-e9-pearls", "§E9 The pearl economy")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
-    s.paragraphs.append(
-        "Pearls enter from the bank (start, last-slot pearl AB-E3, Threat rewards AB-E6, "
-        "the slot-4 refill bonus AB-L4), leave to it (top-ups AB-L2, plots AB-T0) and change "
-        "hands in the auction (AB-E7). *Held after round k*: all players' pearls at the end "
-        "of round k (games that reached it). The pearl tie-break (AB-G5) decides a game "
-        "when the top scores are level and the pearls are not.")
-    s.paragraphs.append(depends(run, "e9"))
+    s = question_section("abyss-e9-pearls", _questions(), depends(run, "e9"))
     rows = []
     for n, h in g.groupby("players", sort=True):
         row = {"Players": int(n), "Games": f"{len(h):,}",
@@ -636,16 +583,10 @@ def _sec_e9(ctx) -> Section:
 
 
 def _sec_e10(ctx) -> Section:
-    s = Section("abyss-e10-players", "§E10 Player-count scaling")
     a = ctx.config.alpha
     run = ctx.primary
     g, seats = run.games, _seats(run)
-    s.paragraphs.append(
-        "Does more competition in the auction make games slower or swingier? By player "
-        "count: rounds and turns, allies bought per Explore, the winner's score and its "
-        "spread, the relative margin, and the spread of win shares over seats and over "
-        "bot styles (the largest distance from the fair share).")
-    s.paragraphs.append(depends(run, "e10"))
+    s = question_section("abyss-e10-players", _questions(), depends(run, "e10"))
     rows = []
     for n, h in g.groupby("players", sort=True):
         sh = seats[seats["players"] == n]
@@ -666,7 +607,7 @@ def _sec_e10(ctx) -> Section:
 
 
 def _sec_runs(ctx) -> Section:
-    runs = Section("abyss-runs", "Abyss sections: the first run only")
+    runs = Section("abyss-runs", _TITLES["abyss-runs"])
     runs.paragraphs.append(
         "The Abyss sections above describe the first run given ("
         f"`{ctx.primary.path}`); the other runs are listed in the header. To compare "
@@ -677,7 +618,7 @@ def _sec_runs(ctx) -> Section:
 
 
 def _sec_e7(ctx) -> Section:
-    note = Section("abyss-e7", "§E7 Lord pricing (not answered)")
+    note = Section("abyss-e7", _TITLES["abyss-e7"])
     note.paragraphs.append(
         "VP per unit of ally value spent across cost profiles needs the real lord cards "
         "(digest §E7); with the invented vanilla deck (`lords.deck`) any answer would "
@@ -689,21 +630,15 @@ def _sec_e7(ctx) -> Section:
 def sections(ctx) -> list:
     """Abyss's sections of the report of ``ctx``'s runs as ``(key, title, build)`` (after
     the shared ones; see ``AbyssRuleset.report_sections``)."""
-    specs = [("abyss-length", "Game length and how games end", _sec_length),
-             ("abyss-margins", "Margins and tie-breaks", _sec_margins),
-             ("abyss-e1-seats", "§E1 Seat advantage at 2, 3 and 4 players", _sec_e1),
-             ("abyss-e2-auction", "§E2 Auction pricing", _sec_e2),
-             ("abyss-e3-actions", "§E3 Action mix and the Council", _sec_e3),
-             ("abyss-e4-threat", "§E4 The Threat curve", _sec_e4),
-             ("abyss-e5-pace", "§E5 End-trigger pace", _sec_e5),
-             ("abyss-e6-keys", "§E6 Keys and locations", _sec_e6),
-             ("abyss-e8-affiliation", "§E8 Affiliation scoring", _sec_e8),
-             ("abyss-e9-pearls", "§E9 The pearl economy", _sec_e9),
-             ("abyss-e10-players", "§E10 Player-count scaling", _sec_e10)]
+    builds = {"abyss-length": _sec_length, "abyss-margins": _sec_margins,
+              "abyss-e1-seats": _sec_e1, "abyss-e2-auction": _sec_e2, "abyss-e3-actions": _sec_e3,
+              "abyss-e4-threat": _sec_e4, "abyss-e5-pace": _sec_e5, "abyss-e6-keys": _sec_e6,
+              "abyss-e8-affiliation": _sec_e8, "abyss-e9-pearls": _sec_e9,
+              "abyss-e10-players": _sec_e10}
     if len(ctx.runs) > 1:
-        specs.append(("abyss-runs", "Abyss sections: the first run only", _sec_runs))
-    specs.append(("abyss-e7", "§E7 Lord pricing (not answered)", _sec_e7))
-    return [(key, title, lambda c, foot, fn=fn: fn(c)) for key, title, fn in specs]
+        builds["abyss-runs"] = _sec_runs
+    builds["abyss-e7"] = _sec_e7
+    return game_sections(_questions(), builds, _TITLES)
 
 
 # --- plots ----------------------------------------------------------------------------------

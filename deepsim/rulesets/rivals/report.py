@@ -27,6 +27,9 @@ for the spread over maps (scipy).
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
@@ -39,7 +42,13 @@ from deepsim.report.fmt import pct as _pct
 from deepsim.report.metrics import mean_text as _mean
 from deepsim.report.metrics import share_text as _share
 from deepsim.report.model import Section, Table
-from deepsim.report.sections import first_last_table, length_table
+from deepsim.report.sections import (
+    first_last_table,
+    game_sections,
+    length_table,
+    load_questions,
+    question_section,
+)
 
 __all__ = [
     "DEPENDS",
@@ -73,6 +82,16 @@ SKIPS = {
     "q5": ("RV-P1", "RV-E1"), "q6": ("RV-E1", "RV-K1"), "q7": ("RV-K1",),
     "q8": ("RV-M4",), "q9": (), "q10": ("RV-C4", "RV-S6"), "q11": (),
 }
+
+
+#: the titles of the sections that are not questions (the rest: questions.yaml)
+_TITLES = {"rivals-q2-cost": "Q2 Cost efficiency per unit (not answered)"}
+
+
+@functools.cache
+def _questions() -> dict[str, dict[str, str]]:
+    """Each section's title and opening paragraph (``questions.yaml`` beside this file)."""
+    return load_questions(Path(__file__).with_name("questions.yaml"))
 
 
 def depends(run, key: str) -> str:
@@ -187,19 +206,10 @@ def map_spread(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
 # ---- the sections ---------------------------------------------------------------------------
 
 def _sec_q1(ctx) -> Section:
-    s = Section("rivals-q1-builds", "Q1 Builds per player count")
     a = ctx.config.alpha
     run = ctx.primary
     seats = _balance(run)
-    s.paragraphs.append(
-        "A seat plays a *build*: a team list under the budget (RV-S1: 125 Aether at 2 "
-        "players, 75 at 3-4; RV-S6). Until real rosters exist the builds are made of "
-        "placeholder archetypes identical for every faction, so this is a question about "
-        "team shapes, not factions. Win share per build at each player count (a shared win "
-        "counts 1/k), its 95% Wilson interval and its ratio to the fair share; baseline bots' "
-        "seats are left out. Below, the 2-player matrix: the row build's win share in games "
-        "against the column build.")
-    s.paragraphs.append(depends(run, "q1"))
+    s = question_section("rivals-q1-builds", _questions(), depends(run, "q1"))
     t = builds_by_players(seats, a)
     rows = [{"Players": r.players, "Build": r.build, "Seat-games": f"{r.games:,}",
              "Win share": f"{_pct(r.share)} ({_pci(r.low, r.high)})",
@@ -219,7 +229,7 @@ def _sec_q1(ctx) -> Section:
 
 
 def _sec_q2(ctx) -> Section:
-    s = Section("rivals-q2-cost", "Q2 Cost efficiency per unit (not answered)")
+    s = Section("rivals-q2-cost", _TITLES["rivals-q2-cost"])
     s.paragraphs.append(
         "Not answerable yet. Pricing each unit (its win-share contribution per Aether) needs "
         "teams whose unit counts vary independently: random legal teams drawn under the "
@@ -231,19 +241,11 @@ def _sec_q2(ctx) -> Section:
 
 
 def _sec_q3(ctx) -> Section:
-    s = Section("rivals-q3-swarm", "Q3 Swarm against elite: the action economy")
     run = ctx.primary
     seats = _balance(run)
     M.require(seats, ["build", "models_start", "reserve_start", "move_acts", "attack_acts",
                       "attacks", "turns", "win", "fair"], "seats")
-    s.paragraphs.append(
-        "One activation moves, or attacks with, every model on one tile: up to three small "
-        "models or one large one (RV-A5/A6, RV-T2). Per build: models at the start and in "
-        "reserve (RV-S8), movement and attack activations per turn, attacks per attack "
-        "activation (the action economy: a tile of three small models attacks three times "
-        "for one token) and the win share over fair. Compare builds of equal cost; the "
-        "matrix of Q1 gives the head-to-head.")
-    s.paragraphs.append(depends(run, "q3"))
+    s = question_section("rivals-q3-swarm", _questions(), depends(run, "q3"))
     rows = []
     for b, g in seats.groupby("build", observed=True, sort=True):
         turns = g["turns"].sum()
@@ -261,16 +263,10 @@ def _sec_q3(ctx) -> Section:
 
 
 def _sec_q4(ctx) -> Section:
-    s = Section("rivals-q4-turn-order", "Q4 Turn order")
     a = ctx.config.alpha
     run = ctx.primary
     seats = _balance(run)
-    s.paragraphs.append(
-        "Seat 1 moves first each round (RV-R; the rulebook's first-player roll, RV-S9, is "
-        "replaced by seats rotating over games, so every build and bot sits in every seat "
-        "equally often). Win share per seat against the fair 1/players, and seat 1 minus "
-        "the last seat with Newcombe's interval.")
-    s.paragraphs.append(depends(run, "q4"))
+    s = question_section("rivals-q4-turn-order", _questions(), depends(run, "q4"))
     st = seat_shares(seats, a)
     rows = [{"Players": r.players, "Seat": r.seat, "Seat-games": f"{r.games:,}",
              "Win share": f"{_pct(r.share)} ({_pci(r.low, r.high)})",
@@ -282,7 +278,6 @@ def _sec_q4(ctx) -> Section:
 
 
 def _sec_q5(ctx) -> Section:
-    s = Section("rivals-q5-lurkers", "Q5 Lurkers and events")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
@@ -290,16 +285,7 @@ def _sec_q5(ctx) -> Section:
     M.require(g, ["players", "lurkers_revealed", "treasures", "lurkers_killed",
                   "lurker_attacks", "lurker_wounds", "lurker_kills", "wounds", "kills",
                   "events_drawn"], "games")
-    s.paragraphs.append(
-        "Dens hide Lurkers until searched (RV-X3; the deck holds creatures and treasure, "
-        "errata R2); each revealed Lurker attacks every model beside its den once per "
-        "round (RV-P3) and pays its loot and Aether to whoever kills it (RV-P4). Per game: "
-        "dens revealed, treasure found, Lurkers slain, their attack rolls, the wounds and "
-        "kills they dealt (and their share of all wounds and kills). Below, seats by the "
-        "Lurkers they slew (observational: a seat that fights Lurkers is also a seat that "
-        "survived to do so). How much the Lurkers *swing* games is measured by a paired "
-        "run: the same seed with `lurkers.enabled=false` (reports/rivals/README.md).")
-    s.paragraphs.append(depends(run, "q5"))
+    s = question_section("rivals-q5-lurkers", _questions(), depends(run, "q5"))
     rows = []
     for n, h in g.groupby("players", sort=True):
         rows.append({"Players": int(n), "Games": f"{len(h):,}",
@@ -333,17 +319,10 @@ def _sec_q5(ctx) -> Section:
 
 
 def _sec_q6(ctx) -> Section:
-    s = Section("rivals-q6-length", "Q6 Game length and stalls")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
-    s.paragraphs.append(
-        "Rounds (every player's turn, then the Lurker phase) until one player is left "
-        "(RV-V1), per player count; *capped*: games stopped by the round cap "
-        "`end.max_rounds` (AMB-26: the rules have none; a capped game is unresolved, in no "
-        "win share, unless `end.cap_result=cost_left` adjudicates it). The budgets differ (125 at 2 players, 75 at 3-4): compare the lengths. "
-        "First elimination: the round the first player went out.")
-    s.paragraphs.append(depends(run, "q6"))
+    s = question_section("rivals-q6-length", _questions(), depends(run, "q6"))
     s.tables.append(length_table(
         g, a, "Rounds per game (95% CI)",
         lambda r, h: {"Capped": _share(float(r.truncated), int(r.games), a),
@@ -363,17 +342,11 @@ def _sec_q6(ctx) -> Section:
 
 
 def _sec_q7(ctx) -> Section:
-    s = Section("rivals-q7-multiplayer", "Q7 Multiplayer dynamics (3-4 players)")
     a = ctx.config.alpha
     run = ctx.primary
     seats = stats.resolved_seats(run.seats)
     M.require(seats, ["players", "win", "kills", "killers", "elim_round"], "seats")
-    s.paragraphs.append(
-        "At 3-4 players: how often the winner made no kill at all (it let the others fight "
-        "and outlasted them), and how often an eliminated player lost models to two or more "
-        "rivals. Who gangs up on whom comes from the bots' targeting (`target_leader`), "
-        "not from the rules: this is a bot effect, reported as such.")
-    s.paragraphs.append(depends(run, "q7"))
+    s = question_section("rivals-q7-multiplayer", _questions(), depends(run, "q7"))
     rows = []
     for n, h in seats[seats["players"] >= 3].groupby("players", sort=True):
         win = h[h["win"] >= 1.0]
@@ -392,22 +365,13 @@ def _sec_q7(ctx) -> Section:
 
 
 def _sec_q8(ctx) -> Section:
-    s = Section("rivals-q8-terrain", "Q8 Terrain: rocks, coral, Swim and Charge")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
     seats = _balance(run)
     M.require(g, ["rock_tries", "rock_fails", "coral_searches", "loot_found", "swims",
                   "charges", "lands", "turns"], "games")
-    s.paragraphs.append(
-        "Rocks block line of sight (RV-L1) and give the model on them their bonus (by "
-        "default one automatic shield, AMB-07), but entering one takes Swim (AMB-08, "
-        "errata R1) and a Red die's hit, and a miss ends the move (RV-T1). Coral degrades "
-        "the defence of whoever stands on it and can be searched for loot (RV-X2). Per "
-        "game: rock rolls and their success, coral searches and loot found, Swim, Charge "
-        "and Land per turn. Below, seats by how long their models spent on rocks "
-        "(observational: a knob sweep of `rock_pref` on paired seeds is the experiment).")
-    s.paragraphs.append(depends(run, "q8"))
+    s = question_section("rivals-q8-terrain", _questions(), depends(run, "q8"))
     tries = g["rock_tries"].sum()
     turns = g["turns"].sum()
     rows = [{"Games": f"{len(g):,}", "Rock rolls / game": _mean(g["rock_tries"], a),
@@ -434,21 +398,13 @@ def _sec_q8(ctx) -> Section:
 
 
 def _sec_q9(ctx) -> Section:
-    s = Section("rivals-q9-dice", "Q9 The dice: explosions and chains")
     a = ctx.config.alpha
     run = ctx.primary
     g = run.games
     M.require(g, ["explosions", "max_extra_dice", "kills_by_extra_dice", "kills", "attacks"],
               "games")
     cap = run.param("explode.cap")
-    s.paragraphs.append(
-        "Each exploding face adds a Red die to the same roll, and with chains those explode "
-        "again, up to `explode.cap` extra dice per roll (RV-D3/D4, AMB-01). Per game: "
-        "exploding faces, the most extra dice in one roll, and the kills that needed the "
-        "extra dice (the pool's own dice alone would not have killed). *Cap reached*: "
-        "games where some roll hit the cap. The exact odds of any pool: `deepsim odds "
-        "rivals attack` (the kernel rolls the same law, tests/rulesets/rivals/test_rivals_dice.py).")
-    s.paragraphs.append(depends(run, "q9"))
+    s = question_section("rivals-q9-dice", _questions(), depends(run, "q9"))
     kills = g["kills"].sum()
     rows = [{"Games": f"{len(g):,}", "Explosions / attack":
              _num(g["explosions"].sum() / max(1, g["attacks"].sum())),
@@ -462,20 +418,13 @@ def _sec_q9(ctx) -> Section:
 
 
 def _sec_q10(ctx) -> Section:
-    s = Section("rivals-q10-aether", "Q10 Aether")
     a = ctx.config.alpha
     run = ctx.primary
     seats = run.seats
     g = run.games
     M.require(seats, ["aether_gained", "aether_spent", "aether_end", "focus_used", "turns"],
               "seats")
-    s.paragraphs.append(
-        "Each player starts with 3 Aether from the box's 30 (RV-S3, AMB-24) and gains one "
-        "per Aether face it rolls (RV-C7), while the bank lasts. Its one use here is the "
-        "PLACEHOLDER ability Focus (an upgrade of the roll's weakest die for the unit's "
-        "ability cost; minions pay once per turn per unit type, RV-C9). Per seat-game: "
-        "Aether gained, spent and left, Focus used; per game: rounds the bank spent empty.")
-    s.paragraphs.append(depends(run, "q10"))
+    s = question_section("rivals-q10-aether", _questions(), depends(run, "q10"))
     rows = []
     for n, h in seats.groupby("players", sort=True):
         gg = g[g["players"] == n]
@@ -490,17 +439,8 @@ def _sec_q10(ctx) -> Section:
 
 
 def _sec_q11(ctx) -> Section:
-    s = Section("rivals-q11-maps", "Q11 Map fairness")
     run = ctx.primary
-    s.paragraphs.append(
-        "Each game draws one map from the run's pool (`map.pool` maps per player count, "
-        "built from the seed by the PLACEHOLDER generator and its mulligan, AMB-17..19). "
-        "Per player count: seat 1's win share on each map, the spread (SD) of those shares "
-        "against the spread chance alone would give (*noise SD*), and the chi-square test "
-        "that seat 1's chance is the same on every map (a small p: maps matter). Whether "
-        "the mulligan reduces the spread is a paired run with `map.mulligan.tries=0` "
-        "(reports/rivals/README.md).")
-    s.paragraphs.append(depends(run, "q11"))
+    s = question_section("rivals-q11-maps", _questions(), depends(run, "q11"))
     t = map_spread(run.games, run.seats)
     rows = [{"Players": r.players, "Maps": r.maps, "Games / map": _num(r.games_per_map, ".0f"),
              "Seat 1 share": _pct(r.seat1_share), "SD over maps": _num(r.sd, ".3f"),
@@ -514,15 +454,9 @@ def _sec_q11(ctx) -> Section:
 
 def sections(ctx) -> list:
     """Rivals's sections of the report of ``ctx``'s runs as ``(key, title, build)``."""
-    specs = [("rivals-q1-builds", "Q1 Builds per player count", _sec_q1),
-             ("rivals-q2-cost", "Q2 Cost efficiency per unit (not answered)", _sec_q2),
-             ("rivals-q3-swarm", "Q3 Swarm against elite: the action economy", _sec_q3),
-             ("rivals-q4-turn-order", "Q4 Turn order", _sec_q4),
-             ("rivals-q5-lurkers", "Q5 Lurkers and events", _sec_q5),
-             ("rivals-q6-length", "Q6 Game length and stalls", _sec_q6),
-             ("rivals-q7-multiplayer", "Q7 Multiplayer dynamics (3-4 players)", _sec_q7),
-             ("rivals-q8-terrain", "Q8 Terrain: rocks, coral, Swim and Charge", _sec_q8),
-             ("rivals-q9-dice", "Q9 The dice: explosions and chains", _sec_q9),
-             ("rivals-q10-aether", "Q10 Aether", _sec_q10),
-             ("rivals-q11-maps", "Q11 Map fairness", _sec_q11)]
-    return [(key, title, lambda c, foot, fn=fn: fn(c)) for key, title, fn in specs]
+    return game_sections(_questions(), {
+        "rivals-q1-builds": _sec_q1, "rivals-q2-cost": _sec_q2, "rivals-q3-swarm": _sec_q3,
+        "rivals-q4-turn-order": _sec_q4, "rivals-q5-lurkers": _sec_q5,
+        "rivals-q6-length": _sec_q6, "rivals-q7-multiplayer": _sec_q7,
+        "rivals-q8-terrain": _sec_q8, "rivals-q9-dice": _sec_q9, "rivals-q10-aether": _sec_q10,
+        "rivals-q11-maps": _sec_q11}, _TITLES)

@@ -1,30 +1,17 @@
-"""Rove: an odds-only ruleset (``deepsim odds rove QUESTION``; no kernel yet).
+"""Rove: the co-operative rules engine of the Rove core rulebook with its adversary AI, on
+placeholder content (the class boxes, adversary book and campaign are not available).
 
-Its dice and the numbers its questions read are in ``rove.yaml`` (with ``--set``
-overrides, listed by ``deepsim params rove``); the questions are in ``odds.py``.
+Numbers of the rules and the shipped content in ``rove.yaml`` (``schema.py``; content in the
+action grammar, compiled by ``compile.py``), rules in ``kernel.py``, bots in ``bots.yaml``,
+the contract in ``ruleset.py``, the log in ``trace.py``, the dice odds in ``odds.py``.
 """
 
-from __future__ import annotations
+from deepsim.rulesets.rove.data import DATA, OUTCOMES, bot_data
+from deepsim.rulesets.rove.ruleset import RoveRuleset
 
-from pathlib import Path
-
-from deepsim.rulesets.base import DataOddsRuleset
-from deepsim.rulesets.common import DataFile
-
-
-def _model():
-    from deepsim.rulesets.rove.odds import RoveData
-    return RoveData
-
-
-class RoveRuleset(DataOddsRuleset):
-    """Rove: dice odds only (:class:`deepsim.rulesets.base.DataOddsRuleset`)."""
-
-    name = "rove"
-    title = "Rove"
-    #: the data file the odds read (``--set`` paths: ``deepsim params rove``)
-    data = DataFile(Path(__file__).with_name("rove.yaml"), _model)
-
-
-DATA = RoveRuleset.data
 RULESET = RoveRuleset()
+
+__all__ = ["DATA", "OUTCOMES", "RULESET", "RoveRuleset", "bot_data", "parameter_paths"]
+
+#: every settable dotted path of the data with its default (``deepsim params rove``)
+parameter_paths = DATA.parameter_paths

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
 
 import icepool
-from pydantic import Field, model_validator
 
 from deepsim.errors import InputError
 from deepsim.odds.common import (
@@ -31,7 +29,7 @@ from deepsim.odds.common import (
 from deepsim.odds.table import Column, Result
 from deepsim.params import nearest
 from deepsim.rulesets.base import OddsBook, OddsOption
-from deepsim.rulesets.common import StrictModel
+from deepsim.rulesets.rove.schema import RoveData
 
 DATA_FILE = Path(__file__).with_name("rove.yaml")
 
@@ -41,44 +39,6 @@ QUESTIONS = {
     "damage": "damage of one attack: the d8 damage die with an ether affinity, defence, "
               "Windscreen, Aura/Miasma",
 }
-
-
-class Damage(StrictModel):
-    clamp_at_zero: bool
-    windscreen: int = Field(ge=0, le=20)
-    aura_adversary: int = Field(ge=-20, le=20)
-    miasma_adversary: int = Field(ge=-20, le=20)
-
-
-class Profile(StrictModel):
-    placeholder: bool = True
-    values: dict[str, int]
-
-
-class RoveData(StrictModel):
-    name: Literal["rove"]
-    title: str
-    elements: list[str]
-    ether_die: list[str] = Field(min_length=1, max_length=30)
-    dim_die: list[str] = Field(min_length=1, max_length=30)
-    damage_die: list[str] = Field(min_length=1, max_length=30)
-    dim_supply: int = Field(ge=0, le=100)
-    damage: Damage
-    affinity_profiles: dict[str, Profile]
-
-    @model_validator(mode="after")
-    def _faces(self):
-        known = set(self.elements) | {"dim"}
-        for where, faces in (("ether_die", self.ether_die), ("dim_die", self.dim_die),
-                             ("damage_die", self.damage_die)):
-            bad = [f for f in faces if f not in known]
-            if bad:
-                raise ValueError(f"{where}: unknown faces {bad}; faces: {sorted(known)}")
-        for p, spec in self.affinity_profiles.items():
-            bad = [e for e in spec.values if e not in self.elements]
-            if bad:
-                raise ValueError(f"affinity_profiles.{p}: unknown elements {bad}")
-        return self
 
 
 def data(sets: list[str] | None = None) -> RoveData:

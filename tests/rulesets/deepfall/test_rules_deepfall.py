@@ -1122,6 +1122,20 @@ def test_7_1_A24_held_rooms_produce_their_symbol_at_start_of_turn():
     assert [int(x) for x in prod[0, 3:9]] == [1, 1, 0, 0, 0, 2]
 
 
+@pytest.mark.parametrize("mult, produced", [(1.5, 6), (1.2476, 4)])
+def test_4_A11_hierophant_production_multiplier_read_off_its_printed_value(mult, produced):
+    """§4 "+25%" read as the rounding of another multiplier (the rounding space searches
+    callings.hierophant.production_multiplier in [1.245, 1.255]): 4 held Forges produce
+    4 x 1.5 = 6 Steel at 1.5, and 4 x 1.2476 = 4.99 -> 4 now (the 0.99 carried) at 1.2476."""
+    st = dice_state(company=("wisp", "hierophant"), greed=4,
+                    overrides=[f"callings.hierophant.production_multiplier={mult}"])
+    st.set_floor(3, ["forge", "forge", "forge", "forge"])
+    for s in range(4):
+        st.place(3, s, 0, 1.0)
+    st.play_turn(0)
+    assert st.events(L.EV_PRODUCE)[0, 3] == produced
+
+
 def test_4_A11_hierophant_production_plus_25_percent():
     """§4 Hierophant: +25% held-room production (A11: x1.25 with fractional carry)."""
     st = dice_state(company=("wisp", "hierophant"), greed=4)
@@ -1304,11 +1318,15 @@ def test_6B1_A1_reading_full_dread_track_adds_a_whole_floor():
 def test_6B1_A1_reading_three_steps_per_floor_a_floor_every_third_round():
     """A1 read as three stages a floor (threatened, breached, collapsed:
     maw.steps_per_floor=3): with no Dread a floor falls every third round, so 6 floors
-    last 18 rounds; a full track speeds it by a step."""
+    last 18 rounds; a full track speeds it by a step, or by a floor when read so."""
     st = two(overrides=["maw.steps_per_floor=3"])
     assert _collapse_rounds(st, 9) == [3, 6, 9]
     st = two(overrides=["maw.steps_per_floor=3"])
     assert _collapse_rounds(st, 3, full=(1,)) == [2]
+    # with a whole-floor Dread step (maw.dread_full_steps 3): a full track in round 1
+    # brings Floor 6 down at once (1 + 3 >= 3 steps), Floor 5 at 6 steps in round 3
+    st = two(overrides=["maw.steps_per_floor=3", "maw.dread_full_steps=3"])
+    assert _collapse_rounds(st, 3, full=(1,)) == [1, 3]
 
 
 def test_6B1_A1_continuous_pace_in_fine_steps():
@@ -1521,6 +1539,26 @@ def test_param_unspent_symbols_carry_when_not_lost():
     st.play_turn(0)
     rec = st.events(L.EV_RECRUIT)
     assert len(rec) == 1 and rec[0, 3] == 2
+
+
+@pytest.mark.parametrize("returns", ["true", "false"])
+def test_6A_A4_drawn_dice_return_or_go_to_a_discard_refilled_when_the_bag_is_empty(returns):
+    """§6A / A4: by default the dice drawn return to the bag at the end of the turn;
+    read as a deck (turn.bag_returns=false, a reading the reconstruction searches) they
+    go to a discard, and an empty bag is refilled from the discard at the start of a
+    turn: 8 dice and hands of h (the rule's 4, +1 for the Lineage) -> 8 - h in the bag and
+    h in the discard, then the last 8 - h drawn (0 + 8), then refilled: 8 - h + h again."""
+    st = dice_state(hand=4, overrides=[f"turn.bag_returns={returns}"], greed=8)
+    h = int(st.call(K.hand_size, p=np.int64(0)))
+    assert 0 < 8 - h < h                      # the second hand empties the bag
+    seen = []
+    for _ in range(3):
+        st.play_turn(0)
+        seen.append((st.bag_of(0).get("rogue", 0), int(st.st.disc[0, DIE["rogue"]])))
+    if returns == "true":
+        assert seen == [(8, 0)] * 3
+    else:
+        assert seen == [(8 - h, h), (0, 8), (8 - h, h)]
 
 
 def test_param_setback_from_bag():

@@ -1,0 +1,378 @@
+"""Rove's rules on hand-built states: the rulebook's worked examples (scope part B, §B3.12
+item 1), each set up as the rulebook draws it and checked against the outcome it states."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deepsim.rulesets import hexgrid
+from deepsim.rulesets.rove import kernel as K
+from deepsim.rulesets.rove import layout as L
+from deepsim.rulesets.rove.compile import compile_data, merge_content, parse_map
+from deepsim.rulesets.rove.odds import data
+from tests.rulesets.rove.state import action, build
+
+OPEN = (". . . . . . .\n . . . . . . .\n. . . . . . .\n . . . . . . .\n"
+        ". . . . . . .")
+KN = np.zeros(len(L.KNOBS), np.float64)
+KN[L.K_WEAKEST] = 1.0
+
+
+def _reach(st, name, op, x):
+    nc = len(st.gm.terrain)
+    rc = np.empty(nc, np.int64)
+    pc = np.empty((x + 1, nc), np.int64)
+    pk = np.empty((x + 1, nc), np.int64)
+    best = K.reach(st.U, st.u(name), st.occ, st.gm.terrain, st.trap, st.gm.nbr, L.OP[op], x,
+                   rc, pc, pk)
+    return rc, best, pc, pk
+
+
+# ---- Actions: Dash, Teleport; Line-of-Sight; Range; Target -----------------------------------
+
+def test_dash_detours_around_an_enemy_and_passes_an_ally():
+    """Dash, Example 2: the enemy (Nahoot) blocks the path; the Rover moves three spaces a
+    different way. An ally in the same space is passed (a dash enters allies' spaces)."""
+    text = ". . . . .\n . . . . ."
+    st = build(text, [("piercer", "rover", (0, 0), 10, 10, 0, False),
+                      ("nahoot", "adv", (1, 0), 3, 3, 0, False)])
+    rc, best, pc, pk = _reach(st, "piercer", "dash", 3)
+    goal = st.cell(2, 0)
+    assert rc[goal] == 3                           # around: three points, not two
+    path = np.empty(4, np.int64)
+    n = K.path_of(best, pc, pk, goal, path)
+    assert n == 3 and st.cell(1, 0) not in path[:n]
+    st2 = build(text, [("piercer", "rover", (0, 0), 10, 10, 0, False),
+                       ("flash", "rover", (1, 0), 9, 9, 0, False)])
+    rc2, *_ = _reach(st2, "piercer", "dash", 3)
+    assert rc2[goal] == 2                          # straight through the ally
+
+
+def test_teleport_passes_a_barrier_a_dash_cannot():
+    """Teleport, Example: the Flash teleports 3 past barriers (not a movement action)."""
+    text = ". # . .\n . # . .\n. # . ."
+    st = build(text, [("flash", "rover", (0, 1), 9, 9, 0, False),
+                      ("nahoot", "adv", (3, 1), 3, 3, 0, False)])
+    rc, *_ = _reach(st, "flash", "dash", 3)
+    assert rc[st.cell(2, 1)] >= K.BIG               # sealed off for a dash
+    ctr = np.zeros(2, np.uint64)
+    moved = K.rover_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                         st.gm.los, st.u("flash"), action("teleport", 3), 1, 1, KN,
+                         np.uint64(1), ctr, st.G, st.gi, st.si, st.ev, st.rules,
+                         np.zeros(0, np.int64), False)
+    assert moved == 1 and st.at("flash")[0] == 2     # across the wall, next to the Nahoot
+    assert st.gm.dist[st.U[0, L.U_CELL], st.U[1, L.U_CELL]] == 1
+
+
+def test_line_of_sight_is_blocked_by_a_barrier_only():
+    """Line-of-Sight, Example: the Flash sees enemy A but not B behind a barrier; units do
+    not block (only barrier spaces do)."""
+    gm = parse_map(". . # . .\n . . . . .", need_flag=False)
+    a, b = gm.index[(0, 0)], gm.index[(4, 0)]
+    assert gm.los[a, b] == 0                      # the straight line crosses the barrier
+    assert gm.los[a, gm.index[(1, 0)]] == 1
+    assert gm.los[gm.index[(0, 1)], gm.index[(4, 1)]] == 1   # the row below is clear
+    clear = parse_map(". . . . .\n . . . . .", need_flag=False)
+    assert clear.los[clear.index[(0, 0)], clear.index[(4, 0)]] == 1
+
+
+def test_center_los_grazing_is_a_parameter():
+    """AMB-R29: a centre line along a barrier's edge is blocked with ``los.graze_blocks``
+    and clear without it (it crosses no interior)."""
+    coords = np.array([hexgrid.axial_from_offset(c, r) for r in range(2) for c in range(3)],
+                      np.int64)
+    # (0,0) -> (1,1): the centre line passes the corner shared with (1,0) and (0,1)
+    blocking = np.zeros(6, np.uint8)
+    blocking[1] = 1                                # (1, 0)
+    grazed = hexgrid.center_los(coords, blocking, graze_blocks=True)
+    clean = hexgrid.center_los(coords, blocking, graze_blocks=False)
+    assert (grazed <= clean).all()                 # grazing can only block more
+    # (0,0) -> (1,1) runs along the edge (1,0) shares with (0,1): grazed, not crossed
+    assert grazed[0, 4] == 0 and clean[0, 4] == 1
+
+
+def test_range_two_to_three_cannot_hit_at_one():
+    """Range, Example: True Scale's Damage 2 Range 2-3 targets enemy A two spaces away, not
+    enemy B one space away."""
+    st = build(OPEN, [("scale", "rover", (1, 2), 14, 14, 0, False),
+                      ("a", "adv", (3, 2), 3, 3, 0, False),
+                      ("b", "adv", (2, 2), 3, 3, 0, False)])
+    here = st.U[0, L.U_CELL]
+    assert K.can_hit(st.U, st.gm.dist, st.gm.los, here, st.u("a"), 2, 3)
+    assert not K.can_hit(st.U, st.gm.dist, st.gm.los, here, st.u("b"), 2, 3)
+    out = np.empty(8, np.int64)
+    n = K.rover_targets(st.U, st.gm.dist, st.gm.los, 0, action("r_attack", 2, 2, 3), 0, 0, KN,
+                        np.uint64(1), np.zeros(2, np.uint64), st.G, out)
+    assert n == 1 and out[0] == st.u("a")
+
+
+def test_stripped_axe_gives_a_second_target():
+    """Target, Example: Strike targets one enemy; with the Stripped Axe (+1 target) both."""
+    st = build(OPEN, [("scale", "rover", (2, 2), 14, 14, 0, False),
+                      ("a", "adv", (3, 2), 3, 3, 0, False),
+                      ("b", "adv", (1, 2), 3, 3, 0, False)])
+    out = np.empty(8, np.int64)
+    strike = action("m_attack", 2, 1, 1)
+    args = (st.U, st.gm.dist, st.gm.los, 0, strike, 0)
+    assert K.rover_targets(*args, 0, KN, np.uint64(1), np.zeros(2, np.uint64), st.G, out) == 1
+    assert K.rover_targets(*args, 1, KN, np.uint64(1), np.zeros(2, np.uint64), st.G, out) == 2
+    assert {int(out[0]), int(out[1])} == {st.u("a"), st.u("b")}
+    d = data()
+    assert d.items["stripped_axe"].bonus == "target" and d.items["stripped_axe"].value == 1
+
+
+# ---- Push, Pull, Impact Damage, Falling --------------------------------------------------------
+
+def _push(st, perf, target, x, d, pull=False):
+    return K.push_sim(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                      st.U[st.u(perf), L.U_CELL], st.u(target), x, pull, d, 1, 2)
+
+
+def _do_push(st, perf, target, x, d):
+    K.do_push(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist, st.u(perf),
+              st.u(target), x, False, d, st.G, st.gi, st.si, st.ev, st.rules)
+
+
+EAST = 0
+
+
+def test_push_three_reaches_three():
+    """Push, Example 1: Push 3 on the adjacent Nahoot moves it the maximum, three spaces."""
+    st = build(". . . . . .", [("sophist", "rover", (0, 0), 12, 12, 0, False),
+                                ("nahoot", "adv", (1, 0), 3, 3, 0, False)])
+    r = _push(st, "sophist", "nahoot", 3, EAST)
+    assert r[0] == 3 and r[2] == 0 and r[5] == 1
+    _do_push(st, "sophist", "nahoot", 3, EAST)
+    assert st.at("nahoot") == (4, 0) and st.hp("nahoot") == 3
+
+
+def test_push_into_an_ally_stops_without_damage():
+    """Push, Example 2: the Nahadir blocks the direction; the Nahoot moves one space and
+    stops, no damage (a unit is not impassable terrain)."""
+    st = build(". . . . . .", [("sophist", "rover", (0, 0), 12, 12, 0, False),
+                                ("nahoot", "adv", (1, 0), 3, 3, 0, False),
+                                ("nahadir", "adv", (3, 0), 6, 6, 0, False)])
+    _do_push(st, "sophist", "nahoot", 3, EAST)
+    assert st.at("nahoot") == (2, 0) and st.hp("nahoot") == 3
+
+
+def test_push_two_target_three_full_impact_edge():
+    """Impact Damage, Example (Push 2, Range 1-3, Target 3): A is pushed the full 2 with no
+    damage; B cannot move for a barrier and suffers 2; C stops at the map edge after one
+    space with no damage."""
+    st = build(". . . . . .\n . . . . . .\n. . . # . .\n . . . . . .",
+               [("sophist", "rover", (1, 1), 12, 12, 0, False),
+                ("a", "adv", (2, 1), 5, 5, 0, False),
+                ("b", "adv", (2, 2), 5, 5, 0, False),
+                ("c", "adv", (0, 1), 5, 5, 0, False)])
+    _do_push(st, "sophist", "a", 2, EAST)
+    assert st.at("a") == (4, 1) and st.hp("a") == 5
+    _do_push(st, "sophist", "b", 2, EAST)           # (3, 2) is a barrier
+    assert st.at("b") == (2, 2) and st.hp("b") == 3
+    W = 3
+    r = _push(st, "sophist", "c", 2, W)             # off the map west of (0, 1): no step
+    assert r[5] == 0 or r[2] == 0
+    st2 = build(". . . .\n . . . .", [("sophist", "rover", (2, 1), 12, 12, 0, False),
+                                      ("c", "adv", (1, 1), 5, 5, 0, False)])
+    _do_push(st2, "sophist", "c", 2, W)
+    assert st2.at("c") == (0, 1) and st2.hp("c") == 5      # one space, then the edge
+
+
+def test_falling_slays_a_two_hp_nahoot_and_spares_a_three_hp_one():
+    """Falling, Examples 1-2: Push 3 moves the Nahoot one space toward open air; with 2 HP
+    the would-be impact 2 slays it; with 3 HP it stops there, undamaged."""
+    for hp, slain in ((2, True), (3, False)):
+        st = build(". . . o .", [("sophist", "rover", (0, 0), 12, 12, 0, False),
+                                 ("nahoot", "adv", (1, 0), hp, hp, 0, False)])
+        _do_push(st, "sophist", "nahoot", 3, EAST)
+        if slain:
+            assert st.U[st.u("nahoot"), L.U_STATE] == L.ST_GONE and st.gi[L.G_FALLS] == 1
+        else:
+            assert st.at("nahoot") == (2, 0) and st.hp("nahoot") == 3
+            assert st.gi[L.G_FALLS] == 0
+
+
+def test_a_rover_pushed_toward_open_air_only_stops():
+    """Falling applies to adversaries only; AMB-R27: a Rover stops as at the map edge."""
+    st = build(". . . o .", [("zinix", "adv", (0, 0), 5, 5, 0, False),
+                             ("flash", "rover", (1, 0), 1, 9, 0, False)])
+    _do_push(st, "zinix", "flash", 3, EAST)
+    assert st.at("flash") == (2, 0) and st.hp("flash") == 1
+
+
+# ---- Skill cards: Coordinated Assault -----------------------------------------------------------
+
+def _assault():
+    d = data()
+    comp = compile_data(merge_content(d, None), "skirmish")
+    ts = comp.classes.index("true_scale")
+    first = int(comp.cls_card[ts, 0])
+    return comp, first
+
+
+def test_coordinated_assault_costs_three_and_meets_fire_and_morph():
+    """Skill Cards, Example: Coordinated Assault costs 3 ether; a Fire die spent gives the
+    melee attack Push 1, a Morph die gives the ranged attack Ignore Defense; it flips to
+    Settling Groundwork."""
+    comp, f = _assault()
+    assert comp.face_names[f] == "Coordinated Assault"
+    assert comp.face_names[f + 1] == "Settling Groundwork"       # the other side
+    assert comp.faces[f, L.F_COST] == 3 and comp.faces[f, L.F_TYPE] == L.FACE_RAVE
+    E = {e: i for i, e in enumerate(("water", "earth", "fire", "air", "crux", "morph"))}
+    gi = np.zeros(len(L.GAME_INT), np.int64)
+    si = np.zeros((L.MAX_R, len(L.SEAT_INT)), np.int64)
+    aug = np.zeros((8, 7), np.int64)
+    for pool, push, ign in (({"fire": 1, "morph": 1, "water": 1}, 1, 1),
+                            ({"fire": 1, "water": 2}, 1, 0),
+                            ({"water": 3}, 0, 0)):
+        pers = np.zeros((L.MAX_R, 7), np.int64)
+        inf = np.zeros((L.MAX_R, 7), np.int64)
+        for e, n in pool.items():
+            pers[0, E[e]] = n
+        K.pay_face(pers, inf, 0, comp.faces, f, KN, np.uint64(1), np.zeros(2, np.uint64),
+                   aug, gi, si)
+        assert pers.sum() == 0 and inf.sum() == 3             # three dice infused
+        assert aug[0, L.B_PUSH] == push and aug[1, L.B_IGNORE] == ign
+
+
+def test_dim_dice_pay_a_rave():
+    """Ether Cost: "a number of ether and or dim dice" (errata O1): Dim pays; it meets no
+    ether check."""
+    comp, f = _assault()
+    pers = np.zeros((L.MAX_R, 7), np.int64)
+    inf = np.zeros((L.MAX_R, 7), np.int64)
+    pers[0, 6] = 3
+    aug = np.zeros((8, 7), np.int64)
+    K.pay_face(pers, inf, 0, comp.faces, f, KN, np.uint64(1), np.zeros(2, np.uint64), aug,
+               np.zeros(len(L.GAME_INT), np.int64), np.zeros((L.MAX_R, len(L.SEAT_INT)),
+                                                             np.int64))
+    assert inf[0, 6] == 3 and aug.sum() == 0
+
+
+# ---- the adversary AI (Primary Action Logic) ----------------------------------------------------
+
+def test_zinix_iron_jaw_targets_the_sophist_with_more_hp():
+    """Example 1: both Rovers are two spaces from the Zinix; the Sophist has more current
+    HP; the Zinix moves and attacks the Sophist."""
+    st = build(OPEN, [("flash", "rover", (1, 2), 6, 9, 0, False),
+                      ("sophist", "rover", (5, 2), 10, 12, 0, False),
+                      ("zinix", "adv", (3, 2), 5, 5, 0, False)])
+    blk = np.stack([action("dash", 3), action("m_attack", 3, 1, 1)])
+    focus = K.ai_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist, st.gm.los,
+                      st.aff, st.damage_die, st.u("zinix"), blk[0], blk, 1, st.rules, st.G,
+                      st.gi, st.si, st.ev, np.uint64(1), np.zeros(2, np.uint64))
+    assert focus == st.u("sophist")
+    z = st.U[st.u("zinix"), L.U_CELL]
+    assert st.gm.dist[z, st.U[st.u("sophist"), L.U_CELL]] == 1
+    # Hard Mode: the fewest HP instead
+    st.rules[L.R_FEWEST] = 1
+    st2 = build(OPEN, [("flash", "rover", (1, 2), 6, 9, 0, False),
+                       ("sophist", "rover", (5, 2), 10, 12, 0, False),
+                       ("zinix", "adv", (3, 2), 5, 5, 0, False)], fewest=1)
+    focus = K.ai_move(st2.U, st2.occ, st2.trap, st2.gm.terrain, st2.gm.nbr, st2.gm.dist,
+                      st2.gm.los, st2.aff, st2.damage_die, st2.u("zinix"), blk[0], blk, 1,
+                      st2.rules, st2.G, st2.gi, st2.si, st2.ev, np.uint64(1),
+                      np.zeros(2, np.uint64))
+    assert focus == st2.u("flash")
+
+
+def test_ashemak_takes_the_only_target_in_range():
+    """Example 2: Ashemak's Damage 1 Range 2-4: the Sophist has more HP but is not in range;
+    it attacks the Flash, the only valid target."""
+    st = build(OPEN, [("flash", "rover", (0, 2), 4, 9, 0, False),
+                      ("sophist", "rover", (4, 2), 12, 12, 0, False),
+                      ("ashemak", "adv", (3, 2), 4, 4, 0, False)])
+    out = np.empty(8, np.int64)
+    n = K.ai_targets(st.U, st.gm.dist, st.gm.los, st.aff, st.damage_die, st.u("ashemak"),
+                     action("r_attack", 1, 2, 4), -1, st.rules, st.G, st.gi, st.ev, out)
+    assert n == 1 and out[0] == st.u("flash")
+
+
+def test_wrathbone_moves_two_to_hit_three():
+    """Multi-target example: the Wrathbone could attack the adjacent Flash, but moving two
+    spaces reaches three targets (the Shadow Piercer, the Dune Dancer and a third unit); it
+    moves two and attacks those three."""
+    st = build(OPEN, [("flash", "rover", (0, 2), 9, 9, 0, False),
+                      ("piercer", "rover", (4, 2), 10, 10, 0, False),
+                      ("dancer", "rover", (3, 1), 11, 11, 0, False),
+                      ("ardorok", "rover", (3, 3), 5, 5, 0, False),
+                      ("wrathbone", "adv", (1, 2), 10, 10, 0, False)])
+    blk = np.stack([action("dash", 2), action("m_attack", 2, 1, 1, targets=3)])
+    K.ai_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist, st.gm.los, st.aff,
+              st.damage_die, st.u("wrathbone"), blk[0], blk, 1, st.rules, st.G, st.gi, st.si,
+              st.ev, np.uint64(1), np.zeros(2, np.uint64))
+    assert st.at("wrathbone") == (3, 2)
+    out = np.empty(8, np.int64)
+    n = K.ai_targets(st.U, st.gm.dist, st.gm.los, st.aff, st.damage_die, st.u("wrathbone"),
+                     blk[1], -1, st.rules, st.G, st.gi, st.ev, out)
+    assert n == 3 and set(out[:3].tolist()) == {st.u("piercer"), st.u("dancer"),
+                                                st.u("ardorok")}
+
+
+def test_onisski_heals_the_damaged_zinix_in_range():
+    """Healing Example 1: Recover 2, Range 0-3; the Onisski is unhurt; Zinix B is more
+    damaged but out of range; it heals Zinix A."""
+    st = build(OPEN, [("flash", "rover", (6, 4), 9, 9, 0, False),
+                      ("onisski", "adv", (0, 2), 4, 4, 0, False),
+                      ("zinix_a", "adv", (2, 2), 3, 5, 0, False),
+                      ("zinix_b", "adv", (6, 2), 1, 5, 0, False)])
+    out = np.empty(8, np.int64)
+    n = K.ai_heal_targets(st.U, st.gm.dist, st.gm.los, st.u("onisski"),
+                          action("heal", 2, 0, 3), st.G, st.ev, out)
+    assert n == 1 and out[0] == st.u("zinix_a")
+
+
+def test_nahadir_heals_itself_and_the_zinix():
+    """Healing Example 2: Ariose Incantation heals self and one ally within range 0-5: the
+    Nahadir heals itself and the Zinix."""
+    st = build(OPEN, [("flash", "rover", (6, 4), 9, 9, 0, False),
+                      ("nahadir", "adv", (1, 2), 4, 6, 0, False),
+                      ("zinix", "adv", (4, 2), 2, 5, 0, False),
+                      ("nahoot", "adv", (2, 2), 3, 3, 0, False)])
+    out = np.empty(8, np.int64)
+    n = K.ai_heal_targets(st.U, st.gm.dist, st.gm.los, st.u("nahadir"),
+                          action("heal", 2, 0, 5, targets=2), st.G, st.ev, out)
+    assert n == 2 and set(out[:2].tolist()) == {st.u("nahadir"), st.u("zinix")}
+
+
+def test_players_decide_a_tie_rover_favoured_or_worst_case():
+    """Primary Action Logic: a tie left after distance and HP is the players' to decide
+    (AMB-R1): ``rover_favoured`` sends the attack where it does the least damage (the
+    Rover with more defence), ``adversarial`` where it does the most."""
+    for tie, expect in ((L.TIE_ROVER, "guarded"), (L.TIE_ADVERSARIAL, "bare")):
+        st = build(OPEN, [("bare", "rover", (1, 2), 9, 9, 0, False),
+                          ("guarded", "rover", (5, 2), 9, 9, 2, False),
+                          ("zinix", "adv", (3, 2), 5, 5, 0, False)], tiebreak=tie)
+        blk = np.stack([action("dash", 3), action("m_attack", 2, 1, 1)])
+        focus = K.ai_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                          st.gm.los, st.aff, st.damage_die, st.u("zinix"), blk[0], blk, 1,
+                          st.rules, st.G, st.gi, st.si, st.ev, np.uint64(1),
+                          np.zeros(2, np.uint64))
+        assert focus == st.u(expect)
+        assert st.gi[L.G_TIES] == 1 and st.gi[L.G_TIECHOICE] == 1
+
+
+def test_adversaries_path_around_dangerous_spaces_when_they_can():
+    """Movement and Primary Action Logic: dangerous spaces count as difficult; an
+    adversary prefers a normal space at the same reach."""
+    st = build(". . . . .\n . ! . . .\n. . . . .",
+               [("flash", "rover", (3, 1), 9, 9, 0, False),
+                ("nahoot", "adv", (0, 1), 3, 3, 0, False)])
+    blk = np.stack([action("dash", 3), action("m_attack", 1, 1, 1)])
+    K.ai_move(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist, st.gm.los, st.aff,
+              st.damage_die, st.u("nahoot"), blk[0], blk, 1, st.rules, st.G, st.gi, st.si,
+              st.ev, np.uint64(1), np.zeros(2, np.uint64))
+    assert st.gm.dist[st.U[1, L.U_CELL], st.U[0, L.U_CELL]] == 1
+    assert st.gi[L.G_DANGER] == 0 and st.hp("nahoot") == 3
+
+
+def test_expected_damage_follows_the_damage_order():
+    """Damage Resolution: base + the die's affinity (Dim +0) - defence, at least 0: base 2,
+    fire +2, water -2, defence 1 over the d8 (6 elements + 2 Dim) averages 9/8."""
+    st = build(OPEN, [("flash", "rover", (0, 0), 9, 9, 0, False),
+                      ("zinix", "adv", (1, 0), 5, 5, 1, False)])
+    st.aff[0, 2] = 2                              # fire
+    st.aff[0, 0] = -2                             # water
+    e = K.expected_damage(st.U, st.aff, 0, 1, 2, False, st.damage_die, 1)
+    assert abs(e - 9 / 8) < 1e-12
+    assert abs(K.expected_damage(st.U, st.aff, 0, 1, 2, True, st.damage_die, 1) - 16 / 8) < 1e-12
