@@ -125,9 +125,14 @@ CALIBRATION_GAMES ?= 50000
 DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
-# kept as a run; $(FINDINGS_LADDER_GAMES) games per rung (the search rungs cost about
-# 60 ms of CPU per game at 32 rollouts: docs/performance.md)
-FINDINGS_LADDER_GAMES ?= 2000
+# kept as a run; $(FINDINGS_LADDER_GAMES) games per rung and $(FINDINGS_LADDER_DEPTH) deals
+# per head-to-head (the search-32 rung costs about 110 ms of CPU per game on this mixed
+# field, 15 CPU min for the whole ladder: docs/performance.md; the ladder's own default,
+# 20,000 games and 10,000 deals, is ~1.5 CPU hours here). FINDINGS compares it with the ladder the search
+# before its paired rollouts played ($(FINDINGS_LADDER_BEFORE), 2,000 games, same seed).
+FINDINGS_LADDER_GAMES ?= 4000
+FINDINGS_LADDER_DEPTH ?= 1000
+FINDINGS_LADDER_BEFORE ?= reports/findings/ladder-before
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
 # (RECONSTRUCT_RESPOND_TRIALS x RECONSTRUCT_RESPOND_GAMES per company); rounding,
@@ -236,7 +241,7 @@ findings-reconstruct-section: $(STAMP)
 findings-ladder-runs: $(STAMP)
 	rm -rf $(FINDINGS_RUNS)/ladder $(FINDINGS_RUNS)/ladder-rungs
 	$(VENV)/bin/deepsim ladder scenarios/deepfall-mixed.yaml --games $(FINDINGS_LADDER_GAMES) \
-		--depth-games 0 --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
+		--depth-games $(FINDINGS_LADDER_DEPTH) --runs $(FINDINGS_RUNS)/ladder-rungs --out $(FINDINGS_RUNS)/ladder --quiet
 
 findings-calibration: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.calibration \
@@ -245,7 +250,7 @@ findings-calibration: $(STAMP)
 # only the ladder's section of reports/FINDINGS.md, the rest as the last make findings left it
 findings-ladder: findings-ladder-runs
 	$(VENV)/bin/python -m deepsim.studies.deepfall_findings --ladder $(FINDINGS_RUNS)/ladder \
-		--ladder-only --out reports
+		--ladder-before $(FINDINGS_LADDER_BEFORE) --ladder-only --out reports
 
 findings: $(STAMP) findings-ladder-runs findings-press-runs
 	$(VENV)/bin/deepsim run scenarios/deepfall-mixed.yaml --games $(FINDINGS_GAMES) \
@@ -266,7 +271,8 @@ findings: $(STAMP) findings-ladder-runs findings-press-runs
 		$(FINDINGS_RUNS)/mixed-spf1 $(FINDINGS_RUNS)/mixed-a20 \
 		$(foreach a,exits-a exits-b aggression-a aggression-b,$(FINDINGS_RUNS)/b5-$(a)) \
 		--meta $(FINDINGS_RUNS)/mixed-meta \
-		$(foreach d,$(RECONSTRUCT_DIRS),--reconstruct $(d)) --ladder $(FINDINGS_RUNS)/ladder --out reports
+		$(foreach d,$(RECONSTRUCT_DIRS),--reconstruct $(d)) --ladder $(FINDINGS_RUNS)/ladder \
+		--ladder-before $(FINDINGS_LADDER_BEFORE) --out reports
 	$(RECONSTRUCT_SECTION)
 	$(BALANCE_SECTION)
 

@@ -3,11 +3,12 @@
     python tools/search_strength.py play --label new --base greedy [--knobs k=v,...]
         [--rollouts 32] [--companies all|six|Lineage:Calling,...]
         [--opponents greedy,martyr,balanced,cautious] [--deals 100] [--seed 4601]
-        --out FILE.csv
+        [--players 2] --out FILE.csv
     python tools/search_strength.py compare A.csv [B.csv ...] [--min 0.55]
 
 ``play``: for each company and each opponent style, 2-player games of identical companies
-(both seats the company; each deal played twice with the seats swapped: ``rotate_seats``):
+(both seats the company; each deal played twice with the seats swapped: ``rotate_seats``;
+with ``--players N``, N seats of the company, each deal played in its N rotations):
 one seat a search bot (the style ``--base`` with ``rollouts`` and ``--knobs``; ``--base
 auto:FILE`` reads a base style per company from a CSV with columns company, base), the
 other the opponent. Writes one row per deal: label, company, opponent, deal, the search
@@ -56,11 +57,12 @@ def name(lin: str, cal: str) -> str:
 
 
 def scenario(base: str, knobs: dict, lin: str, cal: str, opponent: str, deals: int,
-             seed: int) -> dict:
-    return {"name": "search-2p", "ruleset": "deepfall", "players": 2, "seed": seed,
-            "games": deals, "companies": {"unique": False}, "rotate_seats": True,
-            "seats": [{"lineage": lin, "calling": cal, "bot": base, "knobs": knobs},
-                      {"lineage": lin, "calling": cal, "bot": opponent}]}
+             seed: int, players: int = 2) -> dict:
+    return {"name": f"search-{players}p", "ruleset": "deepfall", "players": players,
+            "seed": seed, "games": deals, "companies": {"unique": False},
+            "rotate_seats": True,
+            "seats": [{"lineage": lin, "calling": cal, "bot": base, "knobs": knobs}]
+            + [{"lineage": lin, "calling": cal, "bot": opponent}] * (players - 1)}
 
 
 def strongest_bases(comps: list[tuple[str, str]], seed: int, deals: int) -> dict[str, str]:
@@ -123,35 +125,36 @@ def play(a) -> None:
                 if (comp, opp) in done:
                     continue
                 base = bases.get(comp, a.base)
-                sc = scenario(base, knobs, lin, cal, opp, a.deals, a.seed)
+                sc = scenario(base, knobs, lin, cal, opp, a.deals, a.seed, a.players)
                 p = RULESET.prepare(sc, source="<search_strength>")
                 t = time.process_time()
-                _g, s = RULESET.run_chunk(p, 0, 2 * a.deals)
+                _g, s = RULESET.run_chunk(p, 0, a.players * a.deals)
                 dt = time.process_time() - t
-                wins = _search_wins(s)
+                wins = _search_wins(s, a.players)
                 for d, x in enumerate(wins):
                     w.writerow([a.label, comp, opp, base, d, f"{x:.6g}", f"{dt:.3f}"])
                 fh.flush()
-                print(f"{a.label} {comp:24s} vs {opp:9s}: {wins.sum() / (2 * a.deals):.3f} "
-                      f"({2 * a.deals / dt:.1f} games/s per core)", flush=True)
+                n = a.players * a.deals
+                print(f"{a.label} {comp:24s} vs {opp:9s}: {wins.sum() / n:.3f} "
+                      f"({n / dt:.1f} games/s per core)", flush=True)
 
 
-def _search_wins(s: pd.DataFrame) -> np.ndarray:
-    """The search seat's wins per deal (its two seat-games summed; rows game-major, a
-    deal's two plays consecutive games). The search seat is the one whose bot is not the
+def _search_wins(s: pd.DataFrame, players: int = 2) -> np.ndarray:
+    """The search seat's wins per deal (its ``players`` seat-games summed; rows game-major,
+    a deal's plays consecutive games). The search seat is the one whose bot is not the
     opponent's style name (knob overrides label it ``name*``)."""
     mine = s[s["bot"].astype(str).str.endswith("*")].sort_values("game")
-    return mine["win"].to_numpy(float).reshape(-1, 2).sum(axis=1)
+    return mine["win"].to_numpy(float).reshape(-1, players).sum(axis=1)
 
 
-def share(w: np.ndarray) -> str:
-    wins, n = float(w.sum()), 2 * len(w)
+def share(w: np.ndarray, players: int = 2) -> str:
+    wins, n = float(w.sum()), players * len(w)
     lo, hi = wilson_interval(np.array([wins]), np.array([n]))
     return f"{wins / n:.3f} [{float(lo[0]):.3f}, {float(hi[0]):.3f}]"
 
 
-def paired(w: np.ndarray, base: np.ndarray) -> str:
-    d = (w - base) / 2
+def paired(w: np.ndarray, base: np.ndarray, players: int = 2) -> str:
+    d = (w - base) / players
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
     return f"{d.mean():+.3f} [{d.mean() - half:+.3f}, {d.mean() + half:+.3f}]"
 
@@ -164,19 +167,20 @@ def compare(a) -> None:
         label = df["label"].iloc[0]
         cells = df.groupby(["company", "opponent"], sort=False)
         cpu = cells["cpu_s"].first().sum()
-        games = 2 * len(df)
+        k = a.players
+        games = k * len(df)
         print(f"\n{label} ({os.path.basename(f)}): {games} games, "
               f"{games / cpu:.1f} games/s per core ({cpu:.0f} CPU s)")
         for opp, g in df.groupby("opponent", sort=False):
-            per = g.groupby("company")["wins"].sum() / (2 * g.groupby("company").size())
+            per = g.groupby("company")["wins"].sum() / (k * g.groupby("company").size())
             low = per[per < a.min]
-            line = (f"  vs {opp:9s} {share(g['wins'].to_numpy())}; lowest {per.min():.3f} "
+            line = (f"  vs {opp:9s} {share(g['wins'].to_numpy(), k)}; lowest {per.min():.3f} "
                     f"({per.idxmin()}); {len(low)} of {len(per)} companies below {a.min}")
             if df is not first:
                 m = g.merge(first, on=key, suffixes=("", "_0"))
                 if len(m):
                     line += (f"; vs {first['label'].iloc[0]} on {len(m)} deals: "
-                             f"{paired(m['wins'].to_numpy(), m['wins_0'].to_numpy())}")
+                             f"{paired(m['wins'].to_numpy(), m['wins_0'].to_numpy(), k)}")
             print(line)
             if a.verbose:
                 for c, v in per.sort_values().items():
@@ -197,9 +201,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=4601)
     p.add_argument("--pick-deals", type=int, default=2000,
                    help="deals per company to find its strongest heuristic (--base strongest)")
+    p.add_argument("--players", type=int, default=2,
+                   help="seats: the search seat and players - 1 opponents (all the company)")
     p.add_argument("--out", required=True)
     c = sub.add_parser("compare")
     c.add_argument("files", nargs="+")
+    c.add_argument("--players", type=int, default=2, help="the files' --players")
     c.add_argument("--min", type=float, default=0.55)
     c.add_argument("--verbose", action="store_true")
     a = ap.parse_args()

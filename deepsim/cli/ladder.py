@@ -85,7 +85,7 @@ def ladder(
                         "search-K (K rollouts). Default: random,strongest[,meta:the "
                         "scenario's faction_bots file][,search-8,search-32].")] = None,
     games: options.games(
-        "Games per rung's field (default 20,000: about 20 minutes for a 4-player scenario with "
+        "Games per rung's field (default 20,000: about 40 minutes for a 4-player scenario with "
         "the default rungs on an idle 2-core machine, docs/performance.md).", kind=int) = 20_000,
     depth_games: Annotated[int | None, typer.Option(
         "--depth-games", help="Deals per head-to-head pass (two passes; default "

@@ -29,7 +29,8 @@ from deepsim.report.model import Section, Table
 from deepsim.report.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_MEASURED
 from deepsim.reporting import load_run
 
-__all__ = ["FLIP", "claims_by_rung", "claims_frame", "claims_sections", "flags", "runs_base"]
+__all__ = ["FLIP", "before_after_table", "claims_by_rung", "claims_frame", "claims_sections",
+           "flags", "runs_base", "short_frame"]
 
 FLIP = "depends on play skill"
 _SHORT = {HOLDS: "holds", FAILS: "fails", INCONCLUSIVE: "?", NOT_MEASURED: "-"}
@@ -131,10 +132,7 @@ def claims_sections(result, by_rung: dict[str, list] | None = None) -> list[Sect
         "own (a rule variant, 2-player matchups) are not measured here (* on a verdict: "
         "part not measured; -: not measured at all, e.g. a claim about a bot style the "
         "rung does not play).")
-    rows = [[r["claim"], *[_short(r[lab]) for lab in order], ", ".join(r["flags"])]
-            for _, r in df.iterrows()]
-    s.tables.append(Table("Claim verdict per rung (R1 weakest)", pd.DataFrame(
-        rows, columns=["claim", *[f"R{j + 1}" for j in range(len(order))], "flag"])))
+    s.tables.append(Table("Claim verdict per rung (R1 weakest)", short_frame(df)))
     d = Section("ladder-claims-parts", "Claims per rung: what changed")
     for _, r in df.iterrows():
         if not r["flags"]:
@@ -148,3 +146,37 @@ def claims_sections(result, by_rung: dict[str, list] | None = None) -> list[Sect
         d.paragraphs.append(f"**{r['claim']}** *{r['text']}* ({', '.join(r['flags'])}): "
                             + " | ".join(lines))
     return [s, d] if d.paragraphs else [s]
+
+
+def short_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A :func:`claims_frame` as the table "Claim verdict per rung" prints it: ``claim``,
+    ``R1``..``Rn`` (holds / fails / ? / -, * for a part not measured) and ``flag`` (the
+    flags joined by ", "); the form a ladder's claims are kept in (``claims.csv``)."""
+    order = [c for c in df.columns if c not in ("claim", "text", "flags")]
+    rows = [[r["claim"], *[_short(r[lab]) for lab in order], ", ".join(r["flags"])]
+            for _, r in df.iterrows()]
+    return pd.DataFrame(rows, columns=["claim", *[f"R{j + 1}" for j in range(len(order))],
+                                       "flag"])
+
+
+def before_after_table(before: pd.DataFrame, after: pd.DataFrame, before_name: str,
+                       after_name: str) -> Table:
+    """Each claim's verdict per rung in two ladders side by side: ``before`` and ``after``
+    in the form of :func:`short_frame` (columns ``claim``, ``R1``..``Rn``, ``flag``),
+    rungs matched by position. A claim missing from one side shows ``-`` there."""
+    rungs = [c for c in after.columns if c.startswith("R")]
+    b = before.set_index("claim")
+    rows = []
+    for _, r in after.iterrows():
+        old = b.loc[r["claim"]] if r["claim"] in b.index else None
+        rows.append([r["claim"],
+                     " ".join("-" if old is None or k not in old.index else str(old[k])
+                              for k in rungs),
+                     "" if old is None or pd.isna(old.get("flag")) else str(old["flag"]),
+                     " ".join(str(r[k]) for k in rungs), r["flag"]])
+    return Table("Claim verdicts per rung, before and after", pd.DataFrame(rows, columns=[
+        "claim", f"{before_name}: {' '.join(rungs)}", "flag before",
+        f"{after_name}: {' '.join(rungs)}", "flag after"]),
+        note="Verdicts per rung, weakest first (holds / fails / ? inconclusive / - not "
+             "measured; * a part not measured).")
+

@@ -12,7 +12,9 @@ report of the primary run into ``PRIMARY_RUN/report/``. With ``--meta META_RUN``
 side by side (:mod:`deepsim.meta.sidebyside`), a flip marked "depends on play skill".
 With ``--ladder LADDER_DIR`` (a ``deepsim ladder --runs`` folder, ``make findings-ladder``)
 it adds each claim's verdict per rung of the skill ladder (:mod:`deepsim.ladder.claims`);
-``--ladder-only`` puts that section into the existing FINDINGS.md without the other runs.
+``--ladder-only`` puts that section into the existing FINDINGS.md without the other runs;
+``--ladder-before OLD_LADDER_DIR`` adds the comparison with a ladder played by the earlier
+search (:mod:`deepsim.ladder.compare`).
 """
 
 from __future__ import annotations
@@ -203,18 +205,48 @@ LADDER_HEADING = "## Claims along the skill ladder"
 LADDER_FIGURE = "ladder.png"
 
 
-def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
-                    ) -> tuple[list[str], bytes]:
+#: what the committed "before" ladder (``reports/findings/ladder-before/``) searched with
+LADDER_BEFORE_LABEL = (
+    "the search of the first ladder (`search_paired: 0`, `search_glory: 0`, "
+    "`search_opponents: 0`, `search_margin: 0`, `search_extra: 0`, `search_press: 0`: "
+    "one running dice "
+    "stream per rollout, the win alone as a rollout's value, every other seat modelled "
+    "by the searcher's heuristic, any lead overriding the heuristic)")
+LADDER_AFTER_LABEL = (
+    "the search of this ladder (the knobs' defaults: paired rollouts, a stream per "
+    "future hand; the Glory margin as a tie-break; each other seat modelled by its own "
+    "heuristic; the override rule at 1 standard error with up to 2 more batches; each "
+    "Press On searched too; docs/RULES.md, \"The search bot\")")
+#: the ladder's own default budget (deepsim ladder --games / --depth-games defaults)
+LADDER_DEFAULT_GAMES = 20_000
+
+
+def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/",
+                    before: str | Path | None = None) -> tuple[list[str], bytes]:
     """The section "Claims along the skill ladder" of a ``deepsim ladder --runs`` folder
     (markdown lines) and its plot (PNG bytes, written as ``findings/ladder.png``).
+
+    ``before``: a ladder folder of the same scenario and seed played with the earlier
+    search (``reports/findings/ladder-before/``): the subsection "Before and after"
+    (:func:`deepsim.ladder.compare.compare_section`).
 
     Raises
     ------
     InputError
-        Not a ladder's folder, or one that kept no rung runs.
+        Not a ladder's folder, or one that kept no rung runs; a ``before`` ladder of
+        another scenario, seed or number of rungs.
     """
-    from deepsim.ladder.claims import claims_sections
-    from deepsim.ladder.report import load_result, skill_section
+    import pandas as pd
+
+    from deepsim.ladder.claims import (
+        before_after_table,
+        claims_by_rung,
+        claims_frame,
+        claims_sections,
+        short_frame,
+    )
+    from deepsim.ladder.compare import compare_section
+    from deepsim.ladder.report import check_summary, load_result, skill_section
 
     result = load_result(ladder_dir)
     if not result.info.get("runs_dir"):
@@ -222,19 +254,37 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
                          "DIR`", file=str(ladder_dir))
     info = result.info
     rungs = "; ".join(f"R{j + 1} {r.label}" for j, r in enumerate(result.rungs))
+    depth = int(info.get("depth_games") or 0)
+    check = int(info.get("check_games") or 0)
+    from collections import Counter
+
+    bases = Counter((info.get("search_bases") or {}).values())
+    base_text = ("the search rungs search on each company's own strongest heuristic in "
+                 "that field: " + ", ".join(f"{s} for {n}" for s, n in bases.most_common())
+                 + " companies" if bases else "the search rungs search on it")
+    games = int(info["games"])
     lines = [LADDER_HEADING, "",
              (f"The claims and the companies' verdicts under fields of rising play strength "
-              f"(`deepsim ladder {info['scenario']} --games {info['games']} --runs ...`, "
-              f"`make findings-ladder`; the report: `{Path(ladder_dir)}/ladder.md`): every "
-              f"seat of a rung plays the rung's bots, {info['games']:,} games per rung on "
-              f"the same deals (seed {info['seed']}); rungs, weakest first: {rungs}"
+              f"(`deepsim ladder {info['scenario']} --games {games} --depth-games {depth} "
+              f"--check-games {check} --runs ...`, `make findings-ladder`; the report: "
+              f"`{Path(ladder_dir)}/ladder.md`): every seat of a rung plays the rung's bots, "
+              f"{games:,} games per rung on the same deals (seed {info['seed']}); rungs, "
+              f"weakest first: {rungs}"
               + (f" (strongest heuristic of the scenario's own field: "
-                 f"**{result.strongest}**; the search rungs search on it)"
-                 if result.strongest else "")
-              + f". A smaller budget than the runs above ({info['wall_time_s'] / 60:.0f} "
-              f"min wall, {info.get('cpu_time_s', float('nan')) / 60:.0f} min CPU): many "
-              "company verdicts are inconclusive at this size, the claims less so."), ""]
-    for sec in claims_sections(result):
+                 f"**{result.strongest}**; {base_text})" if result.strongest else "")
+              + f". {info['wall_time_s'] / 60:.0f} min wall, "
+              f"{info.get('cpu_time_s', float('nan')) / 60:.0f} min CPU on "
+              f"{info['threads']} thread(s)"
+              + (f"; a smaller budget than the ladder's default ({LADDER_DEFAULT_GAMES:,} "
+                 f"games per rung, {LADDER_DEFAULT_GAMES // 2:,} deals per head-to-head: "
+                 f"`make findings-ladder FINDINGS_LADDER_GAMES={LADDER_DEFAULT_GAMES} "
+                 f"FINDINGS_LADDER_DEPTH={LADDER_DEFAULT_GAMES // 2}`), so some company "
+                 "verdicts are inconclusive at this size, the claims less so"
+                 if games < LADDER_DEFAULT_GAMES else "") + "."), ""]
+    if len(result.check):
+        lines += [check_summary(result), ""]
+    by_rung = claims_by_rung(result)
+    for sec in claims_sections(result, by_rung):
         lines += md_section(sec, image_prefix, level=3)
     skill = skill_section(result)
     skill.title = "Company verdicts along the ladder"
@@ -242,6 +292,19 @@ def ladder_markdown(ladder_dir: str | Path, image_prefix: str = f"{FIGURE_DIR}/"
     for f in skill.figures:
         f.name = LADDER_FIGURE
     lines += md_section(skill, image_prefix, level=3)
+    if before is not None:
+        sec = compare_section(load_result(before), result, before_label=LADDER_BEFORE_LABEL,
+                              after_label=LADDER_AFTER_LABEL)
+        sec.title = "Before and after the search's paired rollouts"
+        sec.paragraphs[0] += f" The before ladder's folder: `{Path(before)}`."
+        claims_csv = Path(before) / "claims.csv"
+        if claims_csv.is_file():      # the claims per rung as the before ladder gave them
+            sec.tables.append(before_after_table(
+                pd.read_csv(claims_csv, dtype=str, keep_default_na=False),
+                short_frame(claims_frame(by_rung)),
+                f"before ({int(load_result(before).info['games']):,} games)",
+                f"after ({games:,} games)"))
+        lines += md_section(sec, image_prefix, level=3)
     return lines, png
 
 
@@ -342,7 +405,8 @@ def findings_markdown(report: Report, image_prefix: str = f"{FIGURE_DIR}/",
 def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
                    options: list[str] | None = None, meta: str | Path | None = None,
                    reconstruct: str | Path | list | None = None,
-                   ladder: str | Path | None = None) -> list[Path]:
+                   ladder: str | Path | None = None,
+                   ladder_before: str | Path | None = None) -> list[Path]:
     """Build the report of ``run_dirs`` and write FINDINGS.md, its plots and the full report;
     with ``meta`` (a run of the meta field), the verdicts side by side.
 
@@ -378,7 +442,7 @@ def write_findings(run_dirs: list[str | Path], out: str | Path = "reports",
     written = [out / "FINDINGS.md"]
     ladder_lines = None
     if ladder is not None:
-        ladder_lines, png = ladder_markdown(ladder)
+        ladder_lines, png = ladder_markdown(ladder, before=ladder_before)
         (fig_dir / LADDER_FIGURE).write_bytes(png)
         written.append(fig_dir / LADDER_FIGURE)
     text = findings_markdown(report, skill=skill, ladder=ladder_lines)
@@ -422,9 +486,11 @@ def write_figures(runs: list, config: ReportConfig, path: Path) -> Path:
     return path
 
 
-def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[Path]:
+def write_ladder_only(ladder: str | Path, out: str | Path = "reports",
+                      before: str | Path | None = None) -> list[Path]:
     """Put the ladder's section (:func:`ladder_markdown`) into ``out/FINDINGS.md`` (written
     by an earlier ``make findings``), replacing an earlier one; the rest is unchanged.
+    ``before``: an earlier ladder to compare with (:func:`ladder_markdown`).
 
     Raises
     ------
@@ -436,7 +502,7 @@ def write_ladder_only(ladder: str | Path, out: str | Path = "reports") -> list[P
     if not md.is_file():
         raise InputError("no FINDINGS.md to add the ladder to (run make findings)",
                          file=str(md))
-    lines, png = ladder_markdown(ladder)
+    lines, png = ladder_markdown(ladder, before=before)
     from deepsim.atomic import atomic_write_text
 
     fig = out / FIGURE_DIR / LADDER_FIGURE
@@ -486,6 +552,9 @@ def main(argv: list[str] | None = None) -> int:
                          "space): append the section over all of them")
     ap.add_argument("--ladder", default=None,
                     help="a `deepsim ladder --runs` folder: each claim's verdict per rung")
+    ap.add_argument("--ladder-before", default=None,
+                    help="a ladder folder of the same scenario and seed played with the "
+                         "earlier search: the section 'Before and after'")
     ap.add_argument("--ladder-only", action="store_true",
                     help="only put the --ladder section into the existing OUT/FINDINGS.md")
     ap.add_argument("--readings-only", action="store_true",
@@ -499,12 +568,13 @@ def main(argv: list[str] | None = None) -> int:
             if not args.ladder or args.runs:
                 raise InputError("--ladder-only takes --ladder LADDER_DIR and no runs",
                                  key="--ladder-only")
-            paths = write_ladder_only(args.ladder, args.out)
+            paths = write_ladder_only(args.ladder, args.out, before=args.ladder_before)
         elif not args.runs:
             raise InputError("no run directory given")
         else:
             paths = write_findings(args.runs, args.out, args.option, meta=args.meta,
-                                   reconstruct=args.reconstruct, ladder=args.ladder)
+                                   reconstruct=args.reconstruct, ladder=args.ladder,
+                                   ladder_before=args.ladder_before)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

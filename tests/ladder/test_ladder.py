@@ -328,6 +328,42 @@ def test_kept_rung_runs_give_the_ladders_verdicts_and_the_claims_per_rung(tmp_pa
     assert "| B2 |" in text and (tmp_path / "f" / "findings" / "ladder.png").is_file()
     assert main(["--ladder", str(tmp_path / "a"), "--ladder-only", "--out",
                  str(tmp_path / "f")]) == 2  # a ladder without kept runs
+    # before and after: a ladder of fewer games is the first games of the larger one's
+    from deepsim.ladder.compare import compare_section, flips_and_unsettled, verdicts_at
+
+    small = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "s",
+                       runs=tmp_path / "rs", **(kw | {"games": 20}))
+    pd.testing.assert_frame_equal(verdicts_at(b, 20), small.verdicts)
+    pd.testing.assert_frame_equal(verdicts_at(b, 40), b.verdicts)
+    with pytest.raises(InputError, match="fewer than"):
+        verdicts_at(b, 41)
+    with pytest.raises(InputError, match="kept no rung runs"):
+        verdicts_at(a, 20)
+    sec = compare_section(small, b, before_label="X", after_label="Y")
+    cols = list(sec.tables[0].frame.columns)
+    assert cols[1:] == ["before (20 games)", "after, its first 20 games", "after (40 games)"]
+    flips, unsettled = flips_and_unsettled(small.verdicts, ["random", "greedy"])
+    assert sec.tables[0].frame.iloc[1, 1] == str(len(unsettled))
+    assert sec.tables[0].frame.iloc[0, 1] == str(len(flips))
+    # the paired column is the before column when only the budget differs
+    assert (sec.tables[0].frame.iloc[:, 1] == sec.tables[0].frame.iloc[:, 2]).all()
+    # the before ladder's claims as FINDINGS printed them, side by side with the after's
+    from deepsim.ladder.claims import claims_by_rung, claims_frame, short_frame
+
+    kept = short_frame(claims_frame(claims_by_rung(small)))
+    assert list(kept.columns) == ["claim", "R1", "R2", "flag"] and "B2" in set(kept["claim"])
+    kept.to_csv(tmp_path / "s" / "claims.csv", index=False)
+    assert main(["--ladder", str(tmp_path / "b"), "--ladder-before", str(tmp_path / "s"),
+                 "--ladder-only", "--out", str(tmp_path / "f")]) == 0
+    text = md.read_text()
+    assert text.count(LADDER_HEADING) == 1 and "### Before and after" in text
+    assert "Claim verdicts per rung, before and after" in text
+    assert "| claim | before (20 games): R1 R2 | flag before | after (40 games): R1 R2 |" in text
+    assert text.index("### Before and after") < text.index("## Claims table")
+    other = run_ladder("scenarios/deepfall-2p.yaml", out=tmp_path / "o", seed=5,
+                       **(kw | {"games": 20}))
+    with pytest.raises(InputError, match="differ in seed"):
+        compare_section(other, b, before_label="X", after_label="Y")
     # the rung runs removed: the report renders again, the claims section says why not
     import shutil
 
