@@ -93,6 +93,11 @@ from deepsim.rulesets.rove.layout import (
     F_TYPE,
     FACE_RAVE,
     G_ADMG,
+    G_ADV_DMG,
+    G_ADV_DOWNS,
+    G_ADV_LEFT,
+    G_ADV_TRACK,
+    G_BLK_DMG,
     G_AUGMET,
     G_AUGMISS,
     G_DANGER,
@@ -142,6 +147,7 @@ from deepsim.rulesets.rove.layout import (
     MAX_ITEMS,
     MAX_R,
     MAX_TYPES,
+    MAX_BLOCKS,
     MAX_UNITS,
     O_DOWNED,
     O_LIMIT,
@@ -221,6 +227,7 @@ from deepsim.rulesets.rove.layout import (
     T_OPEN,
     TIE_ADVERSARIAL,
     TIE_ROVER,
+    TRACK_ROUNDS,
     U_AFF,
     U_BASEDEF,
     U_CELL,
@@ -250,8 +257,10 @@ BIG = 1 << 40
 DIM = 6                   # the pools' Dim slot (after the six elements)
 
 # the game-wide bundle of small int64 state: G[...]
-(GS_ROUND, GS_R, GS_NU, GS_OVER, GS_OUTCOME, GS_NEV, GS_TRACE, GS_PHASE) = range(8)
-GS_N = 8
+# GS_SLOT: the track slot of the adversary block being performed (-1: none, or On Advance)
+(GS_ROUND, GS_R, GS_NU, GS_OVER, GS_OUTCOME, GS_NEV, GS_TRACE, GS_PHASE,
+ GS_SLOT) = range(9)
+GS_N = 9
 
 
 # ---- randomness ----------------------------------------------------------------------------
@@ -475,10 +484,17 @@ def hurt(U, occ, v, amount, src, G, gi, si, ev, rules):
     if U[v, U_FACTION] == ROVER:
         si[v, S_TAKEN] += lost
         gi[G_ADMG] += lost if src >= 0 else 0
+        by = U[src, U_KIND] if src >= 0 and U[src, U_FACTION] == ADVERSARY else -1
+        if by >= 0:
+            gi[G_ADV_DMG + by] += lost
+            if G[GS_SLOT] >= 0:
+                gi[G_BLK_DMG + by * MAX_BLOCKS + G[GS_SLOT]] += lost
         if U[v, U_HP] == 0:
             U[v, U_STATE] = ST_DOWNED
             si[v, S_DOWNS] += 1
             gi[G_DOWNS] += 1
+            if by >= 0:
+                gi[G_ADV_DOWNS + by] += 1
             if si[v, S_FIRSTDOWN] < 0:
                 si[v, S_FIRSTDOWN] = G[GS_ROUND]
             _ev(ev, G, EV_DOWNED, v, src, 0, 0)
@@ -1747,6 +1763,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     ctr[0] = DICE_CTR
     G = np.zeros(GS_N, np.int64)
     G[GS_TRACE] = 1 if trace else 0
+    G[GS_SLOT] = -1
     R = rover_opts[below(key, np.uint64(0), rover_opts.shape[0])]     # The Value of R
     G[GS_R] = R
     cls_of = np.empty(R, np.int64)
@@ -1928,6 +1945,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                                             rules, key, ctr, bkey, G, gi, si, ev)
         for t in range(ntypes):
             b = adv_blk[t, track[t]]
+            if rnd <= TRACK_ROUNDS:
+                gi[G_ADV_TRACK + t] |= track[t] << (3 * (rnd - 1))
             for v in range(R, nu):
                 if G[GS_OVER] != 0:
                     break
@@ -1936,8 +1955,10 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 U[v, U_DEFTOK] = 0                       # Defense: removed at its turn
                 U[v, U_TURNCELL] = U[v, U_CELL]
                 _ev(ev, G, EV_BLOCK, v, t, track[t], 0)
+                G[GS_SLOT] = track[t]
                 adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
                                 blocks, b, v, rules, key, ctr, bkey, G, gi, si, ev)
+                G[GS_SLOT] = -1
                 if U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                     c = U[v, U_CELL]
                     if terrain[c] == T_DANGEROUS and c == U[v, U_TURNCELL] and \
@@ -1956,6 +1977,9 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     gi[G_TRUNC] = 0                 # no safety cap: the round limit ends every game
     gi[G_OUTCOME] = G[GS_OUTCOME]
     gi[G_LIMIT] = limit
+    for v in range(R, nu):
+        if U[v, U_STATE] == ST_ACTIVE:
+            gi[G_ADV_LEFT + U[v, U_KIND]] += 1
     for s in range(R):
         si[s, S_BOT] = bots[s]
         si[s, S_CLASS] = cls_of[s]

@@ -100,7 +100,8 @@ class RoveRuleset(KernelRuleset):
                             "adversary_damage", "zero_attacks", "pushes", "impact_damage",
                             "falls", "traps", "dangerous", "ether_generated", "ether_wasted",
                             "raves", "rallies", "augments_met", "augments_missed",
-                            "items_used", "ai_ties", "ai_tie_choices", "target")
+                            "items_used", "ai_ties", "ai_tie_choices", "target",
+                            *(c for c in L.GAME_INT if c.startswith(("adv", "blk"))))
     report_options = COOP_OPTIONS
     report_seats_columns = ("class", "damage_dealt", "damage_taken", "kills", "downs",
                             "raves", "rallies", "augments_met")

@@ -96,6 +96,33 @@ def test_games_end_by_their_rules_and_tables_agree():
     assert (s.loc[short, "downs"] > 0).all()
 
 
+def test_per_adversary_columns_add_up():
+    """The per-adversary columns split the game's totals: damage to Rovers by type sums to
+    the adversaries' damage, downs by type are at most the downs, units standing by type
+    are the placed minus the slain, a type's blocks' damage is at most its damage (On
+    Advance counts in the type only), and the track reads slot 0 in round 1 and a slot of
+    the type's track in every played round (the skirmish: 3, 3, 3 and 2 blocks)."""
+    from deepsim.rulesets.rove.layout import MAX_BLOCKS, MAX_TYPES
+    from deepsim.rulesets.rove.report import track_slots
+    g, _ = _run(games=2000, players=[2, 3, 4], bots=("striker", "guardian"))
+    T = range(MAX_TYPES)
+    dmg = sum(g[f"adv{t}_damage"] for t in T)
+    assert (dmg == g["adversary_damage"]).all() and dmg.sum() > 0
+    assert (sum(g[f"adv{t}_downs"] for t in T) <= g["downs"]).all()
+    assert (sum(g[f"adv{t}_left"] for t in T) == g["placed"] - g["slain"]).all()
+    for t in T:
+        blk = sum(g[f"blk{t}_{j}_damage"] for j in range(MAX_BLOCKS))
+        assert (blk <= g[f"adv{t}_damage"]).all()
+    nblk = [3, 3, 3, 2]
+    for t, n in enumerate(nblk):
+        slots = track_slots(g, t)
+        assert (slots[:, 0] == 0).all()
+        played = slots >= 0
+        assert (slots[played] < n).all()
+        assert ((slots >= 1) & played).any()       # the die moves the token
+    assert (g["adv3_damage"][g["rovers"] < 4] == 0).all()    # the Onisski: 4 Rovers only
+
+
 def test_heuristic_party_beats_random_by_thirty_points():
     """The bots matter: on the placeholder skirmish (calibrated before the random party was
     measured) the striker party beats the random party by 30 points or more at 3 Rovers."""
