@@ -28,7 +28,13 @@ from deepsim.report import metrics as M
 from deepsim.report.load import RunData
 from deepsim.report.party import class_effects
 from deepsim.reporting import load_run
-from deepsim.rulesets.rove.report import adversary_names, adversary_table, block_table
+from deepsim.rulesets.rove.report import (
+    adversary_names,
+    adversary_table,
+    block_table,
+    track_slots,
+    track_table,
+)
 from deepsim.stats import paired_difference
 from deepsim.studies.pagewriter import page_main
 
@@ -86,11 +92,20 @@ def _table(df: pd.DataFrame) -> list[str]:
     return out
 
 
-def _rests(run: RunData, what: str = "the whole encounter") -> str:
-    ph = [p for p in run.placeholders if p.startswith(CONTENT) or p == "ability_die"]
-    sk = [r.split(":", 1)[0] for r in run.skipped_rules]
-    return (f"*Rests on {what} played on placeholder data (" + ", ".join(f"`{p}`" for p in ph)
-            + ") without the skipped rules (" + "; ".join(sk) + ").*")
+def _rests(run: RunData, what: str = "the whole encounter", rules: tuple[str, ...] = ()
+           ) -> str:
+    """The caveat line of an answer: the placeholder data it rests on and the skipped
+    rules that weigh most on it (``rules``: prefixes of ``run.skipped_rules``; every
+    answer also plays without the others, listed at the end of the page)."""
+    ph = list(run.placeholders)
+    named = [r.split(" (", 1)[0].split(":", 1)[0] for r in run.skipped_rules
+             if r.startswith(rules)] if rules else []
+    text = (f"*Rests on {what} played on placeholder data ("
+            + (", ".join(f"`{p}`" for p in ph) if ph else "every class, adversary and the "
+               "encounter") + ")")
+    text += (", without the skipped rules (" + "; ".join(named) + ") and the others listed "
+             "at the end." if named else ", without the skipped rules listed at the end.")
+    return text + "*"
 
 
 def paired(base: RunData, var: RunData, rovers: int | None = None) -> tuple[float, float,
@@ -156,7 +171,7 @@ def q_rovers(base: RunData) -> list[str]:
              f"{_pct(float(base.param('party.target_win_rate', 0.5)))}. The encounter adds a "
              "minion by meeples (a placement with `min_rovers`) and adversary HP per Rover; "
              f"with those rules {verdict} ({dtext}; Newcombe intervals)."), "",
-            *_table(pd.DataFrame(rows)), "", _rests(base), ""]
+            *_table(pd.DataFrame(rows)), "", _rests(base, rules=("Spawning", "Large")), ""]
 
 
 def q_steps(base: RunData, runs: dict[str, RunData]) -> list[str]:
@@ -174,13 +189,29 @@ def q_steps(base: RunData, runs: dict[str, RunData]) -> list[str]:
             e, a, b, _ = paired(base, v, r)
             row[f"{r} Rovers"] = f"{e:+.1f} ({a:+.1f} to {b:+.1f})"
         rows.append(row)
-    return ["## Q2 How much each Story, Hard and Challenge step moves it", "",
+    odd = []
+    for key, over, group, what, sign in VARIANTS:
+        if group in ("Story", "Hard", "Challenge"):
+            est, lo, hi, _ = paired(base, runs[key])
+            if sign is None:
+                continue
+            if (sign > 0 and lo <= 0) or (sign < 0 and hi >= 0):
+                odd.append(f"`{over}` ({_pp(est, lo, hi)}: not clearly "
+                           f"{'up' if sign > 0 else 'down'})")
+    if odd:
+        note = ("**Steps that do not move it the way their mode intends:** " + "; ".join(odd)
+                + ". Hard Mode's tie-break (fewest HP) has no intended direction of its own "
+                "here: it is listed for what it does.")
+    else:
+        note = "Every Story step raises it and every Hard and Challenge step lowers it."
+    return ["## Q2 How much each Story, Hard and Challenge step moves it", "", note, "",
             ("Each step is the base run's games played again with one setting changed "
              "(same seeds, Rover counts, classes and party styles): the paired difference "
              "of the win rate in points, with its 95% interval. Story Mode's free item is "
              "a skipped rule (not measured). The encounter's challenges are placeholders "
              "(`encounters.skirmish.challenges`), applied here as their overrides."), "",
-            *_table(pd.DataFrame(rows)), "", _rests(base), ""]
+            *_table(pd.DataFrame(rows)), "",
+            _rests(base, rules=("Items beyond", "Challenges", "Ether Fields")), ""]
 
 
 def q_classes(base: RunData) -> list[str]:
@@ -204,7 +235,10 @@ def q_classes(base: RunData) -> list[str]:
              "the comparison is randomised), pooled over Rover counts. The five classes are "
              "placeholders shaped on the rulebook's ratings: the numbers show the engine "
              "tells classes apart, not that the published classes are unbalanced."), "",
-            *_table(pd.DataFrame(rows)), "", _rests(base, "the placeholder classes"), ""]
+            *_table(pd.DataFrame(rows)), "", _rests(base, "the placeholder classes",
+                                                   ("Target Pattern", "Creations",
+                                                    "Reaction", "Drain", "Ether Fields")),
+            ""]
 
 
 def q_blocks(base: RunData) -> list[str]:
@@ -217,13 +251,12 @@ def q_blocks(base: RunData) -> list[str]:
     adv = adversary_table(g, types, ALPHA)
     blk = block_table(g, types, blocks, ALPHA)
     won = g["won"].to_numpy(bool)
-    slots2 = {t: (g[f"adv{t}_track"].to_numpy(np.int64) >> 3) & 7 for t in range(len(types))}
-    reached = g["rounds"].to_numpy() >= 2
     worst = []
     for t, name in enumerate(types):
         rates = []
+        slot2 = track_slots(g, t)[:, 1]
         for j, bname in enumerate(blocks[t]):
-            sel = reached & (slots2[t] == j)
+            sel = slot2 == j
             if sel.sum():
                 rates.append((won[sel].mean(), j, bname, int(won[sel].sum()), int(sel.sum())))
         if len(rates) >= 2:
@@ -237,12 +270,32 @@ def q_blocks(base: RunData) -> list[str]:
              "units standing at the end and the share of losses with it still on the map:"),
             "", *_table(adv), "",
             ("Per ability block: the damage dealt while performing it, the rounds it was "
-             "active, and the party's win rate in the games where the ability die made it "
-             "the active block in round 2. The die, not the party, picks that block, so "
+             "performed, and the party's win rate in the games where the ability die made it "
+             "the block its type performed in round 2. The die, not the party, picks that "
+             "block, so "
              "within one adversary the rows are a randomised comparison. The hardest block "
              "of each adversary (lowest win rate) against its easiest, Newcombe interval: "
              + ("; ".join(worst) if worst else "none measurable") + "."), "",
-            *_table(blk), "", _rests(base, "the placeholder adversaries' blocks"), ""]
+            *_table(blk), "", _rests(base, "the placeholder adversaries' blocks",
+                                                   ("Target Pattern", "Large", "Spawning",
+                                                    "Ether Fields")), ""]
+
+
+def q_track(base: RunData) -> list[str]:
+    """Q6: the ability track: how often each block is active and how often it stays."""
+    g = base.games
+    types, blocks = adversary_names(base)
+    if not types or f"adv{len(types) - 1}_track" not in g.columns:
+        return []
+    die = base.param("ability_die")
+    return ["## Q6 The ability track", "",
+            (f"Each round from the second the ability die (faces {die}, placeholder) moves "
+             "a type's token along its track, with wrap. Per type: the rounds (1-8) it "
+             "acted in, the share of them each block was performed, and how often the token "
+             "stayed between two acting rounds, beside what a fair die gives (faces that "
+             "are a multiple of the track's length, since the advance wraps):"),
+            "", *_table(track_table(g, types, blocks, die)), "",
+            _rests(base, "the placeholder ability die and tracks", ("Spawning",)), ""]
 
 
 def bname_fmt(r) -> str:
@@ -267,13 +320,15 @@ def q_ties(base: RunData, runs: dict[str, RunData]) -> list[str]:
             (f"The rule lets the players break the adversary AI's single-target ties "
              f"(`ai.tiebreak=rover_favoured`; the base run: "
              f"{_share(int(g['won'].sum()), len(g))}). Ties after distance and HP happen "
-             f"{ties.mean():.2f} times a game; in {mattered.mean():.4f} a game the tied "
-             "targets would suffer different expected damage, the only ties where the "
-             "reading can matter. Reading it another way, on the same games:"), "",
+             f"{ties.mean():.2f} times a game; {int((mattered > 0).sum()):,} of "
+             f"{len(g):,} games had a tie whose targets would suffer different expected "
+             "damage, the only ties where the reading can matter. Reading it another way, "
+             "on the same games:"), "",
             *_table(pd.DataFrame(rows)), "",
             ("On this placeholder encounter the dial is nearly idle: tied targets are "
              "almost always alike. Real content with affinities and defence spread wider "
-             "gives it more room; re-run the page on it."), "", _rests(base), ""]
+             "gives it more room; re-run the page on it."), "",
+            _rests(base, rules=("Adversary ties", "Ether Fields")), ""]
 
 
 def q_checks(base: RunData, runs: dict[str, RunData]) -> list[str]:
@@ -338,6 +393,7 @@ def build(runs_dir: Path) -> str:
     lines += q_steps(base, runs)
     lines += q_classes(base)
     lines += q_blocks(base)
+    lines += q_track(base)
     lines += q_ties(base, runs)
     lines += q_checks(base, runs)
     lines += ["## Skipped rules", "", *(f"- {r}" for r in base.skipped_rules), ""]

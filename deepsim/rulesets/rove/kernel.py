@@ -1943,10 +1943,11 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                             adversary_block(U, occ, trap, terrain, nbr, dist, los, aff,
                                             damage_die, actions, blocks, adv_onadv[t, old], v,
                                             rules, key, ctr, bkey, G, gi, si, ev)
+            if rnd <= TRACK_ROUNDS:
+                # the block this type performs this round (4 bits a round: slot + 1)
+                gi[G_ADV_TRACK + t] |= (track[t] + 1) << (4 * (rnd - 1))
         for t in range(ntypes):
             b = adv_blk[t, track[t]]
-            if rnd <= TRACK_ROUNDS:
-                gi[G_ADV_TRACK + t] |= track[t] << (3 * (rnd - 1))
             for v in range(R, nu):
                 if G[GS_OVER] != 0:
                     break

@@ -131,8 +131,9 @@ GAME_INT = ("players", "rovers", "rounds", "truncated", "outcome", "round_limit"
 # who made the party lose (scope's adv{i}_* / blk{i}_{j}_damage): per adversary type t of
 # the encounter (first-placement order, compile.Compiled.types) the damage its units dealt to
 # Rovers, the Rovers they downed, its units still standing at the end, its track's path (the
-# block active in round r's Adversary Phase, 3 bits a round for rounds 1-8: slot of round r =
-# (track >> 3 * (r - 1)) & 7; rounds not played read 0); per type and track
+# block it performs in round r's Adversary Phase, 4 bits a round for rounds 1-8: slot of round
+# r = ((track >> 4 * (r - 1)) & 15) - 1, -1 when the round's Adversary Phase was not reached
+# or the type had no unit left); per type and track
 # slot j the damage dealt while performing that block (On Advance damage counts in the
 # type's total only). Types and slots an encounter does not have stay 0.
 ADV_STATS = ("damage", "downs", "left", "track")

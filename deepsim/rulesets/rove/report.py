@@ -23,7 +23,8 @@ from deepsim.report.metrics import mean_text, share_text
 from deepsim.report.model import Section, Table
 from deepsim.rulesets.rove.layout import MAX_BLOCKS, MAX_TYPES, TRACK_ROUNDS
 
-__all__ = ["adversary_names", "adversary_table", "block_table", "sections", "track_slots"]
+__all__ = ["adversary_names", "adversary_table", "block_table", "sections", "track_slots",
+           "track_table"]
 
 _PLACEHOLDER = ("**Placeholder content.** The classes, adversaries and the encounter are "
                 "invented where the content books are not available (rove.yaml marks each, "
@@ -104,18 +105,20 @@ def adversary_names(run) -> tuple[list[str], list[list[str]]]:
         n = [t for t in range(MAX_TYPES)
              if f"adv{t}_damage" in g.columns and (g[f"adv{t}_damage"].to_numpy() > 0).any()]
         k = max(n) + 1 if n else 0
+        seen = [int(track_slots(g, t).max()) + 1 if f"adv{t}_track" in g.columns
+                else MAX_BLOCKS for t in range(k)]
         return ([f"type {t + 1}" for t in range(k)],
-                [[f"block {j + 1}" for j in range(MAX_BLOCKS)] for _ in range(k)])
+                [[f"block {j + 1}" for j in range(seen[t])] for t in range(k)])
 
 
 def track_slots(games: pd.DataFrame, t: int) -> np.ndarray:
-    """int64[games, TRACK_ROUNDS]: type ``t``'s active block per round 1-8 from
-    ``adv{t}_track`` (3 bits a round); -1 for rounds the game did not play."""
+    """int64[games, TRACK_ROUNDS]: the block type ``t`` performed in each round 1-8, from
+    ``adv{t}_track`` (4 bits a round: slot + 1); -1 where the round's Adversary Phase was
+    not reached or the type had no unit left."""
     code = games[f"adv{t}_track"].to_numpy(np.int64)
-    rounds = games["rounds"].to_numpy(np.int64)
     out = np.empty((len(games), TRACK_ROUNDS), np.int64)
     for r in range(TRACK_ROUNDS):
-        out[:, r] = np.where(rounds > r, (code >> (3 * r)) & 7, -1)
+        out[:, r] = ((code >> (4 * r)) & 15) - 1
     return out
 
 
@@ -146,8 +149,7 @@ def block_table(games: pd.DataFrame, types: list[str], blocks: list[list[str]],
                 alpha: float = 0.05) -> pd.DataFrame:
     """Per (type, ability block): damage per game dealt while the block was performed,
     the rounds it was active per game, damage per active round, and the party's win rate
-    in the games where the ability die made it the active block in round 2 (games that
-    reached round 2; the die roll, not the party, picks the
+    in the games where its type performed it in round 2 (the die roll, not the party, picks the
     block, so the rows of one type are a randomised comparison)."""
     rows = []
     won = games["won"].to_numpy(bool)
@@ -160,11 +162,38 @@ def block_table(games: pd.DataFrame, types: list[str], blocks: list[list[str]],
             at2 = r2 & (slots[:, 1] == j)
             rows.append({"Adversary": name, "Block": f"{j + 1}. {bname}",
                          "Damage / game": mean_text(dmg, alpha),
-                         "Rounds active / game": mean_text(active, alpha),
-                         "Damage / active round": (f"{dmg.sum() / active.sum():.2f}"
+                         "Rounds performed / game": mean_text(active, alpha),
+                         "Damage / round performed": (f"{dmg.sum() / active.sum():.2f}"
                                                    if active.sum() > 0 else "-"),
-                         "Win rate, active in round 2": share_text(int(won[at2].sum()),
+                         "Win rate, performed in round 2": share_text(int(won[at2].sum()),
                                                                    int(at2.sum()), alpha)})
+    return pd.DataFrame(rows)
+
+
+def track_table(games: pd.DataFrame, types: list[str], blocks: list[list[str]],
+                die=None) -> pd.DataFrame:
+    """Per adversary type: the rounds (1-8) it acted in, the share of consecutive acting
+    rounds in which its token stayed on its block, and the share of acting rounds each block
+    was performed (``name: share`` in columns ``Block 1`` .. up to the longest track); with
+    ``die`` (the ability die's faces) the share a fair die gives for staying: faces that are
+    a multiple of the track's length (RO-A2, the advance wraps)."""
+    rows = []
+    width = max((len(b) for b in blocks), default=0)
+    for t, name in enumerate(types):
+        slots = track_slots(games, t)
+        played = slots >= 0
+        both = played[:, 1:] & played[:, :-1]
+        stay = (slots[:, 1:] == slots[:, :-1]) & both
+        row = {"Adversary": name, "Rounds acted": f"{int(played.sum()):,}",
+               "Stayed": pct(float(stay.sum() / max(1, both.sum())))}
+        if die:
+            row["Stay, fair die"] = pct(float(np.mean([int(f) % max(1, len(blocks[t])) == 0
+                                                       for f in die])))
+        for j in range(width):
+            row[f"Block {j + 1}"] = (
+                f"{blocks[t][j]}: {pct(float((slots == j).sum() / max(1, played.sum())))}"
+                if j < len(blocks[t]) else "")
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -185,8 +214,8 @@ def adversaries(ctx, foot: str) -> Section:
     s.tables.append(Table("Adversaries", adversary_table(g, types, a)))
     s.paragraphs.append(
         "Per ability block: the damage dealt while performing it (On Advance actions count "
-        "in the type's total only), the rounds it was the active block, and the party's "
-        "win rate in games where the ability die made it the active block in round 2. The "
+        "in the type's total only), the rounds it was performed, and the party's "
+        "win rate in games where the type performed it in round 2 (set by the die). The "
         "die, not the party, chooses that block, so within one adversary the win rates "
         "compare like with like: the block with the lowest one makes the encounter "
         "hardest. To measure a block's weight directly, edit it in a content file and "
@@ -206,28 +235,12 @@ def track(ctx, foot: str) -> Section:
     die = ctx.primary.param("ability_die")
     s.paragraphs.append(
         "Each round from the second the ability die moves a type's token along its track "
-        f"(with wrap; die faces {die}, placeholder). Per type: the share of played rounds "
-        "(1-8) each block was active, and the share of rounds from the second in which "
-        "the token stayed on its block (the die's 0 faces; a type with no unit left is not "
-        "rolled for and stays). "
+        f"(with wrap; die faces {die}, placeholder). Per type: the rounds (1-8) it acted, "
+        "the share of them each block was performed, and the share of consecutive acting "
+        "rounds in which the token stayed on its block, beside what a fair die gives (faces "
+        "that are a multiple of the track's length: the advance wraps). "
         + _PLACEHOLDER)
-    rows = []
-    for t, name in enumerate(types):
-        slots = track_slots(g, t)
-        played = slots >= 0
-        stay = (slots[:, 1:] == slots[:, :-1]) & played[:, 1:]
-        row = {"Adversary": name, "Rounds": int(played.sum()),
-               "Stayed (from round 2)": pct(float(stay.sum() / max(1, played[:, 1:].sum())))}
-        for j in range(MAX_BLOCKS):
-            if j < len(blocks[t]):
-                row[f"Block {j + 1}"] = (f"{blocks[t][j]}: "
-                                         f"{pct(float((slots == j).sum() / max(1, played.sum())))}")
-            else:
-                row[f"Block {j + 1}"] = ""
-        rows.append(row)
-    df = pd.DataFrame(rows)
-    df = df.loc[:, [c for c in df.columns if (df[c] != "").any()]]
-    s.tables.append(Table("", df))
+    s.tables.append(Table("", track_table(g, types, blocks, die)))
     return s
 
 

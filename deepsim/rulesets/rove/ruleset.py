@@ -203,6 +203,7 @@ class RoveRuleset(KernelRuleset):
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params),
                         skipped_rules=list(SKIPPED_RULES) + comp.skipped,
+                        placeholders=list(comp.placeholders),
                         baseline_bots=list(bd.baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": labels,
                                   "classes": classes, "content": comp,
