@@ -47,9 +47,15 @@ readme-sample: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.readme_sample --write README.md
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
-# runs only those, test-all both (.ci/run runs test, then test-slow)
+# runs only those, test-all both (.ci/run runs test, then test-slow).
+# `make test` runs in one process per core (pytest-xdist; TEST_WORKERS=0 runs in this
+# process, as plain `pytest -q` does). --dist loadfile keeps each file's tests in one
+# worker, so a kernel variant that a file's tests compile is compiled (or loaded) once, not
+# per worker. test-slow and test-all stay in one process until the slow tier (Dask
+# clusters, killed runs, the notebook) has been run under workers.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 test-slow: $(STAMP)
 	$(VENV)/bin/pytest -q -m slow
@@ -135,7 +141,7 @@ FINDINGS_LADDER_GAMES ?= 2000
 # A tune confirms its point holding the most claims first; `findings-reconstruct-best`
 # confirms and checks the joint space's one alone (respond_check --best: the committed
 # joint run predates that order), and `findings-fields-runs` judges the claims in fields of
-# admissible pressing (deepsim/studies/deepfall_fields.py) at the defaults and at the
+# admissible play (deepsim/studies/deepfall_fields.py) at the defaults and at the
 # readings tune's best point.
 RECONSTRUCT_TRIALS ?= 200
 RECONSTRUCT_GAMES ?= 20000
@@ -187,21 +193,32 @@ findings-reconstruct-best: $(STAMP)
 	for s in rounding placeholders; do $(subst reconstruct-joint,reconstruct-$$s,$(RCHECK)) \
 		--best --out $(FINDINGS_RUNS)/reconstruct-$$s-best || exit 1; done
 
-# the claims in fields of admissible pressing (press_max within 2 points of win rate of
-# each company's best response), at the defaults and at the readings tune's best point
+# the claims in fields of admissible play (every searchable bot knob, alone over its
+# bounds and FIELDS_JOINT joint draws per company, kept within 2 points of win rate of the
+# company's best response; FIELDS_DRAWN random admissible fields and the two pressing
+# corners), at the defaults and at the readings tune's best point
 FIELDS_EVAL_GAMES ?= 2000
+FIELDS_JOINT ?= 24
+FIELDS_DRAWN ?= 16
 FIELDS := --trials $(RECONSTRUCT_RESPOND_TRIALS) --search-games $(RECONSTRUCT_RESPOND_GAMES) \
-	--eval-games $(FIELDS_EVAL_GAMES) --confirm-games $(RECONSTRUCT_CONFIRM_GAMES)
+	--eval-games $(FIELDS_EVAL_GAMES) --joint $(FIELDS_JOINT) --fields $(FIELDS_DRAWN) \
+	--confirm-games $(RECONSTRUCT_CONFIRM_GAMES)
 findings-fields-runs: $(STAMP)
 	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) \
 		--out $(FINDINGS_RUNS)/fields
 	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) \
 		--tune $(FINDINGS_RUNS)/reconstruct --trial best --out $(FINDINGS_RUNS)/fields-best
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--reuse-settings $(FINDINGS_RUNS)/fields --out $(FINDINGS_RUNS)/fields-found
+	$(VENV)/bin/python -m deepsim.studies.deepfall_fields $(FIELDS) --reference found \
+		--tune $(FINDINGS_RUNS)/reconstruct --trial best \
+		--reuse-settings $(FINDINGS_RUNS)/fields-best --out $(FINDINGS_RUNS)/fields-best-found
 
 RECONSTRUCT_APPEND := reports/findings/reconstruct-reading.md \
 	$(FINDINGS_RUNS)/reconstruct-joint-best/respond.md \
 	$(FINDINGS_RUNS)/reconstruct-joint-b1/respond.md $(FINDINGS_RUNS)/fields/fields.md \
-	$(FINDINGS_RUNS)/fields-best/fields.md $(FINDINGS_RUNS)/press/press.md
+	$(FINDINGS_RUNS)/fields-found/fields.md $(FINDINGS_RUNS)/fields-best/fields.md \
+	$(FINDINGS_RUNS)/fields-best-found/fields.md $(FINDINGS_RUNS)/press/press.md
 RECONSTRUCT_SECTION := $(VENV)/bin/python -m deepsim.studies.claims_summary $(RECONSTRUCT_DIRS) \
 	--refresh \
 	$(foreach s,joint rounding placeholders,\

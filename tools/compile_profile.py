@@ -3,7 +3,7 @@
 Usage::
 
     python tools/compile_profile.py RULESET [--scenario FILE] [--trace] [--all]
-                                    [--top N] [--json OUT] [--passes]
+                                    [--top N] [--json OUT] [--passes] [--cache DIR]
 
 In a fresh process with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary folder)
 it imports deepsim, prepares the scenario (default: the ruleset's default scenario) and
@@ -38,7 +38,8 @@ from numba.core import event
 args = json.loads(sys.argv[1])
 clock = time.process_time
 stack = []          # [kind, key, start, nested compile time, nested pass time]
-funcs = defaultdict(lambda: {"n": 0, "incl": 0.0, "excl": 0.0, "llvm": 0.0, "sigs": []})
+funcs = defaultdict(lambda: {"n": 0, "incl": 0.0, "excl": 0.0, "llvm": 0.0, "sigs": [],
+                             "args": []})
 passes = defaultdict(float)
 llvm_total = [0.0]
 cur_func = []
@@ -57,6 +58,7 @@ class L(event.Listener):
             cur_func.append(key)
             sig = ", ".join(str(a) for a in ev.data.get("args", ()))
             funcs[key]["sigs"].append(sig if len(sig) <= 300 else sig[:100] + " ... " + sig[-200:])
+            funcs[key]["args"].append([str(a)[:120] for a in ev.data.get("args", ())])
         elif ev.kind == "numba:run_pass":
             key = ev.data["name"].split(" [")[0]
         else:
@@ -120,10 +122,17 @@ print("@@" + json.dumps(out))
 
 
 def profile(ruleset: str, scenario: str | None = None, *, trace: bool = False,
-            everything: bool = False, passes: bool = False) -> dict:
-    """Run the probe in a fresh process with an empty cache; return its JSON record."""
-    with tempfile.TemporaryDirectory(prefix="deepsim-compile-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            everything: bool = False, passes: bool = False, cache: str | None = None) -> dict:
+    """Run the probe in a fresh process with an empty cache; return its JSON record.
+
+    ``cache``: an empty folder to compile into and keep (tests run afterwards with
+    ``NUMBA_CACHE_DIR`` set to it load what was compiled); default a temporary folder."""
+    if cache is not None:
+        os.makedirs(cache, exist_ok=True)
+        if os.listdir(cache):
+            raise SystemExit(f"--cache {cache}: not empty (a cold compile needs an empty cache)")
+    with tempfile.TemporaryDirectory(prefix="deepsim-compile-") as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache or tmp)
         env.pop("NUMBA_DISABLE_JIT", None)
         arg = json.dumps({"ruleset": ruleset, "scenario": scenario, "trace": trace,
                           "all": everything, "passes": passes})
@@ -142,8 +151,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--passes", action="store_true", help="numba pass timings too")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--json")
+    ap.add_argument("--cache", help="an empty folder to compile into and keep (NUMBA_CACHE_DIR "
+                    "for tests afterwards); default a temporary folder")
     a = ap.parse_args(argv)
-    rec = profile(a.ruleset, a.scenario, trace=a.trace, everything=a.all, passes=a.passes)
+    rec = profile(a.ruleset, a.scenario, trace=a.trace, everything=a.all, passes=a.passes,
+                  cache=a.cache)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rec, fh, indent=1)
@@ -158,6 +170,17 @@ def main(argv: list[str] | None = None) -> None:
     for name, f in sorted(funcs.items(), key=lambda kv: -kv[1]["excl"])[:a.top]:
         short = name.replace("deepsim.rulesets.", "")
         print(f"{short[-60:]:60} {f['n']:>3} {f['excl']:7.2f} {f['incl']:7.2f} {f['llvm']:7.2f}")
+    several = [(n, f) for n, f in funcs.items() if f["n"] > 1 and f.get("args")]
+    if several:
+        # a second signature usually comes from a literal argument (a constant, or a
+        # variable first typed as its literal initial value): name the arguments that differ
+        print("\ncompiled more than once (the arguments that differ):")
+        for name, f in sorted(several, key=lambda kv: -kv[1]["excl"]):
+            sigs = f["args"]
+            differ = [k for k in range(min(len(s) for s in sigs))
+                      if len({s[k] for s in sigs}) > 1]
+            what = "; ".join(f"arg {k}: " + " / ".join(s[k] for s in sigs) for k in differ)
+            print(f"  {name.replace('deepsim.rulesets.', '')}: {what or 'argument count'}")
     if rec["passes"]:
         print("\nnumba passes (exclusive CPU s):")
         for name, t in sorted(rec["passes"].items(), key=lambda kv: -kv[1])[:15]:

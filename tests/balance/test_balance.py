@@ -105,6 +105,10 @@ def _optuna_budget():
                   respond_trials=0, confirm=2, sampler_seed=3)
 
 
+# the slow tier (make test-slow, .ci/run): a second whole search each (threads, best
+# responses, resume, a required number); the quick tier keeps the known minimal fix, how
+# close a failed search came, the CLI and the input errors
+@pytest.mark.slow
 def test_same_seed_same_patch_on_one_and_two_threads(duel, tmp_path):
     a = run_balance(duel, LEVERS, budget=_optuna_budget(), threads=1, out=tmp_path / "a")
     b = run_balance(duel, LEVERS, budget=_optuna_budget(), threads=2, out=tmp_path / "b")
@@ -115,6 +119,7 @@ def test_same_seed_same_patch_on_one_and_two_threads(duel, tmp_path):
     assert a.chosen is not None and a.chosen.point == b.chosen.point
 
 
+@pytest.mark.slow
 def test_a_patch_a_planted_best_response_breaks_is_rejected(duel, tmp_path):
     asked = []
 
@@ -149,6 +154,7 @@ def test_no_patch_within_k_says_how_close(duel, tmp_path):
     assert not (res.out_dir / "patch.yaml").exists()
 
 
+@pytest.mark.slow
 def test_resume_reuses_finished_trials(duel, tmp_path):
     out = tmp_path / "out"
     a = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **FAST), out=out)
@@ -198,6 +204,7 @@ def test_target_expect_needs_a_block(duel, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     from tests.balance.ruleset import DuelRuleset
 
@@ -232,6 +239,7 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     assert yaml.safe_load((out / "patch.yaml").read_text()) == {"overrides": {"power.C": 8}}
 
 
+@pytest.mark.slow
 def test_a_required_number_joins_the_target(duel, tmp_path):
     # C's share is power / (12 + power) (percent): at most 35% needs C <= 6 (33.3%; 7 gives
     # 36.8%), so the smallest fix moves from 8 to 6

@@ -73,6 +73,7 @@ def suite(scaffold, tmp_path_factory):
     return Conformance(rulesets.get(NAME), tmp_path_factory.mktemp("conf"), cli=app)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("check", CHECKS)
 def test_the_coop_scaffold_passes_conformance(suite, check):
     suite.run(check)

@@ -187,6 +187,7 @@ from deepsim.rulesets.atlantis.layout import (
     MAX_CHITS,
     MAX_UNITS,
     N_DIRS,
+    NEUTRAL,
     N_SEAT_INT,
     N_SPELLS,
     R_AT_CAP,
@@ -624,7 +625,7 @@ def enter_effects(scr, dat, i, c):
         hits, packed = roll_hits(scr, dat, ad)
         emit(scr, EV_ENTER_HAZARD, i, u[i, UC_TYPE], c, t, 0, hits, packed)
         cause, src = terrain_cause(scr, c)
-        damage(scr, dat, i, hits, src, 0, cause)
+        damage(scr, dat, i, hits, src, np.int64(0), cause)
         return u[i, UC_ALIVE] == 1
     return True
 
@@ -703,7 +704,7 @@ def siren_move(scr, dat, i, budget):
         dcur = dist[cur, s]
         if dcur <= 1:
             break
-        best = -1
+        best = np.int64(-1)   # int64 from the start: a literal -1 would compile step_to twice
         bestd = dcur
         bestcost = 1 << 20
         for d in range(N_DIRS):
@@ -988,7 +989,7 @@ def do_specials(scr, dat, kn, i, T):
         ok = r <= mx
         if ok:
             # AT-X3 Entangle counters remember their source (AMB-T21); Net, Mesmerize plain
-            add_paralysis(scr, j, 1, i if kind == SPX_ENTANGLE else -1)
+            add_paralysis(scr, j, np.int64(1), i if kind == SPX_ENTANGLE else np.int64(-1))
             add_stat(scr, u[i, UC_SIDE], S_PARALYSES, 1)
         emit(scr, EV_SPECIAL, i, t, j, kind, r, 1 if ok else 0, u[j, UC_TYPE])
     return used
@@ -1063,12 +1064,12 @@ def resolve_attack(scr, dat, i, j, n):
     emit(scr, EV_ATTACK, i, t, j, u[j, UC_TYPE], n, hits, packed)
     if hits <= 0:
         return
-    damage(scr, dat, j, hits, i, units[t, U_POISON], END_ATTACK)
+    damage(scr, dat, j, hits, i, units[t, U_POISON], np.int64(END_ATTACK))
     if units[t, U_STING] == 1 and u[j, UC_ALIVE] == 1:
         k = np.int64(rules[R_STING_COUNTERS])
         if k <= 0:
             k = hits                      # AMB-T18 alternative: one counter per damage
-        add_paralysis(scr, j, k, -1)
+        add_paralysis(scr, j, k, np.int64(-1))
         add_stat(scr, u[i, UC_SIDE], S_PARALYSES, k)
         emit(scr, EV_SPECIAL, i, t, j, SPX_STING, 0, k, u[j, UC_TYPE])
 
@@ -1394,13 +1395,13 @@ def cast(scr, dat, kn, i, k, target):
         scr[X_TSRC][target] = i
         o = occ[target]
         if sp == SP_FREEZE and o >= 0:
-            add_paralysis(scr, o, spells[sp, SPC_AMOUNT], -1)   # 2 Paralyzation counters
+            add_paralysis(scr, o, spells[sp, SPC_AMOUNT], np.int64(-1))  # 2 Paralyzation counters
             if u[o, UC_SIDE] != side:
                 add_stat(scr, side, S_PARALYSES, spells[sp, SPC_AMOUNT])
             extra = o
     elif sp == SP_TANGLE_KELP:
         o = occ[target]
-        add_paralysis(scr, o, spells[sp, SPC_AMOUNT], -1)
+        add_paralysis(scr, o, spells[sp, SPC_AMOUNT], np.int64(-1))
         if u[o, UC_SIDE] != side:
             add_stat(scr, side, S_PARALYSES, spells[sp, SPC_AMOUNT])
         extra = o
@@ -1411,9 +1412,9 @@ def cast(scr, dat, kn, i, k, target):
         extra = left
         rng = spells[sp, SPC_RANGE]
         one = rules[R_HEALING_POOL] < 0.5
-        first = -1
+        first = np.int64(-1)
         while left > 0:
-            j = bots.heal_pick(scr, dat, kn, i, rng, first if one else -1)
+            j = bots.heal_pick(scr, dat, kn, i, rng, first if one else np.int64(-1))
             if j < 0:
                 break
             if first < 0:
@@ -1584,7 +1585,7 @@ def end_phase(scr, dat, kn, side):
             hits, packed = roll_hits(scr, dat, ad)
             emit(scr, EV_TERRAIN_END, i, u[i, UC_TYPE], nc, ter[nc], hits, 2, packed)
             cause, src = terrain_cause(scr, nc)
-            damage(scr, dat, i, hits, src, 0, cause)
+            damage(scr, dat, i, hits, src, np.int64(0), cause)
             if g[GS_OVER] == 1:
                 return
     # AMB-T27 Sirens Song lasts the caster's own turns (or every player-turn): one turn
@@ -1778,7 +1779,7 @@ def place_neutrals(scr, dat, t, copies):
                 c = r * W + col
                 if deploy_ok(scr, dat, t, c):
                     if pick == 0:
-                        i = new_unit(scr, dat, t, 2, c)
+                        i = new_unit(scr, dat, t, np.int64(NEUTRAL), c)
                         if i >= 0:
                             emit(scr, EV_DEPLOY, i, t, c, 2, 2, 0, 0)
                     pick -= 1
@@ -1950,8 +1951,8 @@ def run_turns(scr, dat):
     first = g[GS_FIRST]
     max_turns = np.int64(dat[D_RULES][R_MAX_TURNS])
     g[GS_WINNER] = -1
-    g[GS_MAT0_W] = np.int64(100.0 * material(scr, dat, WITCH))   # the bots' reference
-    g[GS_MAT0_K] = np.int64(100.0 * material(scr, dat, KING))
+    g[GS_MAT0_W] = np.int64(100.0 * material(scr, dat, np.int64(WITCH)))   # the bots' reference
+    g[GS_MAT0_K] = np.int64(100.0 * material(scr, dat, np.int64(KING)))
     turn = g[GS_TURN]
     while g[GS_OVER] == 0:
         if turn >= max_turns:
@@ -1963,8 +1964,8 @@ def run_turns(scr, dat):
             g[GS_CAUSE] = END_TURN_CAP
             g[GS_KILLER] = -1
             if dat[D_RULES][R_AT_CAP] > 0.5:
-                mw = material(scr, dat, WITCH)
-                mk = material(scr, dat, KING)
+                mw = material(scr, dat, np.int64(WITCH))
+                mk = material(scr, dat, np.int64(KING))
                 if mw != mk:
                     g[GS_WINNER] = WITCH if mw > mk else KING
                     g[GS_ADJUDICATED] = 1
@@ -2010,8 +2011,8 @@ def write_outputs(scr, dat, row, gi, gf, si, sf):
     gi[row, G_UNITS_LEFT_WITCH] = nw
     gi[row, G_UNITS_LEFT_KING] = nk
     gi[row, G_RNG_DRAWS] = g[GS_CTR]
-    mw = material(scr, dat, WITCH)
-    mk = material(scr, dat, KING)
+    mw = material(scr, dat, np.int64(WITCH))
+    mk = material(scr, dat, np.int64(KING))
     gf[row, GF_MATERIAL_WITCH] = mw
     gf[row, GF_MATERIAL_KING] = mk
     gf[row, GF_MATERIAL_MARGIN] = (mw - mk) if first == WITCH else (mk - mw)

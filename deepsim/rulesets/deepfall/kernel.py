@@ -699,7 +699,7 @@ def step2_plan(st, dat, p):
     target before the spend, which its Press On heuristic reads) and no Press On yet."""
     g = st.g
     kn = knobs_of(st, dat, p)
-    target_floor = bots.choose_floor(st, dat, kn, p, True)
+    target_floor = bots.choose_floor(st, dat, kn, p, np.bool_(True))
     if traced(st):
         why.floor(st, dat, kn, p, True, target_floor)
     g[GS_PRESS_TARGET] = target_floor
@@ -979,7 +979,7 @@ def step4_move(st, dat, p):
     kn = knobs_of(st, dat, p)
     g[GS_START_FLOOR] = sd[p, SD_FLOOR]
     claims_left = np.int64(rules[R_CLAIMS_PER_TURN])
-    target_floor = bots.choose_floor(st, dat, kn, p, False)
+    target_floor = bots.choose_floor(st, dat, kn, p, np.bool_(False))
     if traced(st):
         why.floor(st, dat, kn, p, False, target_floor)
     lowest_open = N_FLOORS - st.g[GS_COLLAPSED]  # floor number of the deepest standing floor
@@ -1709,7 +1709,7 @@ def heuristic_option(st, scr, dat, p, kind):
     copy_state(st, scr)
     kn = knobs_of(scr, dat, p)
     if kind == FLOOR_DECISION:
-        h = bots.choose_floor(scr, dat, kn, p, False)
+        h = bots.choose_floor(scr, dat, kn, p, np.bool_(False))
         h = max(min(h, N_FLOORS - st.g[GS_COLLAPSED]), 1)
         cur = st.sd[p, SD_FLOOR]
         reach = bots.move_reach(st, dat, p)
