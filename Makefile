@@ -12,7 +12,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 # runs of any checkout of the same sources load it in about a second.
 
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
-	findings-calibration findings-reconstruct findings-reconstruct-runs findings-press-runs \
+	findings-calibration findings-balance findings-balance-run findings-reconstruct findings-reconstruct-runs findings-press-runs \
 	findings-reconstruct-best findings-fields-runs findings-reconstruct-section \
 	atlantis-findings abyss-findings rivals-findings rove-findings golden warmup meta atlantis-skill docs readme-sample
 
@@ -268,6 +268,33 @@ findings: $(STAMP) findings-ladder-runs findings-press-runs
 		--meta $(FINDINGS_RUNS)/mixed-meta \
 		$(foreach d,$(RECONSTRUCT_DIRS),--reconstruct $(d)) --ladder $(FINDINGS_RUNS)/ladder --out reports
 	$(RECONSTRUCT_SECTION)
+	$(BALANCE_SECTION)
+
+# FINDINGS' section "The smallest fix to the printed numbers": deepsim balance on the
+# default 4-player field, the Calling and Lineage numbers that are not placeholders as
+# levers (docs/guide/balance.md "Demonstrations": 21 min on the shared 2-core machine, ~6
+# on an idle one). The folder is committed: `make findings-balance` only rewrites the
+# section from it; `make findings-balance-run` plays it again first.
+BALANCE_DEEPFALL ?= reports/balance/deepfall
+BALANCE_SECTION := $(VENV)/bin/python -m deepsim.studies.balance_findings $(BALANCE_DEEPFALL) \
+	--replace reports/FINDINGS.md
+BL := lineages
+BALANCE_LINEAGE_LEVERS := $(BL).dvergar.threat_ignore,$(BL).dvergar.faith_penalty
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).wisp.hand_size
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).gnoll.combat_claim_loot:1
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).gnoll.faith_penalty,$(BL).sylphid.moves
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).sylphid.cunning_bonus
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).sylphid.setback_extra_loss
+BALANCE_LINEAGE_LEVERS := $(BALANCE_LINEAGE_LEVERS),$(BL).golem_born.hand_size
+
+findings-balance-run: $(STAMP)
+	$(VENV)/bin/deepsim balance scenarios/deepfall-4p.yaml \
+		--levers 'callings.*.worthy_end_multiplier:0.1' --levers '$(BALANCE_LINEAGE_LEVERS)' \
+		-k 2 --games 5000 --trials 20 --grid-max 20 --confirm 3 --confirm-games 100000 \
+		--respond-trials 8 --respond-games 2000 --out $(BALANCE_DEEPFALL) --force --quiet
+
+findings-balance:
+	$(BALANCE_SECTION)
 
 # reports/atlantis/: Atlantis side shares, first-move advantage and hit-rule sensitivity
 # (the digest's balance questions 1-3): the default field under hit rules [1], [5,6],

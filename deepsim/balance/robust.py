@@ -41,6 +41,15 @@ class Robustness:
     responses: pd.DataFrame = field(default_factory=pd.DataFrame)
     note: str = ""
 
+    @property
+    def moved(self) -> int | None:
+        """How many factions' searches found a style better than their start (``None``:
+        not recorded). 0 means the best-response field is the start field again, so the
+        check says nothing beyond the confirmation."""
+        if self.responses.empty or "best_trial" not in self.responses:
+            return None
+        return int((self.responses["best_trial"] != 0).sum())
+
 
 def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, games: int,
                   confirm_seed: int, confirm_games: int, trials: int, target,
@@ -58,7 +67,8 @@ def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, game
         The replay's games (the patch's confirmation games).
     target : deepsim.balance.target.Target
         Judges the replay (``verdicts``; an ``expect`` target is judged on the verdict
-        scale too, the best response being about factions).
+        scale too, the best response being about factions; ``require``: broken when a
+        requirement fails there).
 
     Raises
     ------
@@ -78,11 +88,16 @@ def respond_check(scenario_path: Path | str, sets: list[str], *, seed: int, game
     else:
         judge = target
     j = judge.judge(prepared, g, s)
-    if judge.cooperative:
+    if judge.name == "require":
+        broken = bool((j.table["verdict"] == "fail").any())
+    elif judge.cooperative:
         broken = not j.met
     else:
         broken = bool((j.table["verdict"] == V.TOO_STRONG).any())
     strong = j.table[j.table["verdict"] == V.TOO_STRONG]["name"].tolist()
+    failed = j.table[j.table["verdict"] == "fail"]["name"].tolist()
     note = (f"too strong on a best response: {', '.join(strong)}" if strong
-            else ("the party leaves its band" if broken else "no best response breaks it"))
+            else f"fails on a best response: {', '.join(failed)}" if judge.name == "require"
+            and broken else ("the party leaves its band" if broken
+                             else "no best response breaks it"))
     return Robustness(broken, j.table, responses, note)

@@ -30,7 +30,7 @@ import pandas as pd
 from deepsim.atomic import atomic_write_json, deferred_sigint
 from deepsim.balance.levers import Lever, parse_levers
 from deepsim.balance.robust import Robustness, respond_check
-from deepsim.balance.search import Budget, SearchState, search, sort_key
+from deepsim.balance.search import Budget, SearchState, plan_counts, search, sort_key
 from deepsim.balance.target import Judgement, make_target, paired_changes
 from deepsim.errors import InputError
 from deepsim.report import viability as V
@@ -74,7 +74,8 @@ class BalanceResult:
     files: list[Path] = field(default_factory=list)
 
 
-def _args_of(resume: Path) -> dict:
+def _info_of(resume: Path) -> dict:
+    """The earlier run's balance.json (its ``args`` are what ``--resume`` reads)."""
     import json
 
     path = Path(resume) / "balance.json"
@@ -82,8 +83,11 @@ def _args_of(resume: Path) -> dict:
         raise InputError("no balance.json here: not a deepsim balance folder",
                          file=str(resume), key="--resume")
     try:
-        return json.loads(path.read_text())["args"]
-    except (ValueError, KeyError) as exc:
+        doc = json.loads(path.read_text())
+        if not isinstance(doc.get("args"), dict):
+            raise KeyError("args")
+        return doc
+    except (ValueError, KeyError, AttributeError) as exc:
         raise InputError(f"balance.json is unreadable ({exc})", file=str(path),
                          key="--resume") from None
 
@@ -97,7 +101,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 coop_band: float = 5.0, threads: int | None = None,
                 out: Path | str | None = None, force: bool = False,
                 resume: Path | str | None = None, responder: Any = None,
-                progress=None, on_folder=None, root: Path | str = DEFAULT_ROOT
+                progress=None, on_folder=None, log=None, root: Path | str = DEFAULT_ROOT
                 ) -> BalanceResult:
     """Find the smallest change to the printed numbers that meets ``target``.
 
@@ -107,7 +111,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         Scenario YAML (any ruleset). Optional with ``resume``.
     levers : list of str
         ``PATH[:STEP]`` items (:func:`deepsim.balance.levers.parse_levers`).
-    target : {"verdicts", "expect"}
+    target : {"verdicts", "expect", "require"}
         See :mod:`deepsim.balance.target`.
     budget : Budget
         K, trials, grid size, games, confirmation, best-response budget, sampler seed.
@@ -118,7 +122,7 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         ``path=value`` overrides fixed at every point (never levers).
     require : list of str
         ``SPEC<=X`` / ``SPEC>=X`` numbers of the metric language the target adds
-        (:func:`deepsim.balance.target.parse_requirement`; ``verdicts`` only).
+        (:func:`deepsim.balance.target.parse_requirement`; ``verdicts`` and ``require``).
     alpha, min_ratio, max_ratio : float
         The verdict scale's level and lines (the report's defaults).
     coop_band : float
@@ -132,6 +136,10 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
     progress : callable(done, total, label), optional
     on_folder : callable(Path), optional
         Told the output folder once it exists (what ``--resume`` takes after a Ctrl-C).
+    log : callable(str), optional
+        Told, in one line each, the search's plan, each K's best point when it is done, and
+        each phase as it starts (the terminal prints them above the bar; a CI log, where
+        the bar is not drawn, shows the run going on).
 
     Raises
     ------
@@ -143,8 +151,16 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
 
     t0 = time.perf_counter()
     cached_rows: list[dict] = []
+    earlier: list[dict] = []
     if resume is not None:
-        args = _args_of(Path(resume))
+        prior = _info_of(Path(resume))
+        args = prior["args"]
+        # what the earlier runs took (their time stays on record: the trials read back
+        # here cost nothing now)
+        earlier = list(prior.get("earlier_runs") or []) + [
+            {k: prior.get(k) for k in ("started_utc", "finished_utc", "status",
+                                       "wall_time_s", "games_played", "phase_seconds",
+                                       "k_seconds", "threads")}]
         scenario_path = args["scenario"]
         levers = args["levers"]
         target, seed, sets = args["target"], args["seed"], args["sets"]
@@ -210,6 +226,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                                  f"{player.seed}",
         "started_utc": utc_now(), "status": "running", **machine(),
     }
+    if earlier:
+        info["earlier_runs"] = earlier
     json_path = out_dir / "balance.json"
     with deferred_sigint():
         atomic_write_json(json_path, info)
@@ -221,7 +239,8 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         if r.get("key") and not r.get("error"):
             state.cache.setdefault(str(r["key"]), {"violation": r["violation"],
                                                    "met": bool(r["met"]),
-                                                   "note": r.get("note", ""), "error": ""})
+                                                   "note": r.get("note", ""), "error": "",
+                                                   "seconds": float(r.get("seconds", 0.0))})
     trials_path = out_dir / "trials.parquet"
     meta = {"kind": "balance", "scenario": player.name, "seed": player.seed,
             "games": games}
@@ -244,8 +263,52 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
         if progress is not None:
             progress(done * games, total * games, f"search: {label}")
 
-    search(levs, evaluate, budget, state=state, on_trial=on_trial,
-           progress=search_progress, games=games)
+    say = log or (lambda text: None)
+    plan = plan_counts(levs, budget)
+    say(f"Search: {len(levs)} lever{'s' if len(levs) != 1 else ''}, {games:,} games per "
+        f"trial of seed {player.seed}; at most "
+        + "; ".join(f"K={k}: {n:,} subset{'s' if n != 1 else ''}, {t:,} trials"
+                    for k, n, t in plan)
+        + f" ({(1 + sum(t for _, _, t in plan)) * games:,} games)")
+    k_seconds: dict[str, float] = {}
+    t_k = [time.perf_counter()]
+
+    def on_k(k: int, st: SearchState) -> None:
+        now = time.perf_counter()
+        k_seconds[str(k)] = round(now - t_k[0], 2)
+        t_k[0] = now
+        if k == 0:
+            base = st.rows[0]
+            say(f"K=0 (no lever changed): violation {base['violation']:.3g}"
+                + (f" (worst {base['note']})" if base["note"] else "")
+                + ("; the target is met" if base["met"] else ""))
+            return
+        rows = [r for r in st.rows if r["k"] == k and not r["error"]]
+        if not rows:
+            return
+        best = min(rows, key=sort_key)
+        changed = {lv.path: _py(best[lv.path]) for lv in levs
+                   if _py(best[lv.path]) != lv.default}
+        met = sum(1 for r in rows if r["met"])
+        say(f"K={k} done: {len(rows):,} trials in {k_seconds[str(k)]:.0f} s; best "
+            f"{_fmt_change(levs, changed)}, violation {best['violation']:.3g}"
+            + (f" (worst {best['note']})" if best["note"] else "")
+            + (f"; {met} met the target" if met else "; none met the target"))
+
+    t_search = time.perf_counter()
+    try:
+        search(levs, evaluate, budget, state=state, on_trial=on_trial,
+               progress=search_progress, games=games, on_k=on_k)
+    except KeyboardInterrupt:
+        # on record for --resume: how far this run got and what it took
+        info.update({"status": "interrupted", "finished_utc": utc_now(),
+                     "wall_time_s": round(time.perf_counter() - t0, 2),
+                     "games_played": state.games_played, "k_searched": state.k_done,
+                     "k_seconds": k_seconds, "trials": len(state.rows)})
+        with deferred_sigint():
+            atomic_write_json(json_path, info)
+        raise
+    phase_seconds = {"search": round(time.perf_counter() - t_search, 2)}
     frame = state.frame()
     rows = frame.to_dict(orient="records")
 
@@ -268,7 +331,12 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
     before = None
     chosen = None
     total = len(candidates) + 1
+    t_confirm = time.perf_counter()
+    respond_s = 0.0
     if candidates or state.met_at == 0:
+        say(f"Confirming {len(candidates)} candidate{'s' if len(candidates) != 1 else ''} "
+            f"on {confirm_games:,} fresh games of seed {confirm_seed}, the defaults on the "
+            "same games")
         if progress is not None:
             progress(0, total * confirm_games, f"confirm: {confirm_games:,} games of seed "
                                                f"{confirm_seed}")
@@ -301,6 +369,10 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                 def r_progress(done, tot, label, i=i):
                     if progress is not None:
                         progress(done, tot, f"best responses, candidate {i + 1}: {label}")
+                say(f"Best responses under candidate {i + 1} "
+                    f"({_fmt_change(levs, c.point)}): {budget.respond_trials} trials x "
+                    f"{budget.respond_games:,} games per {info['faction_label']}")
+                t_respond = time.perf_counter()
                 try:
                     c.robust = responder(
                         scenario_path, list(sets or []) + _overrides(c.point),
@@ -312,10 +384,16 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
                     c.status = f"confirmed; no best-response check ({exc})"
                     chosen = c
                     break
+                finally:
+                    respond_s += time.perf_counter() - t_respond
                 if c.robust.broken:
                     c.status = f"confirmed, but broken by a best response: {c.robust.note}"
                     continue
-                c.status = "confirmed; survives best responses"
+                c.status = ("confirmed; survives best responses" if c.robust.moved != 0 else
+                            f"confirmed; no {info['faction_label']} found a better style in "
+                            f"{budget.respond_trials} trials x {budget.respond_games:,} games, "
+                            "so the best-response check replayed the start styles (raise "
+                            "--respond-trials / --respond-games)")
             else:
                 c.status = "confirmed (best responses not checked: --respond-trials 0)"
             chosen = c
@@ -324,7 +402,13 @@ def run_balance(scenario_path: Path | str | None = None, levers: list[str] | Non
             if not c.status:
                 c.status = "not played (an earlier candidate was accepted)"
         if progress is not None:
-            progress(total * confirm_games, total * confirm_games, "confirm done")
+            progress(total * confirm_games, total * confirm_games, "confirm: done")
+    phase_seconds["confirm"] = round(time.perf_counter() - t_confirm - respond_s, 2)
+    phase_seconds["best_responses"] = round(respond_s, 2)
+    info.update({"plan": [{"k": k, "subsets": n, "trials_at_most": t} for k, n, t in plan],
+                 "k_seconds": k_seconds, "phase_seconds": phase_seconds,
+                 "trial_seconds": round(float(frame["seconds"].sum()), 2)
+                 if "seconds" in frame else 0.0})
     answer = _answer(player, tgt, levs, state, candidates, chosen, before)
     from deepsim.balance import write
 
@@ -394,33 +478,67 @@ def _fmt_change(levers: list[Lever], point: dict) -> str:
 def _answer(player, tgt, levers, state, candidates, chosen, before) -> str:
     """The terminal's first line(s): the answer."""
     label = getattr(player.ruleset, "faction_label", "faction")
+    labels = getattr(player.ruleset, "factions_label", None) or f"{label}s"
     if state.met_at == 0:
         return ("No change needed: the scenario as it is meets the target ("
                 f"{tgt.describe()})" + ("" if before is None or before.confirmed else
                                          "; on fresh games it is not decided, see below"))
     if chosen is not None:
         n = len(chosen.point)
-        what = (f"all {len(chosen.after.table)} {label}s viable, none too strong"
+        what = (f"all {len(chosen.after.table) - len(tgt.requirements)} {labels} viable, "
+                "none too strong" + (", every requirement met" if tgt.requirements else "")
                 if tgt.name == "verdicts" and not tgt.cooperative else
+                "every requirement met" if tgt.name == "require" else
                 "the party on target" if tgt.cooperative else "every expectation passes")
         return (f"{n} number{'s' if n != 1 else ''}: {_fmt_change(levers, chosen.point)} -> "
                 f"{what}; {chosen.status}")
     if state.met_at is None:
         best = candidates[0] if candidates else None
         k = max(state.k_done or [0])
+        head = f"No patch of at most {_n(k, 'change')} meets the target"
         if best is None or best.after is None:
-            return f"No patch of at most {k} changes meets the target"
+            return head
         if before is not None and best.after.violation >= before.violation:
-            return (f"No patch of at most {k} changes meets the target, and none comes "
-                    f"closer than the defaults (violation {before.violation:.3g} on fresh "
-                    f"games; the search's best change, {_fmt_change(levers, best.point)}: "
-                    f"{best.after.violation:.3g})")
-        t = best.after.table
-        resist = t[t["verdict"].isin([V.NOT_VIABLE, V.TOO_STRONG, "fail", "off target"])]
-        names = ", ".join(f"{r['name']} ({r['verdict']})" for _, r in resist.iterrows())
-        return (f"No patch of at most {k} changes meets the target. Closest: "
-                f"{_fmt_change(levers, best.point)} (violation {best.after.violation:.3g} on "
-                f"fresh games; before {before.violation:.3g})"
-                + (f"; resisting: {names}" if names else ""))
+            return (f"{head}, and none comes closer than the defaults (violation "
+                    f"{before.violation:.3g} on fresh games; the search's best change, "
+                    f"{_fmt_change(levers, best.point)}: {best.after.violation:.3g})")
+        return (f"{head}. Closest: {_fmt_change(levers, best.point)}, violation "
+                f"{best.after.violation:.3g} on fresh games (before {before.violation:.3g})"
+                f"{_tally(best.after, before, labels)}{_resisting(best.after.table)}")
     return ("Patches met the target in the search but none held: "
             + "; ".join(f"{_fmt_change(levers, c.point)}: {c.status}" for c in candidates))
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _tally(after: Judgement, before: Judgement | None, labels: str) -> str:
+    """": 12 of 36 companies viable, 8 too strong, 16 not viable (before: 3, 6, 27)"
+    for the verdicts target; "" for the others."""
+    words = (V.VIABLE, V.TOO_STRONG, V.NOT_VIABLE, V.INCONCLUSIVE)
+    if not after.counts or any(w not in after.counts for w in words):
+        return ""
+    ca = after.counts
+    n = sum(ca[w] for w in words)
+    shown = [w for w in words if w == V.VIABLE or ca[w]
+             or (before is not None and before.counts.get(w))]
+    text = f": {ca[V.VIABLE]} of {n} {labels} viable" + "".join(
+        f", {ca[w]} {w}" for w in shown[1:])
+    if before is not None and before.counts:
+        text += " (before: " + ", ".join(str(before.counts.get(w, 0)) for w in shown) + ")"
+    return text
+
+
+def _resisting(table: pd.DataFrame, most: int = 4) -> str:
+    """"; resisting, too strong: A, B, C, D and 4 more; not viable: ..." (the worst first,
+    as the table is ordered); the full list is in balance.md."""
+    parts = []
+    for word in (V.TOO_STRONG, V.NOT_VIABLE, "fail", "off target"):
+        names = [str(x) for x in table.loc[table["verdict"] == word, "name"]]
+        if word == V.NOT_VIABLE:
+            names = names[::-1]  # the table runs strongest first: the weakest lead here
+        if names:
+            more = f" and {len(names) - most} more" if len(names) > most else ""
+            parts.append(f"{word}: {', '.join(names[:most])}{more}")
+    return ("; resisting, " + "; ".join(parts)) if parts else ""

@@ -10,7 +10,11 @@ For K = 1 .. ``max_changes``: each subset of K levers (in the order given) is se
 every one of its K numbers changed (a point leaving one at its default belongs to a smaller
 K, searched before): the whole grid when it has at most ``grid_max`` points, else
 ``trials`` optuna TPE trials (seeded by the sampler seed and the subset's index, so the
-same command gives the same trials on any thread count). The search stops after the first
+same command gives the same trials on any thread count). For K >= 2 the optuna search of a
+subset starts from what the smaller K found (:func:`starts`): each of its (K-1)-subsets'
+best point with the remaining number one grid step off its default, then every number at
+its best value alone; so a pair is never judged by a few blind draws from a grid of 10,000
+points when one of its numbers alone already came close. The search stops after the first
 K where some trial meets the target.
 
 A trial already in the output folder's ``trials.parquet`` (``--resume``) is read back, not
@@ -32,7 +36,8 @@ import pandas as pd
 from deepsim.balance.levers import Lever
 from deepsim.tune.grid import format_value
 
-__all__ = ["Budget", "SearchState", "point_key", "search", "sort_key"]
+__all__ = ["Budget", "SearchState", "plan_counts", "point_key", "search", "sort_key",
+           "starts"]
 
 #: (done, total, label) -> None
 ProgressFn = Callable[[int, int, str], None]
@@ -123,13 +128,16 @@ class SearchState:
 
 def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget, *,
            state: SearchState, on_trial: Callable[[SearchState], None] | None = None,
-           progress: ProgressFn | None = None, games: int = 0) -> SearchState:
+           progress: ProgressFn | None = None, games: int = 0,
+           on_k: Callable[[int, SearchState], None] | None = None) -> SearchState:
     """Run the baseline (trial 0) and the subsets of K = 1 .. ``max_changes`` levers.
 
     ``evaluate(point)`` plays ``{path: value}`` and returns ``{"violation", "met", "note",
     "error"}``. Each trial's row has ``trial``, ``k``, ``subset``, ``method`` (``grid`` or
     ``optuna``), one column per lever (its value), ``n_changed``, ``size``, ``violation``,
-    ``met``, ``note``, ``error``, ``seconds`` and ``cached``.
+    ``met``, ``note``, ``error``, ``seconds`` (wall seconds of its games; a trial read back
+    on ``--resume`` keeps the seconds it took when played) and ``cached``. ``on_k(k,
+    state)`` is told when K = 0 (the baseline), 1, 2, ... is done.
     """
     import optuna
 
@@ -141,9 +149,11 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         cached = key in state.cache
         if cached:
             res = state.cache[key]
+            seconds = float(res.get("seconds", 0.0) or 0.0)
         else:
             res = evaluate(point)
-            state.cache[key] = res
+            seconds = round(time.perf_counter() - t, 3)
+            state.cache[key] = {**res, "seconds": seconds}
             state.games_played += games
         row = {"trial": len(state.rows), "k": k, "subset": ",".join(subset), "method": method}
         for lv in levers:
@@ -151,7 +161,7 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
         row.update({"n_changed": len(point), "size": change_size(by_path, point),
                     "violation": float(res["violation"]), "met": bool(res["met"]),
                     "note": str(res.get("note", "")), "error": str(res.get("error", "")),
-                    "seconds": 0.0 if cached else round(time.perf_counter() - t, 3),
+                    "seconds": seconds,
                     "cached": cached, "key": key})
         state.rows.append(row)
         if on_trial is not None:
@@ -169,6 +179,8 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
     tick("baseline")
     base = run({}, 0, (), "baseline")
     done += 1
+    if on_k is not None:
+        on_k(0, state)
     if base["met"]:
         state.met_at = 0
         return state
@@ -189,6 +201,9 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
                 sampler = optuna.samplers.TPESampler(
                     seed=budget.sampler_seed * 1_000_003 + 7919 * k + index)
                 study = optuna.create_study(direction="minimize", sampler=sampler)
+                for point in starts(subset, by_path, state.rows)[:budget.trials]:
+                    study.enqueue_trial({p: choices[j].index(point[p])
+                                         for j, p in enumerate(subset)})
 
                 def objective(trial, subset=subset, choices=choices, k=k, label=label):
                     nonlocal done
@@ -204,11 +219,64 @@ def search(levers: list[Lever], evaluate: Callable[[dict], dict], budget: Budget
 
                 study.optimize(objective, n_trials=budget.trials, catch=())
         state.k_done.append(k)
+        if on_k is not None:
+            on_k(k, state)
         if any(r["met"] and r["k"] == k for r in state.rows):
             state.met_at = k
             break
     tick("done")
     return state
+
+
+def starts(subset: tuple[str, ...], levers: dict[str, Lever], rows: list[dict]) -> list[dict]:
+    """The points an optuna search of ``subset`` (K >= 2 levers) tries first, from the
+    trials of smaller K in ``rows``: for each lever ``p`` of the subset, the best trial
+    (:func:`sort_key`) of the (K-1)-subset without ``p``, with ``p`` one grid step off its
+    default (towards its best value alone); then every lever at its best value alone.
+    Duplicates dropped; the best (K-1) points first. Empty for K = 1 or when a smaller
+    subset was never searched."""
+    k = len(subset)
+    if k < 2:
+        return []
+    ok = [r for r in rows if not r["error"] and 0 < r["k"] < k]
+    alone = {}
+    for p in subset:
+        mine = [r for r in ok if r["k"] == 1 and r["subset"] == p]
+        if mine:
+            alone[p] = min(mine, key=sort_key)[p]
+    extended = []
+    for p in subset:
+        rest = ",".join(q for q in subset if q != p)
+        mine = [r for r in ok if r["k"] == k - 1 and r["subset"] == rest]
+        if not mine:
+            continue
+        best = min(mine, key=sort_key)
+        lv = levers[p]
+        side = (float(alone[p]) - float(lv.default)) if p in alone else 0.0
+        step = min(lv.changes(), key=lambda v: (
+            lv.size(v), 0 if (float(v) - float(lv.default)) * side > 0 else 1, float(v)))
+        point = {q: best[q] for q in subset if q != p}
+        point[p] = step
+        extended.append((sort_key(best), point))
+    out = [pt for _, pt in sorted(extended, key=lambda x: x[0])]
+    if len(alone) == k:
+        out.append({p: alone[p] for p in subset})
+    seen, uniq = set(), []
+    for pt in out:
+        key = point_key(pt)
+        if key not in seen:
+            seen.add(key)
+            uniq.append(pt)
+    return uniq
+
+
+def plan_counts(levers: list[Lever], budget: Budget) -> list[tuple[int, int, int]]:
+    """(K, subsets, trials at most) for K = 1 .. ``max_changes``: what the search will
+    play if no K meets the target first (trials x games = its games)."""
+    plan = _plan(levers, budget)
+    ks = sorted({len(s) for s, _, _ in plan})
+    return [(k, sum(1 for s, _, _ in plan if len(s) == k),
+             sum(n for s, _, n in plan if len(s) == k)) for k in ks]
 
 
 def _plan(levers: list[Lever], budget: Budget) -> list[tuple[tuple[str, ...], str, int]]:

@@ -1,6 +1,6 @@
 """What "fair" means for ``deepsim balance``: the target and its violation.
 
-Two targets, each judging the games of one parameter point:
+Three targets, each judging the games of one parameter point:
 
 - ``verdicts`` (default): every faction viable and none too strong on the report's verdict
   scale (:mod:`deepsim.report.viability`: win share over fair share, baseline bots left
@@ -14,8 +14,11 @@ Two targets, each judging the games of one parameter point:
   look, Bonferroni over the block's tests, :func:`deepsim.gate.check.check_prepared`). The
   violation is the number of tests that fail plus half the inconclusive ones; met when every
   test passes.
+- ``require``: only the ``--require`` numbers (below), no faction verdicts: for a question
+  that is not about factions (the start player's edge), or a ruleset whose "factions" are
+  bot styles (Abyss), whose strength no printed number should be bent to even out.
 
-With ``verdicts``, a designer adds numbers of the metric language as **requirements**
+With ``verdicts`` (or alone, with ``require``), a designer adds numbers of the metric language as **requirements**
 (``--require "win_ratio[seat=1]<=1.1"``, ``SPEC<=X`` or ``SPEC>=X`` in the metric's unit:
 percent for shares, x fair for ratios): a requirement's point estimate beyond its bound
 adds its distance over ``max(|X|, 1)`` to the violation; confirmed only when its interval
@@ -40,7 +43,7 @@ from deepsim.report import viability as V
 __all__ = ["TARGETS", "Judgement", "Requirement", "Target", "make_target",
            "paired_changes", "parse_requirement"]
 
-TARGETS = ("verdicts", "expect")
+TARGETS = ("verdicts", "expect", "require")
 _REQ = re.compile(r"^(?P<spec>.+?)\s*(?P<op><=|>=)\s*(?P<x>-?[0-9]*\.?[0-9]+)\s*%?\s*$")
 
 
@@ -135,6 +138,8 @@ class Target:
         if self.name == "expect":
             return "the scenario's expect: block passes (as deepsim check judges it)"
         extra = "".join(f"; {r.text}" for r in self.requirements)
+        if self.name == "require":
+            return "every requirement met: " + ", ".join(r.text for r in self.requirements)
         if self.cooperative:
             return (f"the party's win rate within {self.coop_band:g} points of the "
                     f"target{extra}")
@@ -154,8 +159,9 @@ class Target:
             j.met = j.met and met
             j.confirmed = j.confirmed and confirmed and met
             if viol > 0 and not j.note:
-                j.note = f"{req.text}: {row['value']:.3g}"
-        j.table = pd.concat([j.table, pd.DataFrame(rows)], ignore_index=True)
+                j.note = f"{req.text}: {row['value']:.4g}"
+        j.table = (pd.DataFrame(rows) if j.table.empty else
+                   pd.concat([j.table, pd.DataFrame(rows)], ignore_index=True))
         return j
 
     def _judge(self, prepared, games: pd.DataFrame, seats: pd.DataFrame) -> Judgement:
@@ -164,6 +170,10 @@ class Target:
         ``players``)."""
         if self.name == "expect":
             raise AssertionError("expect targets are judged by judge_expect")
+        if self.name == "require":
+            # only the requirements (added by judge)
+            return Judgement(0.0, True, True, pd.DataFrame(columns=[
+                "name", "value", "low", "high", "win_share", "games", "verdict"]))
         if self.cooperative:
             return self._coop(prepared, games, seats)
         kept, _ = V.balance_seats(seats, self.baseline)
@@ -268,8 +278,12 @@ def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
                          key="--target")
     baseline = tuple(getattr(prepared, "baseline_bots", ()) or ())
     if name == "expect" and requirements:
-        raise InputError("--require goes with --target verdicts; with --target expect, add "
-                         "the number to the scenario's expect: block", key="--require")
+        raise InputError("--require goes with --target verdicts or require; with --target "
+                         "expect, add the number to the scenario's expect: block",
+                         key="--require")
+    if name == "require" and not requirements:
+        raise InputError("--target require needs at least one --require SPEC<=X (e.g. "
+                         "'win_ratio[seat=1]<=1.1')", key="--target")
     if name == "expect":
         from deepsim.gate.expect import parse_expect
         from deepsim.scenario import LINES
@@ -281,8 +295,8 @@ def make_target(name: str, ruleset, prepared, scenario: dict, *, source: str,
         src_lines = LINES.get(source, {})
         exps = parse_expect(scenario, source=source, lines=src_lines)
         return Target(name, ruleset, lines, coop_band, baseline, exps, source, src_lines)
-    if not getattr(ruleset, "cooperative", False) and not getattr(ruleset, "faction_column",
-                                                                  None):
+    if name == "verdicts" and not getattr(ruleset, "cooperative", False) and not getattr(
+            ruleset, "faction_column", None):
         raise InputError("this ruleset names no faction column; use --target expect",
                          key="--target")
     reqs = [parse_requirement(t, ruleset, prepared, lines.alpha) for t in requirements or []]

@@ -78,14 +78,20 @@ def before_after(before, candidates) -> pd.DataFrame:
 
 def front(state) -> pd.DataFrame:
     """The front of changes against violation: per number of changes, the smallest
-    violation the search reached (and its trial)."""
+    violation the search reached, its trial and its change (``patch``: "path default ->
+    value; ...", "the defaults" for none)."""
     f = state.frame()
     f = f[f["error"] == ""] if "error" in f else f
     if f.empty:
         return pd.DataFrame()
     best = f.sort_values(["n_changed", "violation", "size", "trial"]).groupby(
         "n_changed", as_index=False).first()
-    return best[["n_changed", "violation", "size", "trial", "note"]]
+    best["patch"] = [
+        "; ".join(f"{lv.path} {format_value(lv.default)} -> {format_value(r[lv.path])}"
+                  for lv in state.levers if format_value(r[lv.path]) != format_value(
+                      lv.default)) or "the defaults"
+        for _, r in best.iterrows()]
+    return best[["n_changed", "patch", "violation", "size", "trial", "note"]]
 
 
 def _table_md(frame: pd.DataFrame, cols: list[tuple[str, str]]) -> list[str]:
@@ -119,6 +125,7 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
                "per-game differences); values are "
                + ("party win rate error, points" if target.cooperative else
                   "win share / fair share (x fair)" if target.name == "verdicts" else
+                  "each requirement's estimate" if target.name == "require" else
                   "each expectation's estimate") + ", 95% intervals.", ""]
         for i, grp in ba.groupby("candidate"):
             md += [f"### Candidate {i}: {grp['patch'].iloc[0]}", ""]
@@ -149,7 +156,8 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
     fr = front(state)
     if not fr.empty:
         md += ["## Changes against violation (the search's front)", ""]
-        md += _table_md(fr, [("n_changed", "numbers changed"), ("violation", "violation"),
+        md += _table_md(fr, [("n_changed", "numbers changed"), ("patch", "best change"),
+                             ("violation", "violation"),
                              ("size", "size (grid steps)"), ("trial", "trial"),
                              ("note", "worst")]) + [""]
     md += ["## Levers", ""]
@@ -166,19 +174,47 @@ def markdown(*, player, levers: list[Lever], target, state, before, candidates, 
            f"{info['args']['budget']['sampler_seed']}); stop at the first K that meets it."),
            (f"- Trials: {len(state.rows)} ({state.games_played:,} games played); K searched: "
            f"{', '.join(map(str, state.k_done)) or 'none (the defaults meet the target)'}."),
-           (f"- Confirmation: the best {info['args']['budget']['confirm']} candidates on "
-           f"{info['confirm_games']:,} fresh games of seed {info['confirm_seed']}, the "
-           "defaults on the same games; a candidate is confirmed when the target is met "
-           "with every verdict decided (no inconclusive)."),
+           *_times(info, state),
+           (f"- Confirmation: the best {info['args']['budget']['confirm']} candidates that "
+           f"met the target in the search, on {info['confirm_games']:,} fresh games of seed "
+           f"{info['confirm_seed']}, the defaults on the same games; a candidate is "
+           "confirmed when the target is met with every verdict decided (no inconclusive)."
+           + ("" if state.met_at is not None else
+              " None met it: the closest change was played instead, to say how close it "
+              "comes.")),
            (f"- Robustness: every {label}'s best response under the patch (deepsim respond's "
             f"search: {info['args']['budget']['respond_trials']} trials on "
             f"{info['args']['budget']['respond_games']:,} games of seed "
             f"{info['respond_seed']}), replayed on the confirmation games; a patch is broken "
             f"when a {label} is too strong there (its interval's lower end above the line)."
+            + ("" if any(c.robust is not None for c in candidates) else
+               " Not run: no candidate was confirmed.")
             if info['args']['budget']['respond_trials'] > 0 else
             "- Robustness: not checked (--respond-trials 0)."),
            ""]
     return "\n".join(md) + "\n"
+
+
+def _times(info: dict, state) -> list[str]:
+    """The method's lines on time: per phase, per K, the threads (empty when unknown)."""
+    ph = info.get("phase_seconds")
+    if not ph:
+        return []
+    ks = info.get("k_seconds") or {}
+    per_k = ", ".join(f"K={k} {float(v):.0f} s" for k, v in ks.items() if k != "0")
+    played = float(info.get("trial_seconds") or 0.0)
+    lines = [f"- Time (wall, {info.get('threads')} threads, this run): search "
+             f"{ph.get('search', 0):.0f} s" + (f" ({per_k})" if per_k else "")
+             + f", confirmation {ph.get('confirm', 0):.0f} s, best responses "
+             f"{ph.get('best_responses', 0):.0f} s; the trials' own seconds, summed "
+             f"over every trial (an earlier run's included on --resume): {played:.0f} s."]
+    for e in info.get("earlier_runs") or []:
+        if e.get("wall_time_s") is not None:
+            lines.append(f"- An earlier run of this folder (--resume read its trials back): "
+                         f"{e['wall_time_s']:.0f} s wall, {e.get('games_played') or 0:,} "
+                         f"games of search, {e.get('status')}, started "
+                         f"{e.get('started_utc')}.")
+    return lines
 
 
 def folder(out_dir: Path, *, player, levers, target, state, before, candidates, chosen,

@@ -27,7 +27,9 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
 
     t = Table(title=f"Before and after (candidate {candidate}), 95% intervals",
               title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False)
-    t.add_column(label.capitalize(), overflow="fold", ratio=2)
+    # a name keeps room for two words (rich would squeeze it to 3 characters at 80 columns
+    # beside the no-wrap cells); each cell puts its verdict under the number
+    t.add_column(label.capitalize(), overflow="fold", min_width=16)
     t.add_column("before", justify="right", no_wrap=True)
     t.add_column("after", justify="right", no_wrap=True)
     rows = frame[frame["candidate"] == candidate]
@@ -40,7 +42,7 @@ def before_after_table(frame, label: str, candidate: int) -> Table:
                                 (r.after, r.after_low, r.after_high, r.after_verdict)):
             style = V.style_of(word)
             w = escape(str(word))
-            cells.append(f"{v:.2f} [{lo:.2f}-{hi:.2f}] "
+            cells.append(f"{v:.2f} [{lo:.2f}-{hi:.2f}]\n"
                          + (f"[{style}]{w}[/{style}]" if style else w))
         if changes:
             cells.append(f"{r.change:+.2f}\n[{r.change_low:+.2f}, {r.change_high:+.2f}]")
@@ -61,10 +63,12 @@ def balance(
     target: Annotated[str, typer.Option(
         "--target", help="verdicts: every faction viable and none too strong (a co-operative "
                          "game: the party on target); expect: the scenario's expect: block "
-                         "as deepsim check judges it.")] = "verdicts",
+                         "as deepsim check judges it; require: only the --require "
+                         "numbers.")] = "verdicts",
     require: Annotated[list[str] | None, typer.Option(
         "--require", metavar="SPEC<=X",
-        help="A number of the metric language the target adds (with --target verdicts), "
+        help="A number of the metric language the target adds (with --target verdicts or "
+             "require), "
              "e.g. 'win_ratio[seat=1]<=1.1' or 'rounds>=8', in the metric's unit; "
              "repeatable.")] = None,
     max_changes: Annotated[int, typer.Option(
@@ -117,6 +121,9 @@ def balance(
                     respond_trials=respond_trials, respond_games=respond_games,
                     sampler_seed=sampler_seed)
     console = Console()
+    # the run's news (plan, each K's best, each phase) go with the bar to stderr: stdout
+    # gives the answer first
+    err_console = Console(stderr=True)
     stop_bar, on_progress = phased_progress(
         quiet, extra_room=16, phase=lambda label, total: label.split(":")[0])
     folder: dict = {}
@@ -128,7 +135,9 @@ def balance(
                 require=list(require or []),
                 min_ratio=min_ratio, max_ratio=max_ratio, coop_band=coop_band,
                 threads=threads, out=out, force=force, resume=resume,
-                progress=on_progress, on_folder=lambda p: folder.update(path=p))
+                progress=on_progress, on_folder=lambda p: folder.update(path=p),
+                log=None if quiet else lambda text: err_console.print(escape(text),
+                                                                      highlight=False))
         finally:
             stop_bar()
     except InputError as exc:
@@ -151,17 +160,23 @@ def balance(
         ba = pd.read_parquet(ba_path)
         shown = next((i + 1 for i, c in enumerate(result.candidates)
                       if c is result.chosen), 1)
-        label = result.info.get("faction_label") or "faction"
+        target = (result.info.get("args") or {}).get("target", "verdicts")
+        label = ("requirement" if target == "require" else "test" if target == "expect"
+                 else result.info.get("faction_label") or "faction")
         console.print(before_after_table(ba, label, shown))
     for i, c in enumerate(result.candidates):
         console.print(f"candidate {i + 1}: " + escape("; ".join(
             f"{k}={v}" for k, v in c.point.items())) + f": {escape(c.status)}",
             highlight=False)
     info = result.info
-    console.print(f"{info['trials']} trials, {info['games_played']:,} games of search in "
-                  f"{info['wall_time_s']:.0f} s.", highlight=False)
-    console.print(f"Wrote {escape(str(result.out_dir))}/ (balance.md, balance.html, "
-                  "patch.yaml, trials.parquet)", highlight=False)
+    phases = info.get("phase_seconds") or {}
+    console.print(f"{info['trials']:,} trials ({info['games_played']:,} games of search) in "
+                  f"{info['wall_time_s']:.0f} s: search {phases.get('search', 0):.0f} s, "
+                  f"confirmation {phases.get('confirm', 0):.0f} s, best responses "
+                  f"{phases.get('best_responses', 0):.0f} s.", highlight=False)
+    written = ", ".join(p.name for p in result.files if p.parent == result.out_dir)
+    console.print(f"Wrote {escape(str(result.out_dir))}/ ({escape(written)})",
+                  highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -145,12 +145,41 @@ def test_a_patch_a_planted_best_response_breaks_is_rejected(duel, tmp_path):
     assert list(cand["broken"][:2]) == [True, False]
 
 
+def test_moved_counts_the_factions_whose_search_beat_their_start():
+    table = pd.DataFrame({"name": ["A"], "value": [1.0], "low": [0.9], "high": [1.1],
+                          "verdict": ["viable"]})
+    assert Robustness(False, table).moved is None
+    assert Robustness(False, table, pd.DataFrame({"best_trial": [0, 0, 0]})).moved == 0
+    assert Robustness(False, table, pd.DataFrame({"best_trial": [0, 3, 1]})).moved == 2
+
+
+@pytest.mark.slow
+def test_a_check_where_no_faction_moved_says_it_replayed_the_start_styles(duel, tmp_path):
+    def unmoved(scenario, sets, **kw):
+        table = pd.DataFrame({"name": ["C"], "value": [1.1], "low": [1.0], "high": [1.2],
+                              "verdict": ["viable"]})
+        return Robustness(False, table, pd.DataFrame({"faction": ["A", "B", "C"],
+                                                      "best_trial": [0, 0, 0]}),
+                          note="no best response breaks it")
+
+    res = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **{**FAST,
+                                                                    "respond_trials": 2}),
+                      responder=unmoved, out=tmp_path / "out")
+    assert res.chosen is not None
+    assert "survives best responses" not in res.answer
+    assert "replayed the start styles" in res.answer and "2 trials" in res.answer
+
+
 def test_no_patch_within_k_says_how_close(duel, tmp_path):
     res = run_balance(duel, ["power.A"], budget=Budget(max_changes=1, **FAST),
                       out=tmp_path / "out")
     assert res.state.met_at is None and res.chosen is None
-    assert res.answer.startswith("No patch of at most 1 changes meets the target. Closest:")
-    assert "resisting:" in res.answer
+    assert res.answer.startswith("No patch of at most 1 change meets the target. Closest:")
+    # the tally after and before, then the resisting factions by verdict
+    assert " of 3 factions viable" in res.answer and "(before: " in res.answer
+    assert res.answer.endswith("; resisting, not viable: B")
+    md = (res.out_dir / "balance.md").read_text()
+    assert "None met it: the closest change was played instead" in md
     assert not (res.out_dir / "patch.yaml").exists()
 
 
@@ -162,6 +191,12 @@ def test_resume_reuses_finished_trials(duel, tmp_path):
     tb = pd.read_parquet(out / "trials.parquet")
     assert tb["cached"].all() and b.state.games_played == 0
     assert b.chosen.point == a.chosen.point
+    # the trials read back keep the seconds they took; the first run's time stays on record
+    ta = pd.read_parquet(out / "trials.parquet")
+    assert ta["seconds"].sum() > 0
+    assert b.info["earlier_runs"][0]["status"] == "complete"
+    assert b.info["earlier_runs"][0]["games_played"] == a.state.games_played
+    assert "An earlier run of this folder" in (out / "balance.md").read_text()
 
 
 # --- the command ------------------------------------------------------------------------
@@ -183,6 +218,15 @@ def test_cli_prints_the_answer_first(duel, tmp_path):
     assert r.exit_code == 0, r.output
     first = next(ln for ln in r.stdout.splitlines() if ln.strip())
     assert first.startswith("1 number: power.C 12 -> 8 -> all 3 factions viable")
+    # the run's news on stderr: the plan, each K's best point, the phases
+    news = " ".join(r.stderr.split())
+    assert "Search: 1 lever, 6,000 games per trial of seed 7; at most K=1: 1 subset, 19 " \
+           "trials (120,000 games)" in news
+    assert "K=0 (no lever changed): violation" in news
+    assert "K=1 done: 19 trials in" in news and "best power.C 12 -> 8" in news
+    assert "Confirming 3 candidates on 12,000 fresh games of seed 8" in news
+    assert "confirm done" not in news  # one bar row per phase
+    assert "search" in r.stdout and "confirmation" in r.stdout
 
 
 def test_target_expect_judges_the_block_as_check_does(duel, tmp_path):
@@ -228,6 +272,9 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     assert f"--resume {out}" in r.stderr.replace("\n", "")
     kept = pd.read_parquet(out / "trials.parquet")
     assert 0 < len(kept) < len(clean.state.rows)
+    import json
+    cut = json.loads((out / "balance.json").read_text())
+    assert cut["status"] == "interrupted" and cut["trials"] == len(kept)
     monkeypatch.setattr(DuelRuleset, "run_chunk", real)
     r = CliRunner().invoke(app, ["balance", "--resume", str(out)])
     assert r.exit_code == 0, r.output
@@ -237,6 +284,8 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(done[cols],
                                   pd.read_parquet(clean.out_dir / "trials.parquet")[cols])
     assert yaml.safe_load((out / "patch.yaml").read_text()) == {"overrides": {"power.C": 8}}
+    assert json.loads((out / "balance.json").read_text())["earlier_runs"][0]["status"] == \
+        "interrupted"
 
 
 @pytest.mark.slow
@@ -256,3 +305,87 @@ def test_bad_requirements_are_input_errors(duel, tmp_path, req, words):
     with pytest.raises(InputError) as err:
         run_balance(duel, LEVERS, require=[req], budget=Budget(**FAST), out=tmp_path / "o")
     assert err.value.key == "--require" and words in str(err.value)
+
+
+def test_answer_caps_the_resisting_names():
+    from deepsim.balance.run import _resisting
+
+    names = [f"F{i}" for i in range(10)]
+    table = pd.DataFrame({"name": names, "verdict": ["too strong"] * 2 + ["viable"] * 2
+                          + ["not viable"] * 6})
+    text = _resisting(table, most=4)
+    # strongest first among the too strong, weakest first among the not viable
+    assert text == ("; resisting, too strong: F0, F1; not viable: F9, F8, F7, F6 "
+                    "and 2 more")
+    assert _resisting(table[table["verdict"] == "viable"]) == ""
+
+
+@pytest.mark.slow
+def test_require_target_judges_only_the_requirements(duel, tmp_path):
+    # power.A alone never makes all three factions viable (raising A sinks B), but C's share
+    # 12 / (A + 18) is at most 41% from A = 12 on (40.0%; 11 gives 41.4%)
+    res = run_balance(duel, ["power.A"], target="require",
+                      require=["win_share[faction=C]<=41"],
+                      budget=Budget(max_changes=1, **{**FAST, "confirm_games": 30000}),
+                      out=tmp_path / "out")
+    assert res.chosen is not None and res.chosen.point == {"power.A": 12}
+    assert list(res.chosen.after.table["name"]) == ["win_share[faction=C]<=41"]
+    assert res.answer.startswith("1 number: power.A 6 -> 12 -> every requirement met")
+    assert "every requirement met: win_share[faction=C]<=41" in (
+        res.out_dir / "balance.md").read_text()
+
+
+def test_require_target_needs_a_requirement(duel, tmp_path):
+    with pytest.raises(InputError) as err:
+        run_balance(duel, ["power.A"], target="require", budget=Budget(**FAST),
+                    out=tmp_path / "o")
+    assert err.value.key == "--target" and "--require" in str(err.value)
+
+
+@pytest.mark.slow
+def test_pairs_start_from_what_one_number_found(duel, tmp_path):
+    # neither A nor B alone meets the target (raising one sinks the other); their pair's
+    # grid (19 x 19) is searched by optuna, whose first trials come from K = 1: each
+    # lever's best alone with the other one step off its default, then both at their best
+    from deepsim.balance.search import starts
+
+    res = run_balance(duel, ["power.A,power.B"],
+                      budget=Budget(max_changes=2, trials=5, grid_max=20, **FAST),
+                      out=tmp_path / "out")
+    t = pd.read_parquet(res.out_dir / "trials.parquet")
+    one = t[t["k"] == 1]
+    best = {p: one[one["subset"] == p].sort_values(["violation", "size", "trial"])
+            .iloc[0][p] for p in ("power.A", "power.B")}
+    levers = {lv.path: lv for lv in res.levers}
+    first = starts(("power.A", "power.B"), levers, t.to_dict(orient="records"))
+    assert len(first) == 3 and first[2] == best
+    for pt in first[:2]:
+        assert sorted(levers[p].size(v) == 1 for p, v in pt.items()).count(True) >= 1
+        assert any(pt[p] == best[p] for p in pt)
+    pairs = t[t["k"] == 2]
+    assert (pairs["method"] == "optuna").all() and len(pairs) == 5
+    got = [{p: r[p] for p in best} for _, r in pairs.head(3).iterrows()]
+    assert got == first
+    # so the pair's best is at least as good as the best trial it extends
+    assert pairs["violation"].min() <= one["violation"].min() + 0.05
+    assert starts(("power.A",), levers, t.to_dict(orient="records")) == []
+
+
+def test_before_after_table_reads_at_80_columns():
+    from rich.console import Console
+
+    from deepsim.cli.balance import before_after_table
+
+    frame = pd.DataFrame([{"candidate": 1, "name": name, "before": 3.82, "before_low": 3.81,
+                           "before_high": 3.84, "before_verdict": "too strong",
+                           "after": 0.55, "after_low": 0.52, "after_high": 0.57,
+                           "after_verdict": "not viable", "change": -2.31,
+                           "change_low": -2.35, "change_high": -2.27}
+                          for name in ("Revenant Wardancer", "Golem-born Hierophant")])
+    console = Console(width=80, record=True, color_system=None)
+    console.print(before_after_table(frame, "company", 1))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    # names keep whole words (rich squeezed them to 3 characters a line before)
+    assert "Revenant" in text and "Wardancer" in text and "Hierophant" in text
+    assert "3.82 [3.81-3.84]" in text and "too strong" in text
