@@ -68,3 +68,29 @@ def test_the_page_writer_refuses_a_missing_run(tmp_path, capsys):
     assert F.main([str(tmp_path), "--out", str(tmp_path / "p.md")]) == 2
     assert not (tmp_path / "p.md").exists()
     assert "error: " in capsys.readouterr().err
+
+
+def test_the_page_is_written_from_the_runs(tmp_path):
+    """make rove-findings in small: the base run and every variant (paired, one --set
+    each), then the page: every question's section, each run listed with its override,
+    every answer with its caveat line, the adversaries named from the run's content."""
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+    cli = CliRunner()
+    runs = [("base", None)] + [(key, over) for key, over, *_ in F.VARIANTS]
+    for key, over in runs:
+        args = ["run", "scenarios/rove.yaml", "--games", "240", "--out", str(tmp_path / key),
+                "--quiet", "--no-report"] + (["--set", over] if over else [])
+        res = cli.invoke(app, args)
+        assert res.exit_code == 0, res.output
+    out = tmp_path / "README.md"
+    assert F.main([str(tmp_path), "--out", str(out)]) == 0
+    text = out.read_text()
+    for head in ("## Q1", "## Q2", "## Q4", "## Q5", "## Q6", "## Q9", "## Response checks",
+                 "## Skipped rules"):
+        assert head in text
+    for key, over, *_ in F.VARIANTS:
+        assert f"`{key}`" in text and f"--set {over}" in text
+    assert text.count("*Rests on ") == 7 and "`encounters.skirmish`" in text
+    assert "Iron Jaw" in text and "zinix" in text
