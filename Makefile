@@ -14,7 +14,7 @@ SCENARIO ?= scenarios/deepfall-4p.yaml
 .PHONY: run test test-slow test-all clean venv bench findings findings-ladder findings-ladder-runs \
 	findings-calibration findings-balance findings-balance-run findings-reconstruct findings-reconstruct-runs findings-press-runs \
 	findings-reconstruct-best findings-fields-runs findings-reconstruct-section \
-	atlantis-findings abyss-findings rivals-findings golden warmup meta atlantis-skill docs readme-sample
+	atlantis-findings abyss-findings rivals-findings rove-findings golden warmup meta atlantis-skill docs readme-sample
 
 venv: $(STAMP)
 
@@ -382,6 +382,32 @@ abyss-findings: $(STAMP)
 	$(VENV)/bin/deepsim report $(BR)/threat --format md --out reports/abyss/threat
 	$(VENV)/bin/deepsim report $(BR)/auction --format md --out reports/abyss/auction
 	$(VENV)/bin/python -m deepsim.studies.abyss_findings $(BR) --out reports/abyss/README.md
+
+# reports/rove/: the Rove designer's questions (scope part B, §B1) on PLACEHOLDER content:
+# scenarios/rove.yaml (the skirmish at 2-4 Rovers) and the same games replayed with one
+# setting changed each (Story, Hard and Challenge steps, the response checks, the tie rule:
+# the list is deepsim/studies/rove_findings.py's VARIANTS). Runs go to $(ROVE_RUNS) (not in
+# git); the base run's report and README.md are committed. ROVE_GAMES games per run (12
+# runs; the issue's response checks ask 20,000); a larger budget: `make rove-findings
+# ROVE_GAMES=100000`.
+ROVE_RUNS ?= reports/runs/rove
+ROVE_GAMES ?= 20000
+VRO := $(ROVE_RUNS)
+ROVE_VARIANTS := story-personal:story.personal_die=true story-infusion:story.infusion_die=true \
+	hard-hp:hard.start_hp_fraction=0.7 hard-tie:hard.tiebreak_fewest_hp=true \
+	tougher:scale.adversary_hp=1.5 hurried:scale.round_limit_add=-1 \
+	rover-hp2:scale.rover_hp=2 adversary-hp2:scale.adversary_hp=2 \
+	limit-plus2:scale.round_limit_add=2 tie-adversarial:ai.tiebreak=adversarial \
+	tie-first:ai.tiebreak=first
+
+rove-findings: $(STAMP)
+	$(VENV)/bin/deepsim run scenarios/rove.yaml --games $(ROVE_GAMES) --out $(VRO)/base $(DEEPSIM_QUIET)
+	for v in $(ROVE_VARIANTS); do \
+		$(VENV)/bin/deepsim run scenarios/rove.yaml --games $(ROVE_GAMES) \
+			--set $${v#*:} --out $(VRO)/$${v%%:*} $(DEEPSIM_QUIET) || exit 1; \
+	done
+	$(VENV)/bin/deepsim report $(VRO)/base --format md --out reports/rove/base
+	$(VENV)/bin/python -m deepsim.studies.rove_findings $(VRO) --out reports/rove/README.md
 
 # reports/rivals/: the designer's questions of the scope (part A, §A1) on PLACEHOLDER data:
 # the default field (scenarios/rivals.yaml, 2-4 players), the same seeds without Lurkers,

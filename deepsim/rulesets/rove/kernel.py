@@ -24,8 +24,9 @@ type's ability-track position.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from deepsim.blocks import run_blocks
 from deepsim.factionmix import faction_bot
 from deepsim.rng import below, game_key, mix64, uniform
 from deepsim.rulesets.events import append_event
@@ -93,6 +94,11 @@ from deepsim.rulesets.rove.layout import (
     F_TYPE,
     FACE_RAVE,
     G_ADMG,
+    G_ADV_DMG,
+    G_ADV_DOWNS,
+    G_ADV_LEFT,
+    G_ADV_TRACK,
+    G_BLK_DMG,
     G_AUGMET,
     G_AUGMISS,
     G_DANGER,
@@ -142,6 +148,7 @@ from deepsim.rulesets.rove.layout import (
     MAX_ITEMS,
     MAX_R,
     MAX_TYPES,
+    MAX_BLOCKS,
     MAX_UNITS,
     O_DOWNED,
     O_LIMIT,
@@ -221,6 +228,7 @@ from deepsim.rulesets.rove.layout import (
     T_OPEN,
     TIE_ADVERSARIAL,
     TIE_ROVER,
+    TRACK_ROUNDS,
     U_AFF,
     U_BASEDEF,
     U_CELL,
@@ -244,14 +252,19 @@ from deepsim.rulesets.rove.layout import (
     WHY_TIE,
 )
 
+# Calls between kernel functions pass typed values (np.int64(-1), np.bool_(False)), never a
+# bare constant: numba compiles a callee once per literal type it is called with, so a
+# literal argument would compile that function (and all it calls) a second time.
 DICE_CTR = np.uint64(64)
 _BOT_SALT = np.uint64(0x243F6A8885A308D3)
 BIG = 1 << 40
 DIM = 6                   # the pools' Dim slot (after the six elements)
 
 # the game-wide bundle of small int64 state: G[...]
-(GS_ROUND, GS_R, GS_NU, GS_OVER, GS_OUTCOME, GS_NEV, GS_TRACE, GS_PHASE) = range(8)
-GS_N = 8
+# GS_SLOT: the track slot of the adversary block being performed (-1: none, or On Advance)
+(GS_ROUND, GS_R, GS_NU, GS_OVER, GS_OUTCOME, GS_NEV, GS_TRACE, GS_PHASE,
+ GS_SLOT) = range(9)
+GS_N = 9
 
 
 # ---- randomness ----------------------------------------------------------------------------
@@ -475,10 +488,17 @@ def hurt(U, occ, v, amount, src, G, gi, si, ev, rules):
     if U[v, U_FACTION] == ROVER:
         si[v, S_TAKEN] += lost
         gi[G_ADMG] += lost if src >= 0 else 0
+        by = U[src, U_KIND] if src >= 0 and U[src, U_FACTION] == ADVERSARY else -1
+        if by >= 0:
+            gi[G_ADV_DMG + by] += lost
+            if G[GS_SLOT] >= 0:
+                gi[G_BLK_DMG + by * MAX_BLOCKS + G[GS_SLOT]] += lost
         if U[v, U_HP] == 0:
             U[v, U_STATE] = ST_DOWNED
             si[v, S_DOWNS] += 1
             gi[G_DOWNS] += 1
+            if by >= 0:
+                gi[G_ADV_DOWNS + by] += 1
             if si[v, S_FIRSTDOWN] < 0:
                 si[v, S_FIRSTDOWN] = G[GS_ROUND]
             _ev(ev, G, EV_DOWNED, v, src, 0, 0)
@@ -532,12 +552,12 @@ def enter(U, occ, trap, terrain, u, cell, dash, G, gi, si, ev, rules):
     if terrain[cell] == T_DANGEROUS and U[u, U_IGN] == 0:
         gi[G_DANGER] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 0, rules[R_DANGER])
-        hurt(U, occ, u, rules[R_DANGER], -1, G, gi, si, ev, rules)
+        hurt(U, occ, u, rules[R_DANGER], np.int64(-1), G, gi, si, ev, rules)
     if trap[cell] != 0 and U[u, U_STATE] == ST_ACTIVE:
         trap[cell] = 0
         gi[G_TRAPS] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 1, rules[R_TRAP])
-        hurt(U, occ, u, rules[R_TRAP], -1, G, gi, si, ev, rules)
+        hurt(U, occ, u, rules[R_TRAP], np.int64(-1), G, gi, si, ev, rules)
 
 
 @njit(cache=True)
@@ -567,7 +587,7 @@ def teleport_to(U, occ, trap, terrain, u, cell, G, gi, si, ev, rules):
     start = U[u, U_CELL]
     occ[start] = -1
     U[u, U_CELL] = cell
-    enter(U, occ, trap, terrain, u, cell, True, G, gi, si, ev, rules)
+    enter(U, occ, trap, terrain, u, cell, np.bool_(True), G, gi, si, ev, rules)
     if U[u, U_STATE] != ST_GONE:
         occ[cell] = u
     _ev(ev, G, EV_MOVE, u, start, cell, -1)
@@ -679,7 +699,7 @@ def do_push(U, occ, trap, terrain, nbr, dist, perf, v, x, pull, d, G, gi, si, ev
         U[v, U_CELL] = cur
         occ[cur] = v
         if not fly:
-            enter(U, occ, trap, terrain, v, cur, True, G, gi, si, ev, rules)
+            enter(U, occ, trap, terrain, v, cur, np.bool_(True), G, gi, si, ev, rules)
     _ev(ev, G, EV_PUSH, v, start, U[v, U_CELL], 0)
 
 
@@ -742,7 +762,7 @@ def forced(U, occ, trap, terrain, nbr, dist, a, v, x, pull, bkey, ctr, G, gi, si
     if U[a, U_FACTION] == ADVERSARY or not rover_push_random:
         d = best_push_dir(U, occ, trap, terrain, nbr, dist, perf_cell, v, x, pull, rules, True)
     else:
-        nd = 0
+        nd = np.int64(0)
         dirs = np.empty(6, np.int64)
         for dd in range(6):
             r = push_sim(U, occ, trap, terrain, nbr, dist, perf_cell, v, x, pull, dd,
@@ -891,7 +911,7 @@ def ai_move(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, u, mrow, act
     ens = np.empty(G[GS_NU], np.int64)
     ne = enemies_of(U, u, G, ens)
     dest = here
-    focus = -1
+    focus = np.int64(-1)
     has_p = nxt >= 0
     prow = actions[max(nxt, 0)]
     if has_p and ne > 0 and (prow[A_OP] == OP_MATTACK or prow[A_OP] == OP_RATTACK
@@ -918,7 +938,7 @@ def ai_move(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, u, mrow, act
         if bestn <= 1:
             # single-target logic: the closest enemy it can attack from some space
             cands = np.empty(ne, np.int64)
-            ncand = 0
+            ncand = np.int64(0)
             for i in range(ne):
                 for c in range(nc):
                     if ok[c] and can_hit(U, dist, los, c, ens[i], rmin, rmax):
@@ -952,7 +972,7 @@ def ai_move(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, u, mrow, act
         als = np.empty(G[GS_NU], np.int64)
         na = allies_of(U, u, G, als)
         bdm = 0
-        tgt = -1
+        tgt = np.int64(-1)
         for i in range(na):
             dmg = U[als[i], U_MAXHP] - U[als[i], U_HP]
             if dmg > bdm:
@@ -1002,7 +1022,7 @@ def ai_targets(U, dist, los, aff, damage_die, u, row, focus, rules, G, gi, ev, o
     ne = enemies_of(U, u, G, ens)
     here = U[u, U_CELL]
     cands = np.empty(ne, np.int64)
-    nc = 0
+    nc = np.int64(0)
     for i in range(ne):
         if can_hit(U, dist, los, here, ens[i], row[A_RMIN], row[A_RMAX]):
             cands[nc] = ens[i]
@@ -1092,7 +1112,7 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
     its actions top to bottom; a movement serves the primary action after it."""
     s = blocks[b, 0]
     e = blocks[b, 1]
-    focus = -1
+    focus = np.int64(-1)
     prev = True
     tg = np.empty(MAX_UNITS, np.int64)
     for i in range(s, e):
@@ -1122,11 +1142,11 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                     return
                 if op == OP_PUSH or op == OP_PULL:
                     forced(U, occ, trap, terrain, nbr, dist, u, tg[k], row[A_X], op == OP_PULL,
-                           bkey, ctr, G, gi, si, ev, rules, False)
+                           bkey, ctr, G, gi, si, ev, rules, np.bool_(False))
                 else:
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
                                row[A_X], row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr,
-                               bkey, G, gi, si, ev, rules, False)
+                               bkey, G, gi, si, ev, rules, np.bool_(False))
             prev = n > 0
         elif op == OP_HEAL or op == OP_RECOVER:
             n = ai_heal_targets(U, dist, los, u, row, G, ev, tg)
@@ -1140,7 +1160,7 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
             _ev(ev, G, EV_DEFENSE, u, u, row[A_X], 0)
             prev = True
         elif op == OP_SUFFER:
-            hurt(U, occ, u, row[A_X], -1, G, gi, si, ev, rules)
+            hurt(U, occ, u, row[A_X], np.int64(-1), G, gi, si, ev, rules)
             prev = True
         elif op == OP_RETREAT:
             ai_retreat(U, occ, trap, terrain, nbr, dist, u, row, rules, G, gi, si, ev)
@@ -1157,7 +1177,7 @@ def ai_retreat(U, occ, trap, terrain, nbr, dist, u, row, rules, G, gi, si, ev):
     rc = np.empty(nc, np.int64)
     pc = np.empty((x + 1, nc), np.int64)
     pk = np.empty((x + 1, nc), np.int64)
-    best = reach(U, u, occ, terrain, trap, nbr, OP_DASH, x, rc, pc, pk)
+    best = reach(U, u, occ, terrain, trap, nbr, np.int64(OP_DASH), x, rc, pc, pk)
     ens = np.empty(G[GS_NU], np.int64)
     ne = enemies_of(U, u, G, ens)
     if ne == 0:
@@ -1179,7 +1199,7 @@ def ai_retreat(U, occ, trap, terrain, nbr, dist, u, row, rules, G, gi, si, ev):
     if dest != here:
         path = np.empty(x + 1, np.int64)
         n = path_of(best, pc, pk, dest, path)
-        move_to(U, occ, trap, terrain, u, path, n, False, G, gi, si, ev, rules)
+        move_to(U, occ, trap, terrain, u, path, n, np.bool_(False), G, gi, si, ev, rules)
 
 
 # ---- the Rovers' bots --------------------------------------------------------------------------
@@ -1199,7 +1219,7 @@ def rover_targets(U, dist, los, u, row, rmax_bonus, tgt_bonus, kn, bkey, ctr, G,
         if can_hit(U, dist, los, here, ens[i], row[A_RMIN], row[A_RMAX] + rmax_bonus):
             cands[nc] = ens[i]
             if kn[K_RANDOM] > 0.5:
-                keys[nc] = _coin(bkey, ctr, 1 << 20)
+                keys[nc] = _coin(bkey, ctr, np.int64(1 << 20))
             elif kn[K_WEAKEST] > 0.5:
                 keys[nc] = U[ens[i], U_HP] * 100 + dist[here, U[ens[i], U_CELL]]
             else:
@@ -1248,7 +1268,7 @@ def rover_move(U, occ, trap, terrain, nbr, dist, los, u, row, want_min, want_max
     else:
         best = reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk)
     cand = np.empty(nc, np.int64)
-    ncand = 0
+    ncand = np.int64(0)
     for c in range(nc):
         if c != here and rc[c] < BIG and can_end(U, u, c, occ, terrain):
             cand[ncand] = c
@@ -1394,7 +1414,7 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                         have += inf[u, el]
                     if have < cost:
                         continue
-                    if kn[K_RANDOM] > 0.5 and _coin(bkey, ctr, 2) == 0:
+                    if kn[K_RANDOM] > 0.5 and _coin(bkey, ctr, np.int64(2)) == 0:
                         continue
                     paid = 0
                     for el in range(7):          # Dim first, then elements in order
@@ -1461,7 +1481,7 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                     prev = True
                     break
         elif op == OP_SUFFER:
-            hurt(U, occ, u, row[A_X], -1, G, gi, si, ev, rules)
+            hurt(U, occ, u, row[A_X], np.int64(-1), G, gi, si, ev, rules)
             prev = True
 
 
@@ -1517,7 +1537,7 @@ def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
         val = faces[f, F_AUG0 + AUG_N * k + 3]
         take = paid < cost and pers[s, need] > 0
         if take and kn[K_RANDOM] > 0.5:
-            take = _coin(bkey, ctr, 2) == 1      # the random bot picks its dice at random
+            take = _coin(bkey, ctr, np.int64(2)) == 1      # the random bot picks its dice at random
         if take:
             pers[s, need] -= 1
             inf[s, need] += 1
@@ -1574,7 +1594,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                         _ev(ev, G, EV_ITEM, s, it, -1, 0)
                         rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die,
                                     ether_die, actions, blocks, items, cls_item, itm, inf, pers,
-                                    b, s, noaug, 1, 1, rules, kn, key, ctr, bkey, G, gi, si,
+                                    b, s, noaug, np.int64(1), np.int64(1), rules, kn, key, ctr, bkey, G, gi, si,
                                     ev, exits)
                         break
             break
@@ -1585,7 +1605,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
         best_kind = -1        # 0 ability, 1 card
         best_i = -1
         best_v = 0.0
-        nopt = 0
+        nopt = np.int64(0)
         opt_k = np.empty(16, np.int64)
         opt_i = np.empty(16, np.int64)
         if n_ab < rules[R_ABIL]:
@@ -1703,7 +1723,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                 and U[s, U_IGN] == 0:
             gi[G_DANGER] += 1
             _ev(ev, G, EV_TERRAIN, s, c, 2, rules[R_DANGER])
-            hurt(U, occ, s, rules[R_DANGER], -1, G, gi, si, ev, rules)
+            hurt(U, occ, s, rules[R_DANGER], np.int64(-1), G, gi, si, ev, rules)
     # ether limit: each pool checked apart; the bot discards Dim first (Rover Phase)
     lim = cls[kind, CL_LIMIT]
     for pool in range(2):
@@ -1747,6 +1767,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     ctr[0] = DICE_CTR
     G = np.zeros(GS_N, np.int64)
     G[GS_TRACE] = 1 if trace else 0
+    G[GS_SLOT] = -1
     R = rover_opts[below(key, np.uint64(0), rover_opts.shape[0])]     # The Value of R
     G[GS_R] = R
     cls_of = np.empty(R, np.int64)
@@ -1926,6 +1947,9 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                             adversary_block(U, occ, trap, terrain, nbr, dist, los, aff,
                                             damage_die, actions, blocks, adv_onadv[t, old], v,
                                             rules, key, ctr, bkey, G, gi, si, ev)
+            if rnd <= TRACK_ROUNDS:
+                # the block this type performs this round (4 bits a round: slot + 1)
+                gi[G_ADV_TRACK + t] |= (track[t] + 1) << (4 * (rnd - 1))
         for t in range(ntypes):
             b = adv_blk[t, track[t]]
             for v in range(R, nu):
@@ -1936,15 +1960,17 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 U[v, U_DEFTOK] = 0                       # Defense: removed at its turn
                 U[v, U_TURNCELL] = U[v, U_CELL]
                 _ev(ev, G, EV_BLOCK, v, t, track[t], 0)
+                G[GS_SLOT] = track[t]
                 adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
                                 blocks, b, v, rules, key, ctr, bkey, G, gi, si, ev)
+                G[GS_SLOT] = -1
                 if U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                     c = U[v, U_CELL]
                     if terrain[c] == T_DANGEROUS and c == U[v, U_TURNCELL] and \
                             U[v, U_FLY] == 0 and U[v, U_IGN] == 0:
                         gi[G_DANGER] += 1
                         _ev(ev, G, EV_TERRAIN, v, c, 2, rules[R_DANGER])
-                        hurt(U, occ, v, rules[R_DANGER], -1, G, gi, si, ev, rules)
+                        hurt(U, occ, v, rules[R_DANGER], np.int64(-1), G, gi, si, ev, rules)
         # End Phase: the round limit (AMB-R17: the limit round is played)
     if G[GS_OVER] == 0:
         G[GS_OUTCOME] = O_LIMIT
@@ -1956,6 +1982,9 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     gi[G_TRUNC] = 0                 # no safety cap: the round limit ends every game
     gi[G_OUTCOME] = G[GS_OUTCOME]
     gi[G_LIMIT] = limit
+    for v in range(R, nu):
+        if U[v, U_STATE] == ST_ACTIVE:
+            gi[G_ADV_LEFT + U[v, U_KIND]] += 1
     for s in range(R):
         si[s, S_BOT] = bots[s]
         si[s, S_CLASS] = cls_of[s]
@@ -1966,29 +1995,48 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     return G[GS_NEV]
 
 
-@njit(cache=True, parallel=True)
-def play_listed(seed, games, rules, terrain, nbr, dist, los, flags, traps, exits, actions,
-                blocks, faces, cls, cls_ab, cls_card, cls_up, cls_item, items, aff, adv,
-                adv_blk, adv_onadv, placed, ability_die, damage_die, ether_die, knobs,
-                rover_opts, seat_class, class_pool, seat_bot, bot_pool, rotate, fmix):
-    """Play the games of index ``games`` (int64[count]) of run ``seed``, in parallel.
+@njit(cache=True, nogil=True)
+def play_block(seed, games, lo, hi, rules, terrain, nbr, dist, los, flags, traps, exits,
+               actions, blocks, faces, cls, cls_ab, cls_card, cls_up, cls_item, items, aff,
+               adv, adv_blk, adv_onadv, placed, ability_die, damage_die, ether_die, knobs,
+               rover_opts, seat_class, class_pool, seat_bot, bot_pool, rotate, fmix, gi, si,
+               sf):
+    """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
+    ``gi``/``si``/``sf`` (:func:`play_listed`'s tables): one thread's share, the GIL
+    released."""
+    ev = np.zeros((0, EV_COLS), np.int64)
+    for r in range(lo, hi):
+        play_game(seed, games[r], rules, terrain, nbr, dist, los, flags, traps, exits, actions,
+                  blocks, faces, cls, cls_ab, cls_card, cls_up, cls_item, items, aff, adv,
+                  adv_blk, adv_onadv, placed, ability_die, damage_die, ether_die, knobs,
+                  rover_opts, seat_class, class_pool, seat_bot, bot_pool, rotate, fmix, gi[r],
+                  si[r], sf[r], ev, False)
+
+
+def play_listed(seed, games, *args):
+    """Play the games of index ``games`` (int64[count]) of run ``seed`` on numba's thread
+    count: blocks of games go to :func:`play_block` on Python threads
+    (:func:`deepsim.blocks.run_blocks`; numba's ``parallel=True`` would link and optimise
+    the whole game kernel twice more at compile time). ``args``: the kernel arrays
+    (``Inputs.kernel_args``). A game's row depends only on (seed, game index).
 
     Returns (gi int64[count, len(GAME_INT)], gf float64[count, 0],
     si int64[count, MAX_R, len(SEAT_INT)], sf float64[count, MAX_R, len(SEAT_FLT)]); rows
     past a game's Rover count are zeros.
     """
-    count = games.shape[0]
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    count = int(games.shape[0])
+    seed = np.int64(seed)
     gi = np.zeros((count, len(GAME_INT)), np.int64)
     gf = np.zeros((count, len(GAME_FLT)), np.float64)
     si = np.zeros((count, MAX_R, len(SEAT_INT)), np.int64)
     sf = np.zeros((count, MAX_R, len(SEAT_FLT)), np.float64)
-    ev = np.zeros((0, EV_COLS), np.int64)
-    for i in prange(count):
-        play_game(seed, games[i], rules, terrain, nbr, dist, los, flags, traps, exits, actions,
-                  blocks, faces, cls, cls_ab, cls_card, cls_up, cls_item, items, aff, adv,
-                  adv_blk, adv_onadv, placed, ability_die, damage_die, ether_die, knobs,
-                  rover_opts, seat_class, class_pool, seat_bot, bot_pool, rotate, fmix, gi[i],
-                  si[i], sf[i], ev, False)
+    if count == 0:
+        # no block to play: still call the kernel once (zero rows), so a warm-up compiles it
+        play_block(seed, games, np.int64(0), np.int64(0), *args, gi, si, sf)
+    else:
+        run_blocks(lambda lo, hi: play_block(seed, games, np.int64(lo), np.int64(hi), *args,
+                                             gi, si, sf), count)
     return gi, gf, si, sf
 
 

@@ -128,6 +128,23 @@ GAME_INT = ("players", "rovers", "rounds", "truncated", "outcome", "round_limit"
  G_REVIVES, G_MAXDOWN, G_PLACED, G_SLAIN, G_RDMG, G_ADMG, G_ZERO, G_PUSHES, G_IMPACT,
  G_FALLS, G_TRAPS, G_DANGER, G_ETHER, G_WASTED, G_RAVES, G_RALLIES, G_AUGMET, G_AUGMISS,
  G_TIES, G_TIECHOICE, G_ITEMS) = range(len(GAME_INT))
+# who made the party lose (scope's adv{i}_* / blk{i}_{j}_damage): per adversary type t of
+# the encounter (first-placement order, compile.Compiled.types) the damage its units dealt to
+# Rovers, the Rovers they downed, its units still standing at the end, its track's path (the
+# block it performs in round r's Adversary Phase, 4 bits a round for rounds 1-8: slot of round
+# r = ((track >> 4 * (r - 1)) & 15) - 1, -1 when the round's Adversary Phase was not reached
+# or the type had no unit left); per type and track
+# slot j the damage dealt while performing that block (On Advance damage counts in the
+# type's total only). Types and slots an encounter does not have stay 0.
+ADV_STATS = ("damage", "downs", "left", "track")
+GAME_INT = GAME_INT + tuple(f"adv{t}_{k}" for k in ADV_STATS for t in range(MAX_TYPES)) \
+    + tuple(f"blk{t}_{j}_damage" for t in range(MAX_TYPES) for j in range(MAX_BLOCKS))
+G_ADV_DMG = GAME_INT.index("adv0_damage")
+G_ADV_DOWNS = GAME_INT.index("adv0_downs")
+G_ADV_LEFT = GAME_INT.index("adv0_left")
+G_ADV_TRACK = GAME_INT.index("adv0_track")
+TRACK_ROUNDS = 8
+G_BLK_DMG = GAME_INT.index("blk0_0_damage")
 GAME_FLT = ()
 SEAT_INT = ("bot", "class", "hp_end", "downed_end", "downs", "revived", "first_down_round",
             "damage_dealt", "damage_taken", "kills", "heals", "abilities_used", "rallies",

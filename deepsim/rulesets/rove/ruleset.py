@@ -100,11 +100,12 @@ class RoveRuleset(KernelRuleset):
                             "adversary_damage", "zero_attacks", "pushes", "impact_damage",
                             "falls", "traps", "dangerous", "ether_generated", "ether_wasted",
                             "raves", "rallies", "augments_met", "augments_missed",
-                            "items_used", "ai_ties", "ai_tie_choices", "target")
+                            "items_used", "ai_ties", "ai_tie_choices", "target",
+                            *(c for c in L.GAME_INT if c.startswith(("adv", "blk"))))
     report_options = COOP_OPTIONS
     report_seats_columns = ("class", "damage_dealt", "damage_taken", "kills", "downs",
                             "raves", "rallies", "augments_met")
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 120.0, "all": 150.0}
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 60.0, "all": 75.0}
     max_trace_events = 100_000
 
     def placeholder_paths(self) -> list[str]:
@@ -202,6 +203,7 @@ class RoveRuleset(KernelRuleset):
         return Prepared(ruleset=self.name, scenario=resolved, params=params,
                         params_hash=params_hash(params),
                         skipped_rules=list(SKIPPED_RULES) + comp.skipped,
+                        placeholders=list(comp.placeholders),
                         baseline_bots=list(bd.baseline_styles),
                         compiled={"arrays": arrays, "bot_labels": labels,
                                   "classes": classes, "content": comp,

@@ -96,6 +96,37 @@ def test_games_end_by_their_rules_and_tables_agree():
     assert (s.loc[short, "downs"] > 0).all()
 
 
+def test_per_adversary_columns_add_up():
+    """The per-adversary columns split the game's totals: damage to Rovers by type sums to
+    the adversaries' damage, downs by type are at most the downs, units standing by type
+    are the placed minus the slain, a type's blocks' damage is at most its damage (On
+    Advance counts in the type only), and the track reads the first block in round 1, a
+    block of the type's track in each round it acted, and nothing for rounds not played or
+    types not placed (the skirmish: 3, 3, 3 and 2 blocks; the Onisski at 4 Rovers)."""
+    from deepsim.rulesets.rove.layout import MAX_BLOCKS, MAX_TYPES
+    from deepsim.rulesets.rove.report import track_slots
+    g, _ = _run(games=2000, players=[2, 3, 4], bots=("striker", "guardian"))
+    T = range(MAX_TYPES)
+    dmg = sum(g[f"adv{t}_damage"] for t in T)
+    assert (dmg == g["adversary_damage"]).all() and dmg.sum() > 0
+    assert (sum(g[f"adv{t}_downs"] for t in T) <= g["downs"]).all()
+    assert (sum(g[f"adv{t}_left"] for t in T) == g["placed"] - g["slain"]).all()
+    for t in T:
+        blk = sum(g[f"blk{t}_{j}_damage"] for j in range(MAX_BLOCKS))
+        assert (blk <= g[f"adv{t}_damage"]).all()
+    nblk = [3, 3, 3, 2]
+    for t, n in enumerate(nblk):
+        slots = track_slots(g, t)
+        assert np.isin(slots[:, 0], [-1, 0]).all()           # round 1: the first block
+        assert (slots < n).all() and (slots >= 1).any()      # the die moves the token
+        # a round is recorded only when reached (never past the game's rounds)
+        r = g["rounds"].to_numpy()
+        assert all((slots[r <= k, k] == -1).all() for k in range(1, slots.shape[1]))
+    few = (g["rovers"] < 4).to_numpy()
+    assert (g["adv3_damage"][few] == 0).all()               # the Onisski: 4 Rovers only
+    assert (track_slots(g, 3)[few] == -1).all() and (track_slots(g, 0)[:, 0] == 0).all()
+
+
 def test_heuristic_party_beats_random_by_thirty_points():
     """The bots matter: on the placeholder skirmish (calibrated before the random party was
     measured) the striker party beats the random party by 30 points or more at 3 Rovers."""
