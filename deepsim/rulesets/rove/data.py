@@ -35,6 +35,8 @@ SKIPPED_RULES: list[str] = [
      'in reading order; target ties follow ai.tiebreak'),
     ("Challenges: an encounter's challenges are listed, applied only as the designer's"
      ' overrides'),
+    ('Dangerous spaces at the end of a turn (Map Spaces, dangerous (c)): a unit ending its'
+     ' turn in the dangerous space it began the turn in does not suffer again'),
 ]
 
 #: how an encounter ends (Winning / Losing an Encounter), in the kernel's code order
