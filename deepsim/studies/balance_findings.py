@@ -157,6 +157,8 @@ def splice(text: str, section: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: write the balance section of FINDINGS from a balance folder; 0, or 2
+    on bad input (the message names the file)."""
     import argparse
 
     from deepsim.atomic import atomic_write_text

@@ -641,6 +641,8 @@ def _md_only(out: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``python -m deepsim.studies.deepfall_fields --help``); 0, or 2 on
+    bad input before any game is played."""
     ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_fields",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default=str(SCENARIO))

@@ -540,6 +540,8 @@ def write_readings_only(out: str | Path = "reports") -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``python -m deepsim.studies.deepfall_findings --help``): FINDINGS.md
+    or one of its sections from the runs given; 0, or 2 on a missing run."""
     ap = argparse.ArgumentParser(prog="python -m deepsim.studies.deepfall_findings",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="*", help="run directories, the primary (mixed) run first")

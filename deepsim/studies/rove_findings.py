@@ -299,6 +299,7 @@ def q_track(base: RunData) -> list[str]:
 
 
 def bname_fmt(r) -> str:
+    """``(win rate, block slot, block name)`` as "block 2 *Hunker* 34.6%"."""
     return f"block {r[1] + 1} *{r[2]}* {_pct(r[0])}"
 
 

@@ -54,6 +54,8 @@ def load_tune(folder: str | Path) -> dict:
 
 
 def space_label(t: dict) -> str:
+    """A tune's searched space in words, from its ``info``: the spaces, the ``--param``
+    ranges and how many ``--set`` readings it ran at."""
     sp = t["info"].get("spaces") or []
     pr = t["info"].get("params") or []
     st = t["info"].get("sets") or []

@@ -75,6 +75,10 @@ PROBE_GAMES = 30
 
 @dataclass
 class ReconstructResult:
+    """A finished reconstruction: its folder, every trial, the claims searched, the Pareto
+    front, the front's confirmation on fresh games (None when not run) and the findings
+    text."""
+
     out_dir: Path
     trials: pd.DataFrame
     claims: list[str]
