@@ -6,9 +6,9 @@ are the base's (:class:`deepsim.rulesets.base.KernelRuleset`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -30,37 +30,17 @@ from deepsim.rulesets.rove.data import (
 )
 from deepsim.scenario import LINES
 
+if TYPE_CHECKING:
+    from deepsim.rulesets.rove.compile import Compiled
+
 
 @dataclass
 class Inputs(KernelInputs):
-    """The kernel's arguments after ``(seed, start, count)``, in this order (shapes in
-    :class:`deepsim.rulesets.rove.compile.Compiled`)."""
+    """The kernel's arguments after ``(seed, start, count)``: the encounter's content arrays
+    (:class:`deepsim.rulesets.rove.compile.Compiled`'s, in their declaration order), then
+    the fields below, in this order."""
 
-    rules: np.ndarray
-    terrain: np.ndarray
-    nbr: np.ndarray
-    dist: np.ndarray
-    los: np.ndarray
-    flags: np.ndarray
-    traps: np.ndarray
-    exits: np.ndarray
-    actions: np.ndarray
-    blocks: np.ndarray
-    faces: np.ndarray
-    cls: np.ndarray
-    cls_ab: np.ndarray
-    cls_card: np.ndarray
-    cls_up: np.ndarray
-    cls_item: np.ndarray
-    items: np.ndarray
-    aff: np.ndarray
-    adv: np.ndarray
-    adv_blk: np.ndarray
-    adv_onadv: np.ndarray
-    placed: np.ndarray
-    ability_die: np.ndarray
-    damage_die: np.ndarray
-    ether_die: np.ndarray
+    content: Compiled
     knobs: np.ndarray           # float64[profiles, len(KNOBS)]
     rover_opts: np.ndarray      # int64: the Rover counts drawn from
     seat_class: np.ndarray      # int64[MAX_R]: a seat's class row, -1 = drawn
@@ -69,6 +49,13 @@ class Inputs(KernelInputs):
     bot_pool: np.ndarray        # int64: the profile rows the party's style is drawn from
     rotate: bool
     fmix: np.ndarray            # float64: faction_bots mixtures per class (factionmix)
+
+    def kernel_args(self) -> tuple:
+        """The content's arrays (its names and map left out), then the other fields."""
+        c = self.content
+        return (*(getattr(c, f.name) for f in fields(c)
+                  if isinstance(getattr(c, f.name), np.ndarray)),
+                *(getattr(self, f.name) for f in fields(self) if f.name != "content"))
 
 
 class RoveRuleset(KernelRuleset):
@@ -182,11 +169,7 @@ class RoveRuleset(KernelRuleset):
         fmix = (fbots.attach(classes, profiles, labels, {n: i for i, n in enumerate(names)})
                 if fbots else empty_fmix(len(classes)))
         arrays = Inputs(
-            comp.rules, comp.terrain, comp.nbr, comp.dist, comp.los, comp.flags, comp.traps,
-            comp.exits, comp.actions, comp.blocks, comp.faces, comp.cls, comp.cls_ab,
-            comp.cls_card, comp.cls_up, comp.cls_item, comp.items, comp.aff, comp.adv,
-            comp.adv_blk, comp.adv_onadv, comp.placed, comp.ability_die, comp.damage_die,
-            comp.ether_die,
+            comp,
             np.array([[p[k] for k in L.KNOBS] for p in profiles], np.float64),
             np.array(counts, np.int64), seat_class,
             np.array([classes.index(c) for c in pool], np.int64), seat_bot,
