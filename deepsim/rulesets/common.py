@@ -417,3 +417,20 @@ def mark_unresolved(games: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     hit = np.isin(out["game"].to_numpy(), gone)
     out["win"] = np.where(hit, np.nan, out["win"].to_numpy(dtype=np.float64))
     return out
+
+
+def coop_columns(game_int: Sequence[str], seat_int: Sequence[str],
+                 extra_games: dict[str, str] | None = None) -> tuple[dict, dict]:
+    """The games and seats columns (name -> dtype) of a co-operative kernel ruleset, as the
+    contract declares them (docs/contract.md, "Co-operative rulesets"): the kernel's int
+    columns ``game_int`` / ``seat_int`` (its games ``outcome`` code becomes the categorical
+    ``outcome``; its seats ``bot`` and ``class`` codes categoricals), the party's ``won``
+    and ``target``, each seat's ``class``, ``win`` and ``fair``; then ``extra_games``."""
+    games = {"game": "int64", "seed": "int64", "truncated": "bool",
+             **{c: "int64" for c in game_int if c not in ("truncated", "outcome")},
+             "outcome": "category", "won": "bool", "target": "float64",
+             **(extra_games or {})}
+    seats = {"game": "int64", "seat": "int64", "players": "int64", "class": "category",
+             "bot": "category", **{c: "int64" for c in seat_int if c not in ("bot", "class")},
+             "win": "float64", "fair": "float64"}
+    return games, seats

@@ -35,13 +35,7 @@ def _model():
 DATA = common.DataFile(DATA_FILE, _model)
 
 #: every column of the games / seats tables with its dtype (the contract's declaration)
-GAMES_COLUMNS = {"game": "int64", "seed": "int64", "truncated": "bool",
-                 **{c: "int64" for c in K.GAME_INT if c not in ("truncated", "outcome")},
-                 "outcome": "category", "won": "bool", "target": "float64"}
-SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64", "class": "category",
-                 "bot": "category",
-                 **{c: "int64" for c in K.SEAT_INT if c not in ("bot", "class")},
-                 "win": "float64", "fair": "float64"}
+GAMES_COLUMNS, SEATS_COLUMNS = common.coop_columns(K.GAME_INT, K.SEAT_INT)
 
 
 @lru_cache(maxsize=1)

@@ -55,14 +55,8 @@ def _model():
 #: the data file read against its model (defaults, dotted paths, overrides)
 DATA = common.DataFile(DATA_FILE, _model)
 
-GAMES_COLUMNS = {"game": "int64", "seed": "int64", "truncated": "bool",
-                 **{c: "int64" for c in L.GAME_INT if c not in ("truncated", "outcome")},
-                 "outcome": "category", "won": "bool", "target": "float64",
-                 "encounter": "category"}
-SEATS_COLUMNS = {"game": "int64", "seat": "int64", "players": "int64", "class": "category",
-                 "bot": "category",
-                 **{c: "int64" for c in L.SEAT_INT if c not in ("bot", "class")},
-                 "win": "float64", "fair": "float64"}
+GAMES_COLUMNS, SEATS_COLUMNS = common.coop_columns(L.GAME_INT, L.SEAT_INT,
+                                                  {"encounter": "category"})
 
 
 @lru_cache(maxsize=1)
