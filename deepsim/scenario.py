@@ -114,6 +114,21 @@ def numeric_knobs(value):
 MAX_EXTENDS = 16
 
 
+class BotSeat(BaseModel):
+    """A seat of a scenario's ``seats:`` list: a bot style of the ruleset's bots.yaml
+    (``any``: drawn per game) and knob overrides of its bot (numbers only,
+    :func:`numeric_knobs`). A ruleset's own seat model extends it with its other keys."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = "any"
+    knobs: dict[str, float] = Field(default_factory=dict)
+
+    @field_validator("knobs", mode="before")
+    @classmethod
+    def _numbers(cls, value):
+        return numeric_knobs(value)
+
+
 def load_scenario(path: Path | str) -> dict:
     """Read a scenario YAML file and check its generic keys.
 

@@ -22,24 +22,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.abyss.layout import MAX_P
-from deepsim.scenario import ScenarioBase, numeric_knobs, one_seat_per_player, players_within
+from deepsim.scenario import BotSeat, ScenarioBase, one_seat_per_player, players_within
 
 
-class Seat(BaseModel):
+class Seat(BotSeat):
     """One seat: a bot style of bots.yaml (or ``any``: drawn per game from ``bots``) and
     knob overrides."""
-
-    model_config = ConfigDict(extra="forbid")
-    bot: str = "any"
-    knobs: dict[str, float] = Field(default_factory=dict)
-
-    @field_validator("knobs", mode="before")
-    @classmethod
-    def _numbers(cls, value):
-        return numeric_knobs(value)
 
 
 class AbyssScenario(ScenarioBase):

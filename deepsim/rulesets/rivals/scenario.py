@@ -27,22 +27,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.rivals.layout import MAX_P
-from deepsim.scenario import ScenarioBase, numeric_knobs, one_seat_per_player, players_within
+from deepsim.scenario import BotSeat, ScenarioBase, one_seat_per_player, players_within
 
 
-class Seat(BaseModel):
+class Seat(BotSeat):
     """One seat: a build of the roster and a bot style of bots.yaml (``any``: drawn per
     game from ``builds`` / ``bots``), and knob overrides of its bot."""
 
-    model_config = ConfigDict(extra="forbid")
     build: str = "any"
-    bot: str = "any"
-    knobs: dict[str, float] = Field(default_factory=dict)
-
-    @field_validator("knobs", mode="before")
-    @classmethod
-    def _numbers(cls, value):
-        return numeric_knobs(value)
 
 
 class MapSpec(BaseModel):

@@ -19,24 +19,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from deepsim.rulesets.rove.layout import MAX_R
-from deepsim.scenario import ScenarioBase, numeric_knobs, one_seat_per_player, players_within
+from deepsim.scenario import BotSeat, ScenarioBase, one_seat_per_player, players_within
 
 
-class Seat(BaseModel):
+class Seat(BotSeat):
     """One Rover seat: a class (``any``: drawn) and a bot style (``any``: the party's)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     cls: str = Field("any", alias="class")
-    bot: str = "any"
-    knobs: dict[str, float] = Field(default_factory=dict)
-
-    @field_validator("knobs", mode="before")
-    @classmethod
-    def _numbers(cls, value):
-        return numeric_knobs(value)
 
 
 class RoveScenario(ScenarioBase):
