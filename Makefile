@@ -51,8 +51,10 @@ readme-sample: $(STAMP)
 # Each runs in one process per core (pytest-xdist; TEST_WORKERS=0 runs in this process,
 # as plain `pytest -q` does). --dist loadfile keeps each file's tests in one worker, so a
 # kernel variant that a file's tests compile is compiled (or loaded) once, not per worker.
+# --no-loadscope-reorder deals the files in collection order, which tests/conftest.py
+# starts with the heaviest (HEAVY_FIRST), so no heavy file is left running last.
 TEST_WORKERS ?= auto
-PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile
+PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	$(VENV)/bin/pytest -q $(PYTEST_XDIST)
 
