@@ -26,9 +26,9 @@ SKIPPED_RULES: list[str] = [
      'Wildfire are not placed or triggered'),
     ('Ether nodes, special objects, treasure chests and hoard tiles (Map Spaces; '
      'Tiles)'),
-    'Reaction cards and the reaction token (RO-R5): no reaction window',
-    ('Drain (Skill Cards), Trade (RO-X7), forced actions (RO-X9), allies (Characters '
-     'and Ally Cards)'),
+    ('Reaction windows other than "targeted by an attack, before its damage" (RO-R5):'
+     ' the timing windows printed on real reaction cards'),
+    'Trade (RO-X7), forced actions (RO-X9), allies (Characters and Ally Cards)',
     ("Items beyond a bonus to the Rover's next attack and consumable actions (timing "
      "windows other than 'during your turn'); Story Mode's free item"),
     ('Adversary ties between equally good spaces (AMB-R1 for spaces): the first space '

@@ -69,6 +69,7 @@ from deepsim.rulesets.rove.layout import (
     EV_COLS,
     EV_DEFENSE,
     EV_DOWNED,
+    EV_DRAIN,
     EV_END,
     EV_FALL,
     EV_FOCUS,
@@ -78,6 +79,7 @@ from deepsim.rulesets.rove.layout import (
     EV_MOVE,
     EV_PLACE,
     EV_PUSH,
+    EV_REACT,
     EV_REVIVE,
     EV_ROUND,
     EV_SETUP,
@@ -91,6 +93,7 @@ from deepsim.rulesets.rove.layout import (
     F_BLOCK,
     F_COST,
     F_NAUG,
+    F_OTHER,
     F_TYPE,
     FACE_RAVE,
     G_ADMG,
@@ -103,6 +106,7 @@ from deepsim.rulesets.rove.layout import (
     G_AUGMISS,
     G_DANGER,
     G_DOWNS,
+    G_DRAINS,
     G_ETHER,
     G_FALLS,
     G_IMPACT,
@@ -117,6 +121,7 @@ from deepsim.rulesets.rove.layout import (
     G_RALLIES,
     G_RAVES,
     G_RDMG,
+    G_REACTS,
     G_REVIVES,
     G_ROUNDS,
     G_ROVERS,
@@ -145,6 +150,7 @@ from deepsim.rulesets.rove.layout import (
     K_REVIVE,
     K_WEAKEST,
     MAX_CARDS,
+    CARD_COLS,
     MAX_ITEMS,
     MAX_R,
     MAX_TYPES,
@@ -177,6 +183,8 @@ from deepsim.rulesets.rove.layout import (
     R_CARDS,
     R_CLAMP,
     R_CLOSEST,
+    R_DIM,
+    R_DRAIN_FIRST,
     R_DANGER,
     R_FEWEST,
     R_LIMIT,
@@ -185,6 +193,7 @@ from deepsim.rulesets.rove.layout import (
     R_NTYPES,
     R_OBJ_TYPE,
     R_OBJECTIVE,
+    R_REACT,
     R_RHP,
     R_START_HP,
     R_STORY_I,
@@ -200,6 +209,7 @@ from deepsim.rulesets.rove.layout import (
     S_DEALT,
     S_DOWNED,
     S_DOWNS,
+    S_DRAINS,
     S_DRAKAEN,
     S_ETHER,
     S_FIRSTDOWN,
@@ -210,6 +220,7 @@ from deepsim.rulesets.rove.layout import (
     S_MOVED,
     S_RALLIES,
     S_RAVES,
+    S_REACTS,
     S_REVIVED,
     S_SPENT,
     S_TAKEN,
@@ -233,6 +244,9 @@ from deepsim.rulesets.rove.layout import (
     U_BASEDEF,
     U_CELL,
     U_DEFTOK,
+    U_RCOIN,
+    U_REACT0,
+    U_RTOK,
     U_FACTION,
     U_FLY,
     U_HP,
@@ -1106,10 +1120,63 @@ def heal(U, v, x, src, G, si, ev):
 
 
 @njit(cache=True)
+def react(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions, blocks, faces, v,
+          a, key, ctr, bkey, G, gi, si, ev, rules):
+    """The reaction window (RO-R5 Reactions; Skill Cards): Rover ``v``, targeted by
+    adversary ``a``'s attack, may play the face up of one of its reaction cards while it
+    has a reaction token, before the attack's damage die (the one window the engine opens;
+    AMB-R34). The face's actions: Defense and heals on ``v`` itself, an attack on ``a``
+    (in range and line of sight). The token is spent and the card flips (Flip). Its bot
+    reacts with the first card that can act (the random bot: on a coin)."""
+    if U[v, U_FACTION] != ROVER or U[v, U_STATE] != ST_ACTIVE or U[v, U_RTOK] <= 0:
+        return
+    col = -1
+    for k in range(2):
+        f = U[v, U_REACT0 + k]
+        if f < 0 or col >= 0:
+            continue
+        b = faces[f, F_BLOCK]
+        for i in range(blocks[b, 0], blocks[b, 1]):
+            op = actions[i, A_OP]
+            if op != OP_MATTACK and op != OP_RATTACK:
+                col = U_REACT0 + k
+            elif can_hit(U, dist, los, U[v, U_CELL], a, actions[i, A_RMIN], actions[i, A_RMAX]):
+                col = U_REACT0 + k
+    if col < 0:
+        return
+    if U[v, U_RCOIN] != 0 and _coin(bkey, ctr, np.int64(2)) == 0:
+        return
+    f = U[v, col]
+    U[v, U_RTOK] -= 1
+    U[v, col] = faces[f, F_OTHER]
+    si[v, S_REACTS] += 1
+    gi[G_REACTS] += 1
+    _ev(ev, G, EV_REACT, v, f, a, 0)
+    b = faces[f, F_BLOCK]
+    for i in range(blocks[b, 0], blocks[b, 1]):
+        if G[GS_OVER] != 0 or U[v, U_STATE] != ST_ACTIVE:
+            return
+        row = actions[i]
+        op = row[A_OP]
+        if op == OP_DEFENSE:
+            U[v, U_DEFTOK] += row[A_X]
+            _ev(ev, G, EV_DEFENSE, v, v, row[A_X], 0)
+        elif op == OP_HEAL or op == OP_RECOVER:
+            heal(U, v, row[A_X], v, G, si, ev)
+        elif U[a, U_STATE] == ST_ACTIVE and can_hit(U, dist, los, U[v, U_CELL], a,
+                                                    row[A_RMIN], row[A_RMAX]):
+            attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, v, a, row[A_X],
+                       row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr, bkey, G, gi, si,
+                       ev, rules, np.bool_(U[v, U_RCOIN] != 0))
+
+
+@njit(cache=True)
 def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions, blocks,
-                    b, u, rules, key, ctr, bkey, G, gi, si, ev):
+                    faces, b, u, rules, key, ctr, bkey, G, gi, si, ev):
     """One adversary performs ability block ``b`` (Adversary Phase; Primary Action Logic):
-    its actions top to bottom; a movement serves the primary action after it."""
+    its actions top to bottom; a movement serves the primary action after it. A Rover it
+    attacks may react first (:func:`react`); an attacker slain by the reaction does not
+    attack."""
     s = blocks[b, 0]
     e = blocks[b, 1]
     focus = np.int64(-1)
@@ -1144,6 +1211,10 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                     forced(U, occ, trap, terrain, nbr, dist, u, tg[k], row[A_X], op == OP_PULL,
                            bkey, ctr, G, gi, si, ev, rules, np.bool_(False))
                 else:
+                    react(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
+                          blocks, faces, tg[k], u, key, ctr, bkey, G, gi, si, ev, rules)
+                    if G[GS_OVER] != 0 or U[u, U_STATE] != ST_ACTIVE:
+                        return
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
                                row[A_X], row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr,
                                bkey, G, gi, si, ev, rules, np.bool_(False))
@@ -1522,19 +1593,68 @@ def block_kind(actions, blocks, b):
 
 
 @njit(cache=True)
-def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
-    """Pay a rave's cost from the personal pool (Skill Cards, Ether Cost: ether or Dim
-    dice; errata O1), the spent dice infused (Infusing and Infused Ether); each ether-check
-    augment met by its own die among those spent (Ether Check). The bot spends a die of
-    each augment's element first, then Dim, then the others. Fills ``aug``."""
-    cost = faces[f, F_COST]
+def drain_die(pers, inf, s, need, rules, G, gi, si, ev):
+    """Drain (Skill Cards): a die of element ``need`` leaves Rover ``s``'s personal pool for
+    the general pool, and a Dim die joins the personal pool if the general pool has one
+    left (``dim_supply`` less the Dim dice in every Rover's two pools); with none left the
+    element is still drained. Returns whether a die of ``need`` was there to drain."""
+    if pers[s, need] <= 0:
+        return False
+    pers[s, need] -= 1
+    held = 0
+    for r in range(pers.shape[0]):
+        held += pers[r, DIM] + inf[r, DIM]
+    got = 0
+    if held < rules[R_DIM]:
+        pers[s, DIM] += 1
+        got = 1
+    gi[G_DRAINS] += 1
+    si[s, S_DRAINS] += 1
+    _ev(ev, G, EV_DRAIN, s, need, got, 0)
+    return True
+
+
+@njit(cache=True)
+def meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev):
+    """The face's Drain augments (Skill Cards, Drain), each by draining its own die."""
+    for k in range(faces[f, F_NAUG]):
+        c0 = F_AUG0 + AUG_N * k
+        if faces[f, c0 + 4] == 0:
+            continue
+        take = pers[s, faces[f, c0]] > 0
+        if take and kn[K_RANDOM] > 0.5:
+            take = _coin(bkey, ctr, np.int64(2)) == 1
+        if take and drain_die(pers, inf, s, faces[f, c0], rules, G, gi, si, ev):
+            bonus = faces[f, c0 + 2]
+            aug[faces[f, c0 + 1], bonus] += faces[f, c0 + 3] if bonus != B_IGNORE else 1
+            gi[G_AUGMET] += 1
+            si[s, S_AUGMET] += 1
+        else:
+            gi[G_AUGMISS] += 1
+
+
+@njit(cache=True)
+def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev):
+    """Play face ``f``'s costs and augments (rulebook "Skill Cards"). A rave's cost comes
+    from the personal pool (Ether Cost: ether or Dim dice; errata O1), the spent dice
+    infused (Infusing and Infused Ether); each ether-check augment is met by its own die
+    among those spent (Ether Check); each Drain augment by draining its own die (Drain:
+    of the dice left after the cost, or before it with ``ether.drain_first``, AMB-R33).
+    The bot spends a die of each ether check's element first, then Dim, then the others.
+    A rally pays nothing and may drain. Fills ``aug`` (int64[MAX_ACTIONS, 7])."""
+    cost = faces[f, F_COST] if faces[f, F_TYPE] == FACE_RAVE else 0
     aug[:, :] = 0
+    if rules[R_DRAIN_FIRST] != 0:
+        meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
     paid = 0
     for k in range(faces[f, F_NAUG]):
-        need = faces[f, F_AUG0 + AUG_N * k]
-        act = faces[f, F_AUG0 + AUG_N * k + 1]
-        bonus = faces[f, F_AUG0 + AUG_N * k + 2]
-        val = faces[f, F_AUG0 + AUG_N * k + 3]
+        c0 = F_AUG0 + AUG_N * k
+        if faces[f, c0 + 4] != 0:
+            continue
+        need = faces[f, c0]
+        act = faces[f, c0 + 1]
+        bonus = faces[f, c0 + 2]
+        val = faces[f, c0 + 3]
         take = paid < cost and pers[s, need] > 0
         if take and kn[K_RANDOM] > 0.5:
             take = _coin(bkey, ctr, np.int64(2)) == 1      # the random bot picks its dice at random
@@ -1553,6 +1673,8 @@ def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
             inf[s, el] += 1
             paid += 1
     si[s, S_SPENT] += paid
+    if rules[R_DRAIN_FIRST] == 0:
+        meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
 
 
 @njit(cache=True)
@@ -1678,7 +1800,17 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                     if faces[f, F_TYPE] == FACE_RAVE:
                         v += 3.0 if v >= 8.0 else -0.5
                     else:
-                        v = max(v, 0.6)       # a rally is worth playing when nothing else is
+                        # a rally is worth playing when nothing else is; more if its attack
+                        # reaches someone or its Drain augment can be met
+                        v = max(v, 0.6)
+                        rmin, rmax, o2 = first_reach(actions, blocks, b)
+                        if o2 >= 0 and goal_score(U, dist, los, s, U[s, U_CELL], rmin, rmax,
+                                                  G) > 0:
+                            v += 0.2
+                        for k in range(faces[f, F_NAUG]):
+                            if faces[f, F_AUG0 + AUG_N * k + 4] != 0 and \
+                                    pers[s, faces[f, F_AUG0 + AUG_N * k]] > 0:
+                                v += 0.1
                 if v > best_v:
                     best_v = v
                     best_kind = opt_k[o]
@@ -1701,18 +1833,16 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
             n_card += 1
             if faces[f, F_ABCOST] != 0:
                 n_ab += 1
+            pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
             if faces[f, F_TYPE] == FACE_RAVE:
-                pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si)
                 si[s, S_RAVES] += 1
                 gi[G_RAVES] += 1
             else:
-                aug[:, :] = 0
                 si[s, S_RALLIES] += 1
                 gi[G_RALLIES] += 1
             _ev(ev, G, EV_CARD, s, f, faces[f, F_TYPE], 0)
             # Flip: the card shows its other face for later rounds
-            first = cls_card[kind, c]
-            up[s, c] = first + 1 if f == first else first
+            up[s, c] = faces[f, F_OTHER]
             aim_min, aim_max = aim(actions, blocks, cls_ab, kind, used)
             rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                         actions, blocks, items, cls_item, itm, inf, pers, faces[f, F_BLOCK], s,
@@ -1801,7 +1931,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         trap[t] = 1
     pers = np.zeros((MAX_R, 7), np.int64)
     inf = np.zeros((MAX_R, 7), np.int64)
-    up = np.zeros((MAX_R, MAX_CARDS), np.int64)
+    up = np.zeros((MAX_R, CARD_COLS), np.int64)
     itm = np.zeros((MAX_R, MAX_ITEMS), np.int64)
     si[:, :] = 0
     sf[:, :] = 0.0
@@ -1823,6 +1953,11 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         si[s, S_FIRSTDOWN] = -1
         for k in range(cls[c, CL_NCARDS]):
             up[s, k] = cls_card[c, k] + cls_up[c, k]
+        # RO-R5: the reaction cards' faces up and the bot's reaction policy
+        for k in range(2):
+            first = cls_card[c, MAX_CARDS + k]
+            U[s, U_REACT0 + k] = first + cls_up[c, MAX_CARDS + k] if first >= 0 else -1
+        U[s, U_RCOIN] = 1 if knobs[bots[s], K_RANDOM] > 0.5 else 0
         nstart = cls[c, CL_START] + rules[R_STORY_P]
         for _ in range(nstart):
             pers[s, ether_die[_dice(key, ctr, ether_die.shape[0])]] += 1
@@ -1864,8 +1999,10 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         rnd += 1
         G[GS_ROUND] = rnd
         _ev(ev, G, EV_ROUND, rnd, 0, 0, 0)
-        # Start Phase: abilities reset (per turn here), reactions, items un-exhausted
+        # Start Phase: abilities reset (per turn here), reaction tokens refreshed (RO-R5),
+        # items un-exhausted
         for s in range(R):
+            U[s, U_RTOK] = rules[R_REACT]
             for k in range(MAX_ITEMS):
                 if itm[s, k] == 1:
                     itm[s, k] = 0
@@ -1945,7 +2082,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                     for v in range(R, nu):
                         if U[v, U_KIND] == t and U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                             adversary_block(U, occ, trap, terrain, nbr, dist, los, aff,
-                                            damage_die, actions, blocks, adv_onadv[t, old], v,
+                                            damage_die, actions, blocks, faces,
+                                            adv_onadv[t, old], v,
                                             rules, key, ctr, bkey, G, gi, si, ev)
             if rnd <= TRACK_ROUNDS:
                 # the block this type performs this round (4 bits a round: slot + 1)
@@ -1962,7 +2100,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 _ev(ev, G, EV_BLOCK, v, t, track[t], 0)
                 G[GS_SLOT] = track[t]
                 adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
-                                blocks, b, v, rules, key, ctr, bkey, G, gi, si, ev)
+                                blocks, faces, b, v, rules, key, ctr, bkey, G, gi, si, ev)
                 G[GS_SLOT] = -1
                 if U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                     c = U[v, U_CELL]

@@ -32,6 +32,9 @@ MAX_CARDS = 5             # skill cards a Rover brings (RO-R3)
 MAX_ITEMS = 9             # 1 head, 1 body, 1 foot, 2 hands, 4 pockets (RO-R4)
 MAX_TYPES = 8             # adversary types in one encounter
 MAX_STANDEES = 8          # standees of one type (the damage tracker's slots 1-8)
+#: what a react face may do in the engine's reaction window (RO-R5): Defense or a heal on
+#: the reacting Rover itself, or an attack on the attacker
+REACT_OPS = ("defense", "heal", "recover", "m_attack", "r_attack")
 
 
 class Action(StrictModel):
@@ -68,14 +71,19 @@ class Action(StrictModel):
 
 
 class Augment(StrictModel):
-    """An ether-check augment "condition: bonus" (rulebook "Skill Cards", Ether Check):
-    met when a die of ``need`` is among the dice spent; each augment needs its own die."""
+    """An augment "condition: bonus" (rulebook "Skill Cards", Augment): an ether check,
+    met when a die of ``need`` is among the dice spent (Ether Check; each augment needs its
+    own die), or with ``drain`` a Drain, met by draining a die of ``need`` from the
+    personal pool: the die returns to the general pool and a Dim die, if any is left,
+    joins the personal pool (Drain; a rally face may drain too)."""
 
     need: Literal[ELEMENTS]                                        # type: ignore[valid-type]
     action: int = Field(0, ge=0, lt=MAX_ACTIONS, description="the action it augments "
                                                              "(0 = the face's first)")
     bonus: Literal[BONUSES]                                        # type: ignore[valid-type]
     value: int = Field(1, ge=0, le=10)
+    drain: bool = Field(False, description="Drain a die of `need` instead of an ether "
+                                           "check")
 
 
 class Ability(StrictModel):
@@ -89,7 +97,7 @@ class Face(StrictModel):
     """One face of a skill card (rulebook "Skill Cards")."""
 
     name: str = Field(min_length=1)
-    type: Literal["rally", "rave"]
+    type: Literal["rally", "rave", "react"]
     cost: int = Field(0, ge=0, le=10, description="wild ether icons (ether or Dim dice)")
     ability_cost: bool = Field(False, description="extra cost: spend an ability activation")
     actions: list[Action] = Field(min_length=1, max_length=MAX_ACTIONS)
@@ -101,6 +109,13 @@ class Face(StrictModel):
             if a.action >= len(self.actions):
                 raise ValueError(f"augments.{i}.action {a.action}: the face has "
                                  f"{len(self.actions)} actions (0..{len(self.actions) - 1})")
+        if self.type == "react":
+            bad = [a.op for a in self.actions if a.op not in REACT_OPS]
+            if bad or self.cost or self.augments or self.ability_cost:
+                raise ValueError(f"a react face (the one reaction window: when the Rover "
+                                 f"is targeted by an attack) performs only "
+                                 f"{', '.join(REACT_OPS)}, with no cost or augments; got "
+                                 f"{bad or 'a cost or augments'}")
         return self
 
 
@@ -154,6 +169,16 @@ class RoverClass(StrictModel):
     cards: list[Card] = Field(default_factory=list, max_length=MAX_CARDS)
     reactions: list[Card] = Field(default_factory=list, max_length=2)
     items: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+    @model_validator(mode="after")
+    def _card_types(self) -> RoverClass:
+        for group, ok in (("cards", ("rally", "rave")), ("reactions", ("react",))):
+            for i, card in enumerate(getattr(self, group)):
+                for j, face in enumerate(card.faces):
+                    if face.type not in ok:
+                        raise ValueError(f"{group}.{i}.faces.{j}.type '{face.type}': "
+                                         f"{group} faces are {' or '.join(ok)} (RO-R3)")
+        return self
 
 
 class Block(StrictModel):
@@ -228,6 +253,16 @@ class Turn(StrictModel):
 
     abilities: int = Field(2, ge=0, le=4)
     skill_cards: int = Field(1, ge=0, le=2)
+    reactions: int = Field(1, ge=0, le=2, description="RO-R5: reaction tokens a Rover "
+                           "has each round (0: no reaction window)")
+
+
+class Ether(StrictModel):
+    """Readings of the ether economy (Ether Dice and Ether Pools; Skill Cards)."""
+
+    drain_first: bool = Field(False, description="AMB-R33: a rave's Drain augment drains "
+                              "before the cost is paid (the Dim gained may pay it); "
+                              "false: a die left after paying the cost is drained")
 
 
 class Ai(StrictModel):
@@ -313,6 +348,7 @@ class RoveData(Content):
     damage: Damage
     affinity_profiles: dict[str, Profile]
     turn: Turn
+    ether: Ether = Field(default_factory=Ether)
     ability_die: list[int] = Field(min_length=1, max_length=12)
     ai: Ai
     los: Los

@@ -90,6 +90,12 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         elif code == L.EV_GENERATE:
             out.append(f"{p}   {name(a)} generates {ELEMENTS[b] if b < 6 else 'Dim'} "
                        "(Generate Ether)")
+        elif code == L.EV_DRAIN:
+            gain = "takes a Dim die" if c else "no Dim die left"
+            out.append(f"{p}   {name(a)} drains {ELEMENTS[b]}: {gain} (Drain)")
+        elif code == L.EV_REACT:
+            out.append(f"{p}   {name(a)} reacts to {name(c)}'s attack: "
+                       f"{comp.face_names[b]} (Reactions; flips)")
         elif code == L.EV_WASTE:
             pool = "personal" if b == 0 else "infusion"
             out.append(f"{p}   {name(a)} discards a die from the {pool} pool (ether limit)")
