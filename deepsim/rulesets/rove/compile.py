@@ -15,7 +15,7 @@ from deepsim.errors import InputError
 from deepsim.params import nearest, validate
 from deepsim.rulesets import hexgrid
 from deepsim.rulesets.rove import layout as L
-from deepsim.rulesets.rove.schema import ELEMENTS, Content, RoveData
+from deepsim.rulesets.rove.schema import ELEMENTS, FIELDS, Content, RoveData
 from deepsim.safeload import load_yaml
 
 __all__ = ["Compiled", "GameMap", "compile_data", "load_content", "merge_content",
@@ -117,7 +117,7 @@ class Compiled:
     dist: np.ndarray
     los: np.ndarray
     flags: np.ndarray
-    traps: np.ndarray
+    traps: np.ndarray     # the tile on each space at the start, int64[C] (layout.TL_*)
     exits: np.ndarray
     actions: np.ndarray
     blocks: np.ndarray
@@ -154,7 +154,8 @@ def _fail(msg: str, source: str, key: str, lines: dict | None = None) -> InputEr
 def _action_row(a: dict) -> list[int]:
     return [L.OP[a["op"]], a["x"], a["range"][0], a["range"][1], a["targets"], a["push"],
             a["pull"], int(a["ignore_defense"]), a["defense"], int(a["flow"]),
-            -1 if a["element"] is None else ELEMENTS.index(a["element"])]
+            -1 if a["element"] is None else ELEMENTS.index(a["element"]),
+            0 if a["field"] is None else L.TL_AURA + FIELDS.index(a["field"])]
 
 
 def _affinity(aff: dict) -> list[int]:
@@ -318,6 +319,28 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
     rules[L.R_NPLACED] = len(placed)
     rules[L.R_NTYPES] = len(types)
     rules[L.R_NCELLS] = len(gm.terrain)
+    # the tiles at the start: traps (T) and the encounter's ether fields (RO-TI4: one tile
+    # a space; a field printed on a trap replaces it)
+    tiles = np.zeros(len(gm.terrain), np.int64)
+    tiles[gm.traps] = L.TL_TRAP
+    for k, ft in enumerate(enc["fields"]):
+        cell = gm.index.get(tuple(ft["at"]))
+        key = f"encounters.{encounter}.fields.{k}.at"
+        if cell is None or gm.terrain[cell] in (L.T_BARRIER, L.T_OPEN, L.T_OBJECT):
+            raise _fail(f"{ft['at']} is not a space of the map that can take a field "
+                        "(not a barrier, open air or object)", source, key, lines)
+        code = L.TL_AURA + FIELDS.index(ft["type"])
+        val = {L.TL_AURA: d["damage"]["aura_adversary"],
+               L.TL_MIASMA: d["damage"]["miasma_adversary"],
+               L.TL_SNAPFROST: d["fields"]["snapfrost"]}.get(code, 0)
+        tiles[cell] = code + 16 * (val + 64)
+    rules[L.R_FSCOPE] = L.FIELD_SCOPES.index(d["fields"]["scope"])
+    rules[L.R_WINDSCREEN] = d["damage"]["windscreen"]
+    rules[L.R_AURA_ADV] = d["damage"]["aura_adversary"]
+    rules[L.R_MIASMA_ADV] = d["damage"]["miasma_adversary"]
+    rules[L.R_SNAPFROST] = d["fields"]["snapfrost"]
+    rules[L.R_EVERBLOOM] = d["fields"]["everbloom"]
+    rules[L.R_WILDFIRE] = d["fields"]["wildfire"]
     rules[L.R_REACT] = d["turn"]["reactions"]
     rules[L.R_DRAIN_FIRST] = int(d["ether"]["drain_first"])
     rules[L.R_DIM] = d["dim_supply"]
@@ -334,7 +357,7 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
         return np.array(rows, np.int64).reshape(-1, width)
 
     return Compiled(
-        rules, gm.terrain, gm.nbr, gm.dist, gm.los, gm.flags, gm.traps, gm.exits,
+        rules, gm.terrain, gm.nbr, gm.dist, gm.los, gm.flags, tiles, gm.exits,
         arr(actions, L.A_N), arr(blocks, 2), arr(faces, L.F_N), arr(cls, L.CL_N),
         arr(cls_ab, 4), arr(cls_card, L.CARD_COLS), arr(cls_up, L.CARD_COLS), arr(cls_item, L.MAX_ITEMS),
         arr(items, L.IT_N), arr(aff, 6), arr(adv, L.AD_N), arr(adv_blk, L.MAX_BLOCKS),

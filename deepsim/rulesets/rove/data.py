@@ -22,8 +22,10 @@ SKIPPED_RULES: list[str] = [
     'Creations (RO-X8): Rover traps, glyphs and summons',
     'Large Adversaries (RO-A9): a large adversary occupies one space',
     'Spawning (RO-A10), switching maps, codex entries, special rules (Golden Rule)',
-    ('Ether Fields (RO-TI4/TI5): Aura, Miasma, Windscreen, Snapfrost, Everbloom, '
-     'Wildfire are not placed or triggered'),
+    ('Ether field placement by an action aimed at a space (RO-TI5, with the positive/'
+     'negative limits, AMB-R8) and the adversaries avoiding Wildfire and Snapfrost when '
+     'pathing (AMB-R26, played as "no"): fields are placed by the map and as an effect '
+     "into each target's space"),
     ('Ether nodes, special objects, treasure chests and hoard tiles (Map Spaces; '
      'Tiles)'),
     ('Reaction windows other than "targeted by an attack, before its damage" (RO-R5):'

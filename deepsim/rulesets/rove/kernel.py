@@ -33,6 +33,7 @@ from deepsim.rulesets.events import append_event
 from deepsim.rulesets.rove.layout import (
     A_DEF,
     A_ELEM,
+    A_FIELD,
     A_FLOW,
     A_IGN,
     A_OP,
@@ -59,6 +60,8 @@ from deepsim.rulesets.rove.layout import (
     B_TARGET,
     B_X,
     CL_HP,
+    CL_AURA,
+    CL_MIASMA,
     CL_LIMIT,
     CL_NCARDS,
     CL_START,
@@ -72,6 +75,7 @@ from deepsim.rulesets.rove.layout import (
     EV_DRAIN,
     EV_END,
     EV_FALL,
+    EV_FIELD,
     EV_FOCUS,
     EV_GENERATE,
     EV_HEAL,
@@ -109,6 +113,8 @@ from deepsim.rulesets.rove.layout import (
     G_DRAINS,
     G_ETHER,
     G_FALLS,
+    G_FPLACED,
+    G_FTRIG,
     G_IMPACT,
     G_ITEMS,
     G_LIMIT,
@@ -186,6 +192,13 @@ from deepsim.rulesets.rove.layout import (
     R_DIM,
     R_DRAIN_FIRST,
     R_DANGER,
+    R_AURA_ADV,
+    R_EVERBLOOM,
+    R_FSCOPE,
+    R_MIASMA_ADV,
+    R_SNAPFROST,
+    R_WILDFIRE,
+    R_WINDSCREEN,
     R_FEWEST,
     R_LIMIT,
     R_LIMIT_ADD,
@@ -237,10 +250,19 @@ from deepsim.rulesets.rove.layout import (
     T_DIFFICULT,
     T_OBJECT,
     T_OPEN,
+    TL_AURA,
+    TL_EVERBLOOM,
+    TL_MIASMA,
+    TL_SNAPFROST,
+    TL_TRAP,
+    TL_WILDFIRE,
+    TL_WINDSCREEN,
     TIE_ADVERSARIAL,
     TIE_ROVER,
     TRACK_ROUNDS,
     U_AFF,
+    U_AURA,
+    U_MIASMA,
     U_BASEDEF,
     U_CELL,
     U_DEFTOK,
@@ -343,7 +365,8 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     so each dangerous space or trap a dash enters (a jump only where it ends) adds 1 to the
     preference, never to the points. A dash passes allies, not enemies (Dash); a jump or a
     flyer passes any unit (Jump, Flying); nothing passes a barrier; a non-flyer may dash
-    into neither open air nor an object, and may jump over them (Map Spaces).
+    into neither open air nor an object, and may jump over them (Map Spaces). A Snapfrost
+    (Tiles, RO-TI4) takes its points from a unit starting here or moving into it.
     Returns the best preference cost per space in ``rc`` (the unit's own space: 0).
     """
     nc = terrain.shape[0]
@@ -351,6 +374,9 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     ign = U[u, U_IGN] != 0
     fac = U[u, U_FACTION]
     start = U[u, U_CELL]
+    if tile_kind(trap[start]) == TL_SNAPFROST:
+        # Snapfrost (RO-TI4; AMB-R9): a unit beginning a movement action here loses points
+        x = max(0, x - tile_value(trap[start]))
     best = np.full((x + 1, nc), BIG, np.int64)
     best[0, start] = 0
     pc[:, :] = -1
@@ -379,10 +405,14 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
                     if t == T_DIFFICULT:
                         step = 2
                         pref = 2
-                    if not ign and (t == T_DANGEROUS or trap[n] != 0):
+                    if not ign and (t == T_DANGEROUS or tile_kind(trap[n]) == TL_TRAP):
                         pref += 1
                 elif op == OP_DASH and fly:
                     pass
+                if tile_kind(trap[n]) == TL_SNAPFROST:
+                    # Snapfrost: moving into it costs its points too (any unit, dash or jump)
+                    step += tile_value(trap[n])
+                    pref += tile_value(trap[n])
                 k2 = k + step
                 if k2 > x:
                     continue
@@ -399,7 +429,8 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     if op == OP_JUMP and not fly and not ign:
         # a jump triggers only where it ends (Map Spaces, Dangerous)
         for c in range(nc):
-            if rc[c] < BIG and c != start and (terrain[c] == T_DANGEROUS or trap[c] != 0):
+            if rc[c] < BIG and c != start and (terrain[c] == T_DANGEROUS
+                                               or tile_kind(trap[c]) == TL_TRAP):
                 rc[c] += 1
     # the best k for each cell is recovered in path_of through best's argmin
     return best
@@ -429,6 +460,73 @@ def path_of(best, pc, pk, dest, out):
     for i in range(n):
         out[i] = tmp[n - 1 - i]
     return n
+
+
+# ---- tiles: traps and ether fields (Tiles; RO-TI1, RO-TI4, RO-TI5) ---------------------------
+
+@njit(cache=True)
+def tile_kind(t):
+    """The tile's kind (``layout.TL_*``) from a ``tile`` entry."""
+    return t & 15
+
+
+@njit(cache=True)
+def tile_value(t):
+    """An Aura's or Miasma's value (a Snapfrost's points) from a ``tile`` entry."""
+    return (t >> 4) - 64
+
+
+@njit(cache=True)
+def place_field(U, trap, cell, kind, u, rules, G, gi, ev):
+    """RO-TI4/TI5: ``u`` places an ether field of ``kind`` into ``cell`` (the effect of
+    its action, into a target's space): one tile a space, so it replaces a field or trap
+    there. An Aura or Miasma carries its owner's value (a Rover's class value; the
+    adversaries' ``damage.aura_adversary``/``miasma_adversary``, AMB-R19); a Snapfrost
+    its ``fields.snapfrost`` points."""
+    val = 0
+    if kind == TL_AURA:
+        val = U[u, U_AURA]
+    elif kind == TL_MIASMA:
+        val = U[u, U_MIASMA]
+    elif kind == TL_SNAPFROST:
+        val = rules[R_SNAPFROST]
+    trap[cell] = kind + 16 * (val + 64)
+    gi[G_FPLACED] += 1
+    _ev(ev, G, EV_FIELD, u, cell, kind, 0)
+
+
+@njit(cache=True)
+def take_aura(U, trap, u, G, gi, ev):
+    """Aura / Miasma (RO-TI4): the first attack made by a unit occupying the space gets the
+    field's bonus (a Miasma's penalty); then the tile is removed. Returns the bonus."""
+    c = U[u, U_CELL]
+    k = tile_kind(trap[c])
+    if k != TL_AURA and k != TL_MIASMA:
+        return 0
+    v = tile_value(trap[c])
+    trap[c] = 0
+    gi[G_FTRIG] += 1
+    _ev(ev, G, EV_FIELD, u, c, k, 1)
+    return v
+
+
+@njit(cache=True)
+def turn_fields(U, occ, trap, u, start, rules, G, gi, si, ev):
+    """The fields of ``u``'s space at the start of its turn (Wildfire: it suffers
+    ``fields.wildfire``) or at its end (Everbloom: it recovers ``fields.everbloom``); both
+    tiles stay (RO-TI4; the digest's per-unit timing)."""
+    if U[u, U_STATE] != ST_ACTIVE:
+        return
+    c = U[u, U_CELL]
+    k = tile_kind(trap[c])
+    if start and k == TL_WILDFIRE:
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, c, k, 1)
+        hurt(U, occ, u, rules[R_WILDFIRE], np.int64(-1), G, gi, si, ev, rules)
+    elif not start and k == TL_EVERBLOOM:
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, c, k, 1)
+        heal(U, u, rules[R_EVERBLOOM], np.int64(-1), G, si, ev)
 
 
 # ---- damage (Damage; Damage Resolution; Defense; Heal; Suffer; Downed) -----------------------
@@ -567,7 +665,7 @@ def enter(U, occ, trap, terrain, u, cell, dash, G, gi, si, ev, rules):
         gi[G_DANGER] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 0, rules[R_DANGER])
         hurt(U, occ, u, rules[R_DANGER], np.int64(-1), G, gi, si, ev, rules)
-    if trap[cell] != 0 and U[u, U_STATE] == ST_ACTIVE:
+    if tile_kind(trap[cell]) == TL_TRAP and U[u, U_STATE] == ST_ACTIVE:
         trap[cell] = 0
         gi[G_TRAPS] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 1, rules[R_TRAP])
@@ -580,9 +678,17 @@ def move_to(U, occ, trap, terrain, u, path, n, jump, G, gi, si, ev, rules):
     entered (a jump: only its last space); stops if ``u`` falls."""
     start = U[u, U_CELL]
     occ[start] = -1
+    if n > 0 and tile_kind(trap[start]) == TL_SNAPFROST:
+        trap[start] = 0                      # Snapfrost: its points taken (reach), removed
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, start, TL_SNAPFROST, 1)
     for i in range(n):
         c = path[i]
         last = i == n - 1
+        if tile_kind(trap[c]) == TL_SNAPFROST:
+            trap[c] = 0
+            gi[G_FTRIG] += 1
+            _ev(ev, G, EV_FIELD, u, c, TL_SNAPFROST, 1)
         U[u, U_CELL] = c
         enter(U, occ, trap, terrain, u, c, (not jump) or last, G, gi, si, ev, rules)
         if U[u, U_STATE] == ST_GONE:
@@ -658,7 +764,7 @@ def push_sim(U, occ, trap, terrain, nbr, dist, perf_cell, v, x, pull, d, danger,
         steps += 1
         if not fly and U[v, U_IGN] == 0 and t == T_DANGEROUS:
             tdmg += danger
-        if not fly and trap[n] != 0:
+        if not fly and tile_kind(trap[n]) == TL_TRAP:
             tdmg += trapv
     return steps, cur, impact, tdmg, fall, 1
 
@@ -750,7 +856,8 @@ def attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, a, v, x, ign, 
                key, ctr, bkey, G, gi, si, ev, rules, rover_push_random):
     """One target of an attack (Damage Resolution): base damage with its augments, the
     damage die with the attacker's ether affinity (Dim +0), minus defence unless Ignore
-    Defense, at least 0 (AMB-R3); then, if the target lives, its push or pull (Effect
+    Defense, at least 0 (AMB-R3), less a Windscreen's 2 on its space; then, if the target
+    lives, its push or pull (Effect
     Resolution): the Rover chooses the direction (its bot), an adversary the most damaging
     one (Adversary Pushing and Pulling)."""
     f = _dice(key, ctr, damage_die.shape[0])
@@ -761,6 +868,15 @@ def attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, a, v, x, ign, 
     if dmg == 0:
         gi[G_ZERO] += 1
     _ev(ev, G, EV_ATTACK, a, v, x * 1000 + (e + 1) * 100 + (mod + 50), dv * 1000 + dmg)
+    c = U[v, U_CELL]
+    if dmg >= 1 and tile_kind(trap[c]) == TL_WINDSCREEN:
+        # Windscreen (RO-TI4, RO-D4): the occupant suffers 2 less (after the clamp, AMB-R3);
+        # then the tile is removed
+        cut = min(dmg, rules[R_WINDSCREEN])
+        dmg -= cut
+        trap[c] = 0
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, v, c, TL_WINDSCREEN, cut)
     hurt(U, occ, v, dmg, a, G, gi, si, ev, rules)
     force = push if push > 0 else pull
     if force > 0 and U[v, U_STATE] == ST_ACTIVE:
@@ -1138,9 +1254,8 @@ def react(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions, block
         b = faces[f, F_BLOCK]
         for i in range(blocks[b, 0], blocks[b, 1]):
             op = actions[i, A_OP]
-            if op != OP_MATTACK and op != OP_RATTACK:
-                col = U_REACT0 + k
-            elif can_hit(U, dist, los, U[v, U_CELL], a, actions[i, A_RMIN], actions[i, A_RMAX]):
+            if (op != OP_MATTACK and op != OP_RATTACK) or \
+                    can_hit(U, dist, los, U[v, U_CELL], a, actions[i, A_RMIN], actions[i, A_RMAX]):
                 col = U_REACT0 + k
     if col < 0:
         return
@@ -1204,6 +1319,9 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
             prev = U[u, U_CELL] != before
         elif op == OP_MATTACK or op == OP_RATTACK or op == OP_PUSH or op == OP_PULL:
             n = ai_targets(U, dist, los, aff, damage_die, u, row, focus, rules, G, gi, ev, tg)
+            fb = 0
+            if n > 0 and op != OP_PUSH and op != OP_PULL:
+                fb = take_aura(U, trap, u, G, gi, ev)
             for k in range(n):
                 if G[GS_OVER] != 0:
                     return
@@ -1215,9 +1333,12 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                           blocks, faces, tg[k], u, key, ctr, bkey, G, gi, si, ev, rules)
                     if G[GS_OVER] != 0 or U[u, U_STATE] != ST_ACTIVE:
                         return
+                    xb = fb if k == 0 or rules[R_FSCOPE] == 0 else 0
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
-                               row[A_X], row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr,
-                               bkey, G, gi, si, ev, rules, np.bool_(False))
+                               row[A_X] + xb, row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key,
+                               ctr, bkey, G, gi, si, ev, rules, np.bool_(False))
+                if row[A_FIELD] != 0 and U[tg[k], U_STATE] != ST_GONE:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_HEAL or op == OP_RECOVER:
             n = ai_heal_targets(U, dist, los, u, row, G, ev, tg)
@@ -1225,6 +1346,8 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                 heal(U, tg[k], row[A_X], u, G, si, ev)
                 if row[A_DEF] > 0:
                     U[tg[k], U_DEFTOK] += row[A_DEF]
+                if row[A_FIELD] != 0:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_DEFENSE:
             U[u, U_DEFTOK] += row[A_X]
@@ -1506,6 +1629,9 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                     _ev(ev, G, EV_ITEM, u, it, items[it, IT_BONUS], items[it, IT_VALUE])
                     break
             n = rover_targets(U, dist, los, u, row, rb, tb, kn, bkey, ctr, G, tg)
+            fb = 0
+            if n > 0 and op != OP_PUSH and op != OP_PULL:
+                fb = take_aura(U, trap, u, G, gi, ev)
             for k in range(n):
                 if G[GS_OVER] != 0:
                     return
@@ -1513,9 +1639,13 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                     forced(U, occ, trap, terrain, nbr, dist, u, tg[k], row[A_X], op == OP_PULL,
                            bkey, ctr, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
                 else:
+                    # AMB-R30 fields.scope: the Aura on each target, or the first only
+                    xb = fb if k == 0 or rules[R_FSCOPE] == 0 else 0
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
-                               row[A_X] + db, row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key,
-                               ctr, bkey, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
+                               row[A_X] + db + xb, row[A_IGN] != 0, row[A_PUSH], row[A_PULL],
+                               key, ctr, bkey, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
+                if row[A_FIELD] != 0 and U[tg[k], U_STATE] != ST_GONE:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_HEAL or op == OP_RECOVER or op == OP_DEFENSE:
             # the most damaged ally in range (itself included); Defense: itself
@@ -1536,6 +1666,8 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                 heal(U, best, row[A_X], u, G, si, ev)
                 if row[A_DEF] > 0:
                     U[best, U_DEFTOK] += row[A_DEF]
+            if row[A_FIELD] != 0:
+                place_field(U, trap, U[best, U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = True
         elif op == OP_GENERATE:
             gen_ether(pers, u, row, key, ctr, ether_die, G, gi, si, ev)
@@ -1689,6 +1821,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
     U[s, U_TURNCELL] = U[s, U_CELL]
     si[s, S_TURNS] += 1
     _ev(ev, G, EV_TURN, s, 0, 0, 0)
+    turn_fields(U, occ, trap, s, np.bool_(True), rules, G, gi, si, ev)
     kind = U[s, U_KIND]
     used = np.zeros(4, np.int64)
     n_ab = 0
@@ -1847,6 +1980,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
             rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                         actions, blocks, items, cls_item, itm, inf, pers, faces[f, F_BLOCK], s,
                         aug, aim_min, aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev, exits)
+    turn_fields(U, occ, trap, s, np.bool_(False), rules, G, gi, si, ev)
     if U[s, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
         c = U[s, U_CELL]
         if terrain[c] == T_DANGEROUS and c == U[s, U_TURNCELL] and U[s, U_FLY] == 0 \
@@ -1926,9 +2060,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     U = np.zeros((MAX_UNITS, U_N), np.int64)
     U[:, U_STATE] = ST_GONE
     occ = np.full(nc, -1, np.int64)
-    trap = np.zeros(nc, np.int64)
-    for t in traps:
-        trap[t] = 1
+    trap = traps.copy()                      # the tile on each space (traps, ether fields)
     pers = np.zeros((MAX_R, 7), np.int64)
     inf = np.zeros((MAX_R, 7), np.int64)
     up = np.zeros((MAX_R, CARD_COLS), np.int64)
@@ -1949,6 +2081,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         U[s, U_HP] = max(1, (mhp * rules[R_START_HP] + 500) // 1000)
         U[s, U_STATE] = ST_ACTIVE
         U[s, U_AFF] = c
+        U[s, U_AURA] = cls[c, CL_AURA]              # the class's Aura and Miasma values (RO-R1)
+        U[s, U_MIASMA] = cls[c, CL_MIASMA]
         occ[U[s, U_CELL]] = s
         si[s, S_FIRSTDOWN] = -1
         for k in range(cls[c, CL_NCARDS]):
@@ -1986,6 +2120,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         U[nu, U_IGN] = adv[t, AD_IGN]
         U[nu, U_STATE] = ST_ACTIVE
         U[nu, U_AFF] = cls.shape[0] + t
+        U[nu, U_AURA] = rules[R_AURA_ADV]           # AMB-R19: the adversaries' +2 / -2
+        U[nu, U_MIASMA] = rules[R_MIASMA_ADV]
         occ[c] = nu
         _ev(ev, G, EV_PLACE, nu, t, c, mhp)
         nu += 1
@@ -2098,10 +2234,12 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 U[v, U_DEFTOK] = 0                       # Defense: removed at its turn
                 U[v, U_TURNCELL] = U[v, U_CELL]
                 _ev(ev, G, EV_BLOCK, v, t, track[t], 0)
+                turn_fields(U, occ, trap, v, np.bool_(True), rules, G, gi, si, ev)
                 G[GS_SLOT] = track[t]
                 adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
                                 blocks, faces, b, v, rules, key, ctr, bkey, G, gi, si, ev)
                 G[GS_SLOT] = -1
+                turn_fields(U, occ, trap, v, np.bool_(False), rules, G, gi, si, ev)
                 if U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                     c = U[v, U_CELL]
                     if terrain[c] == T_DANGEROUS and c == U[v, U_TURNCELL] and \

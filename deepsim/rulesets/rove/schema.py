@@ -24,6 +24,8 @@ ELEMENTS = ("water", "earth", "fire", "air", "crux", "morph")
 #: the action grammar's ops (rulebook "Actions"; ``compile.OP`` numbers them)
 OPS = ("dash", "jump", "teleport", "m_attack", "r_attack", "heal", "defense", "push", "pull",
        "generate", "suffer", "recover", "revive", "retreat")
+#: the ether fields (Tiles, RO-TI4), in the kernel's tile order (layout.TL_AURA..)
+FIELDS = ("aura", "miasma", "windscreen", "snapfrost", "everbloom", "wildfire")
 #: what an augment may add to its action (rulebook "Skill Cards", Augment)
 BONUSES = ("damage", "push", "pull", "target", "range", "ignore_defense", "x")
 MAX_ACTIONS = 8           # actions in one ability, card face, item or block
@@ -58,6 +60,10 @@ class Action(StrictModel):
                                            "before it was")
     element: Literal[ELEMENTS] | None = Field(  # type: ignore[valid-type]
         None, description="generate: a specific face instead of wild dice (RO-X6)")
+    field: Literal[FIELDS] | None = Field(  # type: ignore[valid-type]
+        None, description="an ether field placed into each target's space as an effect "
+                          "(RO-TI5; after push and pull, RO-D5); Aura and Miasma carry the "
+                          "performer's value")
 
     @model_validator(mode="after")
     def _range(self) -> Action:
@@ -216,6 +222,13 @@ class Placement(StrictModel):
                                                        "(bosses and mini-bosses always)")
 
 
+class FieldTile(StrictModel):
+    """An ether field printed on the encounter's map (Tiles, RO-TI4)."""
+
+    type: Literal[FIELDS]                                          # type: ignore[valid-type]
+    at: list[int] = Field(min_length=2, max_length=2, description="[column, row] of the map")
+
+
 class Encounter(StrictModel):
     """An encounter: map, placements, objective, round limit, terrain rules, challenges.
 
@@ -237,6 +250,8 @@ class Encounter(StrictModel):
     trap_suffer: int = Field(2, ge=0, le=20, description="terrain rules: what a trap deals")
     placements: list[Placement] = Field(min_length=1, max_length=MAX_TYPES * MAX_STANDEES)
     challenges: dict[str, list[str]] = Field(default_factory=dict)
+    fields: list[FieldTile] = Field(default_factory=list, description="ether fields on the "
+                                    "map at the start (an Aura or Miasma: the adversaries')")
     special: list[str] = Field(default_factory=list, description="special rules that need "
                                "a hook in the engine (counted; not played)")
 
@@ -304,6 +319,17 @@ class Scale(StrictModel):
     round_limit_add: int = Field(0, ge=-10, le=20)
 
 
+class Fields(StrictModel):
+    """Ether fields (Tiles, RO-TI4): the numbers the rulebook prints and AMB-R30."""
+
+    scope: Literal["each_target_of_first_action", "first_target"] = Field(
+        "each_target_of_first_action", description="AMB-R30: an Aura or Miasma on a "
+        "multi-target attack")
+    snapfrost: int = Field(2, ge=0, le=10, description="movement points lost")
+    everbloom: int = Field(1, ge=0, le=10, description="recovered at turn end")
+    wildfire: int = Field(1, ge=0, le=10, description="suffered at turn start")
+
+
 class Damage(StrictModel):
     clamp_at_zero: bool
     windscreen: int = Field(ge=0, le=20)
@@ -349,6 +375,7 @@ class RoveData(Content):
     affinity_profiles: dict[str, Profile]
     turn: Turn
     ether: Ether = Field(default_factory=Ether)
+    fields: Fields = Field(default_factory=Fields)
     ability_die: list[int] = Field(min_length=1, max_length=12)
     ai: Ai
     los: Los

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from deepsim.rulesets.rove import layout as L
 from deepsim.rulesets.rove.data import OUTCOME_TEXT, OUTCOMES
-from deepsim.rulesets.rove.schema import ELEMENTS
+from deepsim.rulesets.rove.schema import ELEMENTS, FIELDS
 
 _WHY = {L.WHY_ONLY: "the only enemy it can attack",
         L.WHY_CLOSEST: "the closest enemy it can attack",
@@ -90,6 +90,16 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         elif code == L.EV_GENERATE:
             out.append(f"{p}   {name(a)} generates {ELEMENTS[b] if b < 6 else 'Dim'} "
                        "(Generate Ether)")
+        elif code == L.EV_FIELD:
+            fname = FIELDS[c - L.TL_AURA]
+            if d == 0:
+                out.append(f"{p}   {name(a)} places {fname} on {cell(b)} (Ether Fields)")
+            elif c == L.TL_WINDSCREEN:
+                out.append(f"{p}   {fname} on {cell(b)}: {name(a)} suffers {d} less, "
+                           "removed (Ether Fields)")
+            else:
+                out.append(f"{p}   {fname} on {cell(b)} takes effect on {name(a)} "
+                           "(Ether Fields)")
         elif code == L.EV_DRAIN:
             gain = "takes a Dim die" if c else "no Dim die left"
             out.append(f"{p}   {name(a)} drains {ELEMENTS[b]}: {gain} (Drain)")

@@ -380,14 +380,14 @@ def test_a_counter_reaction_that_slays_the_attacker_stops_its_attack():
     _adversary_attacks(st, comp, actions, blocks)
     assert st.U[st.u("zinix"), L.U_STATE] == L.ST_GONE and st.hp("true_scale") == 10
     # a Zinix it does not slay still attacks: 10 - 3
-    st, comp, f, actions, blocks = _react_state("Riposte", zinix_hp=9)
+    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=9)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.hp("zinix") == 7 and st.hp("true_scale") == 7
 
 
 def test_no_reaction_window_without_tokens():
     """``turn.reactions: 0``: no reaction token, so the attack lands in full."""
-    st, comp, f, actions, blocks = _react_state("Brace", tokens=0)
+    st, comp, _f, actions, blocks = _react_state("Brace", tokens=0)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.hp("true_scale") == 7 and st.gi[L.G_REACTS] == 0
 
@@ -519,3 +519,119 @@ def test_expected_damage_follows_the_damage_order():
     e = K.expected_damage(st.U, st.aff, 0, 1, 2, False, st.damage_die, 1)
     assert abs(e - 9 / 8) < 1e-12
     assert abs(K.expected_damage(st.U, st.aff, 0, 1, 2, True, st.damage_die, 1) - 16 / 8) < 1e-12
+
+
+# ---- Ether fields (Tiles, RO-TI4 / RO-TI5) -------------------------------------------------------
+
+def _tile(kind, value=0):
+    return kind + 16 * (value + 64)
+
+
+def _field_state(rovers=(("flash", (2, 2)),), zinix=(3, 2), hp=20):
+    """Rovers with ``hp`` HP and no reaction token, next to a Zinix (defence 0)."""
+    units = [(n, "rover", at, hp, hp, 0, False) for n, at in rovers]
+    units.append(("zinix", "adv", zinix, 9, 9, 0, False))
+    return build(OPEN, units)
+
+
+def _zinix_attacks(st, x=3, targets=1, field=0):
+    """The Zinix performs one block: a melee attack Damage ``x`` Range 1 Target
+    ``targets`` (with a field effect ``field``, a tile kind)."""
+    row = action("m_attack", x, 1, 1, targets=targets)
+    row[L.A_FIELD] = field
+    actions = row[None, :]
+    blocks = np.array([[0, 1]], np.int64)
+    faces = np.zeros((0, L.F_N), np.int64)
+    K.adversary_block(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                      st.gm.los, st.aff, st.damage_die, actions, blocks, faces, np.int64(0),
+                      st.u("zinix"), st.rules, np.uint64(7), np.zeros(2, np.uint64),
+                      np.uint64(8), st.G, st.gi, st.si, st.ev)
+
+
+def test_an_adversary_aura_adds_two_to_its_first_attack_then_goes():
+    """Aura: "the first attack made by a unit occupying the space gets a bonus, then the
+    tile is removed"; +2 when the adversaries own it (AMB-R19). Miasma: -2 likewise."""
+    for kind, val, hp_after in ((L.TL_AURA, 2, 15), (L.TL_MIASMA, -2, 19)):
+        st = _field_state()
+        z = st.U[st.u("zinix"), L.U_CELL]
+        st.trap[z] = _tile(kind, val)
+        _zinix_attacks(st)
+        assert st.hp("flash") == hp_after and st.trap[z] == 0
+        _zinix_attacks(st)                         # the tile is gone: 3 damage
+        assert st.hp("flash") == hp_after - 3
+
+
+def test_an_aura_on_a_multi_target_attack_follows_fields_scope():
+    """AMB-R30 ``fields.scope``: each target of the first attack action (default), or the
+    first target only."""
+    for scope, second in ((0, 15), (1, 17)):
+        st = _field_state(rovers=(("flash", (2, 2)), ("sophist", (3, 1))))
+        st.rules[L.R_FSCOPE] = scope
+        st.trap[st.U[st.u("zinix"), L.U_CELL]] = _tile(L.TL_AURA, 2)
+        _zinix_attacks(st, targets=2)
+        hps = sorted([st.hp("flash"), st.hp("sophist")])
+        assert hps == sorted([15, second])
+
+
+def test_a_windscreen_takes_two_off_the_damage_then_goes():
+    """Windscreen: "when the occupant suffers >= 1 damage, reduce that damage by 2, then
+    remove the tile" (after the clamp, AMB-R3): 3 - 2 = 1; the next attack deals 3."""
+    st = _field_state()
+    st.rules[L.R_WINDSCREEN] = 2
+    f = st.U[st.u("flash"), L.U_CELL]
+    st.trap[f] = _tile(L.TL_WINDSCREEN)
+    _zinix_attacks(st)
+    assert st.hp("flash") == 19 and st.trap[f] == 0
+    _zinix_attacks(st)
+    assert st.hp("flash") == 16
+
+
+def test_snapfrost_takes_two_points_from_a_move_starting_on_it_or_entering_it():
+    """Snapfrost: "a unit that begins a movement action here, or tries to move into here,
+    loses 2 movement points, then the tile is removed" (AMB-R9: even moving away)."""
+    text = ". . . . . . ."
+    st = build(text, [("flash", "rover", (0, 0), 9, 9, 0, False)])
+    st.trap[st.cell(0, 0)] = _tile(L.TL_SNAPFROST, 2)
+    rc, *_ = _reach(st, "flash", "dash", 3)
+    assert rc[st.cell(1, 0)] == 1 and rc[st.cell(2, 0)] >= K.BIG   # 3 - 2 = 1 point
+    st = build(text, [("flash", "rover", (0, 0), 9, 9, 0, False)])
+    st.trap[st.cell(1, 0)] = _tile(L.TL_SNAPFROST, 2)
+    rc, best, pc, pk = _reach(st, "flash", "dash", 4)
+    assert rc[st.cell(1, 0)] == 3 and rc[st.cell(2, 0)] == 4        # 1 + 2, then 1
+    path = np.empty(5, np.int64)
+    n = K.path_of(best, pc, pk, st.cell(2, 0), path)
+    K.move_to(st.U, st.occ, st.trap, st.gm.terrain, st.u("flash"), path, n, False, st.G,
+              st.gi, st.si, st.ev, st.rules)
+    assert st.at("flash") == (2, 0) and st.trap[st.cell(1, 0)] == 0  # removed
+
+
+def test_wildfire_burns_at_turn_start_and_everbloom_heals_at_turn_end():
+    """Wildfire: "a unit beginning its turn here suffers 1"; Everbloom: "a unit ending its
+    turn here recovers 1"; both tiles persist."""
+    st = _field_state(hp=10)
+    st.rules[L.R_WILDFIRE] = 1
+    st.rules[L.R_EVERBLOOM] = 1
+    u = st.u("flash")
+    c = st.U[u, L.U_CELL]
+    st.trap[c] = _tile(L.TL_WILDFIRE)
+    K.turn_fields(st.U, st.occ, st.trap, u, True, st.rules, st.G, st.gi, st.si, st.ev)
+    K.turn_fields(st.U, st.occ, st.trap, u, False, st.rules, st.G, st.gi, st.si, st.ev)
+    assert st.hp("flash") == 9 and st.trap[c] == _tile(L.TL_WILDFIRE)
+    st.trap[c] = _tile(L.TL_EVERBLOOM)
+    K.turn_fields(st.U, st.occ, st.trap, u, True, st.rules, st.G, st.gi, st.si, st.ev)
+    K.turn_fields(st.U, st.occ, st.trap, u, False, st.rules, st.G, st.gi, st.si, st.ev)
+    assert st.hp("flash") == 10 and st.trap[c] == _tile(L.TL_EVERBLOOM)
+
+
+def test_a_field_effect_goes_into_the_target_space_and_replaces_a_trap():
+    """RO-TI5: "When a field is an effect of an action, it goes into each target's space"
+    (after the damage, RO-D5); RO-TI4: one tile a space, an incoming field replaces a
+    trap. A Miasma the adversaries place carries -2."""
+    st = _field_state()
+    st.U[st.u("zinix"), L.U_MIASMA] = -2
+    f = st.U[st.u("flash"), L.U_CELL]
+    st.trap[f] = L.TL_TRAP
+    _zinix_attacks(st, field=L.TL_MIASMA)
+    assert st.hp("flash") == 17
+    assert K.tile_kind(st.trap[f]) == L.TL_MIASMA and K.tile_value(st.trap[f]) == -2
+    assert st.gi[L.G_FPLACED] == 1
