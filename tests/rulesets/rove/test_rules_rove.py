@@ -376,7 +376,7 @@ def test_a_defense_reaction_comes_before_the_damage():
 def test_a_counter_reaction_that_slays_the_attacker_stops_its_attack():
     """Riposte (a melee attack 2 on the attacker, before its damage die): a Zinix with 2 HP
     is slain and removed (Slaying Rover Enemies), so its attack never lands."""
-    st, comp, f, actions, blocks = _react_state("Riposte", zinix_hp=2)
+    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=2)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.U[st.u("zinix"), L.U_STATE] == L.ST_GONE and st.hp("true_scale") == 10
     # a Zinix it does not slay still attacks: 10 - 3
