@@ -328,13 +328,31 @@ def _ufloat(bkey, ctr):
     return v
 
 
+@njit(cache=True)
+def stable_order(keys, n):
+    """The indices that sort ``keys[:n]`` (int64) ascending, ties in index order: an
+    insertion sort (n <= MAX_UNITS; ``np.argsort(kind="mergesort")`` gives the same order
+    but compiles a sort of its own)."""
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        idx[i] = i
+        j = i
+        while j > 0 and keys[idx[j - 1]] > keys[idx[j]]:
+            t = idx[j]
+            idx[j] = idx[j - 1]
+            idx[j - 1] = t
+            j -= 1
+    return idx
+
+
 # ---- the trace -----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
 def _ev(ev, G, code, a, b, c, d):
     """Append (round, code, a, b, c, d) to the trace's event table when the game is traced
-    (the shared writer, :func:`deepsim.rulesets.events.append_event`); inlined, so each
-    call site's argument types cost no compile of their own."""
+    (the shared writer, :func:`deepsim.rulesets.events.append_event`). Compiled once for
+    its one signature (every argument int64: a literal argument converts), and called, not
+    inlined: its 46 call sites would each carry a copy of the row's stores through LLVM."""
     append_event(ev, G, GS_TRACE, GS_NEV, (G[GS_ROUND], np.int64(code), np.int64(a),
                                            np.int64(b), np.int64(c), np.int64(d)))
 
@@ -1167,7 +1185,7 @@ def ai_targets(U, dist, los, aff, damage_die, u, row, focus, rules, G, gi, ev, o
         for i in range(nc):
             order[i] = cands[i]
             keys[i] = dist[here, U[cands[i], U_CELL]] * 1000 - U[cands[i], U_HP]
-        idx = np.argsort(keys, kind="mergesort")
+        idx = stable_order(keys, nc)
         n = min(cap, nc)
         for i in range(n):
             out[i] = order[idx[i]]
@@ -1206,7 +1224,7 @@ def ai_heal_targets(U, dist, los, u, row, G, ev, out):
         out[0] = u
         _ev(ev, G, EV_FOCUS, u, u, 0, WHY_HEAL_SELF)
         return 1
-    idx = np.argsort(keys[:nc], kind="mergesort")
+    idx = stable_order(keys, nc)
     cap = row[A_TGT]
     n = min(cap, nc)
     if cap == 1:
@@ -1421,7 +1439,7 @@ def rover_targets(U, dist, los, u, row, rmax_bonus, tgt_bonus, kn, bkey, ctr, G,
             nc += 1
     if nc == 0:
         return 0
-    idx = np.argsort(keys[:nc], kind="mergesort")
+    idx = stable_order(keys, nc)
     n = min(row[A_TGT] + tgt_bonus, nc)
     for i in range(n):
         out[i] = cands[idx[i]]
@@ -2160,7 +2178,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                     if U[v, U_STATE] == ST_ACTIVE:
                         m = min(m, dist[U[s, U_CELL], U[v, U_CELL]])
                 keys[s] = m * 10 + s
-            order = np.argsort(keys, kind="mergesort")
+            order = stable_order(keys, R)
         acted = np.zeros(R, np.int64)
         for i in range(R):
             s = order[i]
