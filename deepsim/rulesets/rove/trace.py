@@ -45,6 +45,8 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         return f"({int(coords[c][0])},{int(coords[c][1])})"
 
     def name(u: int) -> str:
+        if u < 0:
+            return "the space"                # an Everbloom's or the terrain's doing
         return who.get(int(u), f"unit {u}")
 
     out = [f"game {game}: encounter {prepared.compiled['encounter']}, {R} Rovers"]
