@@ -203,7 +203,9 @@ def q_steps(base: RunData, runs: dict[str, RunData]) -> list[str]:
                 + ". Hard Mode's tie-break (fewest HP) has no intended direction of its own "
                 "here: it is listed for what it does.")
     else:
-        note = "Every Story step raises it and every Hard and Challenge step lowers it."
+        note = ("Every Story step raises it and every Hard and Challenge step with an "
+                "intended direction lowers it; Hard Mode's tie-break (fewest HP) has none of "
+                "its own here: it is listed for what it does.")
     return ["## Q2 How much each Story, Hard and Challenge step moves it", "", note, "",
             ("Each step is the base run's games played again with one setting changed "
              "(same seeds, Rover counts, classes and party styles): the paired difference "

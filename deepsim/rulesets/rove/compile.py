@@ -15,7 +15,7 @@ from deepsim.errors import InputError
 from deepsim.params import nearest, validate
 from deepsim.rulesets import hexgrid
 from deepsim.rulesets.rove import layout as L
-from deepsim.rulesets.rove.schema import ELEMENTS, Content, RoveData
+from deepsim.rulesets.rove.schema import ELEMENTS, FIELDS, Content, RoveData
 from deepsim.safeload import load_yaml
 
 __all__ = ["Compiled", "GameMap", "compile_data", "load_content", "merge_content",
@@ -117,7 +117,7 @@ class Compiled:
     dist: np.ndarray
     los: np.ndarray
     flags: np.ndarray
-    traps: np.ndarray
+    traps: np.ndarray     # the tile on each space at the start, int64[C] (layout.TL_*)
     exits: np.ndarray
     actions: np.ndarray
     blocks: np.ndarray
@@ -154,7 +154,8 @@ def _fail(msg: str, source: str, key: str, lines: dict | None = None) -> InputEr
 def _action_row(a: dict) -> list[int]:
     return [L.OP[a["op"]], a["x"], a["range"][0], a["range"][1], a["targets"], a["push"],
             a["pull"], int(a["ignore_defense"]), a["defense"], int(a["flow"]),
-            -1 if a["element"] is None else ELEMENTS.index(a["element"])]
+            -1 if a["element"] is None else ELEMENTS.index(a["element"]),
+            0 if a["field"] is None else L.TL_AURA + FIELDS.index(a["field"])]
 
 
 def _affinity(aff: dict) -> list[int]:
@@ -204,20 +205,25 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
                     len(c["cards"]), len(c["items"])])
         cls_ab.append([block(ab["actions"]) for ab in c["abilities"]])
         ability_names.append([ab["name"] for ab in c["abilities"]])
-        row = [-1] * L.MAX_CARDS
-        up = [0] * L.MAX_CARDS
-        for k, card in enumerate(c["cards"]):
+        row = [-1] * L.CARD_COLS
+        up = [0] * L.CARD_COLS
+        # skill cards at columns 0..MAX_CARDS-1, reaction cards (RO-R5) after them
+        cards = [(k, card) for k, card in enumerate(c["cards"])]
+        cards += [(L.MAX_CARDS + k, card) for k, card in enumerate(c["reactions"])]
+        for k, card in cards:
             # face 0 of the card is row f, face 1 row f + 1; the kernel keeps which is up
             first = len(faces)
-            for face in card["faces"]:
+            for j, face in enumerate(card["faces"]):
                 augs = []
                 for a in face["augments"]:
                     augs += [ELEMENTS.index(a["need"]), a["action"], L.BONUS[a["bonus"]],
-                             a["value"]]
-                augs += [-1, 0, 0, 0] * (L.MAX_AUG - len(face["augments"]))
-                faces.append([block(face["actions"]), 0 if face["type"] == "rally" else 1,
-                              face["cost"], int(face["ability_cost"]), len(face["augments"]),
-                              *augs])
+                             a["value"], int(a["drain"])]
+                augs += [-1, 0, 0, 0, 0] * (L.MAX_AUG - len(face["augments"]))
+                ftype = {"rally": L.FACE_RALLY, "rave": L.FACE_RAVE,
+                         "react": L.FACE_REACT}[face["type"]]
+                faces.append([block(face["actions"]), ftype, face["cost"],
+                              int(face["ability_cost"]), len(face["augments"]), *augs,
+                              first + 1 - j])
                 face_names.append(face["name"])
             row[k] = first
             up[k] = card["start"]
@@ -232,8 +238,6 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
             irow[k] = item_names.index(iname)
         cls_item.append(irow)
         aff.append(_affinity(c["affinity"]))
-        if c["reactions"]:
-            skipped.append(f"class {cname}: its reaction cards (RO-R5) are not played")
     # adversary types: only those placed in this encounter, in first-placement order
     # (the adversary book's order, RO-A3)
     types: list[str] = []
@@ -315,6 +319,31 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
     rules[L.R_NPLACED] = len(placed)
     rules[L.R_NTYPES] = len(types)
     rules[L.R_NCELLS] = len(gm.terrain)
+    # the tiles at the start: traps (T) and the encounter's ether fields (RO-TI4: one tile
+    # a space; a field printed on a trap replaces it)
+    tiles = np.zeros(len(gm.terrain), np.int64)
+    tiles[gm.traps] = L.TL_TRAP
+    for k, ft in enumerate(enc["fields"]):
+        cell = gm.index.get(tuple(ft["at"]))
+        key = f"encounters.{encounter}.fields.{k}.at"
+        if cell is None or gm.terrain[cell] in (L.T_BARRIER, L.T_OPEN, L.T_OBJECT):
+            raise _fail(f"{ft['at']} is not a space of the map that can take a field "
+                        "(not a barrier, open air or object)", source, key, lines)
+        code = L.TL_AURA + FIELDS.index(ft["type"])
+        val = {L.TL_AURA: d["damage"]["aura_adversary"],
+               L.TL_MIASMA: d["damage"]["miasma_adversary"],
+               L.TL_SNAPFROST: d["fields"]["snapfrost"]}.get(code, 0)
+        tiles[cell] = code + 16 * (val + 64)
+    rules[L.R_FSCOPE] = L.FIELD_SCOPES.index(d["fields"]["scope"])
+    rules[L.R_WINDSCREEN] = d["damage"]["windscreen"]
+    rules[L.R_AURA_ADV] = d["damage"]["aura_adversary"]
+    rules[L.R_MIASMA_ADV] = d["damage"]["miasma_adversary"]
+    rules[L.R_SNAPFROST] = d["fields"]["snapfrost"]
+    rules[L.R_EVERBLOOM] = d["fields"]["everbloom"]
+    rules[L.R_WILDFIRE] = d["fields"]["wildfire"]
+    rules[L.R_REACT] = d["turn"]["reactions"]
+    rules[L.R_DRAIN_FIRST] = int(d["ether"]["drain_first"])
+    rules[L.R_DIM] = d["dim_supply"]
     if rules[L.R_LIMIT] + rules[L.R_LIMIT_ADD] < 1:
         raise _fail("round_limit + scale.round_limit_add is below 1", source,
                     "scale.round_limit_add", lines)
@@ -328,9 +357,9 @@ def compile_data(d: dict, encounter: str, *, source: str = "<data>",
         return np.array(rows, np.int64).reshape(-1, width)
 
     return Compiled(
-        rules, gm.terrain, gm.nbr, gm.dist, gm.los, gm.flags, gm.traps, gm.exits,
+        rules, gm.terrain, gm.nbr, gm.dist, gm.los, gm.flags, tiles, gm.exits,
         arr(actions, L.A_N), arr(blocks, 2), arr(faces, L.F_N), arr(cls, L.CL_N),
-        arr(cls_ab, 4), arr(cls_card, L.MAX_CARDS), arr(cls_up, L.MAX_CARDS), arr(cls_item, L.MAX_ITEMS),
+        arr(cls_ab, 4), arr(cls_card, L.CARD_COLS), arr(cls_up, L.CARD_COLS), arr(cls_item, L.MAX_ITEMS),
         arr(items, L.IT_N), arr(aff, 6), arr(adv, L.AD_N), arr(adv_blk, L.MAX_BLOCKS),
         arr(adv_onadv, L.MAX_BLOCKS), arr(placed, L.PL_N),
         np.array(d["ability_die"], np.int64),

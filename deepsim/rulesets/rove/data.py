@@ -22,13 +22,15 @@ SKIPPED_RULES: list[str] = [
     'Creations (RO-X8): Rover traps, glyphs and summons',
     'Large Adversaries (RO-A9): a large adversary occupies one space',
     'Spawning (RO-A10), switching maps, codex entries, special rules (Golden Rule)',
-    ('Ether Fields (RO-TI4/TI5): Aura, Miasma, Windscreen, Snapfrost, Everbloom, '
-     'Wildfire are not placed or triggered'),
+    ('Ether field placement by an action aimed at a space (RO-TI5, with the positive/'
+     'negative limits, AMB-R8) and the adversaries avoiding Wildfire and Snapfrost when '
+     'pathing (AMB-R26, played as "no"): fields are placed by the map and as an effect '
+     "into each target's space"),
     ('Ether nodes, special objects, treasure chests and hoard tiles (Map Spaces; '
      'Tiles)'),
-    'Reaction cards and the reaction token (RO-R5): no reaction window',
-    ('Drain (Skill Cards), Trade (RO-X7), forced actions (RO-X9), allies (Characters '
-     'and Ally Cards)'),
+    ('Reaction windows other than "targeted by an attack, before its damage" (RO-R5):'
+     ' the timing windows printed on real reaction cards'),
+    'Trade (RO-X7), forced actions (RO-X9), allies (Characters and Ally Cards)',
     ("Items beyond a bonus to the Rover's next attack and consumable actions (timing "
      "windows other than 'during your turn'); Story Mode's free item"),
     ('Adversary ties between equally good spaces (AMB-R1 for spaces): the first space '

@@ -33,6 +33,7 @@ from deepsim.rulesets.events import append_event
 from deepsim.rulesets.rove.layout import (
     A_DEF,
     A_ELEM,
+    A_FIELD,
     A_FLOW,
     A_IGN,
     A_OP,
@@ -59,6 +60,8 @@ from deepsim.rulesets.rove.layout import (
     B_TARGET,
     B_X,
     CL_HP,
+    CL_AURA,
+    CL_MIASMA,
     CL_LIMIT,
     CL_NCARDS,
     CL_START,
@@ -69,8 +72,10 @@ from deepsim.rulesets.rove.layout import (
     EV_COLS,
     EV_DEFENSE,
     EV_DOWNED,
+    EV_DRAIN,
     EV_END,
     EV_FALL,
+    EV_FIELD,
     EV_FOCUS,
     EV_GENERATE,
     EV_HEAL,
@@ -78,6 +83,7 @@ from deepsim.rulesets.rove.layout import (
     EV_MOVE,
     EV_PLACE,
     EV_PUSH,
+    EV_REACT,
     EV_REVIVE,
     EV_ROUND,
     EV_SETUP,
@@ -91,6 +97,7 @@ from deepsim.rulesets.rove.layout import (
     F_BLOCK,
     F_COST,
     F_NAUG,
+    F_OTHER,
     F_TYPE,
     FACE_RAVE,
     G_ADMG,
@@ -103,8 +110,11 @@ from deepsim.rulesets.rove.layout import (
     G_AUGMISS,
     G_DANGER,
     G_DOWNS,
+    G_DRAINS,
     G_ETHER,
     G_FALLS,
+    G_FPLACED,
+    G_FTRIG,
     G_IMPACT,
     G_ITEMS,
     G_LIMIT,
@@ -117,6 +127,7 @@ from deepsim.rulesets.rove.layout import (
     G_RALLIES,
     G_RAVES,
     G_RDMG,
+    G_REACTS,
     G_REVIVES,
     G_ROUNDS,
     G_ROVERS,
@@ -145,6 +156,7 @@ from deepsim.rulesets.rove.layout import (
     K_REVIVE,
     K_WEAKEST,
     MAX_CARDS,
+    CARD_COLS,
     MAX_ITEMS,
     MAX_R,
     MAX_TYPES,
@@ -177,7 +189,16 @@ from deepsim.rulesets.rove.layout import (
     R_CARDS,
     R_CLAMP,
     R_CLOSEST,
+    R_DIM,
+    R_DRAIN_FIRST,
     R_DANGER,
+    R_AURA_ADV,
+    R_EVERBLOOM,
+    R_FSCOPE,
+    R_MIASMA_ADV,
+    R_SNAPFROST,
+    R_WILDFIRE,
+    R_WINDSCREEN,
     R_FEWEST,
     R_LIMIT,
     R_LIMIT_ADD,
@@ -185,6 +206,7 @@ from deepsim.rulesets.rove.layout import (
     R_NTYPES,
     R_OBJ_TYPE,
     R_OBJECTIVE,
+    R_REACT,
     R_RHP,
     R_START_HP,
     R_STORY_I,
@@ -200,6 +222,7 @@ from deepsim.rulesets.rove.layout import (
     S_DEALT,
     S_DOWNED,
     S_DOWNS,
+    S_DRAINS,
     S_DRAKAEN,
     S_ETHER,
     S_FIRSTDOWN,
@@ -210,6 +233,7 @@ from deepsim.rulesets.rove.layout import (
     S_MOVED,
     S_RALLIES,
     S_RAVES,
+    S_REACTS,
     S_REVIVED,
     S_SPENT,
     S_TAKEN,
@@ -226,13 +250,25 @@ from deepsim.rulesets.rove.layout import (
     T_DIFFICULT,
     T_OBJECT,
     T_OPEN,
+    TL_AURA,
+    TL_EVERBLOOM,
+    TL_MIASMA,
+    TL_SNAPFROST,
+    TL_TRAP,
+    TL_WILDFIRE,
+    TL_WINDSCREEN,
     TIE_ADVERSARIAL,
     TIE_ROVER,
     TRACK_ROUNDS,
     U_AFF,
+    U_AURA,
+    U_MIASMA,
     U_BASEDEF,
     U_CELL,
     U_DEFTOK,
+    U_RCOIN,
+    U_REACT0,
+    U_RTOK,
     U_FACTION,
     U_FLY,
     U_HP,
@@ -292,13 +328,31 @@ def _ufloat(bkey, ctr):
     return v
 
 
+@njit(cache=True)
+def stable_order(keys, n):
+    """The indices that sort ``keys[:n]`` (int64) ascending, ties in index order: an
+    insertion sort (n <= MAX_UNITS; ``np.argsort(kind="mergesort")`` gives the same order
+    but compiles a sort of its own)."""
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        idx[i] = i
+        j = i
+        while j > 0 and keys[idx[j - 1]] > keys[idx[j]]:
+            t = idx[j]
+            idx[j] = idx[j - 1]
+            idx[j - 1] = t
+            j -= 1
+    return idx
+
+
 # ---- the trace -----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
 def _ev(ev, G, code, a, b, c, d):
     """Append (round, code, a, b, c, d) to the trace's event table when the game is traced
-    (the shared writer, :func:`deepsim.rulesets.events.append_event`); inlined, so each
-    call site's argument types cost no compile of their own."""
+    (the shared writer, :func:`deepsim.rulesets.events.append_event`). Compiled once for
+    its one signature (every argument int64: a literal argument converts), and called, not
+    inlined: its 46 call sites would each carry a copy of the row's stores through LLVM."""
     append_event(ev, G, GS_TRACE, GS_NEV, (G[GS_ROUND], np.int64(code), np.int64(a),
                                            np.int64(b), np.int64(c), np.int64(d)))
 
@@ -329,7 +383,8 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     so each dangerous space or trap a dash enters (a jump only where it ends) adds 1 to the
     preference, never to the points. A dash passes allies, not enemies (Dash); a jump or a
     flyer passes any unit (Jump, Flying); nothing passes a barrier; a non-flyer may dash
-    into neither open air nor an object, and may jump over them (Map Spaces).
+    into neither open air nor an object, and may jump over them (Map Spaces). A Snapfrost
+    (Tiles, RO-TI4) takes its points from a unit starting here or moving into it.
     Returns the best preference cost per space in ``rc`` (the unit's own space: 0).
     """
     nc = terrain.shape[0]
@@ -337,6 +392,9 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     ign = U[u, U_IGN] != 0
     fac = U[u, U_FACTION]
     start = U[u, U_CELL]
+    if tile_kind(trap[start]) == TL_SNAPFROST:
+        # Snapfrost (RO-TI4; AMB-R9): a unit beginning a movement action here loses points
+        x = max(0, x - tile_value(trap[start]))
     best = np.full((x + 1, nc), BIG, np.int64)
     best[0, start] = 0
     pc[:, :] = -1
@@ -365,10 +423,14 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
                     if t == T_DIFFICULT:
                         step = 2
                         pref = 2
-                    if not ign and (t == T_DANGEROUS or trap[n] != 0):
+                    if not ign and (t == T_DANGEROUS or tile_kind(trap[n]) == TL_TRAP):
                         pref += 1
                 elif op == OP_DASH and fly:
                     pass
+                if tile_kind(trap[n]) == TL_SNAPFROST:
+                    # Snapfrost: moving into it costs its points too (any unit, dash or jump)
+                    step += tile_value(trap[n])
+                    pref += tile_value(trap[n])
                 k2 = k + step
                 if k2 > x:
                     continue
@@ -385,7 +447,8 @@ def reach(U, u, occ, terrain, trap, nbr, op, x, rc, pc, pk):
     if op == OP_JUMP and not fly and not ign:
         # a jump triggers only where it ends (Map Spaces, Dangerous)
         for c in range(nc):
-            if rc[c] < BIG and c != start and (terrain[c] == T_DANGEROUS or trap[c] != 0):
+            if rc[c] < BIG and c != start and (terrain[c] == T_DANGEROUS
+                                               or tile_kind(trap[c]) == TL_TRAP):
                 rc[c] += 1
     # the best k for each cell is recovered in path_of through best's argmin
     return best
@@ -415,6 +478,73 @@ def path_of(best, pc, pk, dest, out):
     for i in range(n):
         out[i] = tmp[n - 1 - i]
     return n
+
+
+# ---- tiles: traps and ether fields (Tiles; RO-TI1, RO-TI4, RO-TI5) ---------------------------
+
+@njit(cache=True)
+def tile_kind(t):
+    """The tile's kind (``layout.TL_*``) from a ``tile`` entry."""
+    return t & 15
+
+
+@njit(cache=True)
+def tile_value(t):
+    """An Aura's or Miasma's value (a Snapfrost's points) from a ``tile`` entry."""
+    return (t >> 4) - 64
+
+
+@njit(cache=True)
+def place_field(U, trap, cell, kind, u, rules, G, gi, ev):
+    """RO-TI4/TI5: ``u`` places an ether field of ``kind`` into ``cell`` (the effect of
+    its action, into a target's space): one tile a space, so it replaces a field or trap
+    there. An Aura or Miasma carries its owner's value (a Rover's class value; the
+    adversaries' ``damage.aura_adversary``/``miasma_adversary``, AMB-R19); a Snapfrost
+    its ``fields.snapfrost`` points."""
+    val = 0
+    if kind == TL_AURA:
+        val = U[u, U_AURA]
+    elif kind == TL_MIASMA:
+        val = U[u, U_MIASMA]
+    elif kind == TL_SNAPFROST:
+        val = rules[R_SNAPFROST]
+    trap[cell] = kind + 16 * (val + 64)
+    gi[G_FPLACED] += 1
+    _ev(ev, G, EV_FIELD, u, cell, kind, 0)
+
+
+@njit(cache=True)
+def take_aura(U, trap, u, G, gi, ev):
+    """Aura / Miasma (RO-TI4): the first attack made by a unit occupying the space gets the
+    field's bonus (a Miasma's penalty); then the tile is removed. Returns the bonus."""
+    c = U[u, U_CELL]
+    k = tile_kind(trap[c])
+    if k != TL_AURA and k != TL_MIASMA:
+        return 0
+    v = tile_value(trap[c])
+    trap[c] = 0
+    gi[G_FTRIG] += 1
+    _ev(ev, G, EV_FIELD, u, c, k, 1)
+    return v
+
+
+@njit(cache=True)
+def turn_fields(U, occ, trap, u, start, rules, G, gi, si, ev):
+    """The fields of ``u``'s space at the start of its turn (Wildfire: it suffers
+    ``fields.wildfire``) or at its end (Everbloom: it recovers ``fields.everbloom``); both
+    tiles stay (RO-TI4; the digest's per-unit timing)."""
+    if U[u, U_STATE] != ST_ACTIVE:
+        return
+    c = U[u, U_CELL]
+    k = tile_kind(trap[c])
+    if start and k == TL_WILDFIRE:
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, c, k, 1)
+        hurt(U, occ, u, rules[R_WILDFIRE], np.int64(-1), G, gi, si, ev, rules)
+    elif not start and k == TL_EVERBLOOM:
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, c, k, 1)
+        heal(U, u, rules[R_EVERBLOOM], np.int64(-1), G, si, ev)
 
 
 # ---- damage (Damage; Damage Resolution; Defense; Heal; Suffer; Downed) -----------------------
@@ -553,7 +683,7 @@ def enter(U, occ, trap, terrain, u, cell, dash, G, gi, si, ev, rules):
         gi[G_DANGER] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 0, rules[R_DANGER])
         hurt(U, occ, u, rules[R_DANGER], np.int64(-1), G, gi, si, ev, rules)
-    if trap[cell] != 0 and U[u, U_STATE] == ST_ACTIVE:
+    if tile_kind(trap[cell]) == TL_TRAP and U[u, U_STATE] == ST_ACTIVE:
         trap[cell] = 0
         gi[G_TRAPS] += 1
         _ev(ev, G, EV_TERRAIN, u, cell, 1, rules[R_TRAP])
@@ -566,9 +696,17 @@ def move_to(U, occ, trap, terrain, u, path, n, jump, G, gi, si, ev, rules):
     entered (a jump: only its last space); stops if ``u`` falls."""
     start = U[u, U_CELL]
     occ[start] = -1
+    if n > 0 and tile_kind(trap[start]) == TL_SNAPFROST:
+        trap[start] = 0                      # Snapfrost: its points taken (reach), removed
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, u, start, TL_SNAPFROST, 1)
     for i in range(n):
         c = path[i]
         last = i == n - 1
+        if tile_kind(trap[c]) == TL_SNAPFROST:
+            trap[c] = 0
+            gi[G_FTRIG] += 1
+            _ev(ev, G, EV_FIELD, u, c, TL_SNAPFROST, 1)
         U[u, U_CELL] = c
         enter(U, occ, trap, terrain, u, c, (not jump) or last, G, gi, si, ev, rules)
         if U[u, U_STATE] == ST_GONE:
@@ -644,7 +782,7 @@ def push_sim(U, occ, trap, terrain, nbr, dist, perf_cell, v, x, pull, d, danger,
         steps += 1
         if not fly and U[v, U_IGN] == 0 and t == T_DANGEROUS:
             tdmg += danger
-        if not fly and trap[n] != 0:
+        if not fly and tile_kind(trap[n]) == TL_TRAP:
             tdmg += trapv
     return steps, cur, impact, tdmg, fall, 1
 
@@ -736,7 +874,8 @@ def attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, a, v, x, ign, 
                key, ctr, bkey, G, gi, si, ev, rules, rover_push_random):
     """One target of an attack (Damage Resolution): base damage with its augments, the
     damage die with the attacker's ether affinity (Dim +0), minus defence unless Ignore
-    Defense, at least 0 (AMB-R3); then, if the target lives, its push or pull (Effect
+    Defense, at least 0 (AMB-R3), less a Windscreen's 2 on its space; then, if the target
+    lives, its push or pull (Effect
     Resolution): the Rover chooses the direction (its bot), an adversary the most damaging
     one (Adversary Pushing and Pulling)."""
     f = _dice(key, ctr, damage_die.shape[0])
@@ -747,6 +886,15 @@ def attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, a, v, x, ign, 
     if dmg == 0:
         gi[G_ZERO] += 1
     _ev(ev, G, EV_ATTACK, a, v, x * 1000 + (e + 1) * 100 + (mod + 50), dv * 1000 + dmg)
+    c = U[v, U_CELL]
+    if dmg >= 1 and tile_kind(trap[c]) == TL_WINDSCREEN:
+        # Windscreen (RO-TI4, RO-D4): the occupant suffers 2 less (after the clamp, AMB-R3);
+        # then the tile is removed
+        cut = min(dmg, rules[R_WINDSCREEN])
+        dmg -= cut
+        trap[c] = 0
+        gi[G_FTRIG] += 1
+        _ev(ev, G, EV_FIELD, v, c, TL_WINDSCREEN, cut)
     hurt(U, occ, v, dmg, a, G, gi, si, ev, rules)
     force = push if push > 0 else pull
     if force > 0 and U[v, U_STATE] == ST_ACTIVE:
@@ -1037,7 +1185,7 @@ def ai_targets(U, dist, los, aff, damage_die, u, row, focus, rules, G, gi, ev, o
         for i in range(nc):
             order[i] = cands[i]
             keys[i] = dist[here, U[cands[i], U_CELL]] * 1000 - U[cands[i], U_HP]
-        idx = np.argsort(keys, kind="mergesort")
+        idx = stable_order(keys, nc)
         n = min(cap, nc)
         for i in range(n):
             out[i] = order[idx[i]]
@@ -1076,7 +1224,7 @@ def ai_heal_targets(U, dist, los, u, row, G, ev, out):
         out[0] = u
         _ev(ev, G, EV_FOCUS, u, u, 0, WHY_HEAL_SELF)
         return 1
-    idx = np.argsort(keys[:nc], kind="mergesort")
+    idx = stable_order(keys, nc)
     cap = row[A_TGT]
     n = min(cap, nc)
     if cap == 1:
@@ -1106,10 +1254,62 @@ def heal(U, v, x, src, G, si, ev):
 
 
 @njit(cache=True)
+def react(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions, blocks, faces, v,
+          a, key, ctr, bkey, G, gi, si, ev, rules):
+    """The reaction window (RO-R5 Reactions; Skill Cards): Rover ``v``, targeted by
+    adversary ``a``'s attack, may play the face up of one of its reaction cards while it
+    has a reaction token, before the attack's damage die (the one window the engine opens;
+    AMB-R34). The face's actions: Defense and heals on ``v`` itself, an attack on ``a``
+    (in range and line of sight). The token is spent and the card flips (Flip). Its bot
+    reacts with the first card that can act (the random bot: on a coin)."""
+    if U[v, U_FACTION] != ROVER or U[v, U_STATE] != ST_ACTIVE or U[v, U_RTOK] <= 0:
+        return
+    col = -1
+    for k in range(2):
+        f = U[v, U_REACT0 + k]
+        if f < 0 or col >= 0:
+            continue
+        b = faces[f, F_BLOCK]
+        for i in range(blocks[b, 0], blocks[b, 1]):
+            op = actions[i, A_OP]
+            if (op != OP_MATTACK and op != OP_RATTACK) or \
+                    can_hit(U, dist, los, U[v, U_CELL], a, actions[i, A_RMIN], actions[i, A_RMAX]):
+                col = U_REACT0 + k
+    if col < 0:
+        return
+    if U[v, U_RCOIN] != 0 and _coin(bkey, ctr, np.int64(2)) == 0:
+        return
+    f = U[v, col]
+    U[v, U_RTOK] -= 1
+    U[v, col] = faces[f, F_OTHER]
+    si[v, S_REACTS] += 1
+    gi[G_REACTS] += 1
+    _ev(ev, G, EV_REACT, v, f, a, 0)
+    b = faces[f, F_BLOCK]
+    for i in range(blocks[b, 0], blocks[b, 1]):
+        if G[GS_OVER] != 0 or U[v, U_STATE] != ST_ACTIVE:
+            return
+        row = actions[i]
+        op = row[A_OP]
+        if op == OP_DEFENSE:
+            U[v, U_DEFTOK] += row[A_X]
+            _ev(ev, G, EV_DEFENSE, v, v, row[A_X], 0)
+        elif op == OP_HEAL or op == OP_RECOVER:
+            heal(U, v, row[A_X], v, G, si, ev)
+        elif U[a, U_STATE] == ST_ACTIVE and can_hit(U, dist, los, U[v, U_CELL], a,
+                                                    row[A_RMIN], row[A_RMAX]):
+            attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, v, a, row[A_X],
+                       row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr, bkey, G, gi, si,
+                       ev, rules, np.bool_(U[v, U_RCOIN] != 0))
+
+
+@njit(cache=True)
 def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions, blocks,
-                    b, u, rules, key, ctr, bkey, G, gi, si, ev):
+                    faces, b, u, rules, key, ctr, bkey, G, gi, si, ev):
     """One adversary performs ability block ``b`` (Adversary Phase; Primary Action Logic):
-    its actions top to bottom; a movement serves the primary action after it."""
+    its actions top to bottom; a movement serves the primary action after it. A Rover it
+    attacks may react first (:func:`react`); an attacker slain by the reaction does not
+    attack."""
     s = blocks[b, 0]
     e = blocks[b, 1]
     focus = np.int64(-1)
@@ -1137,6 +1337,9 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
             prev = U[u, U_CELL] != before
         elif op == OP_MATTACK or op == OP_RATTACK or op == OP_PUSH or op == OP_PULL:
             n = ai_targets(U, dist, los, aff, damage_die, u, row, focus, rules, G, gi, ev, tg)
+            fb = 0
+            if n > 0 and op != OP_PUSH and op != OP_PULL:
+                fb = take_aura(U, trap, u, G, gi, ev)
             for k in range(n):
                 if G[GS_OVER] != 0:
                     return
@@ -1144,9 +1347,16 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                     forced(U, occ, trap, terrain, nbr, dist, u, tg[k], row[A_X], op == OP_PULL,
                            bkey, ctr, G, gi, si, ev, rules, np.bool_(False))
                 else:
+                    react(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
+                          blocks, faces, tg[k], u, key, ctr, bkey, G, gi, si, ev, rules)
+                    if G[GS_OVER] != 0 or U[u, U_STATE] != ST_ACTIVE:
+                        return
+                    xb = fb if k == 0 or rules[R_FSCOPE] == 0 else 0
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
-                               row[A_X], row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key, ctr,
-                               bkey, G, gi, si, ev, rules, np.bool_(False))
+                               row[A_X] + xb, row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key,
+                               ctr, bkey, G, gi, si, ev, rules, np.bool_(False))
+                if row[A_FIELD] != 0 and U[tg[k], U_STATE] != ST_GONE:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_HEAL or op == OP_RECOVER:
             n = ai_heal_targets(U, dist, los, u, row, G, ev, tg)
@@ -1154,6 +1364,8 @@ def adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, acti
                 heal(U, tg[k], row[A_X], u, G, si, ev)
                 if row[A_DEF] > 0:
                     U[tg[k], U_DEFTOK] += row[A_DEF]
+                if row[A_FIELD] != 0:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_DEFENSE:
             U[u, U_DEFTOK] += row[A_X]
@@ -1227,7 +1439,7 @@ def rover_targets(U, dist, los, u, row, rmax_bonus, tgt_bonus, kn, bkey, ctr, G,
             nc += 1
     if nc == 0:
         return 0
-    idx = np.argsort(keys[:nc], kind="mergesort")
+    idx = stable_order(keys, nc)
     n = min(row[A_TGT] + tgt_bonus, nc)
     for i in range(n):
         out[i] = cands[idx[i]]
@@ -1435,6 +1647,9 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                     _ev(ev, G, EV_ITEM, u, it, items[it, IT_BONUS], items[it, IT_VALUE])
                     break
             n = rover_targets(U, dist, los, u, row, rb, tb, kn, bkey, ctr, G, tg)
+            fb = 0
+            if n > 0 and op != OP_PUSH and op != OP_PULL:
+                fb = take_aura(U, trap, u, G, gi, ev)
             for k in range(n):
                 if G[GS_OVER] != 0:
                     return
@@ -1442,9 +1657,13 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                     forced(U, occ, trap, terrain, nbr, dist, u, tg[k], row[A_X], op == OP_PULL,
                            bkey, ctr, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
                 else:
+                    # AMB-R30 fields.scope: the Aura on each target, or the first only
+                    xb = fb if k == 0 or rules[R_FSCOPE] == 0 else 0
                     attack_one(U, occ, trap, terrain, nbr, dist, aff, damage_die, u, tg[k],
-                               row[A_X] + db, row[A_IGN] != 0, row[A_PUSH], row[A_PULL], key,
-                               ctr, bkey, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
+                               row[A_X] + db + xb, row[A_IGN] != 0, row[A_PUSH], row[A_PULL],
+                               key, ctr, bkey, G, gi, si, ev, rules, kn[K_RANDOM] > 0.5)
+                if row[A_FIELD] != 0 and U[tg[k], U_STATE] != ST_GONE:
+                    place_field(U, trap, U[tg[k], U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = n > 0
         elif op == OP_HEAL or op == OP_RECOVER or op == OP_DEFENSE:
             # the most damaged ally in range (itself included); Defense: itself
@@ -1465,6 +1684,8 @@ def rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_di
                 heal(U, best, row[A_X], u, G, si, ev)
                 if row[A_DEF] > 0:
                     U[best, U_DEFTOK] += row[A_DEF]
+            if row[A_FIELD] != 0:
+                place_field(U, trap, U[best, U_CELL], row[A_FIELD], u, rules, G, gi, ev)
             prev = True
         elif op == OP_GENERATE:
             gen_ether(pers, u, row, key, ctr, ether_die, G, gi, si, ev)
@@ -1522,19 +1743,68 @@ def block_kind(actions, blocks, b):
 
 
 @njit(cache=True)
-def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
-    """Pay a rave's cost from the personal pool (Skill Cards, Ether Cost: ether or Dim
-    dice; errata O1), the spent dice infused (Infusing and Infused Ether); each ether-check
-    augment met by its own die among those spent (Ether Check). The bot spends a die of
-    each augment's element first, then Dim, then the others. Fills ``aug``."""
-    cost = faces[f, F_COST]
+def drain_die(pers, inf, s, need, rules, G, gi, si, ev):
+    """Drain (Skill Cards): a die of element ``need`` leaves Rover ``s``'s personal pool for
+    the general pool, and a Dim die joins the personal pool if the general pool has one
+    left (``dim_supply`` less the Dim dice in every Rover's two pools); with none left the
+    element is still drained. Returns whether a die of ``need`` was there to drain."""
+    if pers[s, need] <= 0:
+        return False
+    pers[s, need] -= 1
+    held = 0
+    for r in range(pers.shape[0]):
+        held += pers[r, DIM] + inf[r, DIM]
+    got = 0
+    if held < rules[R_DIM]:
+        pers[s, DIM] += 1
+        got = 1
+    gi[G_DRAINS] += 1
+    si[s, S_DRAINS] += 1
+    _ev(ev, G, EV_DRAIN, s, need, got, 0)
+    return True
+
+
+@njit(cache=True)
+def meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev):
+    """The face's Drain augments (Skill Cards, Drain), each by draining its own die."""
+    for k in range(faces[f, F_NAUG]):
+        c0 = F_AUG0 + AUG_N * k
+        if faces[f, c0 + 4] == 0:
+            continue
+        take = pers[s, faces[f, c0]] > 0
+        if take and kn[K_RANDOM] > 0.5:
+            take = _coin(bkey, ctr, np.int64(2)) == 1
+        if take and drain_die(pers, inf, s, faces[f, c0], rules, G, gi, si, ev):
+            bonus = faces[f, c0 + 2]
+            aug[faces[f, c0 + 1], bonus] += faces[f, c0 + 3] if bonus != B_IGNORE else 1
+            gi[G_AUGMET] += 1
+            si[s, S_AUGMET] += 1
+        else:
+            gi[G_AUGMISS] += 1
+
+
+@njit(cache=True)
+def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev):
+    """Play face ``f``'s costs and augments (rulebook "Skill Cards"). A rave's cost comes
+    from the personal pool (Ether Cost: ether or Dim dice; errata O1), the spent dice
+    infused (Infusing and Infused Ether); each ether-check augment is met by its own die
+    among those spent (Ether Check); each Drain augment by draining its own die (Drain:
+    of the dice left after the cost, or before it with ``ether.drain_first``, AMB-R33).
+    The bot spends a die of each ether check's element first, then Dim, then the others.
+    A rally pays nothing and may drain. Fills ``aug`` (int64[MAX_ACTIONS, 7])."""
+    cost = faces[f, F_COST] if faces[f, F_TYPE] == FACE_RAVE else 0
     aug[:, :] = 0
+    if rules[R_DRAIN_FIRST] != 0:
+        meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
     paid = 0
     for k in range(faces[f, F_NAUG]):
-        need = faces[f, F_AUG0 + AUG_N * k]
-        act = faces[f, F_AUG0 + AUG_N * k + 1]
-        bonus = faces[f, F_AUG0 + AUG_N * k + 2]
-        val = faces[f, F_AUG0 + AUG_N * k + 3]
+        c0 = F_AUG0 + AUG_N * k
+        if faces[f, c0 + 4] != 0:
+            continue
+        need = faces[f, c0]
+        act = faces[f, c0 + 1]
+        bonus = faces[f, c0 + 2]
+        val = faces[f, c0 + 3]
         take = paid < cost and pers[s, need] > 0
         if take and kn[K_RANDOM] > 0.5:
             take = _coin(bkey, ctr, np.int64(2)) == 1      # the random bot picks its dice at random
@@ -1553,6 +1823,8 @@ def pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si):
             inf[s, el] += 1
             paid += 1
     si[s, S_SPENT] += paid
+    if rules[R_DRAIN_FIRST] == 0:
+        meet_drains(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
 
 
 @njit(cache=True)
@@ -1567,6 +1839,7 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
     U[s, U_TURNCELL] = U[s, U_CELL]
     si[s, S_TURNS] += 1
     _ev(ev, G, EV_TURN, s, 0, 0, 0)
+    turn_fields(U, occ, trap, s, np.bool_(True), rules, G, gi, si, ev)
     kind = U[s, U_KIND]
     used = np.zeros(4, np.int64)
     n_ab = 0
@@ -1678,7 +1951,17 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
                     if faces[f, F_TYPE] == FACE_RAVE:
                         v += 3.0 if v >= 8.0 else -0.5
                     else:
-                        v = max(v, 0.6)       # a rally is worth playing when nothing else is
+                        # a rally is worth playing when nothing else is; more if its attack
+                        # reaches someone or its Drain augment can be met
+                        v = max(v, 0.6)
+                        rmin, rmax, o2 = first_reach(actions, blocks, b)
+                        if o2 >= 0 and goal_score(U, dist, los, s, U[s, U_CELL], rmin, rmax,
+                                                  G) > 0:
+                            v += 0.2
+                        for k in range(faces[f, F_NAUG]):
+                            if faces[f, F_AUG0 + AUG_N * k + 4] != 0 and \
+                                    pers[s, faces[f, F_AUG0 + AUG_N * k]] > 0:
+                                v += 0.1
                 if v > best_v:
                     best_v = v
                     best_kind = opt_k[o]
@@ -1701,22 +1984,21 @@ def rover_turn(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die
             n_card += 1
             if faces[f, F_ABCOST] != 0:
                 n_ab += 1
+            pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, rules, G, gi, si, ev)
             if faces[f, F_TYPE] == FACE_RAVE:
-                pay_face(pers, inf, s, faces, f, kn, bkey, ctr, aug, gi, si)
                 si[s, S_RAVES] += 1
                 gi[G_RAVES] += 1
             else:
-                aug[:, :] = 0
                 si[s, S_RALLIES] += 1
                 gi[G_RALLIES] += 1
             _ev(ev, G, EV_CARD, s, f, faces[f, F_TYPE], 0)
             # Flip: the card shows its other face for later rounds
-            first = cls_card[kind, c]
-            up[s, c] = first + 1 if f == first else first
+            up[s, c] = faces[f, F_OTHER]
             aim_min, aim_max = aim(actions, blocks, cls_ab, kind, used)
             rover_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, ether_die,
                         actions, blocks, items, cls_item, itm, inf, pers, faces[f, F_BLOCK], s,
                         aug, aim_min, aim_max, rules, kn, key, ctr, bkey, G, gi, si, ev, exits)
+    turn_fields(U, occ, trap, s, np.bool_(False), rules, G, gi, si, ev)
     if U[s, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
         c = U[s, U_CELL]
         if terrain[c] == T_DANGEROUS and c == U[s, U_TURNCELL] and U[s, U_FLY] == 0 \
@@ -1796,12 +2078,10 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
     U = np.zeros((MAX_UNITS, U_N), np.int64)
     U[:, U_STATE] = ST_GONE
     occ = np.full(nc, -1, np.int64)
-    trap = np.zeros(nc, np.int64)
-    for t in traps:
-        trap[t] = 1
+    trap = traps.copy()                      # the tile on each space (traps, ether fields)
     pers = np.zeros((MAX_R, 7), np.int64)
     inf = np.zeros((MAX_R, 7), np.int64)
-    up = np.zeros((MAX_R, MAX_CARDS), np.int64)
+    up = np.zeros((MAX_R, CARD_COLS), np.int64)
     itm = np.zeros((MAX_R, MAX_ITEMS), np.int64)
     si[:, :] = 0
     sf[:, :] = 0.0
@@ -1819,10 +2099,17 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         U[s, U_HP] = max(1, (mhp * rules[R_START_HP] + 500) // 1000)
         U[s, U_STATE] = ST_ACTIVE
         U[s, U_AFF] = c
+        U[s, U_AURA] = cls[c, CL_AURA]              # the class's Aura and Miasma values (RO-R1)
+        U[s, U_MIASMA] = cls[c, CL_MIASMA]
         occ[U[s, U_CELL]] = s
         si[s, S_FIRSTDOWN] = -1
         for k in range(cls[c, CL_NCARDS]):
             up[s, k] = cls_card[c, k] + cls_up[c, k]
+        # RO-R5: the reaction cards' faces up and the bot's reaction policy
+        for k in range(2):
+            first = cls_card[c, MAX_CARDS + k]
+            U[s, U_REACT0 + k] = first + cls_up[c, MAX_CARDS + k] if first >= 0 else -1
+        U[s, U_RCOIN] = 1 if knobs[bots[s], K_RANDOM] > 0.5 else 0
         nstart = cls[c, CL_START] + rules[R_STORY_P]
         for _ in range(nstart):
             pers[s, ether_die[_dice(key, ctr, ether_die.shape[0])]] += 1
@@ -1851,6 +2138,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         U[nu, U_IGN] = adv[t, AD_IGN]
         U[nu, U_STATE] = ST_ACTIVE
         U[nu, U_AFF] = cls.shape[0] + t
+        U[nu, U_AURA] = rules[R_AURA_ADV]           # AMB-R19: the adversaries' +2 / -2
+        U[nu, U_MIASMA] = rules[R_MIASMA_ADV]
         occ[c] = nu
         _ev(ev, G, EV_PLACE, nu, t, c, mhp)
         nu += 1
@@ -1864,8 +2153,10 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
         rnd += 1
         G[GS_ROUND] = rnd
         _ev(ev, G, EV_ROUND, rnd, 0, 0, 0)
-        # Start Phase: abilities reset (per turn here), reactions, items un-exhausted
+        # Start Phase: abilities reset (per turn here), reaction tokens refreshed (RO-R5),
+        # items un-exhausted
         for s in range(R):
+            U[s, U_RTOK] = rules[R_REACT]
             for k in range(MAX_ITEMS):
                 if itm[s, k] == 1:
                     itm[s, k] = 0
@@ -1887,7 +2178,7 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                     if U[v, U_STATE] == ST_ACTIVE:
                         m = min(m, dist[U[s, U_CELL], U[v, U_CELL]])
                 keys[s] = m * 10 + s
-            order = np.argsort(keys, kind="mergesort")
+            order = stable_order(keys, R)
         acted = np.zeros(R, np.int64)
         for i in range(R):
             s = order[i]
@@ -1945,7 +2236,8 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                     for v in range(R, nu):
                         if U[v, U_KIND] == t and U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                             adversary_block(U, occ, trap, terrain, nbr, dist, los, aff,
-                                            damage_die, actions, blocks, adv_onadv[t, old], v,
+                                            damage_die, actions, blocks, faces,
+                                            adv_onadv[t, old], v,
                                             rules, key, ctr, bkey, G, gi, si, ev)
             if rnd <= TRACK_ROUNDS:
                 # the block this type performs this round (4 bits a round: slot + 1)
@@ -1960,10 +2252,12 @@ def play_game(seed, game, rules, terrain, nbr, dist, los, flags, traps, exits, a
                 U[v, U_DEFTOK] = 0                       # Defense: removed at its turn
                 U[v, U_TURNCELL] = U[v, U_CELL]
                 _ev(ev, G, EV_BLOCK, v, t, track[t], 0)
+                turn_fields(U, occ, trap, v, np.bool_(True), rules, G, gi, si, ev)
                 G[GS_SLOT] = track[t]
                 adversary_block(U, occ, trap, terrain, nbr, dist, los, aff, damage_die, actions,
-                                blocks, b, v, rules, key, ctr, bkey, G, gi, si, ev)
+                                blocks, faces, b, v, rules, key, ctr, bkey, G, gi, si, ev)
                 G[GS_SLOT] = -1
+                turn_fields(U, occ, trap, v, np.bool_(False), rules, G, gi, si, ev)
                 if U[v, U_STATE] == ST_ACTIVE and G[GS_OVER] == 0:
                     c = U[v, U_CELL]
                     if terrain[c] == T_DANGEROUS and c == U[v, U_TURNCELL] and \

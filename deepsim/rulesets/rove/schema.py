@@ -24,6 +24,8 @@ ELEMENTS = ("water", "earth", "fire", "air", "crux", "morph")
 #: the action grammar's ops (rulebook "Actions"; ``compile.OP`` numbers them)
 OPS = ("dash", "jump", "teleport", "m_attack", "r_attack", "heal", "defense", "push", "pull",
        "generate", "suffer", "recover", "revive", "retreat")
+#: the ether fields (Tiles, RO-TI4), in the kernel's tile order (layout.TL_AURA..)
+FIELDS = ("aura", "miasma", "windscreen", "snapfrost", "everbloom", "wildfire")
 #: what an augment may add to its action (rulebook "Skill Cards", Augment)
 BONUSES = ("damage", "push", "pull", "target", "range", "ignore_defense", "x")
 MAX_ACTIONS = 8           # actions in one ability, card face, item or block
@@ -32,6 +34,9 @@ MAX_CARDS = 5             # skill cards a Rover brings (RO-R3)
 MAX_ITEMS = 9             # 1 head, 1 body, 1 foot, 2 hands, 4 pockets (RO-R4)
 MAX_TYPES = 8             # adversary types in one encounter
 MAX_STANDEES = 8          # standees of one type (the damage tracker's slots 1-8)
+#: what a react face may do in the engine's reaction window (RO-R5): Defense or a heal on
+#: the reacting Rover itself, or an attack on the attacker
+REACT_OPS = ("defense", "heal", "recover", "m_attack", "r_attack")
 
 
 class Action(StrictModel):
@@ -55,6 +60,10 @@ class Action(StrictModel):
                                            "before it was")
     element: Literal[ELEMENTS] | None = Field(  # type: ignore[valid-type]
         None, description="generate: a specific face instead of wild dice (RO-X6)")
+    field: Literal[FIELDS] | None = Field(  # type: ignore[valid-type]
+        None, description="an ether field placed into each target's space as an effect "
+                          "(RO-TI5; after push and pull, RO-D5); Aura and Miasma carry the "
+                          "performer's value")
 
     @model_validator(mode="after")
     def _range(self) -> Action:
@@ -68,14 +77,19 @@ class Action(StrictModel):
 
 
 class Augment(StrictModel):
-    """An ether-check augment "condition: bonus" (rulebook "Skill Cards", Ether Check):
-    met when a die of ``need`` is among the dice spent; each augment needs its own die."""
+    """An augment "condition: bonus" (rulebook "Skill Cards", Augment): an ether check,
+    met when a die of ``need`` is among the dice spent (Ether Check; each augment needs its
+    own die), or with ``drain`` a Drain, met by draining a die of ``need`` from the
+    personal pool: the die returns to the general pool and a Dim die, if any is left,
+    joins the personal pool (Drain; a rally face may drain too)."""
 
     need: Literal[ELEMENTS]                                        # type: ignore[valid-type]
     action: int = Field(0, ge=0, lt=MAX_ACTIONS, description="the action it augments "
                                                              "(0 = the face's first)")
     bonus: Literal[BONUSES]                                        # type: ignore[valid-type]
     value: int = Field(1, ge=0, le=10)
+    drain: bool = Field(False, description="Drain a die of `need` instead of an ether "
+                                           "check")
 
 
 class Ability(StrictModel):
@@ -89,7 +103,7 @@ class Face(StrictModel):
     """One face of a skill card (rulebook "Skill Cards")."""
 
     name: str = Field(min_length=1)
-    type: Literal["rally", "rave"]
+    type: Literal["rally", "rave", "react"]
     cost: int = Field(0, ge=0, le=10, description="wild ether icons (ether or Dim dice)")
     ability_cost: bool = Field(False, description="extra cost: spend an ability activation")
     actions: list[Action] = Field(min_length=1, max_length=MAX_ACTIONS)
@@ -101,6 +115,13 @@ class Face(StrictModel):
             if a.action >= len(self.actions):
                 raise ValueError(f"augments.{i}.action {a.action}: the face has "
                                  f"{len(self.actions)} actions (0..{len(self.actions) - 1})")
+        if self.type == "react":
+            bad = [a.op for a in self.actions if a.op not in REACT_OPS]
+            if bad or self.cost or self.augments or self.ability_cost:
+                raise ValueError(f"a react face (the one reaction window: when the Rover "
+                                 f"is targeted by an attack) performs only "
+                                 f"{', '.join(REACT_OPS)}, with no cost or augments; got "
+                                 f"{bad or 'a cost or augments'}")
         return self
 
 
@@ -155,6 +176,16 @@ class RoverClass(StrictModel):
     reactions: list[Card] = Field(default_factory=list, max_length=2)
     items: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
 
+    @model_validator(mode="after")
+    def _card_types(self) -> RoverClass:
+        for group, ok in (("cards", ("rally", "rave")), ("reactions", ("react",))):
+            for i, card in enumerate(getattr(self, group)):
+                for j, face in enumerate(card.faces):
+                    if face.type not in ok:
+                        raise ValueError(f"{group}.{i}.faces.{j}.type '{face.type}': "
+                                         f"{group} faces are {' or '.join(ok)} (RO-R3)")
+        return self
+
 
 class Block(StrictModel):
     """An adversary ability block on its track (RO-A2)."""
@@ -191,6 +222,13 @@ class Placement(StrictModel):
                                                        "(bosses and mini-bosses always)")
 
 
+class FieldTile(StrictModel):
+    """An ether field printed on the encounter's map (Tiles, RO-TI4)."""
+
+    type: Literal[FIELDS]                                          # type: ignore[valid-type]
+    at: list[int] = Field(min_length=2, max_length=2, description="[column, row] of the map")
+
+
 class Encounter(StrictModel):
     """An encounter: map, placements, objective, round limit, terrain rules, challenges.
 
@@ -212,6 +250,8 @@ class Encounter(StrictModel):
     trap_suffer: int = Field(2, ge=0, le=20, description="terrain rules: what a trap deals")
     placements: list[Placement] = Field(min_length=1, max_length=MAX_TYPES * MAX_STANDEES)
     challenges: dict[str, list[str]] = Field(default_factory=dict)
+    fields: list[FieldTile] = Field(default_factory=list, description="ether fields on the "
+                                    "map at the start (an Aura or Miasma: the adversaries')")
     special: list[str] = Field(default_factory=list, description="special rules that need "
                                "a hook in the engine (counted; not played)")
 
@@ -228,6 +268,16 @@ class Turn(StrictModel):
 
     abilities: int = Field(2, ge=0, le=4)
     skill_cards: int = Field(1, ge=0, le=2)
+    reactions: int = Field(1, ge=0, le=2, description="RO-R5: reaction tokens a Rover "
+                           "has each round (0: no reaction window)")
+
+
+class Ether(StrictModel):
+    """Readings of the ether economy (Ether Dice and Ether Pools; Skill Cards)."""
+
+    drain_first: bool = Field(False, description="AMB-R33: a rave's Drain augment drains "
+                              "before the cost is paid (the Dim gained may pay it); "
+                              "false: a die left after paying the cost is drained")
 
 
 class Ai(StrictModel):
@@ -267,6 +317,17 @@ class Scale(StrictModel):
     rover_hp: float = Field(1.0, gt=0.0, le=10.0)
     adversary_hp: float = Field(1.0, gt=0.0, le=10.0)
     round_limit_add: int = Field(0, ge=-10, le=20)
+
+
+class Fields(StrictModel):
+    """Ether fields (Tiles, RO-TI4): the numbers the rulebook prints and AMB-R30."""
+
+    scope: Literal["each_target_of_first_action", "first_target"] = Field(
+        "each_target_of_first_action", description="AMB-R30: an Aura or Miasma on a "
+        "multi-target attack")
+    snapfrost: int = Field(2, ge=0, le=10, description="movement points lost")
+    everbloom: int = Field(1, ge=0, le=10, description="recovered at turn end")
+    wildfire: int = Field(1, ge=0, le=10, description="suffered at turn start")
 
 
 class Damage(StrictModel):
@@ -313,6 +374,8 @@ class RoveData(Content):
     damage: Damage
     affinity_profiles: dict[str, Profile]
     turn: Turn
+    ether: Ether = Field(default_factory=Ether)
+    fields: Fields = Field(default_factory=Fields)
     ability_die: list[int] = Field(min_length=1, max_length=12)
     ai: Ai
     los: Los

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from deepsim.rulesets.rove import layout as L
 from deepsim.rulesets.rove.data import OUTCOME_TEXT, OUTCOMES
-from deepsim.rulesets.rove.schema import ELEMENTS
+from deepsim.rulesets.rove.schema import ELEMENTS, FIELDS
 
 _WHY = {L.WHY_ONLY: "the only enemy it can attack",
         L.WHY_CLOSEST: "the closest enemy it can attack",
@@ -45,6 +45,8 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         return f"({int(coords[c][0])},{int(coords[c][1])})"
 
     def name(u: int) -> str:
+        if u < 0:
+            return "the space"                # an Everbloom's or the terrain's doing
         return who.get(int(u), f"unit {u}")
 
     out = [f"game {game}: encounter {prepared.compiled['encounter']}, {R} Rovers"]
@@ -90,6 +92,22 @@ def format_game(prepared, game: int, gi, si, events) -> list[str]:
         elif code == L.EV_GENERATE:
             out.append(f"{p}   {name(a)} generates {ELEMENTS[b] if b < 6 else 'Dim'} "
                        "(Generate Ether)")
+        elif code == L.EV_FIELD:
+            fname = FIELDS[c - L.TL_AURA]
+            if d == 0:
+                out.append(f"{p}   {name(a)} places {fname} on {cell(b)} (Ether Fields)")
+            elif c == L.TL_WINDSCREEN:
+                out.append(f"{p}   {fname} on {cell(b)}: {name(a)} suffers {d} less, "
+                           "removed (Ether Fields)")
+            else:
+                out.append(f"{p}   {fname} on {cell(b)} takes effect on {name(a)} "
+                           "(Ether Fields)")
+        elif code == L.EV_DRAIN:
+            gain = "takes a Dim die" if c else "no Dim die left"
+            out.append(f"{p}   {name(a)} drains {ELEMENTS[b]}: {gain} (Drain)")
+        elif code == L.EV_REACT:
+            out.append(f"{p}   {name(a)} reacts to {name(c)}'s attack: "
+                       f"{comp.face_names[b]} (Reactions; flips)")
         elif code == L.EV_WASTE:
             pool = "personal" if b == 0 else "infusion"
             out.append(f"{p}   {name(a)} discards a die from the {pool} pool (ether limit)")

@@ -141,11 +141,12 @@ def test_heuristic_party_beats_random_by_thirty_points():
     (["scale.round_limit_add=2"], +1),
 ])
 def test_responses_go_the_way_the_rules_say(overrides, sign):
-    """Paired games (one seed): Rover HP x2 and two more rounds raise the party's win rate,
-    adversary HP x2 lowers it (paired difference beyond 3 standard errors). Most losses on
-    the skirmish are the round limit, so Rover HP moves it least (+2 points)."""
-    base, _ = _run(games=4000)
-    var, _ = _run(games=4000, overrides=overrides)
+    """Paired games (one seed, 2-4 Rovers as the scenario draws them): Rover HP x2 and two
+    more rounds raise the party's win rate, adversary HP x2 lowers it (paired difference
+    beyond 3 standard errors). Most losses on the skirmish are the round limit, so Rover HP
+    moves it least (+2 points; at 3 and 4 Rovers, where few Rovers are downed, about +1)."""
+    base, _ = _run(games=4000, players=[2, 3, 4])
+    var, _ = _run(games=4000, players=[2, 3, 4], overrides=overrides)
     diff = var["won"].to_numpy(float) - base["won"].to_numpy(float)
     se = diff.std(ddof=1) / np.sqrt(diff.size)
     assert sign * diff.mean() > 3 * se
@@ -248,3 +249,26 @@ def test_the_runner_wins_an_exit_encounter_the_striker_does_not():
         won = g["won"].to_numpy(bool)
         assert (g.loc[won, "objective_round"] >= 1).all()
     assert rates["runner"] - rates["striker"] >= 0.2
+
+
+def test_trace_lines_name_fields_drains_and_reactions():
+    """``deepsim trace``'s lines for the ether fields, Drain and the reaction window, each
+    with its rulebook section (the formatter alone, on events written by hand)."""
+    from deepsim.rulesets.rove import layout as L
+    from deepsim.rulesets.rove.trace import format_game
+    p = RS.prepare({"ruleset": "rove", "name": "t", "encounter": "escape", "players": 2,
+                    "seed": 1})
+    gi = np.zeros(len(L.GAME_INT), np.int64)
+    gi[L.G_ROVERS] = 2
+    si = np.zeros((L.MAX_R, len(L.SEAT_INT)), np.int64)
+    brace = p.compiled["content"].face_names.index("Brace")
+    ev = np.array([[0, L.EV_SETUP, 0, 0, 0, 3], [1, L.EV_FIELD, 0, 6, L.TL_WINDSCREEN, 2],
+                   [1, L.EV_FIELD, 0, 6, L.TL_SNAPFROST, 1], [1, L.EV_FIELD, 0, 6, L.TL_AURA, 0],
+                   [1, L.EV_HEAL, -1, 0, 1, 0], [1, L.EV_DRAIN, 0, 2, 1, 0],
+                   [1, L.EV_REACT, 0, brace, 2, 0]], np.int64)
+    text = "\n".join(format_game(p, 0, gi, si, ev))
+    assert "windscreen on (6,0): true_scale (S1) suffers 2 less, removed (Ether Fields)" in text
+    assert "snapfrost on (6,0) takes effect" in text and "places aura on (6,0)" in text
+    assert "the space heals true_scale (S1) by 1" in text
+    assert "drains fire: takes a Dim die (Drain)" in text
+    assert "reacts to unit 2's attack: Brace (Reactions; flips)" in text

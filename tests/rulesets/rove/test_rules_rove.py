@@ -202,6 +202,18 @@ def test_a_rover_pushed_toward_open_air_only_stops():
 
 # ---- Skill cards: Coordinated Assault -----------------------------------------------------------
 
+def _pay(pers, inf, comp, f, aug, *, gi=None, si=None, drain_first=0, dim=10):
+    """Play face ``f`` for Rover 0 (:func:`kernel.pay_face`); returns the rules array."""
+    rules = np.zeros(L.N_RULES, np.int64)
+    rules[L.R_DRAIN_FIRST] = drain_first
+    rules[L.R_DIM] = dim
+    gi = np.zeros(len(L.GAME_INT), np.int64) if gi is None else gi
+    si = np.zeros((L.MAX_R, len(L.SEAT_INT)), np.int64) if si is None else si
+    K.pay_face(pers, inf, 0, comp.faces, f, KN, np.uint64(1), np.zeros(2, np.uint64), aug,
+               rules, np.zeros(K.GS_N, np.int64), gi, si, np.zeros((0, L.EV_COLS), np.int64))
+    return gi, si
+
+
 def _assault():
     d = data()
     comp = compile_data(merge_content(d, None), "skirmish")
@@ -229,8 +241,7 @@ def test_coordinated_assault_costs_three_and_meets_fire_and_morph():
         inf = np.zeros((L.MAX_R, 7), np.int64)
         for e, n in pool.items():
             pers[0, E[e]] = n
-        K.pay_face(pers, inf, 0, comp.faces, f, KN, np.uint64(1), np.zeros(2, np.uint64),
-                   aug, gi, si)
+        _pay(pers, inf, comp, f, aug, gi=gi, si=si)
         assert pers.sum() == 0 and inf.sum() == 3             # three dice infused
         assert aug[0, L.B_PUSH] == push and aug[1, L.B_IGNORE] == ign
 
@@ -243,10 +254,142 @@ def test_dim_dice_pay_a_rave():
     inf = np.zeros((L.MAX_R, 7), np.int64)
     pers[0, 6] = 3
     aug = np.zeros((8, 7), np.int64)
-    K.pay_face(pers, inf, 0, comp.faces, f, KN, np.uint64(1), np.zeros(2, np.uint64), aug,
-               np.zeros(len(L.GAME_INT), np.int64), np.zeros((L.MAX_R, len(L.SEAT_INT)),
-                                                             np.int64))
+    _pay(pers, inf, comp, f, aug)
     assert inf[0, 6] == 3 and aug.sum() == 0
+
+
+# ---- Skill cards: Drain ------------------------------------------------------------------------
+
+E = {e: i for i, e in enumerate(("water", "earth", "fire", "air", "crux", "morph"))}
+
+
+def _face(name):
+    comp = compile_data(merge_content(data(), None), "skirmish")
+    return comp, comp.face_names.index(name)
+
+
+def _pools(**dice):
+    pers = np.zeros((L.MAX_R, 7), np.int64)
+    for e, n in dice.items():
+        pers[0, 6 if e == "dim" else E[e]] = n
+    return pers, np.zeros((L.MAX_R, 7), np.int64)
+
+
+def test_drain_turns_an_element_die_into_dim_for_its_augment():
+    """Drain: "return that dice to the general pool, then take a Dim dice and add it to
+    your personal pool": True Scale's Heat Rally (drain Fire: +2 damage) with Fire and
+    Water in the pool leaves Water and a Dim die; nothing is infused."""
+    comp, f = _face("Heat Rally")
+    pers, inf = _pools(fire=1, water=1)
+    aug = np.zeros((8, 7), np.int64)
+    gi, si = _pay(pers, inf, comp, f, aug)
+    assert pers[0, E["fire"]] == 0 and pers[0, E["water"]] == 1 and pers[0, 6] == 1
+    assert inf.sum() == 0 and aug[1, L.B_DAMAGE] == 2
+    assert gi[L.G_DRAINS] == 1 and si[0, L.S_DRAINS] == 1 and gi[L.G_AUGMET] == 1
+
+
+def test_drain_with_no_dim_left_still_drains():
+    """Drain: "If there are no Dim dice available in the general pool, the element may
+    still be drained, but no Dim dice is gained" (the 10 Dim dice: those in every Rover's
+    pools are not in the general pool)."""
+    comp, f = _face("Heat Rally")
+    for dim, held, gain in ((0, 0, 0), (2, 2, 0), (2, 1, 1)):
+        pers, inf = _pools(fire=1)
+        pers[1, 6] = held                         # another Rover holds Dim dice
+        aug = np.zeros((8, 7), np.int64)
+        _pay(pers, inf, comp, f, aug, dim=dim)
+        assert pers[0, E["fire"]] == 0 and pers[0, 6] == gain
+        assert aug[1, L.B_DAMAGE] == 2
+
+
+def test_drain_needs_a_die_of_its_element():
+    """No die of the element: the augment is not met and the pool is unchanged; a Dim die
+    cannot be drained (Drain: "from a non-Dim dice")."""
+    comp, f = _face("Heat Rally")
+    pers, inf = _pools(water=1, dim=1)
+    aug = np.zeros((8, 7), np.int64)
+    gi, _ = _pay(pers, inf, comp, f, aug)
+    assert aug.sum() == 0 and pers[0, E["water"]] == 1 and pers[0, 6] == 1
+    assert gi[L.G_AUGMISS] == 1 and gi[L.G_DRAINS] == 0
+
+
+def test_drain_on_a_rave_before_or_after_its_cost():
+    """AMB-R33 (``ether.drain_first``): a rave with a Drain augment, cost 2, Fire + Water in
+    the pool. Drained after the cost: both dice paid it, nothing left to drain. Drained
+    first: the Fire die becomes Dim, which then pays the cost with the Water die."""
+    comp, f = _face("Heat Rally")
+    faces = comp.faces.copy()
+    faces[f, L.F_TYPE] = L.FACE_RAVE
+    faces[f, L.F_COST] = 2
+    comp.faces = faces
+    for first, met in ((0, 0), (1, 2)):
+        pers, inf = _pools(fire=1, water=1)
+        aug = np.zeros((8, 7), np.int64)
+        _pay(pers, inf, comp, f, aug, drain_first=first)
+        assert pers.sum() == 0 and inf.sum() == 2
+        assert aug[1, L.B_DAMAGE] == met
+        assert inf[0, 6] == first                # the Dim die gained paid the cost
+
+
+# ---- Reactions (RO-R5) ----------------------------------------------------------------------------
+
+def _react_state(face, zinix_hp=9, tokens=1):
+    """A Rover (the True Scale's reaction cards) next to a Zinix whose block is one melee
+    attack, Damage 3 Range 1; the reaction card showing ``face``."""
+    comp, f = _face(face)
+    st = build(OPEN, [("true_scale", "rover", (2, 2), 10, 14, 0, False),
+                      ("zinix", "adv", (3, 2), zinix_hp, 9, 0, False)])
+    st.rules[L.R_REACT] = tokens
+    r = st.u("true_scale")
+    st.U[r, L.U_REACT0] = f
+    st.U[r, L.U_REACT1] = -1
+    st.U[r, L.U_RTOK] = tokens
+    actions = np.vstack([comp.actions, action("m_attack", 3, 1, 1)[None, :]])
+    blocks = np.vstack([comp.blocks, [[len(actions) - 1, len(actions)]]])
+    return st, comp, f, actions, blocks
+
+
+def _adversary_attacks(st, comp, actions, blocks):
+    K.adversary_block(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                      st.gm.los, st.aff, st.damage_die, actions, blocks, comp.faces,
+                      np.int64(len(blocks) - 1), st.u("zinix"), st.rules, np.uint64(7),
+                      np.zeros(2, np.uint64), np.uint64(8), st.G, st.gi, st.si, st.ev)
+
+
+def test_a_defense_reaction_comes_before_the_damage():
+    """RO-R5 / Defense: Brace (Defense 2) played when the Zinix's Damage 3 attack targets
+    the Rover: defence 2 is subtracted, the Rover suffers 1; the token is spent and the card
+    flips to Riposte."""
+    st, comp, f, actions, blocks = _react_state("Brace")
+    _adversary_attacks(st, comp, actions, blocks)
+    r = st.u("true_scale")
+    assert st.hp("true_scale") == 9
+    assert st.U[r, L.U_RTOK] == 0 and st.U[r, L.U_REACT0] == comp.faces[f, L.F_OTHER]
+    assert comp.face_names[st.U[r, L.U_REACT0]] == "Riposte"
+    assert st.gi[L.G_REACTS] == 1 and st.si[r, L.S_REACTS] == 1
+    # no token left: the next attack has no reaction (the Defense tokens stay until the
+    # Rover's next turn: 9 - (3 - 2))
+    _adversary_attacks(st, comp, actions, blocks)
+    assert st.hp("true_scale") == 8 and st.gi[L.G_REACTS] == 1
+
+
+def test_a_counter_reaction_that_slays_the_attacker_stops_its_attack():
+    """Riposte (a melee attack 2 on the attacker, before its damage die): a Zinix with 2 HP
+    is slain and removed (Slaying Rover Enemies), so its attack never lands."""
+    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=2)
+    _adversary_attacks(st, comp, actions, blocks)
+    assert st.U[st.u("zinix"), L.U_STATE] == L.ST_GONE and st.hp("true_scale") == 10
+    # a Zinix it does not slay still attacks: 10 - 3
+    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=9)
+    _adversary_attacks(st, comp, actions, blocks)
+    assert st.hp("zinix") == 7 and st.hp("true_scale") == 7
+
+
+def test_no_reaction_window_without_tokens():
+    """``turn.reactions: 0``: no reaction token, so the attack lands in full."""
+    st, comp, _f, actions, blocks = _react_state("Brace", tokens=0)
+    _adversary_attacks(st, comp, actions, blocks)
+    assert st.hp("true_scale") == 7 and st.gi[L.G_REACTS] == 0
 
 
 # ---- the adversary AI (Primary Action Logic) ----------------------------------------------------
@@ -376,3 +519,119 @@ def test_expected_damage_follows_the_damage_order():
     e = K.expected_damage(st.U, st.aff, 0, 1, 2, False, st.damage_die, 1)
     assert abs(e - 9 / 8) < 1e-12
     assert abs(K.expected_damage(st.U, st.aff, 0, 1, 2, True, st.damage_die, 1) - 16 / 8) < 1e-12
+
+
+# ---- Ether fields (Tiles, RO-TI4 / RO-TI5) -------------------------------------------------------
+
+def _tile(kind, value=0):
+    return kind + 16 * (value + 64)
+
+
+def _field_state(rovers=(("flash", (2, 2)),), zinix=(3, 2), hp=20):
+    """Rovers with ``hp`` HP and no reaction token, next to a Zinix (defence 0)."""
+    units = [(n, "rover", at, hp, hp, 0, False) for n, at in rovers]
+    units.append(("zinix", "adv", zinix, 9, 9, 0, False))
+    return build(OPEN, units)
+
+
+def _zinix_attacks(st, x=3, targets=1, field=0):
+    """The Zinix performs one block: a melee attack Damage ``x`` Range 1 Target
+    ``targets`` (with a field effect ``field``, a tile kind)."""
+    row = action("m_attack", x, 1, 1, targets=targets)
+    row[L.A_FIELD] = field
+    actions = row[None, :]
+    blocks = np.array([[0, 1]], np.int64)
+    faces = np.zeros((0, L.F_N), np.int64)
+    K.adversary_block(st.U, st.occ, st.trap, st.gm.terrain, st.gm.nbr, st.gm.dist,
+                      st.gm.los, st.aff, st.damage_die, actions, blocks, faces, np.int64(0),
+                      st.u("zinix"), st.rules, np.uint64(7), np.zeros(2, np.uint64),
+                      np.uint64(8), st.G, st.gi, st.si, st.ev)
+
+
+def test_an_adversary_aura_adds_two_to_its_first_attack_then_goes():
+    """Aura: "the first attack made by a unit occupying the space gets a bonus, then the
+    tile is removed"; +2 when the adversaries own it (AMB-R19). Miasma: -2 likewise."""
+    for kind, val, hp_after in ((L.TL_AURA, 2, 15), (L.TL_MIASMA, -2, 19)):
+        st = _field_state()
+        z = st.U[st.u("zinix"), L.U_CELL]
+        st.trap[z] = _tile(kind, val)
+        _zinix_attacks(st)
+        assert st.hp("flash") == hp_after and st.trap[z] == 0
+        _zinix_attacks(st)                         # the tile is gone: 3 damage
+        assert st.hp("flash") == hp_after - 3
+
+
+def test_an_aura_on_a_multi_target_attack_follows_fields_scope():
+    """AMB-R30 ``fields.scope``: each target of the first attack action (default), or the
+    first target only."""
+    for scope, second in ((0, 15), (1, 17)):
+        st = _field_state(rovers=(("flash", (2, 2)), ("sophist", (3, 1))))
+        st.rules[L.R_FSCOPE] = scope
+        st.trap[st.U[st.u("zinix"), L.U_CELL]] = _tile(L.TL_AURA, 2)
+        _zinix_attacks(st, targets=2)
+        hps = sorted([st.hp("flash"), st.hp("sophist")])
+        assert hps == sorted([15, second])
+
+
+def test_a_windscreen_takes_two_off_the_damage_then_goes():
+    """Windscreen: "when the occupant suffers >= 1 damage, reduce that damage by 2, then
+    remove the tile" (after the clamp, AMB-R3): 3 - 2 = 1; the next attack deals 3."""
+    st = _field_state()
+    st.rules[L.R_WINDSCREEN] = 2
+    f = st.U[st.u("flash"), L.U_CELL]
+    st.trap[f] = _tile(L.TL_WINDSCREEN)
+    _zinix_attacks(st)
+    assert st.hp("flash") == 19 and st.trap[f] == 0
+    _zinix_attacks(st)
+    assert st.hp("flash") == 16
+
+
+def test_snapfrost_takes_two_points_from_a_move_starting_on_it_or_entering_it():
+    """Snapfrost: "a unit that begins a movement action here, or tries to move into here,
+    loses 2 movement points, then the tile is removed" (AMB-R9: even moving away)."""
+    text = ". . . . . . ."
+    st = build(text, [("flash", "rover", (0, 0), 9, 9, 0, False)])
+    st.trap[st.cell(0, 0)] = _tile(L.TL_SNAPFROST, 2)
+    rc, *_ = _reach(st, "flash", "dash", 3)
+    assert rc[st.cell(1, 0)] == 1 and rc[st.cell(2, 0)] >= K.BIG   # 3 - 2 = 1 point
+    st = build(text, [("flash", "rover", (0, 0), 9, 9, 0, False)])
+    st.trap[st.cell(1, 0)] = _tile(L.TL_SNAPFROST, 2)
+    rc, best, pc, pk = _reach(st, "flash", "dash", 4)
+    assert rc[st.cell(1, 0)] == 3 and rc[st.cell(2, 0)] == 4        # 1 + 2, then 1
+    path = np.empty(5, np.int64)
+    n = K.path_of(best, pc, pk, st.cell(2, 0), path)
+    K.move_to(st.U, st.occ, st.trap, st.gm.terrain, st.u("flash"), path, n, False, st.G,
+              st.gi, st.si, st.ev, st.rules)
+    assert st.at("flash") == (2, 0) and st.trap[st.cell(1, 0)] == 0  # removed
+
+
+def test_wildfire_burns_at_turn_start_and_everbloom_heals_at_turn_end():
+    """Wildfire: "a unit beginning its turn here suffers 1"; Everbloom: "a unit ending its
+    turn here recovers 1"; both tiles persist."""
+    st = _field_state(hp=10)
+    st.rules[L.R_WILDFIRE] = 1
+    st.rules[L.R_EVERBLOOM] = 1
+    u = st.u("flash")
+    c = st.U[u, L.U_CELL]
+    st.trap[c] = _tile(L.TL_WILDFIRE)
+    K.turn_fields(st.U, st.occ, st.trap, u, True, st.rules, st.G, st.gi, st.si, st.ev)
+    K.turn_fields(st.U, st.occ, st.trap, u, False, st.rules, st.G, st.gi, st.si, st.ev)
+    assert st.hp("flash") == 9 and st.trap[c] == _tile(L.TL_WILDFIRE)
+    st.trap[c] = _tile(L.TL_EVERBLOOM)
+    K.turn_fields(st.U, st.occ, st.trap, u, True, st.rules, st.G, st.gi, st.si, st.ev)
+    K.turn_fields(st.U, st.occ, st.trap, u, False, st.rules, st.G, st.gi, st.si, st.ev)
+    assert st.hp("flash") == 10 and st.trap[c] == _tile(L.TL_EVERBLOOM)
+
+
+def test_a_field_effect_goes_into_the_target_space_and_replaces_a_trap():
+    """RO-TI5: "When a field is an effect of an action, it goes into each target's space"
+    (after the damage, RO-D5); RO-TI4: one tile a space, an incoming field replaces a
+    trap. A Miasma the adversaries place carries -2."""
+    st = _field_state()
+    st.U[st.u("zinix"), L.U_MIASMA] = -2
+    f = st.U[st.u("flash"), L.U_CELL]
+    st.trap[f] = L.TL_TRAP
+    _zinix_attacks(st, field=L.TL_MIASMA)
+    assert st.hp("flash") == 17
+    assert K.tile_kind(st.trap[f]) == L.TL_MIASMA and K.tile_value(st.trap[f]) == -2
+    assert st.gi[L.G_FPLACED] == 1
