@@ -48,20 +48,21 @@ readme-sample: $(STAMP)
 
 # the quick tier: the suite without the tests marked slow (pyproject addopts); test-slow
 # runs only those, test-all both (.ci/run runs test, then test-slow).
-# `make test` runs in one process per core (pytest-xdist; TEST_WORKERS=0 runs in this
-# process, as plain `pytest -q` does). --dist loadfile keeps each file's tests in one
-# worker, so a kernel variant that a file's tests compile is compiled (or loaded) once, not
-# per worker. test-slow and test-all stay in one process until the slow tier (Dask
-# clusters, killed runs, the notebook) has been run under workers.
+# Each runs in one process per core (pytest-xdist; TEST_WORKERS=0 runs in this process,
+# as plain `pytest -q` does). --dist loadfile keeps each file's tests in one worker, so a
+# kernel variant that a file's tests compile is compiled (or loaded) once, not per worker.
+# --no-loadscope-reorder deals the files in collection order, which tests/conftest.py
+# starts with the heaviest (HEAVY_FIRST), so no heavy file is left running last.
 TEST_WORKERS ?= auto
+PYTEST_XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -q $(PYTEST_XDIST)
 
 test-slow: $(STAMP)
-	$(VENV)/bin/pytest -q -m slow
+	$(VENV)/bin/pytest -q -m slow $(PYTEST_XDIST)
 
 test-all: $(STAMP)
-	$(VENV)/bin/pytest -q -m "slow or not slow"
+	$(VENV)/bin/pytest -q -m "slow or not slow" $(PYTEST_XDIST)
 
 # Compile every ruleset's kernels into the cache ahead of time (e.g. in a CI image).
 warmup: $(STAMP)

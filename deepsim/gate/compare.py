@@ -693,7 +693,9 @@ def compare_runs(dir_a: Path | str, dir_b: Path | str, *, metric: str | None,
     t0 = time.perf_counter()
     if (theta0 is None) != (theta1 is None):
         raise InputError("give both hypotheses: --sprt H0 H1", key="--sprt")
-    ra, rb = _load_run(Path(dir_a)), _load_run(Path(dir_b))
+    ra = _load_run(Path(dir_a))
+    # a run against itself (a baseline's own noise, every metric's zero change): read once
+    rb = ra if Path(dir_b).resolve() == Path(dir_a).resolve() else _load_run(Path(dir_b))
     m_a = ra.instances(metric) if metric else []
     m_b = rb.instances(metric) if metric else []
     if [i.spec for i in m_a] != [i.spec for i in m_b]:

@@ -2,8 +2,9 @@
 
 No I/O, no printing, no plotting. Every interval and test comes from a library:
 Wilson intervals (``statsmodels`` ``proportion_confint``, via :mod:`deepsim.stats`),
-exact binomial tests (``scipy.stats.binomtest``), Holm's correction (``statsmodels``
-``multipletests``), t intervals of a mean (``statsmodels`` ``DescrStatsW``), ratio-of-sums
+exact binomial tests (``scipy.stats.binomtest``), Holm's correction
+(:func:`deepsim.stats.holm_adjust`: statsmodels' ``multipletests`` numbers without its
+``gc.collect()`` per call), t intervals of a mean (``statsmodels`` ``DescrStatsW``), ratio-of-sums
 intervals with games as clusters (``statsmodels`` WLS with a heteroskedasticity-robust
 covariance), Brown-Forsythe tests (``scipy.stats.levene``), the ratio of two proportions
 (``statsmodels`` ``confint_proportions_2indep``) and Bradley-Terry strengths (``choix``).
@@ -19,7 +20,6 @@ import math
 import numpy as np
 import pandas as pd
 from statsmodels.regression.linear_model import WLS
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep
 from statsmodels.stats.weightstats import DescrStatsW
 
@@ -82,16 +82,12 @@ def wilson(successes, n, alpha: float = 0.05):
 
 
 def holm(pvalues, alpha: float = 0.05) -> np.ndarray:
-    """Holm-adjusted p-values (``statsmodels.stats.multitest.multipletests``).
+    """Holm-adjusted p-values (:func:`deepsim.stats.holm_adjust`, the same numbers as
+    statsmodels' ``multipletests(method="holm")``); ``alpha`` does not change them.
 
     NaN p-values are left out of the family and stay NaN.
     """
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
-    return out
+    return stats.holm_adjust(pvalues)
 
 
 def mean_ci(x, alpha: float = 0.05) -> tuple[float, float, float]:

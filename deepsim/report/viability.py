@@ -186,7 +186,8 @@ def holm_tests(wins, games, fair_share, alpha: float = DEFAULT.alpha) -> pd.Data
     probabilities, whose variance is smaller, so the test is slightly conservative.
     """
     from scipy import stats as sps
-    from statsmodels.stats.multitest import multipletests
+
+    from deepsim.stats import holm_adjust
 
     p_over, p_under = [], []
     for w, n, p in zip(np.asarray(wins, float), np.asarray(games), np.asarray(fair_share, float),
@@ -199,11 +200,7 @@ def holm_tests(wins, games, fair_share, alpha: float = DEFAULT.alpha) -> pd.Data
         k = round(float(w))
         p_over.append(sps.binomtest(k, n, p, alternative="greater").pvalue)
         p_under.append(sps.binomtest(k, n, p, alternative="less").pvalue)
-    raw = np.asarray(p_over + p_under, dtype=np.float64)
-    adj = np.full(raw.shape, np.nan)
-    ok = ~np.isnan(raw)
-    if ok.any():
-        adj[ok] = multipletests(raw[ok], alpha=alpha, method="holm")[1]
+    adj = holm_adjust(np.asarray(p_over + p_under, dtype=np.float64))
     m = len(p_over)
     out = pd.DataFrame({"p_over": p_over, "p_under": p_under, "p_over_holm": adj[:m],
                         "p_under_holm": adj[m:]})

@@ -47,6 +47,7 @@ import numpy as np
 from scipy import stats as sps
 
 from deepsim.report.party import verdict as party_verdict
+from deepsim.stats import holm_adjust
 
 __all__ = ["COOP_VERDICTS", "VERDICTS", "Gain", "coop_verdict", "family_gains", "holm_adjust",
            "verdict"]
@@ -111,34 +112,6 @@ def family_gains(est, se, alpha: float = 0.05) -> list[Gain]:
     low, high = est - z * s, est + z * s
     return [Gain(float(est[i]), float(s[i]), float(low[i]), float(high[i]), float(p[i]),
                  float(adj[i]), level) for i in range(est.size)]
-
-
-def holm_adjust(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values (Holm 1979, Scand. J. Statist. 6:65-70).
-
-    Parameters
-    ----------
-    pvalues : float64[m]
-        Raw p-values; NaN ones are left out of the family and stay NaN.
-
-    Returns
-    -------
-    float64[m]
-        ``p_(i)`` adjusted to ``max_{j <= i} min(1, (k - j + 1) p_(j))`` over the k
-        non-NaN p-values in ascending order; rejecting where it is below ``alpha`` keeps
-        the family-wise error rate at ``alpha``. The same as statsmodels'
-        ``multipletests(p, method="holm")[1]``.
-    """
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    k = ok.size
-    if k == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    steps = np.minimum(1.0, (k - np.arange(k)) * p[order])
-    out[order] = np.maximum.accumulate(steps)
-    return out
 
 
 def verdict(default: tuple[float, float], best: tuple[float, float], *,

@@ -13,38 +13,16 @@ import pytest
 
 from deepsim import rulesets
 from deepsim.cli import app
-from deepsim.newruleset import write_ruleset
 from deepsim.testing.conformance import CHECKS, Conformance
 
 NAME = "coopscaffold"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _folder(request, tmp_path_factory) -> Path:
-    """A folder of pytest's cache named by the hash of the template, so numba's cache of
-    the scaffold's kernel (keyed by the file's path and time) holds across sessions."""
-    import hashlib
-
-    import deepsim.newruleset as gen
-    h = hashlib.sha256()
-    for p in [Path(gen.__file__), *sorted(gen.TEMPLATE_COOP.rglob("*.tmpl"))]:
-        h.update(p.as_posix().encode() + p.read_bytes())
-    cache = getattr(request.config, "cache", None)
-    if cache is None:
-        return tmp_path_factory.mktemp("coop") / NAME
-    return cache.mkdir(f"coop-scaffold-{h.hexdigest()[:16]}") / NAME
-
-
 @pytest.fixture(scope="module")
-def scaffold(request, tmp_path_factory):
-    from deepsim.newruleset import Scaffold
-    root = _folder(request, tmp_path_factory)
-    if (root / "pyproject.toml").exists():          # written by an earlier session
-        files = tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                             if p.is_file() and "__pycache__" not in p.parts))
-        sc = Scaffold(root, NAME, f"deepsim_{NAME}", f"deepsim-{NAME}", files)
-    else:
-        sc = write_ruleset(NAME, root, cooperative=True)
+def scaffold(scaffold_root):
+    """The co-operative scaffold's package (at a stable path: conftest's ``scaffold_root``)."""
+    sc = scaffold_root(NAME, cooperative=True)
     src = str(sc.root / "src")
     sys.path.insert(0, src)
     rulesets.register(NAME, f"{sc.package}:RULESET", package=sc.dist, version="(test)")

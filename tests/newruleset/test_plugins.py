@@ -21,7 +21,6 @@ from typer.testing import CliRunner
 
 from deepsim import rulesets
 from deepsim.cli import app
-from deepsim.newruleset import write_ruleset
 from deepsim.testing.conformance import CHECKS, Conformance
 
 NAME = "pigtest"
@@ -59,24 +58,6 @@ class _OnPath:
         rulesets.refresh()
 
 
-def _scaffold_folder(request, tmp_path_factory) -> Path:
-    """Where the scaffold is written: a folder of pytest's cache named by the hash of the
-    generator and its template, so the next session finds the same files at the same path
-    and numba's cache of its kernel (keyed by the file's path and time) holds: a cold
-    compile once per template version, not per session. Without pytest's cache: a
-    temporary folder."""
-    import hashlib
-
-    import deepsim.newruleset as gen
-    h = hashlib.sha256()
-    for p in [Path(gen.__file__), *sorted(gen.TEMPLATE.rglob("*.tmpl"))]:
-        h.update(p.as_posix().encode() + p.read_bytes())
-    cache = getattr(request.config, "cache", None)
-    if cache is None:
-        return tmp_path_factory.mktemp("scaffold") / NAME
-    return cache.mkdir(f"scaffold-{h.hexdigest()[:16]}") / NAME
-
-
 @pytest.fixture(scope="module")
 def scaffold_site(tmp_path_factory) -> Path:
     """The folder the scaffold's ``*.dist-info`` is written to (on ``sys.path`` while the
@@ -85,19 +66,13 @@ def scaffold_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def scaffold(request, tmp_path_factory, scaffold_site):
-    """The scaffold's package written by ``write_ruleset`` and installed by path."""
-    from deepsim.newruleset import Scaffold
-    root = _scaffold_folder(request, tmp_path_factory)
-    if (root / "pyproject.toml").exists():          # written by an earlier session
-        files = tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                             if p.is_file() and "__pycache__" not in p.parts))
-        sc = Scaffold(root, NAME, f"deepsim_{NAME}", f"deepsim-{NAME}", files)
-    else:
-        sc = write_ruleset(NAME, root)
+def scaffold(scaffold_root, scaffold_site):
+    """The scaffold's package written by ``write_ruleset`` (at a stable path: conftest's
+    ``scaffold_root``) and installed by path."""
+    sc = scaffold_root(NAME)
     site = scaffold_site
     fake_install(site, sc.dist, "0.1.0", {NAME: f"{sc.package}:RULESET"})
-    on = _OnPath(root / "src", site, modules=(sc.package,))
+    on = _OnPath(sc.root / "src", site, modules=(sc.package,))
     yield sc
     on.close()
 
