@@ -127,12 +127,12 @@ DEEPSIM_QUIET := --force --quiet --no-report
 # Each claim's verdict per rung of the skill ladder (issue 21): deepsim ladder on the
 # mixed field (random < strongest heuristic < search-8 < search-32), every rung's field
 # kept as a run; $(FINDINGS_LADDER_GAMES) games per rung and $(FINDINGS_LADDER_DEPTH) deals
-# per head-to-head (the search-32 rung costs about 110 ms of CPU per game on this mixed
-# field, 15 CPU min for the whole ladder: docs/performance.md; the ladder's own default,
-# 20,000 games and 10,000 deals, is ~1.5 CPU hours here). FINDINGS compares it with the ladder the search
-# before its paired rollouts played ($(FINDINGS_LADDER_BEFORE), 2,000 games, same seed).
-FINDINGS_LADDER_GAMES ?= 4000
-FINDINGS_LADDER_DEPTH ?= 1000
+# per head-to-head: the ladder's own default budget (178,000 games, 88 CPU minutes on one
+# thread: docs/performance.md; FINDINGS_LADDER_GAMES=4000 FINDINGS_LADDER_DEPTH=1000 is a
+# 15-minute look). FINDINGS compares it with the ladder the search before its paired
+# rollouts played ($(FINDINGS_LADDER_BEFORE), 2,000 games, same seed).
+FINDINGS_LADDER_GAMES ?= 20000
+FINDINGS_LADDER_DEPTH ?= 10000
 FINDINGS_LADDER_BEFORE ?= reports/findings/ladder-before
 # "Readings under which the claims hold" (issue 22): the claims tunes' budgets. The readings
 # tune checks its baseline and 3 confirmed points with every company's best response
