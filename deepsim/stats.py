@@ -347,9 +347,9 @@ def holm_adjust(pvalues) -> np.ndarray:
         ``p_(i)`` adjusted to ``max_{j <= i} min(1, (k - j + 1) p_(j))`` over the k
         non-NaN p-values in ascending order; rejecting where it is below ``alpha`` keeps
         the family-wise error rate at ``alpha``. The same as statsmodels'
-        ``multipletests(p, method="holm")[1]``, which is not called because it runs
-        ``gc.collect()`` on every call (statsmodels PR 8671): a quarter to half a second in
-        a process holding numba's kernels, for each table that tests its groups.
+        ``multipletests(p, method="holm")[1]``, which is not called because its "holm"
+        branch runs ``gc.collect()`` on every call: a quarter to half a second in a process
+        holding numba's kernels, for each table that tests its groups.
     """
     p = np.asarray(pvalues, dtype=np.float64)
     out = np.full(p.shape, np.nan)
