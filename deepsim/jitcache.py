@@ -199,7 +199,7 @@ def estimate_s(ruleset: Any, what: str = "run") -> float | None:
 
 
 def estimate_cpu_s(ruleset: Any, what: str) -> float | None:
-    """CPU seconds a cold compile of ``what`` (``run``, ``all`` or a part) took when last
+    """CPU seconds a cold compile of ``what`` (``run``, ``all`` or ``part:<name>``) took when last
     measured on this machine, else the ruleset's ``compile_estimate_s``, else None (CPU
     time: what ``deepsim warmup`` balances its processes by)."""
     rec = _read_times().get(f"{ruleset.name}:{what}")
@@ -237,12 +237,14 @@ def _about(seconds: float | None) -> str:
 
 def compile_message(ruleset: Any, what: str = "run") -> str:
     """``compiling the DEEPFALL kernel (first run only, about 25 s)``, with the ruleset's
-    title and :func:`estimate_s` (``what`` a part of ``warm_parts``: ``compiling the
-    DEEPFALL kernels for traced games ...``)."""
+    title and :func:`estimate_s` (``what`` ``part:<name>``, a part of ``warm_parts``:
+    ``compiling the DEEPFALL kernels for traced games ...``)."""
     title = ruleset.title
     parts = getattr(ruleset, "warm_parts", {}) or {}
-    noun = "kernels" if what == "all" or what in parts else "kernel"
-    which = f" for {parts[what]}" if what in parts else ""
+    part = what.removeprefix("part:")
+    is_part = what.startswith("part:") and part in parts
+    noun = "kernels" if what == "all" or is_part else "kernel"
+    which = f" for {parts[part]}" if is_part else ""
     return (f"compiling the {title} {noun}{which} "
             f"(first run only{_about(estimate_s(ruleset, what))})")
 
@@ -263,7 +265,7 @@ def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False, part: str |
     part : str, optional
         One of the ruleset's ``warm_parts``: ``warm_up(part=part)`` compiles that part of
         everything alone (``deepsim warmup`` compiles the parts in parallel processes);
-        its time is recorded under the part's name.
+        its time is recorded as ``part:<name>``.
     on_compile : callable(message), optional
         Called once, when numba starts compiling (not when everything is in the cache),
         with :func:`compile_message`; the CLI shows it with a spinner.
@@ -280,7 +282,9 @@ def warm(ruleset: Any, prepared: Any = None, *, trace: bool = False, part: str |
     from numba.core import config as numba_config
     from numba.core import event
 
-    what = part if part is not None else "all" if trace else "run"
+    # a part has its own record: DEEPFALL's part "run" (batch kernels, heuristic and search
+    # versions) is not what `deepsim run` compiles (one version)
+    what = f"part:{part}" if part is not None else "all" if trace else "run"
     compiled: list[str] = []
     announced = False
 

@@ -28,7 +28,8 @@ UNKNOWN_S = 60.0
 @dataclass(frozen=True)
 class Part:
     """One unit of compile work: ``warm_up(part=part)`` of a ruleset, or its whole
-    ``warm_up(trace=True)`` when ``part`` is None.
+    ``warm_up(trace=True)`` when ``part`` is None, or with ``trace`` False only what
+    ``deepsim run`` of its default scenario compiles (``warm_up()``).
 
     Attributes
     ----------
@@ -40,17 +41,23 @@ class Part:
         What it compiles, for people: ``DEEPFALL kernels for traced games``.
     estimate_cpu_s : float or None
         CPU seconds it took when last compiled here (or the ruleset's estimate).
+    trace : bool, default True
+        False (with ``part`` None): only the default scenario's batch kernel.
     """
 
     ruleset: str
     part: str | None
     label: str
     estimate_cpu_s: float | None = None
+    trace: bool = True
 
     @property
     def key(self) -> str:
-        """``ruleset`` or ``ruleset:part`` (a child process's argument)."""
-        return self.ruleset if self.part is None else f"{self.ruleset}:{self.part}"
+        """``ruleset``, ``ruleset:part`` or ``ruleset@run`` (``trace`` False): a child
+        process's argument."""
+        if self.part is not None:
+            return f"{self.ruleset}:{self.part}"
+        return self.ruleset if self.trace else f"{self.ruleset}@run"
 
 
 @dataclass
@@ -82,7 +89,8 @@ def parts_of(ruleset) -> list[Part]:
         return [Part(ruleset.name, None, f"{ruleset.title} kernels",
                      jitcache.estimate_cpu_s(ruleset, "all"))]
     return [Part(ruleset.name, name, f"{ruleset.title} kernels for {what}",
-                 jitcache.estimate_cpu_s(ruleset, name)) for name, what in parts.items()]
+                 jitcache.estimate_cpu_s(ruleset, f"part:{name}"))
+            for name, what in parts.items()]
 
 
 def plan(parts: list[Part], processes: int) -> Plan:
@@ -103,6 +111,39 @@ def plan(parts: list[Part], processes: int) -> Plan:
     return Plan(list(parts), [g for g in groups if g])
 
 
+def run_part(ruleset) -> Part:
+    """The part ``deepsim run`` of the ruleset's default scenario compiles: its batch
+    kernel, without the traced and other versions ``deepsim warmup`` compiles too."""
+    from deepsim import jitcache
+
+    return Part(ruleset.name, None, f"{ruleset.title} batch kernel",
+                jitcache.estimate_cpu_s(ruleset, "run"), trace=False)
+
+
+def package_cached(package: str) -> bool:
+    """True when numba's cache of these sources (:func:`deepsim.jitcache.cache_dir`) holds
+    an index of some function of ``package`` (``deepsim.rulesets.deepfall``): its kernels
+    were compiled, or began to be, with these sources."""
+    from deepsim import jitcache
+
+    try:
+        folders = [p for p in jitcache.cache_dir().iterdir()
+                   if p.is_dir() and p.name.startswith(package + ".")]
+    except OSError:
+        return False
+    return any(any(f.glob("*.nbi")) for f in folders)
+
+
+def cached(ruleset) -> bool | None:
+    """:func:`package_cached` for the package the ruleset's class comes from; None for a
+    ruleset outside the ``deepsim`` package (numba files those by their source path:
+    :mod:`deepsim.numba_locator`), whose cache this cannot see."""
+    package = type(ruleset).__module__.rpartition(".")[0]
+    if not package.startswith("deepsim."):
+        return None
+    return package_cached(package)
+
+
 def available_cores() -> int:
     """Cores this process may run on (its CPU affinity), at least 1."""
     try:
@@ -117,7 +158,7 @@ def compile_part(part: Part, on_compile: Callable[[str], None] | None = None) ->
     from deepsim.rulesets import get
 
     rs = get(part.ruleset)
-    rep = jitcache.warm(rs, None, trace=True, part=part.part, on_compile=on_compile)
+    rep = jitcache.warm(rs, None, trace=part.trace, part=part.part, on_compile=on_compile)
     return PartResult(part, rep.seconds, rep.cpu_seconds, len(rep.compiled))
 
 
@@ -186,9 +227,10 @@ def _child(keys: list[str]) -> int:
     from deepsim.rulesets import get
 
     for key in keys:
-        name, _, part = key.partition(":")
+        name, at, _ = key.partition("@")
+        name, _, part = name.partition(":")
         rs = get(name)
-        p = Part(name, part or None, rs.title)
+        p = Part(name, part or None, rs.title, trace=not at)
         t0 = time.perf_counter()
         r = compile_part(p)
         print("@@" + json.dumps({"key": key, "seconds": time.perf_counter() - t0,

@@ -4,6 +4,9 @@ processes, longest first onto the least loaded (no compiling here)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import ClassVar
+
+import numba
 
 from deepsim import warmup
 from deepsim.warmup import Part, plan
@@ -38,3 +41,69 @@ def test_parts_of_a_ruleset_with_and_without_declared_parts(monkeypatch):
                                                             "trace": "traced games"})
     assert [(p.key, p.label) for p in warmup.parts_of(two)] == [
         ("y:run", "Y kernels for batch games"), ("y:trace", "Y kernels for traced games")]
+
+
+def test_a_run_part_is_the_default_batch_kernel_and_has_a_key_of_its_own(monkeypatch):
+    monkeypatch.setattr("deepsim.jitcache.estimate_cpu_s", lambda rs, what: {"run": 7.0}[what])
+    rs = SimpleNamespace(name="x", title="X", warm_parts={"run": "batch games"})
+    p = warmup.run_part(rs)
+    assert (p.key, p.label, p.estimate_cpu_s, p.trace) == ("x@run", "X batch kernel", 7.0,
+                                                            False)
+    # three parts of one ruleset, three child-process arguments
+    assert len({p.key, Part("x", None, "X").key, Part("x", "run", "X").key}) == 3
+
+
+def test_compile_part_passes_what_to_compile(monkeypatch):
+    calls = []
+
+    def warm(rs, prepared, *, trace, part, on_compile):
+        calls.append((rs, trace, part))
+        return SimpleNamespace(seconds=1.0, cpu_seconds=1.0, compiled=["f"])
+
+    monkeypatch.setattr("deepsim.jitcache.warm", warm)
+    monkeypatch.setattr("deepsim.rulesets.get", lambda name: name)
+    for part in (Part("x", None, "X"), Part("x", "trace", "X"), Part("x", None, "X", trace=False)):
+        warmup.compile_part(part)
+    assert calls == [("x", True, None), ("x", True, "trace"), ("x", False, None)]
+
+
+def test_cached_looks_for_an_index_of_the_rulesets_package(tmp_path, monkeypatch):
+    monkeypatch.setattr("deepsim.jitcache.cache_dir", lambda: tmp_path / "src-0123456789abcdef")
+    ours = type("R", (), {"__module__": "deepsim.rulesets.deepfall.ruleset"})()
+    theirs = type("R", (), {"__module__": "mygame.ruleset"})()
+    assert warmup.cached(ours) is False                  # no cache folder at all
+    folder = tmp_path / "src-0123456789abcdef" / "deepsim.rulesets.deepfall.kernel"
+    folder.mkdir(parents=True)
+    assert warmup.cached(ours) is False                  # a folder, no index yet
+    (folder.parent / "deepsim.rulesets.deepfallish.kernel").mkdir()
+    (folder.parent / "deepsim.rulesets.deepfallish.kernel" / "k.f-1.py311.nbi").touch()
+    assert warmup.cached(ours) is False                  # another package's entry
+    (folder / "kernel.play_block-1998.py311.nbi").touch()
+    assert warmup.cached(ours) is True
+    assert warmup.cached(theirs) is None                 # numba files it by its path
+
+
+def test_a_part_is_recorded_apart_from_what_deepsim_run_compiles(monkeypatch):
+    """DEEPFALL's part "run" compiles both versions of its batch kernels: its time is kept
+    as "part:run", so `deepsim run`'s estimate ("run") is not overwritten by it."""
+    from deepsim import jitcache
+
+    recorded = []
+    monkeypatch.setattr(jitcache, "_read_times", dict)        # nothing measured here yet
+    monkeypatch.setattr(jitcache, "_record", lambda rs, what, rep: recorded.append(what))
+
+    class Parts:
+        name, title, plays = "p", "P", True
+        warm_parts: ClassVar[dict[str, str]] = {"run": "batch games"}
+        compile_estimate_s: ClassVar[dict[str, float]] = {"run": 10.0, "part:run": 30.0}
+
+        def warm_up(self, prepared=None, *, trace=False, part=None):
+            numba.njit(lambda x: x + 2)(1)
+
+    rs = Parts()
+    seen = []
+    jitcache.warm(rs, part="run", on_compile=seen.append)
+    assert recorded == ["part:run"]
+    assert seen[0].startswith("compiling the P kernels for batch games (first run only")
+    assert jitcache.estimate_cpu_s(rs, "part:run") == 30.0
+    assert jitcache.estimate_cpu_s(rs, "run") == 10.0

@@ -213,8 +213,11 @@ class DeepfallRuleset(KernelRuleset):
     #: and search compiled only where used"): "run" a heuristic scenario's batch kernel (a
     #: scenario with a search bot takes ~2x), "all" with the trace (``deepsim trace``;
     #: ``deepsim warmup``, which compiles every version, takes ~2x); the first-run status
-    #: announces it until this machine has timed its own
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0}
+    #: announces it until this machine has timed its own; "part:run" and "part:trace"
+    #: ``deepsim warmup``'s two parts (both versions of each), measured with an empty
+    #: cache on 5 December: 131 s and 208 s
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0,
+                                                      "part:run": 130.0, "part:trace": 210.0}
 
     #: batch games and traced games share no compiled turn (a quiet state and a traceable
     #: one are different numba types): ``deepsim warmup`` compiles them in parallel
