@@ -73,6 +73,15 @@ def _val(name: str, v: int):
     return (name[:-4], v / 100) if name.endswith("/100") else (name, int(v))
 
 
+#: per event kind (layout.EVENT_SPECS): its name, rule, number of values, the values'
+#: names ("/100" taken off) and which are x100; worked out once, not per event (a traced
+#: game has ~800 events, and tests decode thousands of games)
+_KINDS = tuple((name, rule, len(fields),
+                tuple(f.removesuffix("/100") for f in fields),
+                tuple(f.endswith("/100") for f in fields))
+               for name, rule, fields in L.EVENT_SPECS)
+
+
 def decode(ev: np.ndarray) -> list[dict]:
     """One record per event of ``ev`` (int64[k, layout.EVENT_WIDTH]).
 
@@ -83,11 +92,13 @@ def decode(ev: np.ndarray) -> list[dict]:
     adds ``falls`` (its verdict: the floor falls this round).
     """
     out = []
-    for row in ev.tolist():
-        r, p, kind = row[0], row[1], row[2]
-        name, rule, fields = L.EVENT_SPECS[kind]
-        rec = {"round": r, "seat": p, "event": name, "rule": rule}
-        raw = dict(_val(f, v) for f, v in zip(fields, row[3:3 + len(fields)]))
+    for row in ev.tolist():                      # Python ints
+        kind = row[2]
+        name, rule, n, keys, x100 = _KINDS[kind]
+        rec = {"round": row[0], "seat": row[1], "event": name, "rule": rule}
+        vals = row[3:3 + n]
+        raw = ({k: v / 100 if d else v for k, d, v in zip(keys, x100, vals)} if True in x100
+               else dict(zip(keys, vals)))
         if name in REASONS:
             code = raw.pop("reason")
             rname, rfields = REASONS[name][code]
@@ -102,6 +113,7 @@ def decode(ev: np.ndarray) -> list[dict]:
         if name == "rise":
             rec["blocked"] = RISE_BLOCKED[rec["blocked"]]
         if name in ("search", "search_room"):
+            fields = L.EVENT_SPECS[kind][2]
             for f, v in zip(fields, row[3:3 + len(fields)]):
                 if f.startswith("mean") and v == L.NOT_AN_OPTION:
                     rec[f[:-4]] = None
