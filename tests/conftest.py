@@ -93,8 +93,9 @@ def pytest_sessionstart(session):
     tr = config.pluginmanager.get_plugin("terminalreporter")
     say = tr.write_line if tr is not None else print
     plan = warmup.plan(parts, min(workers, warmup.available_cores()))
-    say(f"numba's cache of these sources is empty ({jitcache.cache_dir()}): compiling "
-        f"the batch kernels first, in {len(plan.groups)} processes:")
+    say(f"numba's cache of these sources ({jitcache.cache_dir()}) has no kernels of "
+        f"{', '.join(p.ruleset for p in parts)}: compiling their batch kernels first, in "
+        f"{len(plan.groups)} processes:")
     t0 = time.perf_counter()
 
     def done(r):
