@@ -80,18 +80,59 @@ def emit10(st, seat, kind, vals):
     g[GS_EV] = k + 1
 
 
-def _trace_hook(writer):
-    """The overload of a trace writer: no code at all for a quiet state (board.quiet_type),
-    the writer itself for a state that can be traced."""
+@njit(cache=True, _nrt=False)
+def _row(ev, g, seat, kind, a, b, c, d, e, f, h, i, j, k):
+    """:func:`emit10` compiled once: every argument int64 (ev int64[rows, EVENT_WIDTH], g
+    the state's int64 scalars), so one signature serves every call site."""
+    n = g[GS_EV]
+    if n >= ev.shape[0]:
+        return
+    ev[n, 0] = g[GS_ROUND]
+    ev[n, 1] = seat
+    ev[n, 2] = kind
+    ev[n, 3] = a
+    ev[n, 4] = b
+    ev[n, 5] = c
+    ev[n, 6] = d
+    ev[n, 7] = e
+    ev[n, 8] = f
+    ev[n, 9] = h
+    ev[n, 10] = i
+    ev[n, 11] = j
+    ev[n, 12] = k
+    g[GS_EV] = n + 1
+
+
+def _trace_hook(width):
+    """The overload of a trace writer of ``width`` values (7 for :func:`emit`, 10 for
+    :func:`emit10`): no code at all for a quiet state (board.quiet_type); for a state that
+    can be traced, the trace check and a call of :func:`_row`, compiled once, with every
+    value cast to int64. Inlined, the row's stores were typed and lowered again at each of
+    the ~60 call sites of the traced kernel."""
     def typed(st, seat, kind, vals):
         if quiet_type(st):
             return lambda st, seat, kind, vals: None
-        return writer
+        if width == 7:
+            def seven(st, seat, kind, vals):
+                if st.g[GS_TRACE] != 0:
+                    _row(st.ev, st.g, np.int64(seat), np.int64(kind), np.int64(vals[0]),
+                         np.int64(vals[1]), np.int64(vals[2]), np.int64(vals[3]),
+                         np.int64(vals[4]), np.int64(vals[5]), np.int64(vals[6]),
+                         np.int64(0), np.int64(0), np.int64(0))
+            return seven
+
+        def ten(st, seat, kind, vals):
+            if st.g[GS_TRACE] != 0:
+                _row(st.ev, st.g, np.int64(seat), np.int64(kind), np.int64(vals[0]),
+                     np.int64(vals[1]), np.int64(vals[2]), np.int64(vals[3]),
+                     np.int64(vals[4]), np.int64(vals[5]), np.int64(vals[6]),
+                     np.int64(vals[7]), np.int64(vals[8]), np.int64(vals[9]))
+        return ten
     return typed
 
 
-overload(emit, inline="always")(_trace_hook(emit))
-overload(emit10, inline="always")(_trace_hook(emit10))
+overload(emit, inline="always")(_trace_hook(7))
+overload(emit10, inline="always")(_trace_hook(10))
 
 
 def trace_writer(fn):
