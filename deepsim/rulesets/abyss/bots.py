@@ -235,7 +235,8 @@ def aff_max(aff_p, r):
     return 0
 
 
-@njit(cache=True)
+# inlined: its two callers pass different constant offsets, each a literal signature
+@njit(cache=True, inline="always")
 def lowest_paid(pay, off):
     """(lowest value in a payment, bit mask of the races that have it)."""
     low = NV

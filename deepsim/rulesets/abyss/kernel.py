@@ -1037,7 +1037,10 @@ def hand_limit(scr, dat, p):
 
 # ---- the turn -------------------------------------------------------------------------------
 
-@njit(cache=True)
+# play_turn and run_turns are inlined in numba IR into play_game (each is called from one
+# place): as functions of their own, each linked every callee's module and ran LLVM over
+# the whole game again, 3-4 s of CPU each in a cold compile (docs/performance.md)
+@njit(cache=True, inline="always")
 def play_turn(scr, dat, p):
     """One turn of player ``p`` (AB-T0..T3): optional plots, one main action, clean-up of
     the row, the hand limit, the location check."""
@@ -1107,7 +1110,7 @@ def end_trigger(scr, dat):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_turns(scr, dat):
     """Turns clockwise from seat 0 (AB-S5; AMB-A18: seat 0 always starts, the scenario
     rotates who sits there) until an end trigger (AB-G1, checked after each turn: AB-T4)
