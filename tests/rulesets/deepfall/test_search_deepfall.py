@@ -110,6 +110,24 @@ def _row(st):
     return tuple(x.copy() for x in tab)
 
 
+def test_the_search_capable_path_plays_a_heuristic_field_unchanged():
+    """kernel.play_game with a scratch state (the search-capable path: compiled with the
+    search bot's code) plays a field where no seat searches exactly as the batch kernel,
+    which compiles without it (``scr`` None; test_deepfall_engine.py's
+    test_batch_without_the_search_code_plays_the_same_games checks the traced path)."""
+    sc = {"name": "t-mixed", "ruleset": "deepfall", "players": [2, 3, 4, 5, 6], "seed": 13,
+          "games": 1, "bots": ["random", "cautious", "balanced", "greedy", "martyr"]}
+    dat = RULESET.prepare(sc, source="<test>").compiled["arrays"].kernel_data()
+    assert not K.searches(dat)
+    want = K.play_games(np.int64(13), np.int64(0), np.int64(40), dat)
+    st = new_quiet_state()
+    for game in range(40):
+        K.play_game(np.int64(13), np.int64(game), st, new_quiet_state(),
+                    np.zeros(K.SEARCH_WORK), dat, np.int64(0))
+        got = _row(st)
+        assert all(np.array_equal(x, y[game:game + 1]) for x, y in zip(got, want, strict=True)), game
+
+
 def test_a_search_that_always_agrees_replays_the_heuristic_game():
     heur = RULESET.prepare(scenario({"bot": "greedy"}), source="<t>")
     srch = RULESET.prepare(scenario({"bot": "search", "knobs": {"rollouts": 1}}), source="<t>")
