@@ -213,6 +213,13 @@ def _record(ruleset: Any, what: str, report: CompileReport) -> None:
     from deepsim.atomic import atomic_write_json
 
     times = _read_times()
+    old = times.get(f"{ruleset.name}:{what}")
+    if (isinstance(old, dict) and isinstance(old.get("functions"), int)
+            and len(report.compiled) < old["functions"] / 2):
+        # a partial compile (most functions came from numba's cache, e.g. after a test
+        # compiled some of them): its time is no estimate of a cold compile, which the
+        # next first run would be told (a 20 s estimate for a 60 s compile, measured)
+        return
     times[f"{ruleset.name}:{what}"] = {
         "seconds": round(report.seconds, 1), "cpu_seconds": round(report.cpu_seconds, 1),
         "functions": len(report.compiled), "source_key": source_key(),

@@ -107,3 +107,25 @@ def test_a_part_is_recorded_apart_from_what_deepsim_run_compiles(monkeypatch):
     assert seen[0].startswith("compiling the P kernels for batch games (first run only")
     assert jitcache.estimate_cpu_s(rs, "part:run") == 30.0
     assert jitcache.estimate_cpu_s(rs, "run") == 10.0
+
+
+def test_a_partial_compile_does_not_replace_a_cold_compiles_time(monkeypatch, tmp_path):
+    """A compile of fewer than half the functions of the recorded one (the rest loaded from
+    numba's cache) keeps the recorded time: it is what the next cold compile is told."""
+    from deepsim import jitcache
+
+    monkeypatch.setattr(jitcache, "_times_path", lambda: tmp_path / "times.json")
+
+    class Rs:
+        name = "p"
+
+    def report(n, cpu):
+        return jitcache.CompileReport(seconds=cpu, cpu_seconds=cpu,
+                                      compiled=[f"f{i}" for i in range(n)])
+
+    jitcache._record(Rs(), "run", report(54, 60.0))
+    jitcache._record(Rs(), "run", report(12, 20.0))           # partial: kept out
+    assert jitcache._read_times()["p:run"]["cpu_seconds"] == 60.0
+    jitcache._record(Rs(), "run", report(50, 45.0))           # a cold compile again
+    assert jitcache._read_times()["p:run"] == {**jitcache._read_times()["p:run"],
+                                               "cpu_seconds": 45.0, "functions": 50}
