@@ -59,31 +59,19 @@ def emit10(st, seat, kind, vals):
     g = st.g
     if g[GS_TRACE] == 0:
         return
-    ev = st.ev
-    k = g[GS_EV]
-    if k >= ev.shape[0]:
-        return
-    ev[k, 0] = g[GS_ROUND]
-    ev[k, 1] = seat
-    ev[k, 2] = kind
-    # one store per value: a tuple of mixed types is indexed by constants only
-    ev[k, 3] = vals[0]
-    ev[k, 4] = vals[1]
-    ev[k, 5] = vals[2]
-    ev[k, 6] = vals[3]
-    ev[k, 7] = vals[4]
-    ev[k, 8] = vals[5]
-    ev[k, 9] = vals[6]
-    ev[k, 10] = vals[7]
-    ev[k, 11] = vals[8]
-    ev[k, 12] = vals[9]
-    g[GS_EV] = k + 1
+    # every value int64 (a tuple of mixed types is indexed by constants only): the row is
+    # written by one compiled call, not by 13 stores inlined at each of the traced
+    # kernel's ~60 call sites, each typed and lowered again
+    _row(st.ev, g, np.int64(seat), np.int64(kind), np.int64(vals[0]), np.int64(vals[1]),
+         np.int64(vals[2]), np.int64(vals[3]), np.int64(vals[4]), np.int64(vals[5]),
+         np.int64(vals[6]), np.int64(vals[7]), np.int64(vals[8]), np.int64(vals[9]))
 
 
 @njit(cache=True, _nrt=False)
 def _row(ev, g, seat, kind, a, b, c, d, e, f, h, i, j, k):
-    """:func:`emit10` compiled once: every argument int64 (ev int64[rows, EVENT_WIDTH], g
-    the state's int64 scalars), so one signature serves every call site."""
+    """:func:`emit10`'s row (ev int64[rows, EVENT_WIDTH], g the state's int64 scalars,
+    every other argument int64: one signature serves every call site); a full table
+    drops it."""
     n = g[GS_EV]
     if n >= ev.shape[0]:
         return
@@ -103,36 +91,18 @@ def _row(ev, g, seat, kind, a, b, c, d, e, f, h, i, j, k):
     g[GS_EV] = n + 1
 
 
-def _trace_hook(width):
-    """The overload of a trace writer of ``width`` values (7 for :func:`emit`, 10 for
-    :func:`emit10`): no code at all for a quiet state (board.quiet_type); for a state that
-    can be traced, the trace check and a call of :func:`_row`, compiled once, with every
-    value cast to int64. Inlined, the row's stores were typed and lowered again at each of
-    the ~60 call sites of the traced kernel."""
+def _trace_hook(writer):
+    """The overload of a trace writer: no code at all for a quiet state (board.quiet_type),
+    the writer itself for a state that can be traced."""
     def typed(st, seat, kind, vals):
         if quiet_type(st):
             return lambda st, seat, kind, vals: None
-        if width == 7:
-            def seven(st, seat, kind, vals):
-                if st.g[GS_TRACE] != 0:
-                    _row(st.ev, st.g, np.int64(seat), np.int64(kind), np.int64(vals[0]),
-                         np.int64(vals[1]), np.int64(vals[2]), np.int64(vals[3]),
-                         np.int64(vals[4]), np.int64(vals[5]), np.int64(vals[6]),
-                         np.int64(0), np.int64(0), np.int64(0))
-            return seven
-
-        def ten(st, seat, kind, vals):
-            if st.g[GS_TRACE] != 0:
-                _row(st.ev, st.g, np.int64(seat), np.int64(kind), np.int64(vals[0]),
-                     np.int64(vals[1]), np.int64(vals[2]), np.int64(vals[3]),
-                     np.int64(vals[4]), np.int64(vals[5]), np.int64(vals[6]),
-                     np.int64(vals[7]), np.int64(vals[8]), np.int64(vals[9]))
-        return ten
+        return writer
     return typed
 
 
-overload(emit, inline="always")(_trace_hook(7))
-overload(emit10, inline="always")(_trace_hook(10))
+overload(emit, inline="always")(_trace_hook(emit))
+overload(emit10, inline="always")(_trace_hook(emit10))
 
 
 def trace_writer(fn):
