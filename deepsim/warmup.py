@@ -152,13 +152,32 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _warmed_path(part: Part):
+    from deepsim import jitcache
+
+    return jitcache.cache_dir() / f"warmed-{part.key.replace(':', '-').replace('@', '-at-')}"
+
+
+def warmed(part: Part) -> bool:
+    """True when ``part`` was compiled (or loaded) in full into numba's cache of these
+    sources (:func:`deepsim.jitcache.cache_dir`) by :func:`compile_part`: a marker file
+    there, written when it ended. It tells a caller that would start processes to compile
+    the part that there is nothing to do; a cache emptied by hand since is not seen (the
+    part is then compiled by whatever plays it)."""
+    return _warmed_path(part).is_file()
+
+
 def compile_part(part: Part, on_compile: Callable[[str], None] | None = None) -> PartResult:
-    """Compile (or load) one part in this process."""
+    """Compile (or load) one part in this process, then mark it :func:`warmed`."""
     from deepsim import jitcache
     from deepsim.rulesets import get
 
     rs = get(part.ruleset)
     rep = jitcache.warm(rs, None, trace=part.trace, part=part.part, on_compile=on_compile)
+    try:
+        _warmed_path(part).touch()
+    except OSError:  # a read-only cache: the marker only saves a later check's processes
+        pass
     return PartResult(part, rep.seconds, rep.cpu_seconds, len(rep.compiled))
 
 

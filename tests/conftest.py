@@ -60,17 +60,27 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=key)          # stable: each file's own order is kept
 
 
+def _selects_slow(config) -> bool:
+    """True unless the session runs only the quick tier (pyproject's ``-m 'not slow'``)."""
+    return (config.option.markexpr or "").strip() != "not slow"
+
+
 def pytest_sessionstart(session):
     """The whole suite in pytest-xdist workers (`make test`) on an empty numba cache: first
     compile each ruleset's batch kernel for its default scenario (what most test files
     need first) once, in as many processes as workers, then start the workers. Without
     this the two workers compiled the same kernel side by side whenever two files needed
     it at once (measured cold: 154 of 877 s of compile CPU done twice, 104 s of it
-    Atlantis's batch kernel). The traced and search versions are left to the tests: `deepsim
-    warmup`'s everything would compile ~100 s of DEEPFALL versions no test needs (measured:
-    the suite took 11 min 34 s that way against 10 min 34 s without). Only rulesets
-    without a cache entry are compiled, so a warm cache costs nothing; a failing warm-up
-    is reported and the tests go on (they compile what they need)."""
+    Atlantis's batch kernel). The quick tier's traced versions are left to its tests:
+    `deepsim warmup`'s everything would compile ~100 s of DEEPFALL versions no quick test
+    needs (measured: the suite took 11 min 34 s that way against 10 min 34 s without).
+    A session with the slow tests (`make test-slow`, `make test-all`) compiles, besides,
+    the parts of the rulesets that list them (`warm_parts`: DEEPFALL's batch and traced
+    kernels, each with its search versions), which its tests play and the CI recipe's test
+    compiles in two processes of its own (measured cold: the search bot's traced kernel,
+    72 s of CPU, compiled twice at once). Only what is not in the cache is compiled, so a
+    warm cache costs nothing; a failing warm-up is reported and the tests go on (they
+    compile what they need)."""
     config = session.config
     workers = getattr(config.option, "numprocesses", None) or 0
     if (hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2
@@ -78,24 +88,31 @@ def pytest_sessionstart(session):
         return
     from deepsim import jitcache, warmup
 
+    slow = _selects_slow(config)
     # the quick look first: importing every ruleset to ask would delay a warm suite's start
     built_in = sorted(p.parent.name for p in
                       (config.rootpath / "deepsim" / "rulesets").glob("*/ruleset.py"))
-    if all(warmup.package_cached(f"deepsim.rulesets.{name}") for name in built_in):
+    if not slow and all(warmup.package_cached(f"deepsim.rulesets.{name}")
+                        for name in built_in):
         return
     from deepsim.rulesets import get, playable
 
-    rulesets = [get(name) for name in playable()]
-    parts = [warmup.run_part(rs) for rs in rulesets
-             if jitcache.can_warm(rs) and warmup.cached(rs) is False]
+    parts = []
+    for rs in (get(name) for name in playable()):
+        if not jitcache.can_warm(rs):
+            continue
+        whole = warmup.parts_of(rs) if slow and getattr(rs, "warm_parts", None) else []
+        if whole:            # its parts hold the batch kernel too
+            parts += [p for p in whole if not warmup.warmed(p)]
+        elif warmup.cached(rs) is False:
+            parts.append(warmup.run_part(rs))
     if not parts:
         return
     tr = config.pluginmanager.get_plugin("terminalreporter")
     say = tr.write_line if tr is not None else print
     plan = warmup.plan(parts, min(workers, warmup.available_cores()))
-    say(f"numba's cache of these sources ({jitcache.cache_dir()}) has no kernels of "
-        f"{', '.join(p.ruleset for p in parts)}: compiling their batch kernels first, in "
-        f"{len(plan.groups)} processes:")
+    say(f"numba's cache of these sources ({jitcache.cache_dir()}) lacks kernels the tests "
+        f"play: compiling {len(parts)} first, in {len(plan.groups)} processes:")
     t0 = time.perf_counter()
 
     def done(r):

@@ -53,8 +53,9 @@ def test_a_run_part_is_the_default_batch_kernel_and_has_a_key_of_its_own(monkeyp
     assert len({p.key, Part("x", None, "X").key, Part("x", "run", "X").key}) == 3
 
 
-def test_compile_part_passes_what_to_compile(monkeypatch):
+def test_compile_part_passes_what_to_compile(monkeypatch, tmp_path):
     calls = []
+    monkeypatch.setattr("deepsim.jitcache.cache_dir", lambda: tmp_path)
 
     def warm(rs, prepared, *, trace, part, on_compile):
         calls.append((rs, trace, part))
@@ -62,9 +63,16 @@ def test_compile_part_passes_what_to_compile(monkeypatch):
 
     monkeypatch.setattr("deepsim.jitcache.warm", warm)
     monkeypatch.setattr("deepsim.rulesets.get", lambda name: name)
-    for part in (Part("x", None, "X"), Part("x", "trace", "X"), Part("x", None, "X", trace=False)):
+    parts = (Part("x", None, "X"), Part("x", "trace", "X"), Part("x", None, "X", trace=False))
+    for part in parts:
+        assert not warmup.warmed(part)
         warmup.compile_part(part)
     assert calls == [("x", True, None), ("x", True, "trace"), ("x", False, None)]
+    # each part is marked as warmed in the cache of these sources, and only that part
+    assert all(warmup.warmed(p) for p in parts)
+    assert not warmup.warmed(Part("x", "run", "X")) and not warmup.warmed(Part("y", None, "Y"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == \
+        ["warmed-x", "warmed-x-at-run", "warmed-x-trace"]
 
 
 def test_cached_looks_for_an_index_of_the_rulesets_package(tmp_path, monkeypatch):

@@ -407,22 +407,44 @@ def _edge_expectations(tmp_path, ref_games: int) -> tuple[list[Expectation], dic
     return out, bounds
 
 
-def _false_fail_rate(tmp_path, expectations, seeds, max_games, min_games, alpha=0.05,
-                     naive=False):
+class _ReplayedChunks:
+    """``RULESET`` with each chunk's frames kept: the controlled and the naive procedure
+    judge the very same games of a seed (they differ only in their per-look alphas), so
+    the second replays the first's chunks instead of playing them again."""
+
+    def __init__(self, ruleset):
+        self._ruleset, self._chunks = ruleset, {}
+
+    def __getattr__(self, name):
+        return getattr(self._ruleset, name)
+
+    def run_chunk(self, prepared, start, count):
+        key = (int(prepared.scenario["seed"]), start, count)
+        if key not in self._chunks:
+            self._chunks[key] = self._ruleset.run_chunk(prepared, start, count)
+        return self._chunks[key]
+
+
+def _false_fail_rate(tmp_path, expectations, seeds, max_games, min_games, alpha=0.05):
+    """How many ``seeds`` false-fail under the sequential procedure, and under the naive
+    one (the family alpha spent in full at every look), on the same games: (fails, naive)."""
     from deepsim.rulesets.deepfall import RULESET
 
     base = runner.load_scenario(scenario(tmp_path, expect="", name="seeds.yaml"))
     looks = schedule(max_games, min_games)
     k = len(expectations)
-    alphas = [alpha * k] * len(looks) if naive else look_alphas(looks, max_games, alpha)
-    fails = 0
+    procedures = {"controlled": look_alphas(looks, max_games, alpha),
+                  "naive": [alpha * k] * len(looks)}
+    fails = dict.fromkeys(procedures, 0)
     for s in seeds:
         prep = RULESET.prepare(dict(base, seed=int(s)), source="seeds.yaml")
-        res = check_prepared(RULESET, prep, expectations, source="seeds.yaml", lines={},
-                             looks=looks, alphas=alphas, alpha=alpha, sequential=True,
-                             spending="pocock", overrides=[])
-        fails += res.exit_code == EXIT_FAIL
-    return fails
+        games = _ReplayedChunks(RULESET)         # this seed's games, played once
+        for name, alphas in procedures.items():
+            res = check_prepared(games, prep, expectations, source="seeds.yaml", lines={},
+                                 looks=looks, alphas=alphas, alpha=alpha, sequential=True,
+                                 spending="pocock", overrides=[])
+            fails[name] += res.exit_code == EXIT_FAIL
+    return fails["controlled"], fails["naive"]
 
 
 def _assert_rate(fails, n, alpha):
@@ -436,9 +458,8 @@ def test_false_fail_rate_quick(tmp_path):
     (95% intervals at every look) the same seeds false-fail often, so the test can see one."""
     exps, _ = _edge_expectations(tmp_path, 40_000)
     seeds = range(100, 140)
-    fails = _false_fail_rate(tmp_path, exps, seeds, 800, 200)
+    fails, naive = _false_fail_rate(tmp_path, exps, seeds, 800, 200)
     _assert_rate(fails, len(seeds), 0.05)
-    naive = _false_fail_rate(tmp_path, exps, seeds, 800, 200, naive=True)
     assert naive > fails
 
 
@@ -449,8 +470,7 @@ def test_false_fail_rate_many_seeds(tmp_path):
     400; the naive procedure, 95% intervals at every look, 147 of 400)."""
     exps, _ = _edge_expectations(tmp_path, 200_000)
     seeds = range(1000, 1400)
-    fails = _false_fail_rate(tmp_path, exps, seeds, 2000, 250)
-    naive = _false_fail_rate(tmp_path, exps, seeds, 2000, 250, naive=True)
+    fails, naive = _false_fail_rate(tmp_path, exps, seeds, 2000, 250)
     print(f"\nfalse fails: {fails}/{len(seeds)} controlled, {naive}/{len(seeds)} naive")
     _assert_rate(fails, len(seeds), 0.05)
     assert naive > fails
