@@ -12,6 +12,25 @@ from deepsim import warmup
 from deepsim.warmup import Part, plan
 
 
+def test_the_plan_leaves_the_busiest_process_the_least_to_do():
+    # make test's six batch kernels, as compiled cold (CPU s): longest first onto the least
+    # loaded process gives 121 + 62 + 7 | 110 + 79 + 48 = 190 | 237; the best is 220
+    cpu = {"rivals": 121.0, "atlantis": 110.0, "abyss": 79.0, "deepfall": 62.0,
+           "rove": 48.0, "bank": 7.0}
+    parts = [Part(name, None, name, s, trace=False) for name, s in cpu.items()]
+    p = plan(parts, 2)
+    loads = sorted(sum(x.estimate_cpu_s for x in g) for g in p.groups)
+    assert loads == [207.0, 220.0]
+    assert sorted(x.key for g in p.groups for x in g) == sorted(x.key for x in parts)
+    # too many parts to try every assignment: longest first, each onto the least loaded
+    many = [Part(f"r{i}", None, f"R{i}", float(i)) for i in range(1, 21)]
+    p = plan(many, 2)
+    loads = sorted(sum(x.estimate_cpu_s for x in g) for g in p.groups)
+    assert sum(loads) == 210.0 and loads[1] - loads[0] <= 20.0
+    assert sorted(x.key for g in p.groups for x in g) == sorted(x.key for x in many)
+    assert plan([], 2).groups == []
+
+
 def test_the_plan_puts_the_longest_parts_first_on_the_least_loaded_process():
     parts = [Part("a", "run", "A batch", 60.0), Part("a", "trace", "A traced", 130.0),
              Part("b", None, "B", 90.0), Part("c", None, "C", 20.0)]

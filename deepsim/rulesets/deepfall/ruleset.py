@@ -215,9 +215,10 @@ class DeepfallRuleset(KernelRuleset):
     #: ``deepsim warmup``, which compiles every version, takes ~2x); the first-run status
     #: announces it until this machine has timed its own; "part:run" and "part:trace"
     #: ``deepsim warmup``'s two parts (both versions of each), measured with an empty
-    #: cache on 5 December: 131 s and 208 s
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 75.0, "all": 230.0,
-                                                      "part:run": 130.0, "part:trace": 210.0}
+    #: cache on 5 December: 131 s and 208 s; on 6 December (after the trace rows became a
+    #: called function) "run" 58-63 s and the traced kernels 103 s + 81-90 s
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 60.0, "all": 165.0,
+                                                      "part:run": 130.0, "part:trace": 185.0}
 
     #: batch games and traced games share no compiled turn (a quiet state and a traceable
     #: one are different numba types): ``deepsim warmup`` compiles them in parallel

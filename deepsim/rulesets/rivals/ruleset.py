@@ -65,7 +65,7 @@ class RivalsRuleset(KernelRuleset):
     report_seats_columns = tuple(c for c in SEATS_COLUMNS if c not in ("game",))
     #: cold compile, CPU seconds on a 2-core machine (docs/performance.md, "Rivals"; the
     #: trace entry point adds ~11 s to "all")
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 130.0, "all": 140.0}
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 125.0, "all": 135.0}
 
     # ---- prepare ------------------------------------------------------------------------
 

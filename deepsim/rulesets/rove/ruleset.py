@@ -92,7 +92,7 @@ class RoveRuleset(KernelRuleset):
     report_options = COOP_OPTIONS
     report_seats_columns = ("class", "damage_dealt", "damage_taken", "kills", "downs",
                             "raves", "rallies", "augments_met")
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 60.0, "all": 75.0}
+    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 50.0, "all": 65.0}
     max_trace_events = 100_000
 
     def placeholder_paths(self) -> list[str]:
