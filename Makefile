@@ -23,7 +23,7 @@ $(VENV)/bin/python:
 
 # Reinstall whenever pyproject.toml changes. pip byte-compiles what it installs on one core
 # (35 of its 78 s on a fresh clone); --no-compile and then compileall on every core leaves
-# the same .pyc files in 62 s (PIP_COMPILE: an installed copy's modules as bytecode)
+# the same .pyc files in 65 s (PIP_COMPILE: an installed copy's modules as bytecode)
 PIP_INSTALL := $(VENV)/bin/python -m pip install --no-compile
 PIP_COMPILE := $(VENV)/bin/python -m compileall -q -q -j 0 \
 	"$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
@@ -37,12 +37,13 @@ run: $(STAMP)
 
 # The documentation site: mkdocs-material from docs/ (mkdocs.yml) into site/ (not in
 # git), --strict (a broken link or reference fails), offline (no fonts or scripts from
-# other hosts: open site/index.html from disk). Installs the docs extra on first use.
+# other hosts: open site/index.html from disk). Installs the docs extra on first use, with
+# the dev one (one pip run where neither is installed yet: .ci/run's first step).
 DOCS_STAMP := $(VENV)/.installed-docs
-$(DOCS_STAMP): pyproject.toml $(STAMP)
+$(DOCS_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PIP_INSTALL) -e '.[dev,docs]'
 	$(PIP_COMPILE)
-	touch $(DOCS_STAMP)
+	touch $(STAMP) $(DOCS_STAMP)
 
 docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
