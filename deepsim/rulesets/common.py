@@ -205,7 +205,8 @@ class Overrides:
 
 def merge_overrides(scenario_overrides: dict, sets: Sequence[str] | None, *, source: str,
                     lines: dict[str, int]) -> Overrides:
-    """Merge a scenario's ``overrides:`` (first) with ``--set path=value`` strings.
+    """Merge a scenario's ``overrides:`` (first) with ``--set path=value`` strings, in the
+    order given (a path given twice is applied at its last place).
 
     Raises
     ------
@@ -216,6 +217,11 @@ def merge_overrides(scenario_overrides: dict, sets: Sequence[str] | None, *, sou
     keys = []
     for o in sets or []:
         k, v = parse_override(o)
+        # applied in order, the last wins: a path given again moves to the end, after the
+        # overrides between (``--set turn.hand_size=5 --set turn=... --set
+        # turn.hand_size=1`` sets 1 under the new ``turn``; kept at its first place, the
+        # new ``turn`` overwrote it)
+        merged.pop(k, None)
         merged[k] = v
         keys.append(k)
     src = source if not sets else f"{source} / --set"

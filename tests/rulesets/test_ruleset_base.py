@@ -108,3 +108,19 @@ def test_parameters_flag_placeholder_data():
     assert "dungeon.floor_weights.1" in flagged
     rows = [{"path": "a.b"}, {"path": "a.bc"}, {"path": "a"}]
     assert [r["placeholder"] for r in mark_placeholders(rows, ["a.b"])] == [True, False, False]
+
+
+def test_set_overrides_apply_in_the_order_given_the_last_wins():
+    from deepsim.params import apply_overrides
+    from deepsim.rulesets.common import merge_overrides
+
+    base = {"turn": {"hand_size": 5, "moves": 2}, "maw": {"steps": 3}}
+    paths = {"turn.hand_size": 5, "turn.moves": 2, "maw.steps": 3}
+    ov = merge_overrides({"turn.hand_size": 4, "maw.steps": 1},
+                         ["turn.hand_size=6", "turn={hand_size: 7, moves: 1}",
+                          "turn.hand_size=8", "maw.steps=2"], source="s.yaml", lines={})
+    # a path given again is applied at its last place, after the whole turn that came
+    # between (at its first place, the whole turn overwrote it: 7, not 8)
+    assert list(ov.merged) == ["turn", "turn.hand_size", "maw.steps"]
+    out = apply_overrides(base, ov.merged, valid_paths=paths, source="s.yaml")
+    assert out == {"turn": {"hand_size": 8, "moves": 1}, "maw": {"steps": 2}}
