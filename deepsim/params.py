@@ -79,6 +79,28 @@ def parse_override(text: str) -> tuple[str, Any]:
     return path, value
 
 
+def later_wins(*layers: Mapping[str, Any] | Sequence[str]) -> dict[str, Any]:
+    """Override layers merged in order into one ``{dotted path: value}`` mapping, as
+    :func:`apply_overrides` applies them: each layer a mapping or ``path=value`` strings
+    (``--set``); a path given again is moved to its last place, so it is applied after
+    every override between (``a.b=1``, ``a={b: 2}``, ``a.b=3`` gives ``b`` 3; kept at
+    its first place, the mapping overwrote it).
+
+    Raises
+    ------
+    InputError
+        A string that is not ``path=value``.
+    """
+    out: dict[str, Any] = {}
+    for layer in layers:
+        items = (layer.items() if isinstance(layer, Mapping)
+                 else (parse_override(o) for o in layer))
+        for path, value in items:
+            out.pop(path, None)
+            out[path] = value
+    return out
+
+
 def apply_overrides(data: dict, overrides: dict[str, Any] | list[str], *,
                     valid_paths: dict[str, Any], source: str,
                     lines: dict[str, int] | None = None) -> dict:

@@ -10,7 +10,7 @@ import yaml
 
 from deepsim.atomic import atomic_write_text, deferred_sigint
 from deepsim.balance.levers import Lever
-from deepsim.params import parse_override
+from deepsim.params import later_wins
 from deepsim.runfolders import write_parquet
 from deepsim.tune.grid import format_value
 from deepsim.tune.tune import overrides_yaml
@@ -22,13 +22,9 @@ PATH_KEYS = ("extends", "faction_bots")
 
 
 def merged_overrides(player, point: dict) -> dict:
-    """The scenario's own overrides, then ``--set``, then the patch (later wins)."""
-    merged = dict(player.scenario_overrides)
-    for item in player.sets:
-        k, v = parse_override(item)
-        merged[k] = v
-    merged.update(point)
-    return merged
+    """The scenario's own overrides, then ``--set``, then the patch, in that order
+    (``params.later_wins``: a path given again is applied at its last place)."""
+    return later_wins(player.scenario_overrides, player.sets, point)
 
 
 def patched_scenario(scenario_path: Path, out_dir: Path, overrides: dict, name: str) -> str:

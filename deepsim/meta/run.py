@@ -16,7 +16,7 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_t
 from deepsim.errors import InputError
 from deepsim.meta.budget import DEFAULT_GAMES, DEFAULT_ROOT, DEFAULT_TRIALS, FILES
 from deepsim.meta.rounds import EVAL_OFFSET, MetaRun, play_rounds
-from deepsim.params import parse_override
+from deepsim.params import later_wins
 from deepsim.respond.play import Field
 from deepsim.respond.search import Settings, resolve_factions
 from deepsim.runfolders import check_out, machine, make_out, utc_now, write_parquet
@@ -87,7 +87,7 @@ def run_meta(scenario_path: Path | str, *, rounds: int, factions: list[str] | No
     t0 = time.perf_counter()
     fld = Field(scenario_path, seed=seed, sets=sets, threads=threads, backend=backend)
     names = resolve_factions(fld, factions, every or not factions)
-    overrides = dict(parse_override(s) for s in (sets or []))
+    overrides = later_wins(sets or [])
     out_dir = make_out(out, name=f"{fld.name}-meta", force=force, root=root, owned=FILES)
     confirm_games = settings.confirm_games or 10 * settings.games
     info: dict[str, Any] = {

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from deepsim.errors import InputError
 from deepsim.params import (
     apply_overrides,
+    later_wins,
     leaf_paths,
     load_yaml,
     nearest,
@@ -213,17 +214,10 @@ def merge_overrides(scenario_overrides: dict, sets: Sequence[str] | None, *, sou
     InputError
         A ``--set`` that is not ``path=value``.
     """
-    merged = dict(scenario_overrides)
-    keys = []
-    for o in sets or []:
-        k, v = parse_override(o)
-        # applied in order, the last wins: a path given again moves to the end, after the
-        # overrides between (``--set turn.hand_size=5 --set turn=... --set
-        # turn.hand_size=1`` sets 1 under the new ``turn``; kept at its first place, the
-        # new ``turn`` overwrote it)
-        merged.pop(k, None)
-        merged[k] = v
-        keys.append(k)
+    # applied in order, the last wins (params.later_wins: ``--set turn.hand_size=5 --set
+    # turn=... --set turn.hand_size=1`` sets 1 under the new ``turn``)
+    merged = later_wins(scenario_overrides, sets or [])
+    keys = [parse_override(o)[0] for o in sets or []]
     src = source if not sets else f"{source} / --set"
     return Overrides(merged, keys, source, src, override_lines(lines, keys))
 

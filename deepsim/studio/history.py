@@ -67,14 +67,11 @@ def export_sets(entry: dict) -> str:
 def export_scenario(folder: Path, entry: dict) -> str:
     """The entry as a scenario file: its scenario with ``overrides:`` holding its numbers,
     its seed and game count (YAML text)."""
-    from deepsim.params import parse_override
+    from deepsim.params import later_wins
     from deepsim.studio.catalog import inside
     src = inside(folder, entry["scenario"])
     data = yaml.safe_load(src.read_text(encoding="utf-8")) or {}
-    overrides = dict(data.get("overrides") or {})
-    for s in entry.get("sets") or []:
-        path, value = parse_override(s)
-        overrides[path] = value
+    overrides = later_wins(data.get("overrides") or {}, entry.get("sets") or [])
     data["name"] = f"{data.get('name', 'scenario')}-{entry['id']}"
     data["games"], data["seed"] = int(entry["games"]), int(entry["seed"])
     data["chunk_size"] = min(int(data.get("chunk_size") or entry["games"]), int(entry["games"]))

@@ -314,13 +314,9 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
                          f"({space.describe()}): the optimum may lie beyond it; widen the "
                          "range if the rules allow")
     base_val = baseline_value.value if baseline_value is not None else math.nan
-    merged = dict(player.scenario_overrides)
-    for item in sets:
-        k, v = item.split("=", 1)
-        from deepsim.params import parse_override
+    from deepsim.params import later_wins
 
-        merged[k.strip()] = parse_override(item)[1]
-    merged.update(best)
+    merged = later_wins(player.scenario_overrides, sets, best)
     header = [(f"deepsim tune {player.name}: {obj.text} {base_val:.4g} (defaults) -> "
                f"{best_row['value']:.4g} (trial {int(best_row['trial'])} of {trials}), "
                f"{player.games:,} games of seed {player.seed} per trial"),

@@ -124,3 +124,15 @@ def test_set_overrides_apply_in_the_order_given_the_last_wins():
     assert list(ov.merged) == ["turn", "turn.hand_size", "maw.steps"]
     out = apply_overrides(base, ov.merged, valid_paths=paths, source="s.yaml")
     assert out == {"turn": {"hand_size": 8, "moves": 1}, "maw": {"steps": 2}}
+
+
+def test_later_wins_merges_layers_in_order():
+    from deepsim.params import later_wins
+
+    # what balance writes (the scenario's overrides, --set, the patch) and tune, meta and
+    # the studio merge the same way: a path given again goes to its last place
+    merged = later_wins({"turn.hand_size": 4, "turn": {"hand_size": 5}},
+                        ["maw.steps=2", "turn.hand_size=6"], {"maw.steps": 3})
+    assert list(merged.items()) == [("turn", {"hand_size": 5}), ("turn.hand_size", 6),
+                                    ("maw.steps", 3)]
+    assert later_wins() == {} and later_wins([]) == {}
