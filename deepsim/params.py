@@ -79,10 +79,10 @@ def parse_override(text: str) -> tuple[str, Any]:
     return path, value
 
 
-def later_wins(*layers: Mapping[str, Any] | Sequence[str]) -> dict[str, Any]:
+def later_wins(*layers: Mapping[str, Any] | Sequence[str | tuple[str, Any]]) -> dict[str, Any]:
     """Override layers merged in order into one ``{dotted path: value}`` mapping, as
-    :func:`apply_overrides` applies them: each layer a mapping or ``path=value`` strings
-    (``--set``); a path given again is moved to its last place, so it is applied after
+    :func:`apply_overrides` applies them: each layer a mapping, or ``path=value`` strings
+    (``--set``) or ``(path, value)`` pairs; a path given again is moved to its last place, so it is applied after
     every override between (``a.b=1``, ``a={b: 2}``, ``a.b=3`` gives ``b`` 3; kept at
     its first place, the mapping overwrote it).
 
@@ -94,7 +94,7 @@ def later_wins(*layers: Mapping[str, Any] | Sequence[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for layer in layers:
         items = (layer.items() if isinstance(layer, Mapping)
-                 else (parse_override(o) for o in layer))
+                 else (parse_override(o) if isinstance(o, str) else o for o in layer))
         for path, value in items:
             out.pop(path, None)
             out[path] = value

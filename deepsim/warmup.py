@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import product
 
 #: CPU seconds assumed for a part never compiled here and without an estimate
 UNKNOWN_S = 60.0
@@ -112,7 +113,7 @@ def plan(parts: list[Part], processes: int) -> Plan:
     if n ** len(parts) <= EXACT_PLANS:
         best, best_key = None, None
         # the first part always goes to process 0: the processes are interchangeable
-        for rest in _assignments(len(parts) - 1, n):
+        for rest in product(range(n), repeat=len(parts) - 1):
             who = (0, *rest)
             if len(set(who)) < n:
                 continue                       # every process gets something
@@ -136,13 +137,6 @@ def plan(parts: list[Part], processes: int) -> Plan:
     for g in groups:
         g.sort(key=lambda p: rank[p])
     return Plan(list(parts), [g for g in groups if g])
-
-
-def _assignments(count: int, processes: int):
-    """Every tuple of ``count`` process indices below ``processes``."""
-    from itertools import product
-
-    return product(range(processes), repeat=count)
 
 
 def run_part(ruleset) -> Part:

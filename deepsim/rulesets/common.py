@@ -216,8 +216,9 @@ def merge_overrides(scenario_overrides: dict, sets: Sequence[str] | None, *, sou
     """
     # applied in order, the last wins (params.later_wins: ``--set turn.hand_size=5 --set
     # turn=... --set turn.hand_size=1`` sets 1 under the new ``turn``)
-    merged = later_wins(scenario_overrides, sets or [])
-    keys = [parse_override(o)[0] for o in sets or []]
+    pairs = [parse_override(o) for o in sets or []]
+    merged = later_wins(scenario_overrides, pairs)
+    keys = [k for k, _ in pairs]
     src = source if not sets else f"{source} / --set"
     return Overrides(merged, keys, source, src, override_lines(lines, keys))
 

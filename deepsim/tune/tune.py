@@ -40,6 +40,7 @@ from deepsim.atomic import atomic_write_bytes, atomic_write_json, atomic_write_t
 from deepsim.errors import InputError
 from deepsim.measure.spec import target_of
 from deepsim.output import read_manifest, read_run
+from deepsim.params import later_wins
 from deepsim.report.load import schema_names
 from deepsim.runfolders import (
     DEFAULT_TUNES_ROOT,
@@ -314,8 +315,6 @@ def run_tune(scenario_path: Path | str, params: list[str], *, objective: str | N
                          f"({space.describe()}): the optimum may lie beyond it; widen the "
                          "range if the rules allow")
     base_val = baseline_value.value if baseline_value is not None else math.nan
-    from deepsim.params import later_wins
-
     merged = later_wins(player.scenario_overrides, sets, best)
     header = [(f"deepsim tune {player.name}: {obj.text} {base_val:.4g} (defaults) -> "
                f"{best_row['value']:.4g} (trial {int(best_row['trial'])} of {trials}), "
