@@ -10,8 +10,9 @@ Every function takes the game state ``st`` and the data ``dat`` (the bundles of
 :mod:`deepsim.rulesets.deepfall.board`), then the seat ``p`` and what else it needs. Where
 to find a rule:
 
-- a game: :func:`play_game` = :func:`setup` (§3), then :func:`play_rest`: rounds
+- a game: :func:`play_block` (one game a row) = :func:`setup` (§3), then rounds
   (:func:`play_rounds`, §6) of turns and the Maw, then :func:`end_game` (§1);
+  :func:`play_rest` plays a search bot's look-ahead to the end the same way;
 - a turn (§6A, the steps of §10's quick reference): :func:`turn_start` (production, A24),
   :func:`step1_roll`, :func:`step2_press_on`, :func:`step3_dread`, :func:`step4_spend`
   (:func:`move`, :func:`try_claim`, :func:`loot`, :func:`recruit`), :func:`step5_exit`
@@ -1475,7 +1476,7 @@ def setup(st, dat):
     g[GS_TURN_I] = -1
 
 
-# forceinline, not inline="always": inlined in numba IR into play_rounds and play_game,
+# forceinline, not inline="always": inlined in numba IR into play_rounds and play_block,
 # its EV_ROUND event was counted but its row left zero in traced games (numba 0.68, the
 # events.emit overload inlined two levels down; tests/rulesets/deepfall/test_rules_deepfall.py caught it)
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -1505,7 +1506,7 @@ def play_rounds(st, dat, stop_turns):
     stands until Floor 1 collapses or the round cap (A39), or until ``stop_turns``
     player-turns have been played in all (-1: no stop), or before the turn of a seat whose
     bot searches (``rollouts`` > 0) while the state's ``GS_SEARCH`` is on (the game itself,
-    not a rollout: :func:`play_game` plays that turn with :func:`search_turn`). Returns True
+    not a rollout: :func:`play_block` plays that turn with :func:`search_turn`). Returns True
     when the game is over.
     """
     g = st.g
@@ -1522,7 +1523,7 @@ def play_rounds(st, dat, stop_turns):
                 return False
             p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % n
             if g[GS_SEARCH] != 0 and knobs_of(st, dat, p)[K_ROLLOUTS] > 0.5:
-                return False        # a search bot's turn: play_game plays it (search_turn)
+                return False        # a search bot's turn: play_block plays it (search_turn)
             g[GS_TURN_I] += 1
             play_turn(st, dat, p)
         maw_phase(st, dat)
@@ -1937,38 +1938,13 @@ def search_turn(st, scr, work, dat, p):
     turn_part(st, dat, p, np.int64(STEP_EXIT), np.int64(STEP_EXIT))
 
 
-# Compile time (docs/performance.md): the per-turn functions below play_game are forceinline
-# (compiled once, inlined by LLVM), and so are the bots' decisions and the larger turn
-# helpers (try_claim, cash_out, last_stand_price, draw_hand). play_game itself stays a
-# function of its own: inlining it in numba IR into play_block saved ~1 s of compile but
-# measured ~1.5% fewer games/s.
-@njit(cache=True, _nrt=False)
-def play_game(seed, game, st, scr, work, dat, trace):
-    """Play game number ``game`` of the run ``seed`` in state ``st`` (its counters hold the
-    game's output row afterwards; :func:`write_row`). ``trace`` 1 fills ``st.ev`` (a
-    state from board.new_state; in a board.new_quiet_state state nothing is traced).
-    ``scr`` is a quiet scratch state for the search bots' rollouts and ``work`` their
-    float64[SEARCH_WORK] work array; ``scr`` None compiles and plays the game without
-    the search bot (every seat plays its heuristic: only for data where
-    :func:`searches` is False).
-
-    The game depends only on (seed, game): its stream key is ``game_key(seed, game)``, its
-    rollouts' keys come from ``rollout_key(seed, game, decision, rollout)``.
-    """
-    reset(st, seed, game, trace)
-    setup(st, dat)
-    g = st.g
-    # scr None: no seat searches (searches(dat) is False) and play_rounds plays every turn;
-    # numba prunes the `scr is None` branches on the type of scr, so the search code is
-    # compiled only where it is used
-    if scr is None:
-        g[GS_SEARCH] = 0
-    while not play_rounds(st, dat, -1):
-        if scr is not None:
-            p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
-            g[GS_TURN_I] += 1
-            search_turn(st, scr, work, dat, p)
-    end_game(st, dat)
+# Compile time (docs/performance.md): the per-turn functions below play_block are
+# forceinline (compiled once, inlined by LLVM), and so are the bots' decisions and the
+# larger turn helpers (try_claim, cash_out, last_stand_price, draw_hand). A game's body is
+# written in play_block itself, not called: numba links a callee's whole module into its
+# caller's and optimises and emits it again, so a play_game function between play_block
+# and the turns cost one more O3 and machine code of the whole game (10-12 s of the cold
+# compile, every entry point).
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1999,23 +1975,55 @@ def play_block(seed, games, lo, hi, dat, tab, st, scr):
     """Play games ``games[lo] .. games[hi-1]`` of run ``seed`` into rows ``lo .. hi-1`` of
     the tables ``tab`` (board.Tables); ``games``: int64 game indices, one per row.
 
-    One thread's share of :func:`play_listed` (it releases the GIL). ``st`` is the quiet
-    state (board.new_quiet_state) the block's games are played in, each game resetting it:
-    batch games are never traced, and no trace code is compiled here. ``scr`` is None when
-    no seat's bot searches (:func:`searches`), else a quiet scratch state for the search
-    bots' rollouts; with None the search bot is not compiled (see :func:`play_game`).
+    A game: ``reset`` (its stream key is ``game_key(seed, game)``, its rollouts' keys come
+    from ``rollout_key(seed, game, decision, rollout)``), :func:`setup` (§3), rounds
+    (:func:`play_rounds`, §6) with a searching seat's turns played by
+    :func:`search_turn`, then :func:`end_game` (§1); :func:`write_row` copies its
+    counters into row r, and ``st`` holds the last game's state afterwards.
+
+    One thread's share of :func:`play_listed` (it releases the GIL). ``st`` is the state
+    the block's games are played in, each game resetting it: a quiet state
+    (board.new_quiet_state) for batch games, where no trace code is compiled, or one
+    that can be traced (board.new_state, :func:`trace_game`), whose event buffer each
+    game fills. ``scr`` is None when no seat's bot searches (:func:`searches`), else a
+    quiet scratch state for the search bots' rollouts; numba prunes the ``scr is None``
+    branches on the type of ``scr``, so with None the search bot is not compiled.
     """
-    work = np.zeros(SEARCH_WORK)
+    work = np.zeros(SEARCH_WORK)        # the search's float64[SEARCH_WORK] work array
+    trace = np.int64(1) if st.ev.shape[0] > 0 else np.int64(0)
     for r in range(lo, hi):
-        play_game(seed, games[r], st, scr, work, dat, np.int64(0))
+        reset(st, seed, games[r], trace)
+        setup(st, dat)
+        g = st.g
+        if scr is None:
+            g[GS_SEARCH] = 0
+        while not play_rounds(st, dat, -1):
+            if scr is not None:
+                p = (g[GS_ROUND] - 1 + g[GS_TURN_I]) % g[GS_N]   # a search bot's turn
+                g[GS_TURN_I] += 1
+                search_turn(st, scr, work, dat, p)
+        end_game(st, dat)
         write_row(st, tab, r)
+
+
+def play_game(seed, game, st, scr, dat):
+    """Play game number ``game`` of the run ``seed`` in state ``st`` (:func:`play_block`
+    for that one game): afterwards ``st`` holds the game's state and its counters (the
+    game's row, :func:`write_row`), and a state from board.new_state its events in
+    ``st.ev``; ``scr`` as in :func:`play_block`. Returns the game's tables (board.Tables,
+    one row).
+    """
+    tab = new_tables(1)
+    play_block(np.int64(seed), np.array([game], np.int64), np.int64(0), np.int64(1), dat,
+               tab, st, scr)
+    return tab
 
 
 def searches(dat) -> bool:
     """True when a seat of the scenario in ``dat`` (board.Data) may play a bot that searches
     (knob ``rollouts`` > 0): a bot profile a seat is given (``seat_spec``), may draw
     (``bot_pool``) or its company imposes (``fmix``). The batch and trace entry points
-    compile the search bot only then (:func:`play_game`)."""
+    compile the search bot only then (:func:`play_block`)."""
     rows = {int(b) for b in np.asarray(dat.bot_pool).ravel()}
     rows |= {int(b) for b in np.asarray(dat.seat_spec)[:, 2] if b >= 0}
     rows |= {int(b) for b in np.asarray(dat.fmix)[:, 0, :].ravel() if b >= 0}
@@ -2100,26 +2108,10 @@ def trace_game(seed, game, max_events, dat):
         raise ValueError(f"max_events must be in 0 .. {TRACE_EVENTS}, got {max_events}")
     st = new_state()
     scr = new_quiet_state() if searches(dat) else None
-    gi, gf, si, sf = play_traced(np.int64(seed), np.int64(game), st, scr, dat)
+    # the batch's entry point, compiled for a state that can be traced
+    tab = play_game(seed, game, st, scr, dat)
     k = min(int(st.g[GS_EV]), int(max_events))
-    return gi, gf, si, sf, st.ev[:k].copy()
-
-
-@njit(cache=True)
-def play_traced(seed, game, st, scr, dat):
-    """:func:`trace_game` compiled: play the game traced in ``st`` (board.new_state) and
-    return its row of the tables (gi, gf, si, sf, each with one row). ``scr`` None plays
-    without the search bot's code (the data's bots do not search), else it is the quiet
-    scratch state of the search bots' rollouts (see :func:`play_block`)."""
-    tab = Tables(np.zeros((1, N_GAME_INT), np.int64), np.zeros((1, N_GAME_FLT), np.float64),
-                 np.zeros((1, MAX_SEATS, N_SEAT_INT), np.int64),
-                 np.zeros((1, MAX_SEATS, N_SEAT_FLT), np.float64))
-    work = np.zeros(SEARCH_WORK)
-    # trace as an int64 value, not a literal: one play_game per state type, not one more
-    # for a literal signature
-    play_game(seed, game, st, scr, work, dat, np.int64(1))
-    write_row(st, tab, 0)
-    return tab.gi, tab.gf, tab.si, tab.sf
+    return tab.gi, tab.gf, tab.si, tab.sf, st.ev[:k].copy()
 
 
 @njit(cache=True)

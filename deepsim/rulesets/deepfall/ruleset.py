@@ -240,7 +240,6 @@ class DeepfallRuleset(KernelRuleset):
         from deepsim.rulesets.deepfall.kernel import (
             play_block,
             play_games,
-            play_traced,
             searches,
             seat_columns,
         )
@@ -256,12 +255,14 @@ class DeepfallRuleset(KernelRuleset):
         tab = Tables(*play_games(seed, zero, zero, *args))        # empty tables
         # the search bot is compiled only for a scenario whose bots search (kernel.searches)
         for search in ((False, True) if everything else (searches(args[0]),)):
+            scr = new_quiet_state() if search else None
             if batch:
                 play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab,
-                           new_quiet_state(), new_quiet_state() if search else None)
+                           new_quiet_state(), scr)
             if traced:
-                play_traced(seed, zero, new_state(), new_quiet_state() if search else None,
-                            *args)
+                # trace_game's: the batch's entry point for a state that can be traced
+                play_block(seed, np.zeros(0, np.int64), zero, zero, *args, tab, new_state(),
+                           scr)
         if batch:
             seat_columns(tab.gi, tab.si, tab.sf)
 
@@ -308,7 +309,7 @@ class DeepfallRuleset(KernelRuleset):
     def trace(self, prepared: Prepared, game_index: int, view=None) -> list[str]:
         """Replay game ``game_index`` with the kernel's event buffer on; readable lines.
 
-        It is the same kernel code path as the batch (``play_game``), so the trace ends
+        It is the same kernel code path as the batch (``play_block``), so the trace ends
         with the Glory and winner of that game's batch row. Each line cites the rulebook
         section it applies, or ``[bot]`` with the reason for a bot's decision (trace.py);
         each round ends with the seats' Glory so far. ``view``

@@ -69,8 +69,8 @@ def test_a_copied_state_plays_on_exactly_as_the_game(mid_turn):
     whole, st, cp = new_quiet_state(), new_quiet_state(), new_quiet_state()
     checked = 0
     for game in range(12):
-        # scr None: the batch kernel's own play_game (no seat searches), already compiled
-        play_game(seed, np.int64(game), whole, None, np.zeros(K.SEARCH_WORK), dat, np.int64(0))
+        # scr None: the batch kernel (no seat searches), already compiled
+        play_game(seed, np.int64(game), whole, None, dat)
         want = _row(whole)
         turns = int(whole.g[K.GS_TURNS])
         for k in (0, 1, turns // 3, turns - 1):
@@ -111,12 +111,10 @@ def test_batch_without_the_search_code_plays_the_same_games():
     quiet, traced_st = new_quiet_state(), new_state()
     assert not traced(quiet) and not traced(traced_st)
     for game in range(40):
-        play_game(np.int64(13), np.int64(game), quiet, None, np.zeros(K.SEARCH_WORK), dat,
-                  np.int64(0))
+        play_game(np.int64(13), np.int64(game), quiet, None, dat)
         want = (gi[game:game + 1], gf[game:game + 1], si[game:game + 1], sf[game:game + 1])
         assert _same(_row(quiet), want), game
-        play_game(np.int64(13), np.int64(game), traced_st, None, np.zeros(K.SEARCH_WORK),
-                  dat, np.int64(1))
+        play_game(np.int64(13), np.int64(game), traced_st, None, dat)
         assert traced(traced_st) and traced_st.g[K.GS_EV] > 0
         assert _same(_row(traced_st), want), game
     assert quiet.ev.shape[0] == 0                   # a quiet state never holds events
@@ -148,7 +146,7 @@ def test_invariants_on_every_game_of_a_batch():
     n = 300
     tab = new_tables(n)
     for r in range(n):
-        play_game(np.int64(5), np.int64(r), st, None, np.zeros(K.SEARCH_WORK), dat, np.int64(0))
+        play_game(np.int64(5), np.int64(r), st, None, dat)
         write_row(st, tab, np.int64(r))
         for x in (st.bag, st.drawn, st.disc, st.act_cnt, st.fallen):
             assert (x >= 0).all()

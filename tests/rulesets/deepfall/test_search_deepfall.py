@@ -81,7 +81,7 @@ def test_rollouts_zero_is_the_heuristic_bit_for_bit():
 
 @njit(cache=True)
 def _agreeing_game(seed, game, st, dat):
-    """Play a game as kernel.play_game does, but with every searched decision's best set
+    """Play a game as kernel.play_block does, but with every searched decision's best set
     holding every option: the search's turn split and its fallback to the heuristic."""
     K.reset(st, seed, game, np.int64(0))
     K.setup(st, dat)
@@ -111,10 +111,11 @@ def _row(st):
 
 
 def test_the_search_capable_path_plays_a_heuristic_field_unchanged():
-    """kernel.play_game with a scratch state (the search-capable path: compiled with the
-    search bot's code) plays a field where no seat searches exactly as the batch kernel,
-    which compiles without it (``scr`` None; test_deepfall_engine.py's
-    test_batch_without_the_search_code_plays_the_same_games checks the traced path)."""
+    """kernel.play_game (play_block for one game) with a scratch state (the search-capable
+    path: compiled with the search bot's code) plays a field where no seat searches
+    exactly as the batch kernel, which compiles without it (``scr`` None;
+    test_deepfall_engine.py's test_batch_without_the_search_code_plays_the_same_games
+    checks the traced path)."""
     sc = {"name": "t-mixed", "ruleset": "deepfall", "players": [2, 3, 4, 5, 6], "seed": 13,
           "games": 1, "bots": ["random", "cautious", "balanced", "greedy", "martyr"]}
     dat = RULESET.prepare(sc, source="<test>").compiled["arrays"].kernel_data()
@@ -122,8 +123,7 @@ def test_the_search_capable_path_plays_a_heuristic_field_unchanged():
     want = K.play_games(np.int64(13), np.int64(0), np.int64(40), dat)
     st = new_quiet_state()
     for game in range(40):
-        K.play_game(np.int64(13), np.int64(game), st, new_quiet_state(),
-                    np.zeros(K.SEARCH_WORK), dat, np.int64(0))
+        K.play_game(np.int64(13), np.int64(game), st, new_quiet_state(), dat)
         got = _row(st)
         assert all(np.array_equal(x, y[game:game + 1]) for x, y in zip(got, want, strict=True)), game
 
@@ -135,8 +135,7 @@ def test_a_search_that_always_agrees_replays_the_heuristic_game():
     ds = srch.compiled["arrays"].kernel_data()
     a, b, scr = new_quiet_state(), new_quiet_state(), new_quiet_state()
     for game in range(25):
-        K.play_game(np.int64(21), np.int64(game), a, scr, np.zeros(K.SEARCH_WORK), dh,
-                    np.int64(0))
+        K.play_game(np.int64(21), np.int64(game), a, scr, dh)
         _agreeing_game(np.int64(21), np.int64(game), b, ds)
         ra, rb = _row(a), _row(b)
         ra[2][:, :, K.S_BOT] = 0
