@@ -13,8 +13,9 @@ calls ``Ruleset.warm_up`` as ``deepsim run`` does (``--trace``: as ``deepsim tra
 - ``numba:compile`` (one per function and signature compiled): inclusive and exclusive
   CPU time (exclusive: minus the compiles it triggered while typing its calls);
 - ``numba:run_pass`` (numba's compiler passes, ``--passes``): exclusive CPU time per pass,
-  summed over functions (``NativeLowering`` holds the LLVM optimisation and code
-  generation of a function's library);
+  summed over functions, and the largest passes of the costliest functions
+  (``NativeLowering`` holds the LLVM optimisation and code generation of a function's
+  library);
 - ``numba:llvm_lock`` (time inside LLVM), per function.
 
 Time is ``time.process_time()`` of the process (compiling is single-threaded), which a
@@ -79,6 +80,9 @@ class L(event.Listener):
                 parent[3] += dt
         elif kind == "numba:run_pass":
             passes[key] += dt - n_compile - n_pass
+            if cur_func:                    # the pass's own time, per function compiled
+                fp = funcs[cur_func[-1]].setdefault("passes", {})
+                fp[key] = fp.get(key, 0.0) + dt - n_compile - n_pass
             if parent:
                 parent[3] += n_compile
                 parent[4] += dt - n_compile
@@ -185,6 +189,11 @@ def main(argv: list[str] | None = None) -> None:
         print("\nnumba passes (exclusive CPU s):")
         for name, t in sorted(rec["passes"].items(), key=lambda kv: -kv[1])[:15]:
             print(f"  {name:40} {t:7.2f}")
+        print("\nthe largest passes of the five costliest functions (exclusive CPU s):")
+        for name, f in sorted(funcs.items(), key=lambda kv: -kv[1]["excl"])[:5]:
+            top = sorted(f.get("passes", {}).items(), key=lambda kv: -kv[1])[:6]
+            print(f"  {name.replace('deepsim.rulesets.', '')}: "
+                  + ", ".join(f"{k} {t:.2f}" for k, t in top))
 
 
 if __name__ == "__main__":
