@@ -82,9 +82,9 @@ def parse_override(text: str) -> tuple[str, Any]:
 def later_wins(*layers: Mapping[str, Any] | Sequence[str | tuple[str, Any]]) -> dict[str, Any]:
     """Override layers merged in order into one ``{dotted path: value}`` mapping, as
     :func:`apply_overrides` applies them: each layer a mapping, or ``path=value`` strings
-    (``--set``) or ``(path, value)`` pairs; a path given again is moved to its last place, so it is applied after
-    every override between (``a.b=1``, ``a={b: 2}``, ``a.b=3`` gives ``b`` 3; kept at
-    its first place, the mapping overwrote it).
+    (``--set``) or ``(path, value)`` pairs. A path given again is moved to its last
+    place, so it is applied after every override between (``a.b=1``, ``a={b: 2}``,
+    ``a.b=3`` gives ``b`` 3; kept at its first place, the mapping overwrote it).
 
     Raises
     ------
