@@ -255,25 +255,35 @@ def test_guide_commands_are_found_and_skips_give_a_reason(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_guide_commands_run(tmp_path, capsys):
+def test_the_guide_commands_run(tmp_path, capsys, monkeypatch):
+    """Each command of the Guide runs as typed (budgets capped), through the CLI's own
+    app in this process: a subprocess per command cost ~0.6 s of imports each, 26 times
+    (the installed ``deepsim`` script runs in tests/test_disk_errors.py, the CLI's entry
+    point in a process of its own in the conformance suite's command tests)."""
+    from typer.testing import CliRunner
+
+    from deepsim.cli import app
+
     commands, skipped = guide_commands(guide_pages())
     assert len(commands) >= 20, commands
     # each command runs in a scratch folder that sees the repository's scenarios, so the
     # runs' default output folders land there and not in the checkout
     (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
     (tmp_path / "reports").mkdir()
-    exe = str(Path(sys.executable).with_name("deepsim"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
     failed = []
     for page, line, command in commands:
         argv = capped(command)
-        res = subprocess.run([exe, *argv[1:]], check=False, cwd=tmp_path, capture_output=True,
-                             text=True,
-                             timeout=900, env={**os.environ, "COLUMNS": "80"})
-        # check and compare answer with 1 (fail / H1) and 3 (inconclusive) too
+        res = runner.invoke(app, argv[1:], env={"COLUMNS": "80"})
+        # check and compare answer with 1 (fail / H1) and 3 (inconclusive) too; an
+        # exception other than the CLI's exit is a failure whatever its code
         ok = {0, 1, 3} if argv[1] in ("check", "compare") else {0}
-        if res.returncode not in ok:
-            failed.append(f"{page}:{line}: {' '.join(argv)} -> exit {res.returncode}\n"
-                          f"{(res.stdout + res.stderr)[-1500:]}")
+        crashed = res.exception is not None and not isinstance(res.exception, SystemExit)
+        if crashed or res.exit_code not in ok:
+            failed.append(f"{page}:{line}: {' '.join(argv)} -> exit {res.exit_code}"
+                          f"{f' ({res.exception!r})' if crashed else ''}\n"
+                          f"{res.output[-1500:]}")
     message = (f"Guide commands: ran {len(commands)}, {len(failed)} failed; "
                f"{len(skipped)} blocks skipped: {'; '.join(skipped) or 'none'}")
     with capsys.disabled():         # the count shows in the test log, captured or not
