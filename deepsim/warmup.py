@@ -18,7 +18,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -195,23 +196,103 @@ def warmed(part: Part) -> bool:
     return _warmed_path(part).is_file()
 
 
+@contextmanager
+def _part_lock(part: Part) -> Iterator[None]:
+    """Hold an exclusive lock on ``part`` in numba's cache of these sources (a file beside
+    its :func:`warmed` marker) while it is compiled: another process about to compile the
+    same part (a second ``deepsim warmup`` on a shared cache, a test's :func:`ensure`)
+    waits for it, then loads what this one compiled instead of compiling it again. No
+    lock where the platform or a read-only cache has none (then both compile)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    marker = _warmed_path(part)
+    try:
+        handle = open(marker.with_name(marker.name + ".lock"), "a")  # noqa: SIM115
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def compile_part(part: Part, on_compile: Callable[[str], None] | None = None) -> PartResult:
-    """Compile (or load) one part in this process, then mark it :func:`warmed`."""
+    """Compile (or load) one part in this process, then mark it :func:`warmed`; while
+    another process compiles the same part (:func:`_part_lock`), wait for it and load."""
     from deepsim import jitcache
     from deepsim.rulesets import get
 
     rs = get(part.ruleset)
-    rep = jitcache.warm(rs, None, trace=part.trace, part=part.part, on_compile=on_compile)
-    try:
-        _warmed_path(part).touch()
-    except OSError:  # a read-only cache: the marker only saves a later check's processes
-        pass
+    with _part_lock(part):
+        rep = jitcache.warm(rs, None, trace=part.trace, part=part.part,
+                            on_compile=on_compile)
+        try:
+            _warmed_path(part).touch()
+        except OSError:  # a read-only cache: the marker only saves a later check's work
+            pass
     return PartResult(part, rep.seconds, rep.cpu_seconds, len(rep.compiled))
 
 
+def wait(ruleset: str, part: str | None = None) -> None:
+    """Wait while another process compiles one part of a ruleset's kernels (holds its
+    :func:`_part_lock`: a background warm-up), so that this process then loads it instead
+    of compiling it a second time at once; compiles nothing itself, and returns at once
+    when no process is compiling it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    from deepsim.rulesets import get
+
+    rs = get(ruleset)
+    marker = _warmed_path(Part(rs.name, part, rs.title))
+    try:
+        handle = open(marker.with_name(marker.name + ".lock"), "a")  # noqa: SIM115
+    except OSError:
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def ensure(ruleset: str, part: str | None = None) -> PartResult | None:
+    """Make sure one part of a ruleset's kernels is in numba's cache before this process
+    plays it: nothing when it is :func:`warmed`, else :func:`compile_part` here, which
+    waits first for a process compiling it already (a background warm-up) and then only
+    loads. Returns what compiling did, or None when the part was warmed.
+
+    Raises
+    ------
+    deepsim.errors.InputError
+        ``ruleset`` is not registered (``deepsim.rulesets.get``).
+    ValueError
+        ``part`` is not one of its ``warm_parts``.
+    """
+    from deepsim import jitcache
+    from deepsim.rulesets import get
+
+    rs = get(ruleset)
+    names = dict(getattr(rs, "warm_parts", {}) or {})
+    if part is not None and part not in names:
+        raise ValueError(f"{rs.title} has no warm-up part {part!r}: "
+                         f"{', '.join(names) or 'it has none'}")
+    label = f"{rs.title} kernels" + (f" for {names[part]}" if part else "")
+    p = Part(rs.name, part, label,
+             jitcache.estimate_cpu_s(rs, f"part:{part}" if part else "all"))
+    return None if warmed(p) else compile_part(p)
+
+
 def run(plan_: Plan, on_done: Callable[[PartResult], None] | None = None,
-        on_compile: Callable[[str], None] | None = None) -> list[PartResult]:
-    """Compile the plan's parts: in this process when it has one group, else one child
+        on_compile: Callable[[str], None] | None = None, *,
+        children: bool = False) -> list[PartResult]:
+    """Compile the plan's parts: in this process when it has one group (unless
+    ``children``: a background warm-up that leaves this process free), else one child
     process per group (``python -m deepsim.warmup KEY ...``), all at once; ``on_done`` is
     called as each part finishes (from a reader thread per child; calls are serialised).
 
@@ -222,7 +303,7 @@ def run(plan_: Plan, on_done: Callable[[PartResult], None] | None = None,
         every child has ended.
     """
     results: list[PartResult] = []
-    if len(plan_.groups) <= 1:
+    if len(plan_.groups) <= 1 and not children:
         for p in plan_.parts:
             r = compile_part(p, on_compile=on_compile)
             results.append(r)

@@ -74,13 +74,16 @@ def pytest_sessionstart(session):
     Atlantis's batch kernel). The quick tier's traced versions are left to its tests:
     `deepsim warmup`'s everything would compile ~100 s of DEEPFALL versions no quick test
     needs (measured: the suite took 11 min 34 s that way against 10 min 34 s without).
+
     A session with the slow tests (`make test-slow`, `make test-all`) compiles, besides,
-    the parts of the rulesets that list them (`warm_parts`: DEEPFALL's batch and traced
-    kernels, each with its search versions), which its tests play and the CI recipe's test
-    compiles in two processes of its own (measured cold: the search bot's traced kernel,
-    72 s of CPU, compiled twice at once). Only what is not in the cache is compiled, so a
-    warm cache costs nothing; a failing warm-up is reported and the tests go on (they
-    compile what they need)."""
+    the parts of the rulesets that list them (`warm_parts`: DEEPFALL's search kernel, with
+    its batch and traced ones), which its tests play and the CI recipe's test compiles in
+    processes of its own: in the background, one process per part, while the workers run
+    the tests (measured cold on 6 December: waiting for them kept one core idle for 24 of
+    96 s). A test that plays one of them first waits for it (`warmup.wait`: a lock per
+    part), so no part is compiled twice at once. Only what is not in the cache is
+    compiled, so a warm cache costs nothing; a failing warm-up is reported and the tests
+    go on (they compile what they need)."""
     config = session.config
     workers = getattr(config.option, "numprocesses", None) or 0
     if (hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2
@@ -97,30 +100,71 @@ def pytest_sessionstart(session):
         return
     from deepsim.rulesets import get, playable
 
-    parts = []
+    parts, later = [], []
     for rs in (get(name) for name in playable()):
         if not jitcache.can_warm(rs):
             continue
-        whole = warmup.parts_of(rs) if slow and getattr(rs, "warm_parts", None) else []
-        if whole:            # its parts hold the batch kernel too
-            parts += [p for p in whole if not warmup.warmed(p)]
-        elif warmup.cached(rs) is False:
+        if warmup.cached(rs) is False:
             parts.append(warmup.run_part(rs))
-    if not parts:
-        return
+        if slow and getattr(rs, "warm_parts", None):
+            later += [p for p in warmup.parts_of(rs) if not warmup.warmed(p)]
     tr = config.pluginmanager.get_plugin("terminalreporter")
     say = tr.write_line if tr is not None else print
-    plan = warmup.plan(parts, min(workers, warmup.available_cores()))
-    say(f"numba's cache of these sources ({jitcache.cache_dir()}) lacks kernels the tests "
-        f"play: compiling {len(parts)} first, in {len(plan.groups)} processes:")
-    t0 = time.perf_counter()
+    if parts:
+        plan = warmup.plan(parts, min(workers, warmup.available_cores()))
+        say(f"numba's cache of these sources ({jitcache.cache_dir()}) lacks kernels the "
+            f"tests play: compiling {len(parts)} first, in {len(plan.groups)} processes:")
+        t0 = time.perf_counter()
 
-    def done(r):
-        say(f"  {r.part.label}: {r.compiled} functions, {r.seconds:,.0f} s "
-            f"({r.cpu_seconds:,.0f} s CPU)")
+        def done(r):
+            say(f"  {r.part.label}: {r.compiled} functions, {r.seconds:,.0f} s "
+                f"({r.cpu_seconds:,.0f} s CPU)")
 
-    try:
-        warmup.run(plan, on_done=done)
-    except RuntimeError as exc:
-        say(f"the warm-up failed; the tests compile what they need: {exc}")
-    say(f"compiled in {time.perf_counter() - t0:,.0f} s")
+        try:
+            warmup.run(plan, on_done=done)
+        except RuntimeError as exc:
+            say(f"the warm-up failed; the tests compile what they need: {exc}")
+        say(f"compiled in {time.perf_counter() - t0:,.0f} s")
+    if later:
+        # one process per part: each holds its part's lock from the start, so a test
+        # waiting for one (warmup.wait) never finds it free before it is compiled
+        say(f"in the background, while the tests run: {', '.join(p.label for p in later)}")
+        config._warmup_later = _Background(warmup.plan(later, len(later)))
+
+
+class _Background:
+    """A warm-up in child processes (``warmup.run(..., children=True)``) started now and
+    waited for by a thread of this (the controller's) process; its report is printed at
+    the end of the session."""
+
+    def __init__(self, plan):
+        import threading
+
+        from deepsim import warmup
+
+        self.lines, self.t0 = [], time.perf_counter()
+
+        def work():
+            try:
+                warmup.run(plan, on_done=self.done, children=True)
+            except RuntimeError as exc:
+                self.lines.append(f"the background warm-up failed: {exc}")
+
+        self.thread = threading.Thread(target=work, daemon=True)
+        self.thread.start()
+
+    def done(self, r):
+        self.lines.append(f"  {r.part.label}: {r.compiled} functions, {r.seconds:,.0f} s "
+                          f"({r.cpu_seconds:,.0f} s CPU) after "
+                          f"{time.perf_counter() - self.t0:,.0f} s")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The background warm-up's report (pytest_sessionstart), after it has ended."""
+    later = getattr(config, "_warmup_later", None)
+    if later is None:
+        return
+    later.thread.join()
+    terminalreporter.write_line("the background warm-up:")
+    for line in later.lines:
+        terminalreporter.write_line(line)

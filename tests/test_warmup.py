@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import ClassVar
 
 import numba
+import pytest
 
 from deepsim import warmup
 from deepsim.warmup import Part, plan
@@ -90,8 +91,9 @@ def test_compile_part_passes_what_to_compile(monkeypatch, tmp_path):
     # each part is marked as warmed in the cache of these sources, and only that part
     assert all(warmup.warmed(p) for p in parts)
     assert not warmup.warmed(Part("x", "run", "X")) and not warmup.warmed(Part("y", None, "Y"))
-    assert sorted(p.name for p in tmp_path.iterdir()) == \
-        ["warmed-x", "warmed-x-at-run", "warmed-x-trace"]
+    # beside each marker, the lock its compile held (warmup.wait waits on it)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*(m := ["warmed-x", "warmed-x-at-run", "warmed-x-trace"]), *(f"{x}.lock" for x in m)])
 
 
 def test_cached_looks_for_an_index_of_the_rulesets_package(tmp_path, monkeypatch):
@@ -156,3 +158,37 @@ def test_a_partial_compile_does_not_replace_a_cold_compiles_time(monkeypatch, tm
     jitcache._record(Rs(), "run", report(50, 45.0))           # a cold compile again
     rec = jitcache._read_times()["p:run"]
     assert (rec["cpu_seconds"], rec["functions"]) == (45.0, 50)
+
+
+def test_wait_returns_only_when_the_process_compiling_the_part_has_let_go(tmp_path,
+                                                                          monkeypatch):
+    """warmup.wait: while another process holds a part's lock (compile_part, e.g. the slow
+    tier's background warm-up), it blocks; it compiles nothing itself."""
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(warmup, "_warmed_path", lambda part: tmp_path / f"warmed-{part.key}")
+    lock = tmp_path / "warmed-bank.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", ("import fcntl, sys, time\n"
+                                f"f = open({str(lock)!r}, 'a')\n"
+                                "fcntl.flock(f, fcntl.LOCK_EX)\n"
+                                "print('held', flush=True)\ntime.sleep(1.0)")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        warmup.wait("bank")
+        # the lock is let go only when the holder exits: wait cannot have returned before
+        assert holder.poll() is not None
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not (tmp_path / "warmed-bank").exists()       # nothing compiled or marked
+
+
+def test_ensure_does_nothing_for_a_warmed_part_and_names_the_parts(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "_warmed_path", lambda part: tmp_path / f"warmed-{part.key}")
+    (tmp_path / "warmed-deepfall:run").touch()
+    assert warmup.ensure("deepfall", "run") is None
+    with pytest.raises(ValueError, match="run, trace"):
+        warmup.ensure("deepfall", "everything")

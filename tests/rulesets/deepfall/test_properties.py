@@ -240,11 +240,22 @@ def _check_games(prepared, sc: dict, games, seats) -> None:
         assert (per_game["calling"].nunique() == per_game.size()).all()
 
 
+@pytest.fixture(scope="module")
+def search_kernel():
+    """The search bot's batch kernel, which a drawn scenario may play: waited for while
+    the slow tier's background warm-up compiles it (tests/conftest.py,
+    deepsim.warmup.wait), not compiled a second time at once."""
+    from deepsim import warmup
+
+    warmup.wait("deepfall", "run")
+
+
 @SETTINGS
 @given(sc=scenarios(), data=st.data(), start=st.integers(0, 10**9),
        via_set=st.booleans())
 @pytest.mark.slow
-def test_valid_scenarios_and_parameters_play_every_game_to_an_end(sc, data, start, via_set):
+def test_valid_scenarios_and_parameters_play_every_game_to_an_end(search_kernel, sc, data,
+                                                                   start, via_set):
     counts = sc["players"] if isinstance(sc["players"], list) else [sc["players"]]
     params = data.draw(parameter_sets(counts))
     if via_set:

@@ -29,6 +29,7 @@ import pandas as pd
 import pytest
 from numba import njit
 
+from deepsim import warmup
 from deepsim.rulesets.deepfall import RULESET
 from deepsim.rulesets.deepfall import kernel as K
 from deepsim.rulesets.deepfall.board import (
@@ -52,6 +53,15 @@ from deepsim.rulesets.deepfall.kernel import new_tables, write_row
 # every test here compiles the search bot's kernels (about 190 s of CPU from an empty
 # cache; no golden case plays a search bot): the slow tier (make test-slow, .ci/run)
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _search_kernel():
+    """While the slow tier's background warm-up compiles the search bot's batch kernel
+    (tests/conftest.py), wait for it before the first test plays it, so that two
+    processes do not compile it at once (deepsim.warmup.wait); its traced kernel likewise,
+    in the one test that traces."""
+    warmup.wait("deepfall", "run")
 
 
 def scenario(first: dict, **kw) -> dict:
@@ -323,6 +333,7 @@ def test_search_games_are_the_same_on_1_and_2_threads_and_in_any_chunking():
 
 
 def test_the_trace_shows_each_searched_decision():
+    warmup.wait("deepfall", "trace")
     sc = scenario({"bot": "search", "knobs": {"rollouts": 2, "search_press": 1}})
     p = RULESET.prepare(sc, source="<t>")
     lines = RULESET.trace(p, 0)
