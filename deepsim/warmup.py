@@ -196,24 +196,33 @@ def warmed(part: Part) -> bool:
     return _warmed_path(part).is_file()
 
 
+def _lock_file(part: Part):
+    """The open lock file beside ``part``'s :func:`warmed` marker, or None where there is
+    no lock (not POSIX, or a cache this process cannot write)."""
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    marker = _warmed_path(part)
+    try:
+        return open(marker.with_name(marker.name + ".lock"), "a")
+    except OSError:
+        return None
+
+
 @contextmanager
 def _part_lock(part: Part) -> Iterator[None]:
     """Hold an exclusive lock on ``part`` in numba's cache of these sources (a file beside
     its :func:`warmed` marker) while it is compiled: another process about to compile the
-    same part (a second ``deepsim warmup`` on a shared cache, a test's :func:`ensure`)
-    waits for it, then loads what this one compiled instead of compiling it again. No
-    lock where the platform or a read-only cache has none (then both compile)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
+    same part (a second ``deepsim warmup`` on a shared cache, :func:`ensure`) waits for
+    it, then loads what this one compiled instead of compiling it again; :func:`wait`
+    waits for it. No lock where the platform or a read-only cache has none."""
+    handle = _lock_file(part)
+    if handle is None:
         yield
         return
-    marker = _warmed_path(part)
-    try:
-        handle = open(marker.with_name(marker.name + ".lock"), "a")  # noqa: SIM115
-    except OSError:
-        yield
-        return
+    import fcntl
+
     with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -239,33 +248,8 @@ def compile_part(part: Part, on_compile: Callable[[str], None] | None = None) ->
     return PartResult(part, rep.seconds, rep.cpu_seconds, len(rep.compiled))
 
 
-def wait(ruleset: str, part: str | None = None) -> None:
-    """Wait while another process compiles one part of a ruleset's kernels (holds its
-    :func:`_part_lock`: a background warm-up), so that this process then loads it instead
-    of compiling it a second time at once; compiles nothing itself, and returns at once
-    when no process is compiling it."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        return
-    from deepsim.rulesets import get
-
-    rs = get(ruleset)
-    marker = _warmed_path(Part(rs.name, part, rs.title))
-    try:
-        handle = open(marker.with_name(marker.name + ".lock"), "a")  # noqa: SIM115
-    except OSError:
-        return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def ensure(ruleset: str, part: str | None = None) -> PartResult | None:
-    """Make sure one part of a ruleset's kernels is in numba's cache before this process
-    plays it: nothing when it is :func:`warmed`, else :func:`compile_part` here, which
-    waits first for a process compiling it already (a background warm-up) and then only
-    loads. Returns what compiling did, or None when the part was warmed.
+def part_named(ruleset: str, part: str | None = None) -> Part:
+    """The :class:`Part` ``part`` of a registered ruleset (None: all of its kernels).
 
     Raises
     ------
@@ -283,8 +267,26 @@ def ensure(ruleset: str, part: str | None = None) -> PartResult | None:
         raise ValueError(f"{rs.title} has no warm-up part {part!r}: "
                          f"{', '.join(names) or 'it has none'}")
     label = f"{rs.title} kernels" + (f" for {names[part]}" if part else "")
-    p = Part(rs.name, part, label,
-             jitcache.estimate_cpu_s(rs, f"part:{part}" if part else "all"))
+    return Part(rs.name, part, label,
+                jitcache.estimate_cpu_s(rs, f"part:{part}" if part else "all"))
+
+
+def wait(ruleset: str, part: str | None = None) -> None:
+    """Wait while another process compiles one part of a ruleset's kernels (holds its
+    lock: a background warm-up), so that this process then loads it instead of compiling
+    it a second time at once; compiles nothing itself, and returns at once when no
+    process is compiling it. Raises as :func:`part_named`."""
+    with _part_lock(part_named(ruleset, part)):
+        pass
+
+
+def ensure(ruleset: str, part: str | None = None) -> PartResult | None:
+    """Make sure one part of a ruleset's kernels is in numba's cache before this process
+    plays it: nothing when it is :func:`warmed`, else :func:`compile_part` here, which
+    waits first for a process compiling it already (a background warm-up) and then only
+    loads. Returns what compiling did, or None when the part was warmed. Raises as
+    :func:`part_named`."""
+    p = part_named(ruleset, part)
     return None if warmed(p) else compile_part(p)
 
 

@@ -76,9 +76,9 @@ def pytest_sessionstart(session):
     needs (measured: the suite took 11 min 34 s that way against 10 min 34 s without).
 
     A session with the slow tests (`make test-slow`, `make test-all`) compiles, besides,
-    the parts of the rulesets that list them (`warm_parts`: DEEPFALL's search kernel, with
-    its batch and traced ones), which its tests play and the CI recipe's test compiles in
-    processes of its own: in the background, one process per part, while the workers run
+    the parts of the rulesets that list them (`warm_parts`: DEEPFALL's batch and traced
+    kernels, each with its search bot's version), which its tests play and the CI
+    recipe's test compiles in processes of its own: in the background, one process per part, while the workers run
     the tests (measured cold on 6 December: waiting for them kept one core idle for 24 of
     96 s). A test that plays one of them first waits for it (`warmup.wait`: a lock per
     part), so no part is compiled twice at once. Only what is not in the cache is

@@ -168,18 +168,20 @@ def test_wait_returns_only_when_the_process_compiling_the_part_has_let_go(tmp_pa
     import sys
 
     monkeypatch.setattr(warmup, "_warmed_path", lambda part: tmp_path / f"warmed-{part.key}")
-    lock = tmp_path / "warmed-bank.lock"
+    lock, done = tmp_path / "warmed-bank.lock", tmp_path / "done"
     holder = subprocess.Popen(
         [sys.executable, "-c", ("import fcntl, sys, time\n"
                                 f"f = open({str(lock)!r}, 'a')\n"
                                 "fcntl.flock(f, fcntl.LOCK_EX)\n"
-                                "print('held', flush=True)\ntime.sleep(1.0)")],
+                                "print('held', flush=True)\ntime.sleep(1.0)\n"
+                                f"open({str(done)!r}, 'w').close()\n"
+                                "fcntl.flock(f, fcntl.LOCK_UN)\ntime.sleep(30)")],
         stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         warmup.wait("bank")
-        # the lock is let go only when the holder exits: wait cannot have returned before
-        assert holder.poll() is not None
+        # the holder writes `done` just before it lets go: wait cannot have returned before
+        assert done.exists()
     finally:
         holder.kill()
         holder.wait()
