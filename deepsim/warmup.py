@@ -7,7 +7,10 @@ ruleset without parts is one part. The parts are spread over ``processes`` child
 processes so that the busiest has the least to do (by the CPU time each part took when
 last compiled on this machine, :func:`deepsim.jitcache.estimate_cpu_s`), and each child
 compiles its parts in turn into the shared per-user cache. With one process (one core, or
-``--jobs 1``) everything compiles here, in this process.
+``--jobs 1``) everything compiles here, in this process. A part compiles under a lock
+file in the cache folder, so another process about to compile it (a second warm-up on
+the same cache) waits and then loads it, and a process about to play it can wait for it
+(:func:`wait`, :func:`ensure`: the slow tier's tests, while its background warm-up runs).
 """
 
 from __future__ import annotations
