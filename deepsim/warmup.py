@@ -10,7 +10,7 @@ compiles its parts in turn into the shared per-user cache. With one process (one
 ``--jobs 1``) everything compiles here, in this process. A part compiles under a lock
 file in the cache folder, so another process about to compile it (a second warm-up on
 the same cache) waits and then loads it, and a process about to play it can wait for it
-(:func:`wait`, :func:`ensure`: the slow tier's tests, while its background warm-up runs).
+(:func:`wait`: the slow tier's tests, while its background warm-up runs).
 """
 
 from __future__ import annotations
@@ -199,33 +199,24 @@ def warmed(part: Part) -> bool:
     return _warmed_path(part).is_file()
 
 
-def _lock_file(part: Part):
-    """The open lock file beside ``part``'s :func:`warmed` marker, or None where there is
-    no lock (not POSIX, or a cache this process cannot write)."""
-    try:
-        import fcntl  # noqa: F401
-    except ImportError:  # pragma: no cover - not POSIX
-        return None
-    marker = _warmed_path(part)
-    try:
-        return open(marker.with_name(marker.name + ".lock"), "a")
-    except OSError:
-        return None
-
-
 @contextmanager
 def _part_lock(part: Part) -> Iterator[None]:
     """Hold an exclusive lock on ``part`` in numba's cache of these sources (a file beside
     its :func:`warmed` marker) while it is compiled: another process about to compile the
-    same part (a second ``deepsim warmup`` on a shared cache, :func:`ensure`) waits for
-    it, then loads what this one compiled instead of compiling it again; :func:`wait`
-    waits for it. No lock where the platform or a read-only cache has none."""
-    handle = _lock_file(part)
-    if handle is None:
+    same part (a second ``deepsim warmup`` on a shared cache) waits for it, then loads
+    what this one compiled instead of compiling it again; :func:`wait` waits for it. No
+    lock where the platform (not POSIX) or a cache this process cannot write has none."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
         yield
         return
-    import fcntl
-
+    marker = _warmed_path(part)
+    try:
+        handle = open(marker.with_name(marker.name + ".lock"), "a")  # noqa: SIM115
+    except OSError:
+        yield
+        return
     with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -281,16 +272,6 @@ def wait(ruleset: str, part: str | None = None) -> None:
     process is compiling it. Raises as :func:`part_named`."""
     with _part_lock(part_named(ruleset, part)):
         pass
-
-
-def ensure(ruleset: str, part: str | None = None) -> PartResult | None:
-    """Make sure one part of a ruleset's kernels is in numba's cache before this process
-    plays it: nothing when it is :func:`warmed`, else :func:`compile_part` here, which
-    waits first for a process compiling it already (a background warm-up) and then only
-    loads. Returns what compiling did, or None when the part was warmed. Raises as
-    :func:`part_named`."""
-    p = part_named(ruleset, part)
-    return None if warmed(p) else compile_part(p)
 
 
 def run(plan_: Plan, on_done: Callable[[PartResult], None] | None = None,

@@ -135,8 +135,9 @@ def pytest_sessionstart(session):
             say(f"the warm-up failed; the tests compile what they need: {exc}")
         say(f"compiled in {time.perf_counter() - t0:,.0f} s")
     if later:
-        # one process per part: each holds its part's lock from the start, so a test
-        # waiting for one (warmup.wait) never finds it free before it is compiled
+        # one process per part: each takes its part's lock within its first seconds
+        # (before the workers have collected), so a test waiting for one (warmup.wait)
+        # does not find it free before it is compiled
         say(f"in the background, while the tests run: {', '.join(p.label for p in later)}")
         config._warmup_later = _Background(warmup.plan(later, len(later)))
 

@@ -188,9 +188,12 @@ def test_wait_returns_only_when_the_process_compiling_the_part_has_let_go(tmp_pa
     assert not (tmp_path / "warmed-bank").exists()       # nothing compiled or marked
 
 
-def test_ensure_does_nothing_for_a_warmed_part_and_names_the_parts(tmp_path, monkeypatch):
+def test_a_part_is_named_by_ruleset_and_part_and_unknown_parts_are_refused(tmp_path,
+                                                                           monkeypatch):
+    """warmup.part_named (what wait locks): the ruleset's part, warmed once its marker is
+    there; a part the ruleset does not list is refused with the ones it does."""
     monkeypatch.setattr(warmup, "_warmed_path", lambda part: tmp_path / f"warmed-{part.key}")
     (tmp_path / "warmed-deepfall:run").touch()
-    assert warmup.ensure("deepfall", "run") is None
+    assert warmup.warmed(warmup.part_named("deepfall", "run"))
     with pytest.raises(ValueError, match="run, trace"):
-        warmup.ensure("deepfall", "everything")
+        warmup.part_named("deepfall", "everything")
