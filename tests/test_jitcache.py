@@ -23,7 +23,6 @@ import deepsim
 from deepsim import jitcache, runner
 from deepsim.cli import app
 from deepsim.output import read_run_json
-from tests.test_runner import FakeRuleset, fake  # noqa: F401 - the fixture is used below
 
 # a small jitted module of the package: the counter-based RNG
 PROBE = """
@@ -134,25 +133,30 @@ def test_prune_keeps_the_current_folder(tmp_path, monkeypatch):
 
 # --- warming: the status and the compile time apart from the games ---------------------------
 
-class CompilingRuleset(FakeRuleset):
-    """The fake ruleset with a kernel: ``warm_up`` compiles a fresh numba function."""
+@pytest.fixture
+def compiling_ruleset(fake_ruleset):
+    """The fake ruleset with a kernel (a class): ``warm_up`` compiles a fresh numba
+    function the first time, and records each call in ``warmed``."""
 
-    compile_estimate_s: ClassVar[dict[str, float]] = {"run": 42.0, "all": 60.0}
+    class CompilingRuleset(fake_ruleset):
+        compile_estimate_s: ClassVar[dict[str, float]] = {"run": 42.0, "all": 60.0}
 
-    def __init__(self):
-        super().__init__()
-        self.warmed = []
+        def __init__(self):
+            super().__init__()
+            self.warmed = []
 
-    def warm_up(self, prepared=None, *, trace=False):
-        self.warmed.append((self.calls, trace))
-        if len(self.warmed) == 1:   # the first warm-up compiles, later ones find it loaded
-            numba.njit(lambda x: x + 1)(1)
+        def warm_up(self, prepared=None, *, trace=False):
+            self.warmed.append((self.calls, trace))
+            if len(self.warmed) == 1:   # the first warm-up compiles, later ones find it loaded
+                numba.njit(lambda x: x + 1)(1)
+
+    return CompilingRuleset
 
 
-def test_warm_announces_a_compile_only(tmp_path, monkeypatch):
+def test_warm_announces_a_compile_only(tmp_path, monkeypatch, compiling_ruleset):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    rs = CompilingRuleset()
+    rs = compiling_ruleset()
     seen = []
     first = jitcache.warm(rs, on_compile=seen.append)
     assert seen == ["compiling the Fake game (tests only) kernel (first run only, about 40 s)"]
@@ -164,12 +168,12 @@ def test_warm_announces_a_compile_only(tmp_path, monkeypatch):
     assert second.as_info()["kernel_compiled"] is False
 
 
-def test_the_estimate_grows_with_the_load(tmp_path, monkeypatch):
+def test_the_estimate_grows_with_the_load(tmp_path, monkeypatch, compiling_ruleset):
     """A compile measured on an idle machine takes longer while other jobs run: the
     estimate is the recorded CPU time times (load + 1) / cores, never below it."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(jitcache.os, "cpu_count", lambda: 2)
-    rs = CompilingRuleset()                      # nothing recorded: its own 42 s
+    rs = compiling_ruleset()                      # nothing recorded: its own 42 s
     monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
     assert jitcache.estimate_s(rs) == pytest.approx(42.0)
     monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (9.0, 0.0, 0.0))
@@ -177,9 +181,10 @@ def test_the_estimate_grows_with_the_load(tmp_path, monkeypatch):
     assert jitcache.compile_message(rs).endswith("(first run only, about 4 min)")
 
 
-def test_run_compiles_before_the_games_and_times_them_apart(fake, tmp_path, monkeypatch):  # noqa: F811
+def test_run_compiles_before_the_games_and_times_them_apart(fake, tmp_path, monkeypatch,
+                                                            compiling_ruleset):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    rs = fake["ruleset"] = CompilingRuleset()
+    rs = fake["ruleset"] = compiling_ruleset()
     events = []
     runner.run(fake["scenario"], out=tmp_path / "o", threads=1,
                on_compile=lambda m: events.append(("compile", m)),
@@ -193,16 +198,16 @@ def test_run_compiles_before_the_games_and_times_them_apart(fake, tmp_path, monk
     assert info["games_per_s"] == pytest.approx(info["games"] / info["wall_time_s"], rel=0.01)
 
 
-def test_a_ruleset_without_warm_up_runs_as_before(fake, tmp_path):  # noqa: F811
+def test_a_ruleset_without_warm_up_runs_as_before(fake, tmp_path):
     runner.run(fake["scenario"], out=tmp_path / "o", threads=1)
     info = read_run_json(tmp_path / "o")
     assert info["compile_s"] is None and "kernel_compiled" not in info
 
 
-def test_cli_run_says_it_compiles_first(fake, tmp_path, monkeypatch):  # noqa: F811
+def test_cli_run_says_it_compiles_first(fake, tmp_path, monkeypatch, compiling_ruleset):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(jitcache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    fake["ruleset"] = CompilingRuleset()
+    fake["ruleset"] = compiling_ruleset()
     res = CliRunner(env={"COLUMNS": "80"}).invoke(
         app, ["run", str(fake["scenario"]), "--out", "o", "--threads", "1", "--no-report"])
     assert res.exit_code == 0, res.output

@@ -1,8 +1,8 @@
 """Interrupted runs lose nothing: ``deepsim run --resume DIR`` and ``deepsim run --from DIR``.
 
-The unit tests use the fake ruleset of test_runner.py; ``test_killed_deepfall_run_resumes``
-kills a real ``deepsim run`` subprocess (SIGKILL) and checks that the resumed run equals an
-uninterrupted one.
+The unit tests use the fake ruleset of tests/conftest.py (``fake``, ``fake_ruleset``);
+``test_killed_deepfall_run_resumes`` kills a real ``deepsim run`` subprocess (SIGKILL) and
+checks that the resumed run equals an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -18,18 +18,21 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
 from deepsim import runner
 from deepsim.atomic import atomic_write_json
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.output import read_manifest, read_run, read_run_json
-from tests import test_runner
-from tests.test_runner import FakeRuleset, _run, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
-fake = test_runner.fake   # the fixture: a fake ruleset and a scenario file
+cli = CliRunner(env={"COLUMNS": "200"})
+
+
+def _run(scen, out, **kw):
+    return runner.run(scen, out=out, threads=1, **kw)
 
 
 def _assert_same_run(a: Path, b: Path) -> None:
@@ -39,18 +42,25 @@ def _assert_same_run(a: Path, b: Path) -> None:
     pd.testing.assert_frame_equal(sa, sb)
 
 
-def _interrupted(fake, out: Path, at_chunk: int = 2) -> None:
-    fake["ruleset"] = FakeRuleset(interrupt_at_chunk=at_chunk)
-    with pytest.raises(runner.RunInterrupted) as info:
-        _run(fake["scenario"], out)
-    assert info.value.out_dir == out and info.value.chunks_done == at_chunk
-    fake["ruleset"] = FakeRuleset()
+@pytest.fixture
+def interrupted(fake, fake_ruleset):
+    """``interrupted(out, at_chunk=2)``: the fake scenario played into ``out`` until a
+    KeyboardInterrupt after ``at_chunk`` chunks (checked), then the fake made whole again."""
+
+    def play(out: Path, at_chunk: int = 2) -> None:
+        fake["ruleset"] = fake_ruleset(interrupt_at_chunk=at_chunk)
+        with pytest.raises(runner.RunInterrupted) as info:
+            _run(fake["scenario"], out)
+        assert info.value.out_dir == out and info.value.chunks_done == at_chunk
+        fake["ruleset"] = fake_ruleset()
+
+    return play
 
 
 # --- resume (fake ruleset) ------------------------------------------------------------------
 
-def test_resume_plays_only_missing_chunks_and_matches(fake, tmp_path):
-    _interrupted(fake, tmp_path / "cut")
+def test_resume_plays_only_missing_chunks_and_matches(fake, tmp_path, interrupted):
+    interrupted(tmp_path / "cut")
     assert read_manifest(tmp_path / "cut")["status"] == "running"
     result = runner.resume(tmp_path / "cut", threads=1)
     assert fake["ruleset"].calls == 3  # chunks 2, 3, 4 of 5
@@ -64,10 +74,10 @@ def test_resume_plays_only_missing_chunks_and_matches(fake, tmp_path):
     _assert_same_run(tmp_path / "cut", tmp_path / "whole")
 
 
-def test_resume_removes_temp_files_and_unlisted_parts(fake, tmp_path):
+def test_resume_removes_temp_files_and_unlisted_parts(fake, tmp_path, interrupted):
     _run(fake["scenario"], tmp_path / "whole")
     cut = tmp_path / "cut"
-    _interrupted(fake, cut)
+    interrupted(cut)
     # a kill after chunk 2's games part was renamed into place, before the manifest listed
     # it; plus half-written temporary files
     shutil.copy(tmp_path / "whole" / "games" / "part-00002.parquet",
@@ -83,13 +93,13 @@ def test_resume_removes_temp_files_and_unlisted_parts(fake, tmp_path):
     _assert_same_run(cut, tmp_path / "whole")
 
 
-def test_resume_after_last_chunk_only_marks_complete(fake, tmp_path):
+def test_resume_after_last_chunk_only_marks_complete(fake, tmp_path, fake_ruleset):
     out = tmp_path / "out"
     _run(fake["scenario"], out)
     manifest = read_manifest(out)
     manifest["status"] = "running"  # killed between the last chunk and complete()
     atomic_write_json(out / "manifest.json", manifest)
-    fake["ruleset"] = FakeRuleset()
+    fake["ruleset"] = fake_ruleset()
     result = runner.resume(out, threads=1)
     assert fake["ruleset"].calls == 0
     assert result.manifest["status"] == "complete"
@@ -101,9 +111,9 @@ def test_resume_refuses_complete_run(fake, tmp_path):
         runner.resume(tmp_path / "out", threads=1)
 
 
-def test_resume_refuses_changed_parameters(fake, tmp_path):
+def test_resume_refuses_changed_parameters(fake, tmp_path, interrupted):
     cut = tmp_path / "cut"
-    _interrupted(fake, cut)
+    interrupted(cut)
     info = read_run_json(cut)
     info["overrides"] = ["glory_max=25"]  # now prepares another ruleset variant
     atomic_write_json(cut / "run.json", info)
@@ -112,10 +122,10 @@ def test_resume_refuses_changed_parameters(fake, tmp_path):
     assert read_manifest(cut)["status"] == "running"
 
 
-def test_resume_refuses_foreign_or_missing_finished_part(fake, tmp_path):
+def test_resume_refuses_foreign_or_missing_finished_part(fake, tmp_path, interrupted):
     _run(fake["scenario"], tmp_path / "other", seed=4)
     cut = tmp_path / "cut"
-    _interrupted(fake, cut)
+    interrupted(cut)
     # same row count (60 games), another run's seed
     shutil.copy(tmp_path / "other" / "games" / "part-00001.parquet",
                 cut / "games" / "part-00001.parquet")
@@ -126,9 +136,9 @@ def test_resume_refuses_foreign_or_missing_finished_part(fake, tmp_path):
         runner.resume(cut, threads=1)
 
 
-def test_resume_refuses_manifest_disagreeing_with_run_json(fake, tmp_path):
+def test_resume_refuses_manifest_disagreeing_with_run_json(fake, tmp_path, interrupted):
     cut = tmp_path / "cut"
-    _interrupted(fake, cut)
+    interrupted(cut)
     manifest = read_manifest(cut)
     manifest["seed"] = 99
     atomic_write_json(cut / "manifest.json", manifest)
@@ -172,13 +182,13 @@ def test_rerun_refuses_its_own_dir_and_existing_out(fake, tmp_path):
 # --- CLI (fake ruleset) ---------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_cli_interrupt_names_resume_then_resume(fake, tmp_path):
-    fake["ruleset"] = FakeRuleset(interrupt_at_chunk=3)
+def test_cli_interrupt_names_resume_then_resume(fake, tmp_path, fake_ruleset):
+    fake["ruleset"] = fake_ruleset(interrupt_at_chunk=3)
     res = cli.invoke(app, ["run", str(fake["scenario"]), "--out", "o", "--threads", "1"])
     assert res.exit_code == 130
     assert "3 of 5 chunks finished" in res.output
     assert "deepsim run --resume o" in res.output
-    fake["ruleset"] = FakeRuleset()
+    fake["ruleset"] = fake_ruleset()
     res = cli.invoke(app, ["run", "--resume", "o", "--threads", "1"])
     assert res.exit_code == 0, res.output
     assert "3 of 5 chunks were finished" in res.output and "Win share" in res.output

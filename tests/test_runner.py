@@ -1,190 +1,22 @@
-"""Runner, output format and CLI, driven by a tiny fake ruleset (numpy only, no numba).
-
-The fake satisfies the contract of deepsim/rulesets/base.py: ``prepare`` / ``run_chunk`` /
-``trace``, with results that depend only on (seed, game index).
-"""
+"""Runner, output format and CLI, driven by the fake ruleset of tests/conftest.py (the
+``fake`` and ``fake_ruleset`` fixtures: numpy only, no numba; results depend only on
+(seed, game index))."""
 
 from __future__ import annotations
 
 import json
 import shutil
 from pathlib import Path
-from typing import ClassVar
 
-import numpy as np
 import pandas as pd
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from deepsim import runner
 from deepsim.atomic import atomic_write_json
 from deepsim.cli import app
 from deepsim.errors import InputError
-from deepsim.output import hash_json, read_manifest, read_run, read_run_json
-from deepsim.rulesets.base import Prepared, Ruleset, check_ruleset
-
-COMPANIES = [("Dvergar", "Reaver"), ("Dvergar", "Warden"), ("Elf", "Reaver"), ("Elf", "Warden")]
-BOTS = ["random", "cautious", "greedy"]
-
-
-class FakeRuleset(Ruleset):
-    """A contract-conforming ruleset: games of 2-4 players with random Glory."""
-
-    name = "fake"
-    title = "Fake game (tests only)"
-    faction_column = "company"
-    faction_label = "company"
-    group_columns = ("company", "bot", "seat")
-    default_metrics = ("company_spread", "seat_advantage", "mean_rounds")
-    default_objective = "company_spread"
-    target_rounds = 10.0
-    games_columns: ClassVar = {"game": "int64", "seed": "int64", "truncated": "bool",
-                     "players": "int64", "rounds": "int64", "margin": "int64"}
-    seats_columns: ClassVar = {"game": "int64", "seat": "int64", "players": "int64", "win": "float64",
-                     "fair": "float64", "bot": "category", "company": "category",
-                     "lineage": "category", "calling": "category", "glory": "int64"}
-    seat_order = "seat 1 plays first"
-    score_label = "Glory"
-
-    def __init__(self, interrupt_at_chunk: int | None = None):
-        self.interrupt_at_chunk = interrupt_at_chunk
-        self.calls = 0
-
-    def prepare(self, scenario, *, source="<scenario>", overrides=None):
-        params = {"glory_max": 20, "rounds_base": 8}
-        for item in overrides or []:
-            path, sep, value = item.partition("=")
-            if not sep or path not in params:
-                raise InputError(f"unknown parameter {path!r}; valid: {sorted(params)}",
-                                 file=source, key=path)
-            try:
-                params[path] = int(value)
-            except ValueError:
-                raise InputError(f"expected an integer, got {value!r}", file=source,
-                                 key=path) from None
-        players = scenario.get("players", [2, 4])
-        return Prepared(ruleset="fake", scenario=dict(scenario), params=params,
-                        params_hash=hash_json(params), placeholders=["bags.starting"],
-                        skipped_rules=[], compiled={"players": players})
-
-    def _game(self, prepared, g):
-        seed = int(prepared.scenario["seed"])
-        rng = np.random.default_rng([seed, g])
-        lo, hi = prepared.compiled["players"]
-        n = int(rng.integers(lo, hi + 1))
-        glory = rng.integers(0, prepared.params["glory_max"] + 1, size=n)
-        companies = [COMPANIES[i] for i in rng.integers(0, len(COMPANIES), size=n)]
-        bots = [BOTS[i] for i in rng.integers(0, len(BOTS), size=n)]
-        rounds = int(prepared.params["rounds_base"] + rng.integers(0, 5))
-        return n, glory, companies, bots, rounds
-
-    def run_chunk(self, prepared, start, count):
-        self.calls += 1
-        if self.interrupt_at_chunk is not None and self.calls > self.interrupt_at_chunk:
-            raise KeyboardInterrupt
-        grows, srows = [], []
-        seed = int(prepared.scenario["seed"])
-        for g in range(start, start + count):
-            n, glory, companies, bots, rounds = self._game(prepared, g)
-            top = glory.max()
-            leaders = np.flatnonzero(glory == top)
-            order = np.sort(glory)[::-1]
-            margin = int(order[0] - order[1])
-            grows.append({
-                "game": g, "seed": seed, "players": n, "rounds": rounds, "truncated": False,
-                "n_winners": len(leaders), "winner_seat": int(leaders[0]) + 1, "margin": margin,
-                "margin_rel": margin / max(int(top), 1), "maw_steps": rounds,
-                "floors_collapsed": 5, "dread_fills": 1, "deferred_steps": 0, "press_ons": 3,
-                "setbacks": 1, "rooms_scored": 10, "rooms_contested": 2,
-                "contested_markers": 1, "rooms_unclaimed": 3, "rooms_consumed": 1,
-                "taken_after_warning": 0, "top_glory": int(top),
-            })
-            for s in range(n):
-                place = 1 + int((glory > glory[s]).sum())
-                srows.append({
-                    "game": g, "seat": s + 1, "players": n, "lineage": companies[s][0],
-                    "calling": companies[s][1], "company": " ".join(companies[s]),
-                    "bot": bots[s], "glory": int(glory[s]), "glory_rooms": int(glory[s]),
-                    "glory_cash_out": 0, "glory_worthy_end": 0, "place": place,
-                    "win": (1.0 / len(leaders)) if glory[s] == top else 0.0,
-                    "fair": 1.0 / n, "cash_outs": 1, "last_stands": 0, "worthy_ends": 0,
-                    "taken_no_stand": 0, "taken_no_stand_final": 0, "rooms_claimed": 2,
-                    "vaults_claimed": 0, "thrones_claimed": 0, "dice_recruited": 1,
-                    "setbacks": 0, "dice_lost": 0, "press_ons": 1, "deepest": 3,
-                    "turns": rounds, "loot_lost": 0, "lineage_ability": 1,
-                    "calling_ability": 1,
-                })
-        games = pd.DataFrame(grows)
-        seats = pd.DataFrame(srows)
-        for col in ("lineage", "calling", "company", "bot"):
-            seats[col] = seats[col].astype("category")
-        return games, seats
-
-    def trace(self, prepared, game_index):
-        n, glory, companies, bots, _rounds = self._game(prepared, game_index)
-        lines = [f"game {game_index} seed {prepared.scenario['seed']}: {n} players"]
-        lines += [f"seat {s} {' '.join(companies[s])} ({bots[s]}): glory {int(glory[s])}"
-                  for s in range(n)]
-        return lines
-
-    def trace_result(self, prepared, game_index):
-        return self.run_chunk(prepared, game_index, 1)
-
-    def parameters(self):
-        return [{"path": "glory_max", "default": 20, "type": "int", "bounds": "", "section": ""},
-                {"path": "rounds_base", "default": 8, "type": "int", "bounds": "",
-                 "section": ""}]
-
-    def bot_data(self):
-        return {b: {} for b in BOTS}
-
-    def golden_cases(self):
-        return []
-
-
-def _fake_load_scenario(path):
-    path = Path(path)
-    if not path.is_file():
-        raise InputError("scenario file not found", file=str(path))
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}", file=str(path)) from None
-    if not isinstance(data, dict):
-        raise InputError("expected a mapping", file=str(path))
-    data.setdefault("chunk_size", 100)
-    return data
-
-
-@pytest.fixture
-def fake(monkeypatch, tmp_path):
-    """Route the runner to the fake ruleset and work inside a temporary directory."""
-    holder = {"ruleset": FakeRuleset()}
-
-    def get_ruleset(name):
-        if name != "fake":
-            raise InputError(f"unknown ruleset {name!r}; available: fake", key="ruleset")
-        return holder["ruleset"]
-
-    from deepsim import rulesets
-
-    assert check_ruleset(holder["ruleset"]) == []    # the fake keeps the contract
-    monkeypatch.setattr(runner, "load_scenario", _fake_load_scenario)
-    monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
-    monkeypatch.setattr(rulesets, "get", get_ruleset)
-    monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
-    # `deepsim rulesets` lists the registry's entries: the fake as a registered ruleset
-    monkeypatch.setattr(rulesets, "_REGISTERED", {})
-    rulesets.register("fake", holder["ruleset"], package="tests", version="0")
-    monkeypatch.setattr(rulesets, "_ENTRIES", None)     # undone: discovered again after
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "scenarios").mkdir()
-    scen = tmp_path / "scenarios" / "fake.yaml"
-    scen.write_text("name: fake-small\nruleset: fake\ngames: 250\nseed: 3\nchunk_size: 60\n"
-                    "players: [2, 4]\n")
-    holder["scenario"] = scen
-    return holder
+from deepsim.output import read_manifest, read_run, read_run_json
 
 
 def _run(scen, out, **kw):
@@ -215,7 +47,7 @@ def test_run_writes_parts_manifest_and_run_json(fake, tmp_path):
     assert info["scenario_hash"] == manifest["scenario_hash"]
 
 
-def test_read_run_returns_all_rows_sorted(fake, tmp_path):
+def test_read_run_returns_all_rows_sorted(fake, fake_ruleset, tmp_path):
     out = tmp_path / "out"
     _run(fake["scenario"], out)
     games, seats = read_run(out)
@@ -225,8 +57,8 @@ def test_read_run_returns_all_rows_sorted(fake, tmp_path):
     assert seats["game"].is_monotonic_increasing
     assert isinstance(seats["company"].dtype, pd.CategoricalDtype)
     # Same content as one big chunk played directly.
-    prepared = fake["ruleset"].prepare(_fake_load_scenario(fake["scenario"]))
-    g_ref, s_ref = FakeRuleset().run_chunk(prepared, 0, 250)
+    prepared = fake["ruleset"].prepare(runner.load_scenario(fake["scenario"]))
+    g_ref, s_ref = fake_ruleset().run_chunk(prepared, 0, 250)
     pd.testing.assert_frame_equal(games, g_ref, check_dtype=False)
     pd.testing.assert_frame_equal(seats.astype({c: str for c in ("lineage", "calling",
                                                                  "company", "bot")}),
@@ -322,8 +154,8 @@ def test_default_out_dirs_are_unique(fake, tmp_path):
     assert a.name.startswith("fake-small-")
 
 
-def test_interrupt_keeps_finished_chunks(fake, tmp_path):
-    fake["ruleset"] = FakeRuleset(interrupt_at_chunk=2)
+def test_interrupt_keeps_finished_chunks(fake, fake_ruleset, tmp_path):
+    fake["ruleset"] = fake_ruleset(interrupt_at_chunk=2)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         _run(fake["scenario"], out)
@@ -393,8 +225,8 @@ def test_cli_input_errors_exit_2_without_traceback(fake, tmp_path, args):
     assert "Traceback" not in res.output
 
 
-def test_cli_interrupt_exit_130(fake, tmp_path):
-    fake["ruleset"] = FakeRuleset(interrupt_at_chunk=1)
+def test_cli_interrupt_exit_130(fake, fake_ruleset, tmp_path):
+    fake["ruleset"] = fake_ruleset(interrupt_at_chunk=1)
     res = cli.invoke(app, ["run", str(fake["scenario"]), "--out", "o", "--threads", "1"])
     assert res.exit_code == 130
     assert read_manifest(tmp_path / "o")["status"] == "running"
@@ -431,21 +263,20 @@ def test_cli_rulesets_and_scenarios(fake, tmp_path):
     assert "broken.yaml" in res.output and "malformed" in res.output
 
 
-class SchemaOneRuleset(FakeRuleset):
-    """The fake as deepsim wrote it before parquet schema 2: seats numbered from 0."""
-
-    def run_chunk(self, prepared, start, count):
-        games, seats = super().run_chunk(prepared, start, count)
-        games["winner_seat"] -= 1
-        seats["seat"] -= 1
-        return games, seats
-
-
-def test_a_schema_one_run_reads_with_seats_from_1(fake, tmp_path, monkeypatch):
+def test_a_schema_one_run_reads_with_seats_from_1(fake, fake_ruleset, tmp_path, monkeypatch):
     """Issue 26: one seat numbering. A run written with schema 1 (seats from 0) reads back
     renumbered, equal to the same run written today; resuming it is refused (its new parts
     would number seats differently from its old ones)."""
     from deepsim import output
+
+    class SchemaOneRuleset(fake_ruleset):
+        """The fake as deepsim wrote it before parquet schema 2: seats numbered from 0."""
+
+        def run_chunk(self, prepared, start, count):
+            games, seats = super().run_chunk(prepared, start, count)
+            games["winner_seat"] -= 1
+            seats["seat"] -= 1
+            return games, seats
 
     _run(fake["scenario"], tmp_path / "new")
     fake["ruleset"] = SchemaOneRuleset()
@@ -465,7 +296,7 @@ def test_a_schema_one_run_reads_with_seats_from_1(fake, tmp_path, monkeypatch):
         m.setattr(output, "MANIFEST_SCHEMA_VERSION", 1)
         with pytest.raises(KeyboardInterrupt):
             _run(fake["scenario"], tmp_path / "cut")
-    fake["ruleset"] = FakeRuleset()
+    fake["ruleset"] = fake_ruleset()
     with pytest.raises(InputError, match="older deepsim .*cannot be resumed"):
         runner.resume(tmp_path / "cut", threads=1)
     assert len(read_manifest(tmp_path / "cut")["chunks"]) == 2     # kept as it was

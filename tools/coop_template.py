@@ -24,7 +24,7 @@ FILES = ("__init__.py", "bots.yaml", "data.py", "exact.py", "golden.yaml", "kern
 def tokenised(text: str) -> str:
     """Bank's text with the scaffold's tokens for its package, name and title."""
     text = text.replace("deepsim.rulesets.bank", "{{PACKAGE}}")
-    text = text.replace("python -m tests.golden --update bank",
+    text = text.replace("deepsim golden --digests tests/golden.json --update bank",
                         "deepsim golden --digests tests/golden.json --update {{NAME}}")
     text = re.sub(r'"bank"', '"{{NAME}}"', text)
     text = re.sub(r"\bruleset: bank\b", "ruleset: {{NAME}}", text)

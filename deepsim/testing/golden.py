@@ -123,9 +123,11 @@ def read_digests(path: Path | str) -> dict[str, Any]:
 
 
 def write_digests(path: Path | str, digests: dict[str, Any], *,
-                  refresh: str = "python -m tests.golden --update") -> None:
+                  refresh: str | None = None) -> None:
     """Write the digest file atomically (sorted keys, one case per block); ``refresh`` is
-    the command that rewrites it, named in the file."""
+    the command that rewrites it, named in the file (default: ``deepsim golden --digests
+    PATH --update``)."""
+    refresh = refresh or f"deepsim golden --digests {path} --update"
     from deepsim.atomic import atomic_write_text
     doc = {"about": f"golden result digests: {refresh} refreshes them; "
                     "a commit that changes one says why",

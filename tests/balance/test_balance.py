@@ -1,5 +1,5 @@
-"""deepsim balance on the Duel ruleset (tests/balance/ruleset.py), whose minimal fix is
-known: power.C 12 -> 8."""
+"""deepsim balance on the Duel ruleset (tests/conftest.py: ``duel``, ``duel_ruleset``), whose
+minimal fix is known: power.C 12 -> 8."""
 
 from __future__ import annotations
 
@@ -13,26 +13,27 @@ from deepsim.balance.robust import Robustness
 from deepsim.cli import app
 from deepsim.errors import InputError
 from deepsim.tune.grid import parameter_table
-from tests.balance.ruleset import DuelRuleset
 
 LEVERS = ["power.A,power.B,power.C"]
 FAST = {"games": 6000, "confirm_games": 12000, "respond_trials": 0, "confirm": 3}
 
 
-def _table():
-    return parameter_table(DuelRuleset())
+@pytest.fixture
+def duel_table(duel_ruleset):
+    """The Duel ruleset's parameter table (what --levers are parsed against)."""
+    return parameter_table(duel_ruleset())
 
 
 # --- levers -----------------------------------------------------------------------------
 
-def test_levers_glob_bounds_and_printable_grid():
-    levers = parse_levers(["power.*"], _table())
+def test_levers_glob_bounds_and_printable_grid(duel_table):
+    levers = parse_levers(["power.*"], duel_table)
     assert [lv.path for lv in levers] == ["power.A", "power.B", "power.C"]
     c = levers[2]
     assert c.kind == "int" and c.grid == tuple(range(1, 21)) and c.default == 12
     assert 12 not in c.changes() and len(c.changes()) == 19
     assert c.size(8) == 4
-    spice = parse_levers(["spice:0.25"], _table())[0]
+    spice = parse_levers(["spice:0.25"], duel_table)[0]
     assert spice.grid == (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
@@ -48,14 +49,14 @@ def test_levers_glob_bounds_and_printable_grid():
     ("zzz.*", "matches no numeric parameter"),
     ("power.A,power.A", "given twice"),
 ])
-def test_bad_levers_are_input_errors(text, words):
+def test_bad_levers_are_input_errors(text, words, duel_table):
     with pytest.raises(InputError) as err:
-        parse_levers([text], _table(), placeholders=["bonus"])
+        parse_levers([text], duel_table, placeholders=["bonus"])
     assert words in str(err.value) and err.value.key == "--levers"
 
 
-def test_placeholder_lever_with_include_placeholders():
-    lv = parse_levers(["bonus"], _table(), placeholders=["bonus"],
+def test_placeholder_lever_with_include_placeholders(duel_table):
+    lv = parse_levers(["bonus"], duel_table, placeholders=["bonus"],
                       include_placeholders=True)[0]
     assert lv.placeholder and lv.grid == (0, 1, 2, 3)
 
@@ -249,12 +250,11 @@ def test_target_expect_needs_a_block(duel, tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
-    from tests.balance.ruleset import DuelRuleset
-
+def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch, duel_ruleset):
+    
     clean = run_balance(duel, LEVERS, budget=Budget(max_changes=1, **FAST),
                         out=tmp_path / "clean")
-    real = DuelRuleset.run_chunk
+    real = duel_ruleset.run_chunk
     calls = {"n": 0}
 
     def interrupted(self, prepared, start, count):
@@ -263,7 +263,7 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(self, prepared, start, count)
 
-    monkeypatch.setattr(DuelRuleset, "run_chunk", interrupted)
+    monkeypatch.setattr(duel_ruleset, "run_chunk", interrupted)
     out = tmp_path / "cut"
     args = ["balance", str(duel), "--levers", LEVERS[0], "-k", "1", "--games", "6000",
             "--confirm-games", "12000", "--respond-trials", "0", "--out", str(out)]
@@ -275,7 +275,7 @@ def test_ctrl_c_keeps_trials_and_resume_finishes(duel, tmp_path, monkeypatch):
     import json
     cut = json.loads((out / "balance.json").read_text())
     assert cut["status"] == "interrupted" and cut["trials"] == len(kept)
-    monkeypatch.setattr(DuelRuleset, "run_chunk", real)
+    monkeypatch.setattr(duel_ruleset, "run_chunk", real)
     r = CliRunner().invoke(app, ["balance", "--resume", str(out)])
     assert r.exit_code == 0, r.output
     done = pd.read_parquet(out / "trials.parquet")

@@ -14,7 +14,6 @@ from deepsim import rulesets
 from deepsim.api import dice_odds as answer
 from deepsim.cli import app
 from deepsim.errors import InputError
-from deepsim.rulesets.base import OddsRuleset
 from deepsim.rulesets.deepfall import odds as OD
 
 runner = CliRunner()
@@ -348,26 +347,6 @@ def test_odds_lists_the_rulesets_with_odds_and_refuses_others():
     assert r.exit_code == 2 and "has no odds questions" in r.output
     r = invoke("no-such-game", "x")
     assert r.exit_code == 2 and "unknown ruleset" in r.output and "Traceback" not in r.output
-
-
-class _DiceOnly(OddsRuleset):
-    """An odds-only ruleset (no kernel): Rove's dice questions under another name."""
-
-    name = "diceonly"
-    title = "Dice only"
-
-    def odds(self):
-        return rulesets.get("rove").odds()
-
-    def parameters(self):
-        return rulesets.get("rove").parameters()
-
-
-@pytest.fixture
-def dice_only():
-    rulesets.register("diceonly", _DiceOnly())
-    yield rulesets.get("diceonly")
-    rulesets.unregister("diceonly")
 
 
 def test_odds_only_rulesets_are_listed_and_refuse_to_run(tmp_path, dice_only):

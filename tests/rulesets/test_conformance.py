@@ -32,11 +32,13 @@ def test_every_shipped_game_is_checked():
 
 # --- the suite itself: a ruleset that breaks a rule fails the check that guards it -------------
 
-def _fake_classes():
+@pytest.fixture
+def fake_classes(fake_ruleset):
+    """(Good, {check: broken class}): the fake ruleset keeping the contract, and one
+    subclass per check that breaks what that check guards."""
     from deepsim.rulesets.golden import GoldenCase
-    from tests.test_runner import FakeRuleset
 
-    class Good(FakeRuleset):
+    class Good(fake_ruleset):
         def golden_cases(self):
             return [GoldenCase("fake", "mixed", {"name": "t", "ruleset": "fake",
                                                  "players": [2, 4], "seed": 3})]
@@ -73,8 +75,8 @@ _CORE = ("contract", "columns", "invariants", "threads", "chunks", "seeds", "tra
          "parameters")
 
 
-def test_a_ruleset_keeping_the_contract_passes_the_core_checks(tmp_path):
-    good, _ = _fake_classes()
+def test_a_ruleset_keeping_the_contract_passes_the_core_checks(tmp_path, fake_classes):
+    good, _ = fake_classes
     suite = Conformance(good(), tmp_path, games=120, cli=app)
     for check in _CORE:
         if check != "contract":           # the fake is not in the registry
@@ -82,25 +84,25 @@ def test_a_ruleset_keeping_the_contract_passes_the_core_checks(tmp_path):
 
 
 @pytest.mark.parametrize("check", ["columns", "invariants", "chunks", "seeds", "trace"])
-def test_a_broken_ruleset_fails_the_check_that_guards_it(tmp_path, check):
-    _, broken = _fake_classes()
+def test_a_broken_ruleset_fails_the_check_that_guards_it(tmp_path, check, fake_classes):
+    _, broken = fake_classes
     suite = Conformance(broken[check](), tmp_path, games=120, cli=app)
     with pytest.raises(AssertionError, match="fake"):
         suite.run(check)
 
 
-def test_missing_metadata_is_named(tmp_path):
+def test_missing_metadata_is_named(tmp_path, fake_classes):
     from deepsim.rulesets.base import check_ruleset
-    good, _ = _fake_classes()
+    good, _ = fake_classes
     lacking = type("Lacking", (good,), {"seats_columns": {"game": "int64"}})()
     problems = check_ruleset(lacking)
     assert any("'seat' as int64" in p for p in problems), problems
     assert any("faction_column 'company'" in p for p in problems), problems
 
 
-def test_bot_data_out_of_its_bounds_fails_the_bots_check(tmp_path):
+def test_bot_data_out_of_its_bounds_fails_the_bots_check(tmp_path, fake_classes):
     from deepsim.botdata import BotData, Knob, Style
-    good, _ = _fake_classes()
+    good, _ = fake_classes
 
     def data(press: float) -> BotData:
         knob = Knob("press", "int", 0, 3)
@@ -126,12 +128,12 @@ def test_bot_data_out_of_its_bounds_fails_the_bots_check(tmp_path):
         Conformance(OutOfBounds(), tmp_path, games=40).run("bots")
 
 
-def _capped_classes():
+def _capped_classes(fake_classes):
     """A fake with a safety cap ``max_rounds`` (games longer than it are stopped), one that
     keeps the unresolved rule and one that scores a stopped game as a win."""
     from deepsim.rulesets import common
 
-    good, _ = _fake_classes()
+    good, _ = fake_classes
 
     class Capped(good):
         safety_caps: ClassVar = {"max_rounds": "round"}
@@ -175,12 +177,12 @@ def _capped_classes():
     return Capped, CapWinner, Uncapped
 
 
-def test_the_unresolved_check_holds_a_ruleset_to_the_one_rule(tmp_path):
+def test_the_unresolved_check_holds_a_ruleset_to_the_one_rule(tmp_path, fake_classes):
     """The contract's rule for a game a safety cap stops (deepsim.rulesets.base.UNRESOLVED):
     a ruleset that marks it unresolved passes; one that gives it a winner fails
     (invariants and unresolved), as does one whose games are truncated by a cap it does not
     declare."""
-    capped, winner, uncapped = _capped_classes()
+    capped, winner, uncapped = _capped_classes(fake_classes)
     Conformance(capped(), tmp_path, games=60, cli=app).run("unresolved")
     Conformance(capped(), tmp_path, games=60, cli=app).run("invariants")
     with pytest.raises(AssertionError, match="unresolved .* but a seat has a win"):

@@ -1,18 +1,26 @@
 """Golden results: every ruleset's frozen scenarios still produce the stored digests.
 
 A failure means the games changed. If that was intended (a rule, data or bot change),
-refresh with ``python -m tests.golden --update`` and say why in the commit message.
+refresh them with ``make golden`` (``deepsim golden --digests tests/golden.json --update
+RULESET|RULESET/CASE ...``, which prints which digests changed) and say why in the commit
+message.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
-from deepsim.testing.golden import compare, digest_table, read_digests
-from tests.golden import DIGEST_FILE, REFRESH, all_cases, check_case
+from deepsim.rulesets import builtin, get
+from deepsim.testing.golden import check_case, compare, digest_table, read_digests
 
-CASES = all_cases()
+DIGEST_FILE = Path(__file__).resolve().parents[1] / "golden.json"
+#: (ruleset, case) for every built-in ruleset that declares golden cases (a plugin keeps
+#: its digests in its own package: deepsim new-ruleset's tests/test_golden.py)
+CASES = [(get(name), case) for name in builtin()
+         for case in (get(name).golden_cases() if hasattr(get(name), "golden_cases") else [])]
 
 
 def test_every_shipped_ruleset_declares_golden_cases():
@@ -24,12 +32,13 @@ def test_no_stale_digests():
     """Every stored digest belongs to a case that still exists (a renamed case is refreshed)."""
     keys = {case.key for _, case in CASES}
     stale = sorted(set(read_digests(DIGEST_FILE)) - keys)
-    assert not stale, f"digests of cases that no longer exist: {stale}; run {REFRESH}"
+    assert not stale, (f"digests of cases that no longer exist: {stale}; delete them from "
+                       f"{DIGEST_FILE}")
 
 
 @pytest.mark.parametrize("rs,case", CASES, ids=[c.key for _, c in CASES])
 def test_golden(rs, case):
-    msg = check_case(rs, case)
+    msg = check_case(rs, case, DIGEST_FILE)
     assert msg is None, msg
 
 
@@ -60,6 +69,7 @@ def test_one_changed_number_fails_naming_the_case_and_the_command(monkeypatch):
     data = deepfall.load_data().model_dump()
     changed = {**data, "maw": {**data["maw"], "steps_per_round": 2}}
     monkeypatch.setattr(deepfall.DATA, "_defaults", changed)
-    msg = check_case(rs, case)
+    msg = check_case(rs, case, DIGEST_FILE)
     assert msg is not None
-    assert "deepfall/4p" in msg and REFRESH in msg and "games: " in msg
+    assert "deepfall/4p" in msg and "games: " in msg
+    assert f"deepsim golden --digests {DIGEST_FILE} --update deepfall/4p" in msg

@@ -48,10 +48,9 @@ def test_kernel_tables_number_the_seat_columns_and_the_trace_replays_a_batch_row
                         ).seat_numbers == ("a_seat",)
 
 
-def test_optional_hooks_have_declared_defaults():
+def test_optional_hooks_have_declared_defaults(dice_only):
     """Shared code calls the hooks; a ruleset that leaves them out gets the base's."""
-    from tests.odds.test_odds import _DiceOnly
-    assert _DiceOnly().plays is False         # odds-only: no kernel hooks at all
+    assert dice_only.plays is False         # odds-only: no kernel hooks at all
     deepfall = rulesets.get("deepfall")
     assert deepfall.trace_formats == ("text", "json")
     assert rulesets.get("atlantis").trace_formats == ("text",)
@@ -61,14 +60,12 @@ def test_optional_hooks_have_declared_defaults():
                                              ("calling", "calling")]
 
 
-def test_json_in_trace_formats_needs_trace_records():
-    from tests.test_runner import FakeRuleset
-
-    class Claims(FakeRuleset):
+def test_json_in_trace_formats_needs_trace_records(fake_ruleset):
+    class Claims(fake_ruleset):
         trace_formats = ("text", "json")
 
     assert any("trace_records" in p for p in check_ruleset(Claims()))
-    assert not any("trace_records" in p for p in check_ruleset(FakeRuleset()))
+    assert not any("trace_records" in p for p in check_ruleset(fake_ruleset()))
 
 
 def test_moved_names_still_work_with_a_deprecation_warning():

@@ -7,13 +7,12 @@ import pytest
 
 from deepsim.balance import Budget, run_balance
 from deepsim.studies.balance_findings import ANCHOR, HEADING, main, section_md, splice
-from tests.balance.conftest import duel  # noqa: F401 (the fixture)
 
 OTHER = "## Readings under which the claims hold\n\nreconstruct's words\n"
 
 
 @pytest.mark.slow  # a whole balance search
-def test_section_from_a_balance_folder(duel, tmp_path):  # noqa: F811
+def test_section_from_a_balance_folder(duel, tmp_path):
     res = run_balance(duel, ["power.C"], budget=Budget(
         max_changes=1, games=6000, confirm_games=12000, respond_trials=0),
         out=tmp_path / "b")
@@ -26,7 +25,7 @@ def test_section_from_a_balance_folder(duel, tmp_path):  # noqa: F811
     assert "| C | 1.5" in md and "| A | 0.7" in md
 
 
-def test_splice_replaces_only_its_own_section(duel, tmp_path):  # noqa: F811
+def test_splice_replaces_only_its_own_section(duel, tmp_path):
     text = f"# F\n\n## A\n\na\n\n{ANCHOR}\n\nw\n\n{OTHER}"
     once = splice(text, f"{HEADING}\n\nfirst\n")
     assert once.index(HEADING) < once.index(ANCHOR) and once.endswith(OTHER)

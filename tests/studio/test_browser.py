@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.studio.test_app import SPF_MAX
-
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -97,7 +95,7 @@ def _wait_for(drv, css, timeout=300):
         EC.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
-def test_change_a_number_and_see_the_paired_change(studio, browser, tmp_path):
+def test_change_a_number_and_see_the_paired_change(studio, browser, tmp_path, spf_max):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     url, folder, proc = studio
@@ -134,7 +132,7 @@ def test_change_a_number_and_see_the_paired_change(studio, browser, tmp_path):
         if err.text:
             break
         time.sleep(0.1)
-    assert "maw.steps_per_floor" in err.text and SPF_MAX in err.text, err.text
+    assert "maw.steps_per_floor" in err.text and spf_max in err.text, err.text
     box.clear()
     box.send_keys("4")
     browser.find_element(By.ID, "run-variant").click()

@@ -13,7 +13,6 @@ from deepsim.studio.catalog import inside
 from deepsim.studio.guard import host_name
 from deepsim.studio.history import read_entry
 from deepsim.studio.server import StudioConfig, create_app
-from tests.studio.client import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "test-token-123"
@@ -27,9 +26,9 @@ def folder(tmp_path):
 
 
 @pytest.fixture
-def client(folder):
+def client(folder, test_client):
     app = create_app(StudioConfig(folder, token=TOKEN).resolved())
-    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+    with test_client(app, base_url="http://127.0.0.1:8765") as c:
         yield c
 
 

@@ -1,14 +1,15 @@
 """The oracle for Atlantis: the kernel's own dice code against `deepsim odds atlantis`.
 
-Each test builds a small game state (``tests/rulesets/atlantis/state.py``: the ruleset compiled by
-``RULESET.prepare`` with the same ``--set`` overrides the odds read) and calls the kernel's
-rule functions many times at a fixed seed: ``kernel.roll_hits`` (AT-A5 hit faces, AMB-T1),
-``kernel.attack_pool`` / ``kernel.attack_dice`` / ``kernel.resolve_attack`` (AT-A4
-modifiers), ``kernel.search`` (AT-A3), ``kernel.do_attack`` on a hidden target (search then
-damage, AMB-T2/T3) and ``kernel.do_hide`` (AT-A7). The empirical frequencies are compared
-with the exact answers of :mod:`deepsim.rulesets.atlantis.odds` (chi-square for distributions,
-binomial for chances). The last tests show the comparison has the power to catch a kernel
-that rolls wrong (a planted hit face, a search threshold off by one).
+Each test builds a small game state (the ``new_state`` fixture of this folder's
+conftest.py: the ruleset compiled by ``RULESET.prepare`` with the same ``--set`` overrides
+the odds read) and calls the kernel's rule functions many times at a fixed seed:
+``kernel.roll_hits`` (AT-A5 hit faces, AMB-T1), ``kernel.attack_pool`` /
+``kernel.attack_dice`` / ``kernel.resolve_attack`` (AT-A4 modifiers), ``kernel.search``
+(AT-A3), ``kernel.do_attack`` on a hidden target (search then damage, AMB-T2/T3) and
+``kernel.do_hide`` (AT-A7). The empirical frequencies are compared with the exact answers
+of :mod:`deepsim.rulesets.atlantis.odds` (chi-square for distributions, binomial for
+chances). The last tests show the comparison has the power to catch a kernel that rolls
+wrong (a planted hit face, a search threshold off by one).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from deepsim.api import dice_odds as answer
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
-from tests.rulesets.atlantis.state import State
 
 SEED = 20_240_508
 N = 60_000
@@ -73,7 +73,7 @@ def damage_law(res, column: str = "ruleset") -> dict[int, Fraction]:
     return {r["k"]: r[f"{column}_eq"] for r in res.rows}
 
 
-def hits(s: State, n_dice: int, n: int = N) -> list[int]:
+def hits(s, n_dice: int, n: int = N) -> list[int]:
     """Hits of ``n`` rolls of ``n_dice`` dice through ``kernel.roll_hits``."""
     return [K.roll_hits(s.scr, s.dat, n_dice)[0] for _ in range(n)]
 
@@ -82,19 +82,19 @@ def hits(s: State, n_dice: int, n: int = N) -> list[int]:
 
 @pytest.mark.parametrize("faces", HIT_RULES)
 @pytest.mark.parametrize("ad", [1, 4])
-def test_attack_roll_matches_the_damage_die(faces, ad):
+def test_attack_roll_matches_the_damage_die(faces, ad, new_state):
     sets = [f"combat.hit_faces={faces}"]
-    s = State(overrides=sets, seed=SEED)
+    s = new_state(overrides=sets, seed=SEED)
     res = answer("atlantis", "damage", ad=ad, sets=sets)
     assert chi2_pvalue(hits(s, ad), damage_law(res)) > ALPHA
 
 
-def test_default_ruleset_and_hit56_columns_match_the_kernel():
+def test_default_ruleset_and_hit56_columns_match_the_kernel(new_state):
     """The side-by-side columns of one answer are the kernel with and without the
     scenarios/atlantis-hit56.yaml override."""
     res = answer("atlantis", "damage", ad=3)
-    s1 = State(seed=SEED)
-    s56 = State(overrides=("combat.hit_faces=[5,6]",), seed=SEED + 1)
+    s1 = new_state(seed=SEED)
+    s56 = new_state(overrides=("combat.hit_faces=[5,6]",), seed=SEED + 1)
     assert chi2_pvalue(hits(s1, 3), damage_law(res, "ruleset")) > ALPHA
     assert chi2_pvalue(hits(s56, 3), damage_law(res, "hit56")) > ALPHA
 
@@ -107,9 +107,9 @@ def test_default_ruleset_and_hit56_columns_match_the_kernel():
     ("merman_assassin", True, True, "[5,6]"),   # 2 + 2 hidden + 1 Assassin + 2 paralyzed
     ("sea_dragon", True, False, "[1]"),         # 5 + 2 hidden
 ])
-def test_modified_attack_matches_the_odds(unit, hidden, paralyzed, faces):
+def test_modified_attack_matches_the_odds(unit, hidden, paralyzed, faces, new_state):
     sets = [f"combat.hit_faces={faces}"]
-    s = State(overrides=sets, seed=SEED)
+    s = new_state(overrides=sets, seed=SEED)
     a = s.add(unit, "king", (2, 2), hidden=hidden)
     t = s.add("leviathan", "witch", (3, 2))           # DR 10: never destroyed here
     s.u[t, B.UC_PARA] = int(paralyzed)
@@ -126,9 +126,9 @@ def test_modified_attack_matches_the_odds(unit, hidden, paralyzed, faces):
     assert chi2_pvalue(dealt, damage_law(res)) > ALPHA
 
 
-def test_paralyzed_bonus_override_reaches_both():
+def test_paralyzed_bonus_override_reaches_both(new_state):
     sets = ["combat.paralyzed_bonus=3"]
-    s = State(overrides=sets, seed=SEED)
+    s = new_state(overrides=sets, seed=SEED)
     a = s.add("sea_knights", "king", (2, 2))
     t = s.add("leviathan", "witch", (3, 2))
     s.u[t, B.UC_PARA] = 1
@@ -139,8 +139,8 @@ def test_paralyzed_bonus_override_reaches_both():
 # ---- AT-A3: the search roll, and a whole attack on a hidden target -----------------------
 
 @pytest.mark.parametrize("sets", [[], ["combat.search_min=4"], ["combat.search_min=6"]])
-def test_search_roll_matches_the_odds(sets):
-    s = State(overrides=sets, seed=SEED)
+def test_search_roll_matches_the_odds(sets, new_state):
+    s = new_state(overrides=sets, seed=SEED)
     a = s.add("sea_knights", "king", (2, 2))
     t = s.add("locathah", "witch", (3, 2), hidden=True)
     u = s.u
@@ -155,11 +155,11 @@ def test_search_roll_matches_the_odds(sets):
 
 
 @pytest.mark.parametrize("faces", HIT_RULES)
-def test_attacks_on_a_hidden_target_match_the_destroy_chain(faces):
+def test_attacks_on_a_hidden_target_match_the_destroy_chain(faces, new_state):
     """kernel.do_attack twice on a hidden target (search, then damage; AMB-T2 a failed
     search spends the attack, AMB-T3 the marker stays) against `destroy --hidden-target`."""
     sets = [f"combat.hit_faces={faces}"]
-    s = State(overrides=sets, seed=SEED)
+    s = new_state(overrides=sets, seed=SEED)
     a = s.add("sea_knights", "king", (2, 2))
     t = s.add("leviathan", "witch", (3, 2), hidden=True)
     u = s.u
@@ -189,8 +189,8 @@ def test_attacks_on_a_hidden_target_match_the_destroy_chain(faces):
     ("tritons_on_seahorses", "kelp_forest", ["hide.success_min=9"]),  # 1 + 2 + own 1: 1/3
     ("merman_assassin", "ruins", ["hide.success_min=9"]),           # 3 + 1: 1/3
 ])
-def test_hide_roll_matches_the_odds(unit, terrain, sets):
-    s = State(overrides=sets, fill=terrain, seed=SEED)
+def test_hide_roll_matches_the_odds(unit, terrain, sets, new_state):
+    s = new_state(overrides=sets, fill=terrain, seed=SEED)
     i = s.add(unit, "king", (2, 2))
     u = s.u
     ok = 0
@@ -205,16 +205,16 @@ def test_hide_roll_matches_the_odds(unit, terrain, sets):
 
 # ---- the oracle has power ----------------------------------------------------------------
 
-def test_a_planted_hit_face_fails_the_oracle():
+def test_a_planted_hit_face_fails_the_oracle(new_state):
     """A kernel that also hit on a 2 (mask {1,2}) is caught against the odds' {1}."""
-    s = State(seed=SEED)
+    s = new_state(seed=SEED)
     s.rule("hit_mask", float((1 << 1) | (1 << 2)))
     res = answer("atlantis", "damage", ad=4)
     assert chi2_pvalue(hits(s, 4), damage_law(res)) < 1e-9
 
 
-def test_a_search_threshold_off_by_one_fails_the_oracle():
-    s = State(overrides=("combat.search_min=4",), seed=SEED)
+def test_a_search_threshold_off_by_one_fails_the_oracle(new_state):
+    s = new_state(overrides=("combat.search_min=4",), seed=SEED)
     a = s.add("sea_knights", "king", (2, 2))
     t = s.add("locathah", "witch", (3, 2), hidden=True)
     ok = 0

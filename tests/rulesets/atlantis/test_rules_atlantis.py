@@ -1,8 +1,9 @@
 """Atlantis rules, one test per rule (AT-*) or reading (AMB-T*), on hand-built states.
 
-Each test places units on a small map (tests/rulesets/atlantis/state.py), fixes the d6 results the
-kernel will roll (``State.dice``) and checks the rulebook's outcome, usually with a roll
-that must succeed and one that must fail, so a wrong threshold or a missing rule fails.
+Each test places units on a small map (a state from the ``new_state`` fixture of this
+folder's conftest.py), fixes the d6 results the kernel will roll (``State.dice``) and checks
+the rulebook's outcome, usually with a roll that must succeed and one that must fail, so a
+wrong threshold or a missing rule fails.
 """
 
 from __future__ import annotations
@@ -14,16 +15,21 @@ from deepsim.rulesets.atlantis import RULESET, bots
 from deepsim.rulesets.atlantis import board as B
 from deepsim.rulesets.atlantis import kernel as K
 from deepsim.rulesets.atlantis import layout as L
-from tests.rulesets.atlantis.state import STILL, TERRAIN, State
 
 HIT56 = ("combat.hit_faces=[5,6]",)
 
+# computed from the layout exactly as conftest.py computes them (test modules import no
+# test helpers): terrain index by name, and the knobs of the bot of every new_state (all
+# zero: tests switch on what they need)
+TERRAIN = {name: i for i, name in enumerate(L.TERRAINS)}
+STILL = {k: 0.0 for k in L.KNOBS}
 
-def attack(s: State, i: int, j: int) -> None:
+
+def attack(s, i: int, j: int) -> None:
     K.do_attack(s.scr, s.dat, s.kn, i, j)
 
 
-def attacks(s: State) -> np.ndarray:
+def attacks(s) -> np.ndarray:
     return s.kinds(L.EV_ATTACK)
 
 
@@ -31,9 +37,9 @@ def attacks(s: State) -> np.ndarray:
 # movement (AT-M1..M8)
 # ---------------------------------------------------------------------------------------
 
-def test_move_costs_and_impassable_hexes():
+def test_move_costs_and_impassable_hexes(new_state):
     """AT-M1 each hex costs its terrain's moves; AT-M8 Mountain/Land/Shoreline are closed."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     i = s.add("sea_knights", "king", (0, 1))             # MV 4
     s.terrain((1, 1), "kelp_forest")                     # cost 2
     s.terrain((2, 1), "mountain_peaks")
@@ -51,10 +57,10 @@ def test_move_costs_and_impassable_hexes():
     assert (1, 1) not in r2                              # 2-cost hex needs 2 moves
 
 
-def test_entry_keys_follow_the_terrain_table():
+def test_entry_keys_follow_the_terrain_table(new_state):
     """AT-M1, M5, M7, M8 as ``reach`` reads them: each terrain's entry key for a small and
     a Large unit is -1 where it may not enter, else its cost with the entry effects."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     terrain = s.dat[B.D_TERRAIN]
     for name, t in TERRAIN.items():
         for large in (0, 1):
@@ -90,16 +96,16 @@ def test_entry_keys_follow_the_terrain_table():
     assert entry_is_fresh(s) and adj[s.cell((2, 1))] == 0
 
 
-def entry_is_fresh(s: State) -> bool:
+def entry_is_fresh(s) -> bool:
     """Does ``X_ENTRY`` equal a rebuild from ``X_TER`` (what every writer must keep)?"""
     kept = s.scr[B.X_ENTRY].copy()
     B.rebuild_entry(s.scr, s.dat)
     return bool(np.array_equal(kept, s.scr[B.X_ENTRY]))
 
 
-def test_unused_moves_are_saved_for_the_second_swim():
+def test_unused_moves_are_saved_for_the_second_swim(new_state):
     """AT-M1: the moves a unit does not use in the First Swim are its Second Swim budget."""
-    s = State(9, 3)
+    s = new_state(9, 3)
     i = s.add("sword_fish", "king", (0, 1))              # MV 5
     s.add("sea_witch", "witch", (4, 1))
     s.set_knobs(dict(STILL, advance=1.0))
@@ -112,15 +118,15 @@ def test_unused_moves_are_saved_for_the_second_swim():
     r = s.reach(i, int(s.u[i, B.UC_SAVED]))
     assert max(r.values()) <= 2
     # a unit that does not move keeps its whole MV for the Second Swim
-    s2 = State(9, 3)
+    s2 = new_state(9, 3)
     j = s2.add("sword_fish", "king", (0, 1))
     K.swim_phase(s2.scr, s2.dat, s2.kn, L.KING, 1)
     assert s2.u[j, B.UC_SAVED] == 5
 
 
-def test_no_moving_through_units_and_no_stacking():
+def test_no_moving_through_units_and_no_stacking(new_state):
     """AT-M2: friends and foes block paths and their hexes cannot be entered."""
-    s = State(5, 3)
+    s = new_state(5, 3)
     i = s.add("sea_knights", "king", (0, 1))
     for pos in ((1, 0), (1, 1), (1, 2)):                 # a wall: friend, foe, friend
         s.add("mermen" if pos != (1, 1) else "locathah",
@@ -130,9 +136,9 @@ def test_no_moving_through_units_and_no_stacking():
     assert (1, 1) not in r
 
 
-def test_large_units_and_shallow_two_cost_terrain():
+def test_large_units_and_shallow_two_cost_terrain(new_state):
     """AT-M5: Large units may not enter shallow 2-cost hexes; deep 2-cost is allowed."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     i = s.add("sperm_whale", "king", (0, 0))             # Large, MV 4
     s.terrain((1, 0), "pack_ice")                        # deep, cost 2
     r = s.reach(i, 4)
@@ -149,9 +155,9 @@ def test_large_units_and_shallow_two_cost_terrain():
     assert s.reach(j, 4)[(5, 0)] == 2                    # small units may enter
 
 
-def test_paralyzed_units_neither_move_nor_attack():
+def test_paralyzed_units_neither_move_nor_attack(new_state):
     """AT-M3 / AT-X10 / AT-A1: a Paralyzation counter stops moving and attacking."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     i = s.add("sea_knights", "king", (0, 1))
     s.add("locathah", "witch", (1, 1))
     j = s.add("sword_fish", "king", (3, 2))
@@ -170,18 +176,18 @@ def test_paralyzed_units_neither_move_nor_attack():
     assert len(attacks(s)) == 1
 
 
-def test_moving_discards_the_hide_marker():
+def test_moving_discards_the_hide_marker(new_state):
     """AT-M6: a unit that moves loses its Hide marker."""
-    s = State(5, 1)
+    s = new_state(5, 1)
     i = s.add("merman_assassin", "king", (0, 0), hidden=True)
     s.reach(i, 3)
     K.move_along(s.scr, s.dat, i, s.cell((2, 0)))
     assert s.at(i) == (2, 0) and not s.hidden(i)
 
 
-def test_entering_vortex_or_lava_destroys_the_unit():
+def test_entering_vortex_or_lava_destroys_the_unit(new_state):
     """AT-M7: a Vortex or Lava hex destroys a unit entering it (map hazard vs spell)."""
-    s = State(5, 1)
+    s = new_state(5, 1)
     i = s.add("sea_knights", "king", (0, 0))
     s.terrain((2, 0), "vortex")
     r = s.reach(i, 4)
@@ -191,7 +197,7 @@ def test_entering_vortex_or_lava_destroys_the_unit():
     d = s.kinds(L.EV_DESTROYED)
     assert d[0, 6] == L.END_HAZARD and s.stat("king", L.S_HAZARD_LOSSES) == 1
     # Lava made by a Sea Witch spell: the loss is the spell's, credited to its caster
-    s2 = State(5, 1)
+    s2 = new_state(5, 1)
     caster = s2.add("sea_hag", "witch", (4, 0))
     k = s2.add("sea_knights", "king", (0, 0))
     s2.terrain((1, 0), "lava_flow", spell_by=caster)
@@ -202,10 +208,10 @@ def test_entering_vortex_or_lava_destroys_the_unit():
     assert s2.stat("witch", L.S_KILLS) == 1
 
 
-def test_entering_whirl_pool_or_vent_triggers_a_one_die_attack():
+def test_entering_whirl_pool_or_vent_triggers_a_one_die_attack(new_state):
     """AT-M7: Whirl Pool and Hydrothermal Vent attack an entering unit with 1 AD."""
     for terr in ("whirl_pool", "hydrothermal_vent"):
-        s = State(4, 1)
+        s = new_state(4, 1)
         i = s.add("sea_knights", "king", (0, 0))             # DR 2
         s.terrain((1, 0), terr)
         s.reach(i, 4)
@@ -220,9 +226,9 @@ def test_entering_whirl_pool_or_vent_triggers_a_one_die_attack():
         assert s.damage_of(i) == 1 and s.dice_left() == 0, terr
 
 
-def test_siren_countered_unit_must_move_toward_the_siren():
+def test_siren_countered_unit_must_move_toward_the_siren(new_state):
     """AT-M4 / AMB-T8: every step closes on the Siren unit, full MV until adjacent."""
-    s = State(9, 3)
+    s = new_state(9, 3)
     siren = s.add("siren", "king", (8, 1))
     i = s.add("barracuda", "witch", (1, 1))
     s.u[i, B.UC_SIREN] = 1
@@ -240,7 +246,7 @@ def test_siren_countered_unit_must_move_toward_the_siren():
     assert len(path) == 4                                 # Barracuda MV 4, all used
     assert dist[s.cell(s.at(i)), sc] == 3
     # with the Siren adjacent the unit stays; it may not attack at all
-    t = State(5, 1)
+    t = new_state(5, 1)
     sir = t.add("siren", "king", (1, 0))
     j = t.add("sea_troll", "witch", (0, 0))
     t.u[j, B.UC_SIREN] = 1
@@ -256,13 +262,13 @@ def test_siren_countered_unit_must_move_toward_the_siren():
 # attacks (AT-A1..A8)
 # ---------------------------------------------------------------------------------------
 
-def test_hit_faces_mask():
+def test_hit_faces_mask(new_state):
     """AT-A5 / AMB-T1: literal rule hits on 1 only; the alternative hits on 5-6."""
-    s = State()
+    s = new_state()
     s.dice(1, 5, 6, 2, 3, 1)
     hits, packed = K.roll_hits(s.scr, s.dat, 6)
     assert hits == 2
-    s5 = State(overrides=HIT56)
+    s5 = new_state(overrides=HIT56)
     s5.dice(1, 5, 6, 2, 3, 1)
     hits5, _ = K.roll_hits(s5.scr, s5.dat, 6)
     assert hits5 == 2 and packed & 7 == 1
@@ -270,9 +276,9 @@ def test_hit_faces_mask():
     assert K.roll_hits(s5.scr, s5.dat, 4)[0] == 3
 
 
-def test_damage_destroys_at_dr_and_attack_rolls_ad_dice():
+def test_damage_destroys_at_dr_and_attack_rolls_ad_dice(new_state):
     """AT-A4/A5: AD dice; damage markers stay; destroyed when damage >= DR."""
-    s = State()
+    s = new_state()
     a = s.add("sea_knights", "king", (2, 2))              # AD 4
     d = s.add("crab_men_raiders", "witch", (3, 2))        # DR 2
     s.dice(1, 3, 4, 6)
@@ -284,9 +290,9 @@ def test_damage_destroys_at_dr_and_attack_rolls_ad_dice():
     assert s.stat("king", L.S_KILLS) == 1 and s.stat("witch", L.S_UNITS_LOST) == 1
 
 
-def test_adjacent_only_and_ranged_attacks():
+def test_adjacent_only_and_ranged_attacks(new_state):
     """AT-A1 adjacent targets; AT-X5 / AMB-T4 Ranged reaches 1-2 (or only 2)."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     x = s.add("mer_crossbowmen", "king", (0, 0))
     m = s.add("mermen", "king", (4, 0))
     t1 = s.add("locathah", "witch", (1, 0))
@@ -296,7 +302,7 @@ def test_adjacent_only_and_ranged_attacks():
     assert set(s.scr[B.X_ITMP][:n]) == {t1, t2}
     n, _ = K.legal_targets(s.scr, s.dat, m, False)
     assert set(s.scr[B.X_ITMP][:n]) == {t3}
-    s2 = State(7, 1, overrides=("combat.ranged_min=2",))
+    s2 = new_state(7, 1, overrides=("combat.ranged_min=2",))
     x2 = s2.add("mer_crossbowmen", "king", (0, 0))
     s2.add("locathah", "witch", (1, 0))
     u2 = s2.add("locathah", "witch", (2, 0))
@@ -304,10 +310,10 @@ def test_adjacent_only_and_ranged_attacks():
     assert list(s2.scr[B.X_ITMP][:n]) == [u2]
 
 
-def test_line_of_sight_option():
+def test_line_of_sight_option(new_state):
     """AMB-T5: with los on, an impassable hex or a unit between blocks a range-2 attack."""
     for los, expect in (("false", True), ("true", False)):
-        s = State(5, 1, overrides=(f"combat.los={los}",))
+        s = new_state(5, 1, overrides=(f"combat.los={los}",))
         x = s.add("mer_crossbowmen", "king", (0, 0))
         t = s.add("locathah", "witch", (2, 0))
         s.terrain((1, 0), "mountain_peaks")
@@ -315,16 +321,16 @@ def test_line_of_sight_option():
         assert (t in s.scr[B.X_ITMP][:n]) == expect
 
 
-def test_martyr_forces_adjacent_attackers():
+def test_martyr_forces_adjacent_attackers(new_state):
     """AT-X6 / AMB-T20: an adjacent enemy Martyr is the only legal target."""
-    s = State(5, 5)
+    s = new_state(5, 5)
     a = s.add("sea_serpent", "witch", (2, 2))
     g = s.add("mermen_honor_guard", "king", (3, 2))
     s.add("sea_king", "king", (1, 2))
     n, forced = K.legal_targets(s.scr, s.dat, a, False)
     assert forced and list(s.scr[B.X_ITMP][:n]) == [g]
     # a ranged attacker 2 hexes from the Martyr is free (martyr_forces_ranged off)
-    s2 = State(6, 1)
+    s2 = new_state(6, 1)
     hg = s2.add("mermen_honor_guard", "king", (2, 0))
     cb = s2.add("sahuagin", "witch", (0, 0))
     tgt = s2.add("mermen", "king", (1, 0))
@@ -333,9 +339,9 @@ def test_martyr_forces_adjacent_attackers():
     assert hg not in s2.scr[B.X_ITMP][:n]
 
 
-def test_search_roll_against_hidden_units():
+def test_search_roll_against_hidden_units(new_state):
     """AT-A3: a hidden target is attacked only after a 5-6; AMB-T2 a failed search ends it."""
-    s = State()
+    s = new_state()
     a = s.add("sea_knights", "king", (2, 2))
     h = s.add("locathah", "witch", (3, 2), hidden=True)
     s.dice(4)                                             # search fails
@@ -346,7 +352,7 @@ def test_search_roll_against_hidden_units():
     attack(s, a, h)
     assert len(attacks(s)) == 1 and not s.alive(h)
     # one search per unit per turn
-    s3 = State()
+    s3 = new_state()
     a3 = s3.add("sea_knights", "king", (2, 2))
     h3 = s3.add("locathah", "witch", (3, 2), hidden=True)
     s3.dice(6, 2, 2, 2, 2)
@@ -356,9 +362,9 @@ def test_search_roll_against_hidden_units():
     assert len(s3.kinds(L.EV_SEARCH)) == 1 and s3.alive(h3)
 
 
-def test_failed_search_may_free_the_attack_when_configured():
+def test_failed_search_may_free_the_attack_when_configured(new_state):
     """AMB-T2 off: after a failed search the unit attacks a visible target instead."""
-    s = State(overrides=("combat.failed_search_consumes_attack=false",))
+    s = new_state(overrides=("combat.failed_search_consumes_attack=false",))
     a = s.add("sea_knights", "king", (2, 2))
     h = s.add("locathah", "witch", (3, 2), hidden=True)
     v = s.add("locathah", "witch", (1, 2))
@@ -368,10 +374,10 @@ def test_failed_search_may_free_the_attack_when_configured():
     assert len(att) == 1 and att[0, 5] == v and not s.alive(v) and s.alive(h)
 
 
-def test_search_does_not_reveal_unless_configured():
+def test_search_does_not_reveal_unless_configured(new_state):
     """AMB-T3: a successful search leaves the Hide marker (search_reveals true removes it)."""
     for rev, still_hidden in (("false", True), ("true", False)):
-        s = State(overrides=(f"combat.search_reveals={rev}",))
+        s = new_state(overrides=(f"combat.search_reveals={rev}",))
         a = s.add("sea_knights", "king", (2, 2))
         h = s.add("leviathan", "witch", (3, 2), hidden=True)
         s.dice(6, 2, 2, 2, 2)
@@ -379,9 +385,9 @@ def test_search_does_not_reveal_unless_configured():
         assert s.hidden(h) == still_hidden
 
 
-def test_attack_dice_modifiers():
+def test_attack_dice_modifiers(new_state):
     """AT-A4: +2 vs paralyzed, +2 (+1 Assassin) hidden attacker, who then loses the marker."""
-    s = State()
+    s = new_state()
     a = s.add("merman_assassin", "king", (2, 2), hidden=True)   # AD 2, hidden_ad +1
     t = s.add("leviathan", "witch", (3, 2))
     assert K.attack_pool(s.scr, s.dat, a) == 5
@@ -394,10 +400,10 @@ def test_attack_dice_modifiers():
     assert K.attack_pool(s.scr, s.dat, k) == 6
 
 
-def test_temple_and_spawning_bed_bonus():
+def test_temple_and_spawning_bed_bonus(new_state):
     """AMB-T9: +1 AD for a Sea King unit in a Sea Temple / Sea Witch unit on a Spawning Bed
     (attacker in the hex by default; target_in_hex and either as options)."""
-    s = State()
+    s = new_state()
     k = s.add("sea_knights", "king", (2, 2))
     w = s.add("locathah", "witch", (3, 2))
     s.terrain((2, 2), "sea_temple")
@@ -406,7 +412,7 @@ def test_temple_and_spawning_bed_bonus():
     assert K.attack_pool(s.scr, s.dat, w) == 3            # a Witch unit on its bed
     s.terrain((2, 2), "spawning_bed")
     assert K.attack_pool(s.scr, s.dat, k) == 4            # not the King's bonus hex
-    t = State(overrides=("combat.temple_bonus_scope=target_in_hex",))
+    t = new_state(overrides=("combat.temple_bonus_scope=target_in_hex",))
     k2 = t.add("sea_knights", "king", (2, 2))
     w2 = t.add("locathah", "witch", (3, 2))
     t.terrain((3, 2), "sea_temple")
@@ -414,10 +420,10 @@ def test_temple_and_spawning_bed_bonus():
     assert K.attack_dice(t.scr, t.dat, k2, w2, 4) == 5
 
 
-def test_upwelling_penalty_and_its_floor():
+def test_upwelling_penalty_and_its_floor(new_state):
     """AT-A4 / AMB-T24: -1 AD into or out of Upwelling/Whirl Pool, never below 1 (floor only
     against the penalty by default; 'all' floors the final dice)."""
-    s = State()
+    s = new_state()
     a = s.add("siren", "king", (2, 2))                     # AD 1
     b = s.add("sea_knights", "king", (1, 1))               # AD 4
     t = s.add("leviathan", "witch", (3, 2))
@@ -429,7 +435,7 @@ def test_upwelling_penalty_and_its_floor():
     assert K.attack_dice(s.scr, s.dat, a, t, 3) == 2
     s.u[t, B.UC_PARA] = 1
     assert K.attack_dice(s.scr, s.dat, a, t, 1) == 3       # max(1, 1-1) + 2
-    s2 = State(overrides=("combat.penalty_floor_scope=all",))
+    s2 = new_state(overrides=("combat.penalty_floor_scope=all",))
     a2 = s2.add("siren", "king", (2, 2))
     t2 = s2.add("leviathan", "witch", (3, 2))
     s2.terrain((2, 2), "whirl_pool")
@@ -437,9 +443,9 @@ def test_upwelling_penalty_and_its_floor():
     assert K.attack_dice(s2.scr, s2.dat, a2, t2, 1) == 2   # max(1, 1 + 2 - 1)
 
 
-def test_hide_roll_with_hide_factor_and_terrain():
+def test_hide_roll_with_hide_factor_and_terrain(new_state):
     """AT-A7: 1d6 + HF + terrain bonus (+ own terrain bonus) >= 5; AMB-T6 HF '-'."""
-    s = State()
+    s = new_state()
     m = s.add("mermen", "king", (2, 2))                   # HF +1
     s.terrain((2, 2), "kelp_forest")                      # +2
     s.dice(1)
@@ -456,14 +462,14 @@ def test_hide_roll_with_hide_factor_and_terrain():
     assert s.stat("king", L.S_HIDES_TRIED) == 3 and s.stat("king", L.S_HIDES_OK) == 2
     k = s.add("sea_knights", "king", (0, 0))              # HF "-"
     assert B.can_hide(s.scr, s.dat, k)
-    s2 = State(overrides=("hide.dash_can_hide=false",))
+    s2 = new_state(overrides=("hide.dash_can_hide=false",))
     k2 = s2.add("sea_knights", "king", (0, 0))
     assert not B.can_hide(s2.scr, s2.dat, k2)
 
 
-def test_hide_odds_match_the_rulebook_over_many_rolls():
+def test_hide_odds_match_the_rulebook_over_many_rolls(new_state):
     """AT-A7 odds with total modifier m: 1/3, 1/2, 2/3 for m = 0, 1, 2 (random dice)."""
-    s = State(3, 1)
+    s = new_state(3, 1)
     knight = s.add("sea_knights", "king", (0, 0))        # m = 0
     merman = s.add("mermen", "king", (1, 0))             # m = 1
     elf = s.add("aquatic_elves", "king", (2, 0))         # m = 2
@@ -482,9 +488,9 @@ def test_hide_odds_match_the_rulebook_over_many_rolls():
 # special effects (AT-X1..X9)
 # ---------------------------------------------------------------------------------------
 
-def test_poison_destroys_whatever_the_dr():
+def test_poison_destroys_whatever_the_dr(new_state):
     """AT-X1: one point of damage from a poisonous unit destroys the target."""
-    s = State()
+    s = new_state()
     p = s.add("sea_snakes", "witch", (2, 2))              # AD 1, Poison
     lev = s.add("sea_dragon", "king", (3, 2))             # DR 5
     s.dice(2)
@@ -497,10 +503,10 @@ def test_poison_destroys_whatever_the_dr():
     assert d[0, 6] == L.END_POISON and s.stat("witch", L.S_POISON_KILLS) == 1
 
 
-def test_sting_and_shock_paralyze_on_a_hit():
+def test_sting_and_shock_paralyze_on_a_hit(new_state):
     """AT-X2 / AMB-T18: a hitting Sting/Shock attack also gives one Paralyzation counter."""
     for name in ("manta_rays", "moray_eels"):
-        s = State()
+        s = new_state()
         a = s.add(name, "witch", (2, 2))
         t = s.add("giant_sea_turtle", "king", (3, 2))
         ad = s.dat[B.D_UNITS][s.type_of(name), L.U_AD]
@@ -512,9 +518,9 @@ def test_sting_and_shock_paralyze_on_a_hit():
         assert s.damage_of(t) >= 1 and s.paralysis(t) == 1, name
 
 
-def test_entangle_paralyzes_and_releases_when_the_entangler_moves_away():
+def test_entangle_paralyzes_and_releases_when_the_entangler_moves_away(new_state):
     """AT-X3 / AMB-T21: Entangle on 1-4; only that entangler's counter goes when it leaves."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     o = s.add("giant_octopus", "witch", (2, 1))           # Entangle, Split, AD 3
     t = s.add("sea_knights", "king", (3, 1))
     s.dice(5)                                             # Entangle fails
@@ -530,7 +536,7 @@ def test_entangle_paralyzes_and_releases_when_the_entangler_moves_away():
     K.step_to(s.scr, s.dat, o, s.cell((2, 0)))            # moved away
     assert s.paralysis(t) == 1 and s.u[t, B.UC_NENT] == 0
     # entangle_release=all: every counter of the target goes
-    s2 = State(7, 3, overrides=("specials.entangle_release=all",))
+    s2 = new_state(7, 3, overrides=("specials.entangle_release=all",))
     o2 = s2.add("giant_octopus", "witch", (2, 1))
     t2 = s2.add("sea_knights", "king", (3, 1))
     s2.dice(1)
@@ -540,21 +546,21 @@ def test_entangle_paralyzes_and_releases_when_the_entangler_moves_away():
     assert s2.paralysis(t2) == 0
 
 
-def test_mesmerize_reaches_two_hexes():
+def test_mesmerize_reaches_two_hexes(new_state):
     """AT-X4: Mesmerize targets one enemy within 2 hexes, counter on 1-4."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     n = s.add("giant_nautilus", "king", (0, 0))
     t = s.add("locathah", "witch", (2, 0))
     s.dice(4)
     K.do_specials(s.scr, s.dat, s.kn, n, -1)
     assert s.paralysis(t) == 1
-    s2 = State(7, 1)
+    s2 = new_state(7, 1)
     n2 = s2.add("giant_nautilus", "king", (0, 0))
     t2 = s2.add("locathah", "witch", (3, 0))             # 3 hexes: out of range
     s2.dice(1)
     K.do_specials(s2.scr, s2.dat, s2.kn, n2, -1)
     assert s2.paralysis(t2) == 0 and s2.dice_left() == 1
-    s3 = State(7, 1)
+    s3 = new_state(7, 1)
     n3 = s3.add("giant_nautilus", "king", (0, 0))
     t3 = s3.add("locathah", "witch", (1, 0))
     s3.dice(5)
@@ -562,16 +568,16 @@ def test_mesmerize_reaches_two_hexes():
     assert s3.paralysis(t3) == 0
 
 
-def test_net_paralyzes_adjacent_on_one_to_three():
+def test_net_paralyzes_adjacent_on_one_to_three(new_state):
     """AT-X8: Net gives an adjacent enemy a Paralyzation counter on 1-3."""
     for die, expect in ((3, 1), (4, 0)):
-        s = State(5, 1)
+        s = new_state(5, 1)
         r = s.add("mermen_retaria", "king", (0, 0))
         t = s.add("locathah", "witch", (1, 0))
         s.dice(die)
         K.do_specials(s.scr, s.dat, s.kn, r, -1)
         assert s.paralysis(t) == expect
-    s = State(5, 1)
+    s = new_state(5, 1)
     r = s.add("sahuagin", "witch", (0, 0))
     t = s.add("mermen", "king", (2, 0))                  # not adjacent
     s.dice(1)
@@ -579,9 +585,9 @@ def test_net_paralyzes_adjacent_on_one_to_three():
     assert s.paralysis(t) == 0
 
 
-def test_sirens_call_gives_siren_counters_within_two():
+def test_sirens_call_gives_siren_counters_within_two(new_state):
     """AT-X7: each enemy within 2 hexes rolls; 1-3 gives a Siren counter from this unit."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     m = s.add("morkoth", "witch", (3, 0))
     a = s.add("mermen", "king", (1, 0))                   # 2 hexes
     b = s.add("mermen", "king", (4, 0))                   # adjacent
@@ -594,9 +600,9 @@ def test_sirens_call_gives_siren_counters_within_two():
     assert not B.can_attack(s.scr, s.dat, a)
 
 
-def test_split_divides_the_dice_among_adjacent_enemies():
+def test_split_divides_the_dice_among_adjacent_enemies(new_state):
     """AT-A6 / AMB-T19: a Split unit may share its AD among several adjacent enemies."""
-    s = State(overrides=HIT56)
+    s = new_state(overrides=HIT56)
     s.set_knobs(dict(STILL, focus_value=1.0))
     k = s.add("kraken", "witch", (2, 2))                  # AD 6, Split
     t1 = s.add("mermen", "king", (3, 2))                  # DR 1
@@ -607,7 +613,7 @@ def test_split_divides_the_dice_among_adjacent_enemies():
     assert len(att) == 2 and set(att[:, 5]) == {t1, t2}
     assert att[:, 7].sum() == 6
     # a unit without Split puts all its dice on one target
-    s2 = State(overrides=HIT56)
+    s2 = new_state(overrides=HIT56)
     a = s2.add("leviathan", "witch", (2, 2))
     u1 = s2.add("mermen", "king", (3, 2))
     s2.add("mermen", "king", (1, 2))
@@ -620,9 +626,9 @@ def test_split_divides_the_dice_among_adjacent_enemies():
 # End phase (AT-E1..E3)
 # ---------------------------------------------------------------------------------------
 
-def test_current_pushes_once_and_blocked_stays():
+def test_current_pushes_once_and_blocked_stays(new_state):
     """AT-E1 / AMB-T17: a Current moves a unit 1 hex along its arrow once per turn."""
-    s = State(6, 1)
+    s = new_state(6, 1)
     s.terrain((1, 0), "current", current=0)               # east
     s.terrain((2, 0), "current", current=0)
     i = s.add("mermen", "king", (1, 0), hidden=True)
@@ -634,7 +640,7 @@ def test_current_pushes_once_and_blocked_stays():
     K.end_phase(s.scr, s.dat, s.kn, L.KING)
     assert s.at(i) == (2, 0)
     # pushed into a Vortex: destroyed
-    s2 = State(6, 1)
+    s2 = new_state(6, 1)
     s2.terrain((1, 0), "river_outflow", current=0)
     s2.terrain((2, 0), "vortex")
     j = s2.add("mermen", "king", (1, 0))
@@ -643,12 +649,12 @@ def test_current_pushes_once_and_blocked_stays():
     assert not s2.alive(j)
 
 
-def test_bots_do_not_stay_where_a_current_pushes_them_next_to_a_vortex():
+def test_bots_do_not_stay_where_a_current_pushes_them_next_to_a_vortex(new_state):
     """AT-E1 (bots): a unit left on a Current is pushed in the End phase; the heuristic
     bots score the hex it will be pushed to (Vortex/Lava entry, Vortex/Lava next door),
     so they do not park on a current that carries them into or next to a Vortex."""
     for target, vortex in (((3, 1), (4, 1)), ((3, 1), (3, 1))):
-        s = State(7, 3)
+        s = new_state(7, 3)
         s.terrain((2, 1), "current", current=0)           # east, to (3,1)
         s.terrain(vortex, "vortex")
         i = s.add("mermen", "king", (2, 1))
@@ -659,16 +665,16 @@ def test_bots_do_not_stay_where_a_current_pushes_them_next_to_a_vortex():
         assert s.alive(i) and s.at(i) != (2, 1)
 
 
-def test_vortex_adjacency_and_lava_attacks_in_the_end_phase():
+def test_vortex_adjacency_and_lava_attacks_in_the_end_phase(new_state):
     """AT-E1: next to a Vortex destroyed on a 1; next to Lava a 1 AD attack."""
     for die, dead in ((1, True), (2, False)):
-        s = State(5, 1)
+        s = new_state(5, 1)
         s.terrain((2, 0), "vortex")
         i = s.add("leviathan", "witch", (1, 0))
         s.dice(die)
         K.end_phase(s.scr, s.dat, s.kn, L.WITCH)
         assert s.alive(i) != dead
-    s = State(5, 1)
+    s = new_state(5, 1)
     s.terrain((2, 0), "lava_flow")
     i = s.add("leviathan", "witch", (1, 0))
     j = s.add("leviathan", "witch", (3, 0))
@@ -677,10 +683,10 @@ def test_vortex_adjacency_and_lava_attacks_in_the_end_phase():
     assert s.damage_of(i) == 1 and s.damage_of(j) == 0
 
 
-def test_end_phase_terrain_scope():
+def test_end_phase_terrain_scope(new_state):
     """AMB-T7: by default only the active side's units suffer End-phase terrain."""
     for scope, expect_rolls in (("active", 0), ("all", 1)):
-        s = State(5, 1, overrides=(f"end.terrain_scope={scope}",))
+        s = new_state(5, 1, overrides=(f"end.terrain_scope={scope}",))
         s.terrain((2, 0), "vortex")
         i = s.add("mermen", "king", (1, 0))
         s.dice(1)
@@ -689,9 +695,9 @@ def test_end_phase_terrain_scope():
         assert s.alive(i) == (expect_rolls == 0)
 
 
-def test_recovery_removes_one_counter_on_one_to_four():
+def test_recovery_removes_one_counter_on_one_to_four(new_state):
     """AT-E3: each active unit with counters may remove one on a d6 of 1-4."""
-    s = State(5, 1)
+    s = new_state(5, 1)
     i = s.add("mermen", "king", (0, 0))
     j = s.add("mermen", "king", (2, 0))
     e = s.add("locathah", "witch", (4, 0))
@@ -709,15 +715,15 @@ def test_recovery_removes_one_counter_on_one_to_four():
 # spells (§1.14)
 # ---------------------------------------------------------------------------------------
 
-def cast(s: State, i: int, spell: str, target) -> bool:
+def cast(s, i: int, spell: str, target) -> bool:
     k = [L.SPELLS[int(x)] for x in s.scr[B.X_CHITS][i, :s.u[i, B.UC_NCHITS]]].index(spell)
     tg = s.cell(target) if isinstance(target, tuple) else target
     return K.cast(s.scr, s.dat, s.kn, i, k, tg)
 
 
-def test_creation_spell_makes_a_unit_for_the_caster():
+def test_creation_spell_makes_a_unit_for_the_caster(new_state):
     """Oyster: a Giant Oyster under the caster's control on an empty Clam Bed within 4."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     c = s.add("sea_hag", "witch", (0, 1), chits=("oyster",))
     s.terrain((4, 1), "clam_bed")
     s.terrain((6, 1), "clam_bed")
@@ -736,9 +742,9 @@ def test_creation_spell_makes_a_unit_for_the_caster():
     assert not B.spell_cell_ok(s.scr, s.dat, c, L.SP_OYSTER, s.cell((2, 1)))
 
 
-def test_terrain_spells_change_hexes():
+def test_terrain_spells_change_hexes(new_state):
     """Eruption (empty shallow -> Lava), Vortex (empty deep), Freeze (-> Pack Ice + 2)."""
-    s = State(7, 3, fill="mud_flats")
+    s = new_state(7, 3, fill="mud_flats")
     c = s.add("sea_witch", "witch", (0, 1), chits=("eruption", "vortex", "freeze"))
     t = s.add("sea_knights", "king", (3, 1))
     assert not B.spell_cell_ok(s.scr, s.dat, c, L.SP_ERUPTION, s.cell((3, 1)))  # occupied
@@ -758,17 +764,17 @@ def test_terrain_spells_change_hexes():
     assert entry_is_fresh(s)
 
 
-def test_tangle_kelp_gives_two_counters():
-    s = State(7, 1)
+def test_tangle_kelp_gives_two_counters(new_state):
+    s = new_state(7, 1)
     c = s.add("seamancer", "king", (0, 0), chits=("tangle_kelp",))
     t = s.add("kraken", "witch", (4, 0))
     assert cast(s, c, "tangle_kelp", (4, 0))
     assert s.paralysis(t) == 2 and s.stat("king", L.S_PARALYSES) == 2
 
 
-def test_healing_pool_removes_damage_and_paralysis():
+def test_healing_pool_removes_damage_and_paralysis(new_state):
     """AMB-T16: 1d6 removals shared among friendly units within 3."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     c = s.add("sea_king", "king", (0, 0), damage=2, chits=("healing",))
     a = s.add("sea_knights", "king", (2, 0), damage=1)
     s.u[a, B.UC_PARA] = 1
@@ -780,9 +786,9 @@ def test_healing_pool_removes_damage_and_paralysis():
     assert s.damage_of(far) == 1
 
 
-def test_resurrection_returns_a_destroyed_unit_next_to_the_caster():
+def test_resurrection_returns_a_destroyed_unit_next_to_the_caster(new_state):
     """AMB-T15: full health, no chits, adjacent to the caster."""
-    s = State(5, 3)
+    s = new_state(5, 3)
     c = s.add("nixies", "king", (2, 1), chits=("resurrection",))
     d = s.add("sea_dragon", "king", (4, 2), damage=3)
     K.destroy(s.scr, s.dat, d, L.END_ATTACK, -1)
@@ -793,16 +799,16 @@ def test_resurrection_returns_a_destroyed_unit_next_to_the_caster():
     assert s.stat("king", L.S_RESURRECTIONS) == 1
 
 
-def test_murky_depths_and_luminescence():
+def test_murky_depths_and_luminescence(new_state):
     """Murky Depths hides up to 3 friends within 3 (AMB-T13); Luminescence reveals within 4."""
-    s = State(9, 1)
+    s = new_state(9, 1)
     c = s.add("sea_hag", "witch", (0, 0), chits=("murky_depths",))
     f = [s.add("locathah", "witch", (k, 0)) for k in (1, 2, 3, 4)]
     e = s.add("mermen", "king", (5, 0))
     assert cast(s, c, "murky_depths", -1)
     hidden = [s.hidden(x) for x in [c] + f]
     assert sum(hidden) == 3 and not s.hidden(e)
-    t = State(9, 1)
+    t = new_state(9, 1)
     lc = t.add("sea_witch", "witch", (0, 0), chits=("luminescence",))
     near = t.add("mermen", "king", (4, 0), hidden=True)
     far = t.add("mermen", "king", (5, 0), hidden=True)
@@ -810,9 +816,9 @@ def test_murky_depths_and_luminescence():
     assert not t.hidden(near) and t.hidden(far)
 
 
-def test_sirens_song_lasts_three_plus_d3_own_turns():
+def test_sirens_song_lasts_three_plus_d3_own_turns(new_state):
     """Sirens Song: Siren's Call for 3 + 1d3 of the caster's turns (AMB-T27)."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     c = s.add("aquatic_elves", "king", (0, 0), chits=("sirens_song",))
     t = s.add("locathah", "witch", (2, 0))
     s.dice(5)                                             # 1d3 = 3
@@ -828,11 +834,11 @@ def test_sirens_song_lasts_three_plus_d3_own_turns():
     assert s.u[c, B.UC_SONG] == 5
 
 
-def test_sirens_song_cast_in_the_end_phase_counts_from_the_next_turn():
+def test_sirens_song_cast_in_the_end_phase_counts_from_the_next_turn(new_state):
     """Sirens Song cast in the End phase (AT-E2): the 3 + 1d3 turns are the caster's next
     own turns, in which it can use Siren's Call; the casting turn (its attack phase
     already over) does not count (AMB-T27)."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     s.set_knobs(dict(STILL, spell_aggr=1.0))
     c = s.add("aquatic_elves", "king", (0, 0), chits=("sirens_song",))
     s.add("locathah", "witch", (2, 0))
@@ -845,9 +851,9 @@ def test_sirens_song_cast_in_the_end_phase_counts_from_the_next_turn():
     assert s.u[c, B.UC_SONG] == 0
 
 
-def test_spells_are_cast_once_per_caster_and_not_when_paralyzed():
+def test_spells_are_cast_once_per_caster_and_not_when_paralyzed(new_state):
     """AT-E2 / AMB-T10: one spell per caster per End phase; paralyzed casters cannot."""
-    s = State(7, 1)
+    s = new_state(7, 1)
     s.set_knobs(dict(STILL, spell_aggr=1.0))
     c = s.add("seamancer", "king", (0, 0), chits=("tangle_kelp", "tangle_kelp"))
     t = s.add("kraken", "witch", (3, 0))
@@ -863,9 +869,9 @@ def test_spells_are_cast_once_per_caster_and_not_when_paralyzed():
 # victory, turn cap, setup
 # ---------------------------------------------------------------------------------------
 
-def test_killing_the_leader_ends_the_game_at_once():
+def test_killing_the_leader_ends_the_game_at_once(new_state):
     """AT-V1: the other side wins immediately; no further attack is made."""
-    s = State(7, 3)
+    s = new_state(7, 3)
     a = s.add("sea_knights", "king", (2, 1))
     w = s.add("sea_witch", "witch", (3, 1), damage=4)
     b = s.add("sea_knights", "king", (5, 1))
@@ -884,7 +890,7 @@ def test_killing_the_leader_ends_the_game_at_once():
     assert gi[0, L.G_KILLER_TYPE] == s.type_of("sea_knights")
 
 
-def _outputs(s: State):
+def _outputs(s):
     gi = np.zeros((1, K.N_GAME_INT), np.int64)
     gf = np.zeros((1, K.N_GAME_FLT), np.float64)
     si = np.zeros((1, 2, len(L.SEAT_INT)), np.int64)
@@ -893,12 +899,12 @@ def _outputs(s: State):
     return gi[0], sf[0]
 
 
-def test_the_safety_cap_leaves_the_game_unresolved():
+def test_the_safety_cap_leaves_the_game_unresolved(new_state):
     """AMB-T23: the rules have no turn limit and no draw (AT-V1: a game ends when a leader
     dies); the engine's invented cap end.max_turns stops a game the bots cannot finish: it
     has no winner and no seat wins (the Python side makes its wins NaN), and it is marked
     truncated, not adjudicated."""
-    s = State(9, 9, overrides=("end.max_turns=6",))
+    s = new_state(9, 9, overrides=("end.max_turns=6",))
     s.add("sea_witch", "witch", (0, 0))
     s.add("sea_king", "king", (8, 8))
     K.run_turns(s.scr, s.dat)
@@ -909,10 +915,10 @@ def test_the_safety_cap_leaves_the_game_unresolved():
     assert (sf[:, L.SF_WIN] == 0).all()                    # never 0.5: it is no draw
 
 
-def test_material_adjudication_is_opt_in_and_needs_a_leader_in_material():
+def test_material_adjudication_is_opt_in_and_needs_a_leader_in_material(new_state):
     """AMB-T23 end.at_cap=material: the stopped game goes to the side with more material
     (AD x DR left of its survivors); equal material stays unresolved."""
-    s = State(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
+    s = new_state(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
     s.add("sea_witch", "witch", (0, 0))                      # 3 x 5 = 15
     s.add("sea_king", "king", (8, 8), damage=2)              # 5 x 3 = 15
     s.add("mermen", "king", (7, 8))                          # + 2 x 1: the King ahead
@@ -921,7 +927,7 @@ def test_material_adjudication_is_opt_in_and_needs_a_leader_in_material():
     gi, sf = _outputs(s)
     assert gi[L.G_TRUNCATED] == 1 and gi[L.G_ADJUDICATED] == 1
     assert sorted(sf[:, L.SF_WIN].tolist()) == [0.0, 1.0]
-    level = State(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
+    level = new_state(9, 9, overrides=("end.max_turns=4", "end.at_cap=material"))
     level.add("sea_witch", "witch", (0, 0))
     level.add("sea_king", "king", (8, 8), damage=2)
     K.run_turns(level.scr, level.dat)
@@ -953,14 +959,14 @@ def test_stopped_games_are_unresolved_in_the_tables():
     assert ((mat["winner"] == "Sea King").to_numpy() == king).all()
 
 
-def test_a_hidden_unit_using_a_special_discards_its_hide_marker():
+def test_a_hidden_unit_using_a_special_discards_its_hide_marker(new_state):
     """AMB-T28: the rulebook calls Net, Entangle, Mesmerize and Siren's Call attacks ("Net
     attack", "the unit that made the Siren attack"), and a hidden unit that attacks must
     discard its Hide marker (AT-A8): with specials.special_discards_hide (the default) a
     hidden Morkoth that calls the Sea King (no regular target in reach) is no longer hidden;
     with the reading off it keeps the marker."""
     for discards, still_hidden in (("true", False), ("false", True)):
-        s = State(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        s = new_state(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
         m = s.add("morkoth", "witch", (1, 1), hidden=True)       # Siren Song, AD 2
         king = s.add("sea_king", "king", (3, 1))                  # 2 hexes: no regular attack
         s.dice(1)                                                 # AT-X7: Siren on 1-3
@@ -970,7 +976,7 @@ def test_a_hidden_unit_using_a_special_discards_its_hide_marker():
     # a regular attack after the special: it still gets the hidden bonus, then the marker
     # goes (AT-A4, AT-A8) whatever the reading
     for discards in ("true", "false"):
-        s = State(5, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        s = new_state(5, 3, overrides=(f"specials.special_discards_hide={discards}",))
         net = s.add("sahuagin", "witch", (1, 1), hidden=True)   # AD 3, Nets
         s.add("sea_knights", "king", (2, 1))
         s.dice(2, 6, 6, 6, 6, 6, 6, 6)                           # Net on 1-3: paralyzed
@@ -979,13 +985,13 @@ def test_a_hidden_unit_using_a_special_discards_its_hide_marker():
         assert len(att) == 1 and att[0, 7] == 3 + 2 + 2 and not s.hidden(net)
 
 
-def test_bots_keep_hiding_rather_than_use_a_special_without_an_attack():
+def test_bots_keep_hiding_rather_than_use_a_special_without_an_attack(new_state):
     """Bots (not a rule), AMB-T28: a hidden heuristic unit that has no regular attack keeps
     its marker instead of using a special on an ordinary enemy (the special would discard
     it), but calls an enemy leader in reach; with the reading off nothing is lost and it
     uses the special."""
     for discards, used in (("true", False), ("false", True)):
-        s = State(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
+        s = new_state(6, 3, overrides=(f"specials.special_discards_hide={discards}",))
         m = s.add("morkoth", "witch", (1, 1), hidden=True)
         s.add("sea_knights", "king", (3, 1))
         s.dice(1)
@@ -996,10 +1002,10 @@ def test_bots_keep_hiding_rather_than_use_a_special_without_an_attack():
         assert not bots.keep_hidden(s.scr, s.dat, s.kn, m)
 
 
-def test_deployment_along_each_edge():
+def test_deployment_along_each_edge(new_state):
     """AT-S2 / AMB-T22: each side within its first deploy_rows rows, Large units on
     hexes they may enter, the leader on the back row; spill inward when the zone is full."""
-    s = State(18, 14)
+    s = new_state(18, 14)
     for col in range(18):
         s.arrays.fixed_terrain[s.cell((col, 1))] = L.TR_KELP      # small units only
     for col in range(9):
@@ -1023,9 +1029,9 @@ def test_deployment_along_each_edge():
     assert len(set(u[:s.g[B.GS_NSLOTS], B.UC_CELL])) == s.g[B.GS_NSLOTS]
 
 
-def test_neutrals_only_defend():
+def test_neutrals_only_defend(new_state):
     """AMB-T14: optional uncontrolled Brain Coral / Island Fish between the zones."""
-    s = State(18, 14, overrides=("setup.neutrals_in_scenario=true",))
+    s = new_state(18, 14, overrides=("setup.neutrals_in_scenario=true",))
     K.setup(s.scr, s.dat)
     u = s.u
     neutral = [i for i in range(s.g[B.GS_NSLOTS]) if u[i, B.UC_SIDE] == L.NEUTRAL]
@@ -1036,9 +1042,9 @@ def test_neutrals_only_defend():
     assert B.is_foe(u, k, neutral[0]) and not B.is_opponent(u, k, neutral[0])
 
 
-def test_chits_drawn_from_the_common_pool():
+def test_chits_drawn_from_the_common_pool(new_state):
     """AT-S3 / AT-C4: casters draw their chits from 2 of each spell; 20 of 28 drawn."""
-    s = State(18, 14)
+    s = new_state(18, 14)
     K.setup(s.scr, s.dat)
     drawn = s.u[:s.g[B.GS_NSLOTS], B.UC_NCHITS].sum()
     assert drawn == 20
@@ -1052,22 +1058,22 @@ def test_chits_drawn_from_the_common_pool():
 
 
 @pytest.mark.parametrize("faces,p", [("[1]", 1 / 6), ("[5,6]", 1 / 3)])
-def test_damage_rate_matches_the_hit_rule(faces, p):
+def test_damage_rate_matches_the_hit_rule(faces, p, new_state):
     """AMB-T1 statistically: mean hits per die is |faces| / 6 (random dice, many rolls)."""
-    s = State(overrides=(f"combat.hit_faces={faces}",))
+    s = new_state(overrides=(f"combat.hit_faces={faces}",))
     n = 20000
     hits = sum(K.roll_hits(s.scr, s.dat, 5)[0] for _ in range(n // 5))
     assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
 
 
 @pytest.mark.parametrize("style", ["aggressive", "defensive"])
-def test_threatened_leader_backs_off_rather_than_hides_in_place(style):
+def test_threatened_leader_backs_off_rather_than_hides_in_place(style, new_state):
     """Bots (both heuristic styles): a leader next to a strong enemy, with its moves saved
     for the Second Swim phase (AT-M1) and a free hex out of that enemy's reach, does not
     hide in place (the enemy could still find and strike it, AT-A3) but backs off out of
     reach. Here the Kraken (MV 3: reach 4 hexes) sits next to a damaged Sea King (MV 4, 4
     moves saved) on a Sunken Ship (+2 hide); the hexes east are out of its reach."""
-    s = State(12, 3)
+    s = new_state(12, 3)
     row = s.arrays.knobs[list(s.prepared.compiled["bot_labels"]).index(style)]
     s.set_knobs({k: float(row[n]) for n, k in enumerate(L.KNOBS)})
     s.terrain((4, 1), "sunken_ship")
@@ -1089,7 +1095,7 @@ def test_threatened_leader_backs_off_rather_than_hides_in_place(style):
     assert not nbrs & set(s.reach(kraken, 3)), s.log()
 
 
-def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
+def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader(new_state):
     """Bots (not a rule): after ``standoff_turns`` player-turns without an attack a unit
     advances on the enemy leader along passable water. Here a wall of Mountain Peaks
     (AT-M8) stands between a Sword Fish and the Sea Witch but for a gap at its east end:
@@ -1097,7 +1103,7 @@ def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
     gap (for Large units a shallow gap is closed). A side ahead on material
     (``standoff_lead``) breaks at once."""
     def game(quiet_turns, **knobs):
-        s = State(9, 5)
+        s = new_state(9, 5)
         for col in range(8):
             s.terrain((col, 2), "mountain_peaks")
         fish = s.add("sword_fish", "king", (3, 4))        # MV 5
@@ -1136,7 +1142,7 @@ def test_standoff_breaker_walks_around_a_wall_to_the_enemy_leader():
     assert not bots.breaking(s.scr, s.dat, s.kn, L.KING)
 
 
-def _full_leader_threat(s: State, i: int) -> tuple[np.ndarray, np.ndarray]:
+def _full_leader_threat(s, i: int) -> tuple[np.ndarray, np.ndarray]:
     """``bots.leader_threat``'s two fields by their definition, searching every enemy's
     whole reach (plain Python): AD x hit chance once per hex an enemy free to act could
     attack after up to MV steps over passable, empty hexes (slot i's own counts as empty,
@@ -1187,13 +1193,13 @@ def _full_leader_threat(s: State, i: int) -> tuple[np.ndarray, np.ndarray]:
     return fields
 
 
-def test_leader_danger_field_is_exact_within_the_leaders_reach():
+def test_leader_danger_field_is_exact_within_the_leaders_reach(new_state):
     """Bots (not a rule): ``leader_threat`` stops an enemy's search where nothing it could
     reach or strike lies within the leader's MV + 1 (docs/performance.md, Atlantis third
     pass); there the field equals the whole search's, term for term, with near and far
     enemies, a Ranged and a Poison one, a paralyzed one, a wall, a shallow hex closed to
     Large units and the leader's own units in the way."""
-    s = State(15, 11)
+    s = new_state(15, 11)
     for row in range(2, 9):
         s.terrain((9, row), "mountain_peaks")              # AT-M8 wall east of the leader
     for col in (4, 5, 6):
@@ -1220,7 +1226,7 @@ def test_leader_danger_field_is_exact_within_the_leaders_reach():
     assert (got[~near] != want[~near]).any()                # the far part was cut short
 
 
-def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on():
+def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on(new_state):
     """Bots (not a rule): the ``edge_moves`` approximation (issue 28; docs/performance.md,
     Atlantis fourth pass). Off (0, the exact bot) ``choose_move`` takes the first best of
     every reachable hex's ``cell_score``; on (1) the first best of the unit's own hex, the
@@ -1240,7 +1246,7 @@ def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on():
                "screen": 1.0, "leader_keep_back": 4, "hide": 0.7, "caution": 0.2})
     moves = differ = pruned = 0
     for trial in range(24):
-        s = State(9, 9)
+        s = new_state(9, 9)
         cells = rng.permutation(81)
         for k in cells[:6]:
             s.terrain(s.pos(int(k)), "kelp_forest" if k % 2 else "mountain_peaks")
@@ -1294,12 +1300,12 @@ def test_edge_moves_knob_scores_every_hex_off_and_the_edge_and_foes_on():
 # docs/RULES.md, Atlantis "Bots")
 # ---------------------------------------------------------------------------------------
 
-def test_a_breaking_leader_with_no_pursuer_left_goes_in():
+def test_a_breaking_leader_with_no_pursuer_left_goes_in(new_state):
     """Bots: with the armies spent (no unit of its own that could hunt the enemy leader),
     a leader breaking a standoff drops its keep-back distance and closes in; with a
     pursuer left it stays back and lets the pursuer go (leaders alone never ended)."""
     def game(pursuer: bool):
-        s = State(9, 3)
+        s = new_state(9, 3)
         s.set_knobs(dict(STILL, caution=0.2, leader_keep_back=4, leader_hunt=0.5,
                          standoff_turns=10))
         w = s.add("sea_witch", "witch", (1, 1))
@@ -1319,11 +1325,11 @@ def test_a_breaking_leader_with_no_pursuer_left_goes_in():
     assert s.at(w)[0] <= 2, s.log()                             # kept back
 
 
-def test_breaking_pursuers_pass_a_vortex_to_reach_the_leader():
+def test_breaking_pursuers_pass_a_vortex_to_reach_the_leader(new_state):
     """Bots: a side breaking a standoff weighs a Vortex or Lava next to the hex it ends on
     at a quarter (as it weighs the enemy's attacks), so it goes into a pocket whose only
     approach passes one, instead of watching it from the edge for the rest of the game."""
-    s = State(9, 3, fill="mountain_peaks")
+    s = new_state(9, 3, fill="mountain_peaks")
     for col in range(9):
         s.terrain((col, 1), "open_ocean")                       # a corridor
     s.terrain((4, 0), "vortex")                                 # next to (3,1), (4,1)
@@ -1354,12 +1360,12 @@ def test_leader_danger_counts_a_poison_hit_as_a_kill():
         bots.leader_danger(kn, lam, 0.0, 1))
 
 
-def test_a_leader_on_its_last_hit_point_stays_out_of_whirl_pools():
+def test_a_leader_on_its_last_hit_point_stays_out_of_whirl_pools(new_state):
     """Bots: AT-M7 a Whirl Pool / Vent attacks a unit entering it (1 AD): a leader it could
     destroy neither passes through one (kernel.reach with bots.avoid_entry) nor ends on
     one for a small gain (bots.entry_cost weighs the chance of losing the game); with DR
     to spare, or for the random baseline, the path is the cheapest as before."""
-    s = State(7, 3, fill="sargasso")                             # cost 2 everywhere
+    s = new_state(7, 3, fill="sargasso")                             # cost 2 everywhere
     s.terrain((2, 1), "whirl_pool")                              # cost 1: the cheap way
     for pos in ((3, 1), (3, 0)):
         s.terrain(pos, "open_ocean")                             # the way round: 2 + 1 + 1
@@ -1380,13 +1386,13 @@ def test_a_leader_on_its_last_hit_point_stays_out_of_whirl_pools():
     assert not bots.avoid_entry(s.scr, s.dat, s.kn, king)
 
 
-def test_a_unit_that_hid_stays_hidden_in_the_second_swim_phase():
+def test_a_unit_that_hid_stays_hidden_in_the_second_swim_phase(new_state):
     """Bots: a hidden unit weighs its Hide marker (AT-M6: a move discards it) before moving
     in the Second Swim phase: with moves saved and a small pull toward the enemy it stays
     hidden; not hidden it takes the pull. It does not hide on a Current hex whose End-phase
     push (AT-E1) would take the marker anyway."""
     def second_swim(hidden: bool):
-        s = State(9, 3)
+        s = new_state(9, 3)
         s.set_knobs(dict(STILL, advance=0.3, caution=0.2, hide=0.7))
         m = s.add("mermen", "king", (2, 1), hidden=hidden)
         s.add("sea_witch", "witch", (8, 1))
@@ -1399,7 +1405,7 @@ def test_a_unit_that_hid_stays_hidden_in_the_second_swim_phase():
     assert s.at(m) == (2, 1) and s.hidden(m)
     s, m = second_swim(False)
     assert s.at(m) != (2, 1)
-    c = State(5, 3)
+    c = new_state(5, 3)
     c.terrain((2, 1), "current", current=0)
     u = c.add("mermen", "king", (2, 1))
     assert bots._pushed(c.scr, c.dat, u, c.cell((2, 1)))
@@ -1407,11 +1413,11 @@ def test_a_unit_that_hid_stays_hidden_in_the_second_swim_phase():
     assert not bots._pushed(c.scr, c.dat, u, c.cell((2, 1)))
 
 
-def test_no_terrain_spell_on_a_hex_that_already_has_its_terrain():
+def test_no_terrain_spell_on_a_hex_that_already_has_its_terrain(new_state):
     """Bots: a Whirlpool cast on a Whirl Pool hex changes nothing (a spell-made terrain
     does not attack the unit already there): the heuristic picks another target or none;
     the random baseline still draws among every legal target."""
-    s = State(7, 3, fill="mud_flats")
+    s = new_state(7, 3, fill="mud_flats")
     caster = s.add("sea_witch", "witch", (1, 1), chits=("whirlpool",))
     on_pool = s.add("sea_knights", "king", (3, 1))
     s.terrain((3, 1), "whirl_pool")

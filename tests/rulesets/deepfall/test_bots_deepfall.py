@@ -1,9 +1,9 @@
 """DEEPFALL bot decisions on hand-built states (issue 15: the heuristics' blind spots).
 
-Each test builds a state with ``tests/rulesets/deepfall/state.py`` (the kernel's own setup, then the
-parts a test needs rewritten), asks one decision of ``deepsim.rulesets.deepfall.bots`` and
-checks the choice. The bots are heuristics, not rules: these tests pin what each fix of
-``docs/RULES.md`` (Bots) promises.
+Each test builds a state with the ``new_state`` fixture (this folder's ``conftest.py``: the
+kernel's own setup, then the parts a test needs rewritten), asks one decision of
+``deepsim.rulesets.deepfall.bots`` and checks the choice. The bots are heuristics, not
+rules: these tests pin what each fix of ``docs/RULES.md`` (Bots) promises.
 """
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ import numpy as np
 from deepsim.rulesets.deepfall import board as B
 from deepsim.rulesets.deepfall import bots
 from deepsim.rulesets.deepfall import layout as L
-from tests.rulesets.deepfall.state import State
 
 PLAIN = ("wisp", "lorekeeper")
 RIVAL = ("golem_born", "warden")
 
 
-def state(first=PLAIN, second=RIVAL, players=2):
+def state(new_state, first=PLAIN, second=RIVAL, players=2):
     comps = [first, second, ("sylphid", "hierophant"), ("revenant", "wardancer")][:players]
-    st = State(comps)
+    st = new_state(comps)
     st.empty_dungeon()
     return st
 
@@ -36,11 +35,11 @@ def choose_room(st, p, floor, steel=0, cunning=0, allow_assault=True, keep_c=0):
     return int(s), bool(assault)
 
 
-def test_assault_skips_a_room_it_cannot_pour_into():
+def test_assault_skips_a_room_it_cannot_pour_into(new_state):
     """A Dvergar crew with only Steel keeps chipping at its Forge rather than targeting a
     richer Library that needs only Cunning (nothing it could pour; the kernel would leave
     the target as it is, §7.1 A25)."""
-    st = state(first=("dvergar", "lorekeeper"))
+    st = state(new_state, first=("dvergar", "lorekeeper"))
     st.set_floor(3, ["forge", "library"])
     st.plunder[2, 1] = 10                              # the Library is worth far more
     st.put_crew(0, 3)
@@ -62,14 +61,14 @@ def doomed(st, p, margin=0.0, own=False, floor=6):
                         margin=float(margin), own=bool(own)))
 
 
-def test_maw_forecast_reads_the_observed_dread_rate():
+def test_maw_forecast_reads_the_observed_dread_rate(new_state):
     """4 players: Floor 6 needs 2 more Maw steps, so it falls this round only if the Dread
     track (length 7) is full in the Maw phase (§6B.1, A1). With the track at 2, the old
     forecast (one Dread per player a round: 2 + 4 < 7) called it safe for everyone. The
     forecast reads the Dread added per player-turn so far: at 2.5 a turn the three turns
     after the round's first player bring 7.5 and fill it; at 0.5 a turn they do not, unless
     the bot asks for a margin. The last player of the round sees the track as it will be."""
-    st = State(FOUR)
+    st = new_state(FOUR)
     st.g[B.GS_ROUND] = 1                               # seat 0 plays first
     st.g[B.GS_DREAD] = 2
     assert st.g[B.GS_DREAD_LEN] == 7
@@ -92,11 +91,11 @@ def test_maw_forecast_reads_the_observed_dread_rate():
     assert not doomed(st, 0) and doomed(st, 1)
 
 
-def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor():
+def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor(new_state):
     """A greedy crew on Floor 6 with loot below its Cash Out mark and no Mettle for a Last
     Stand: it Cashes Out when the forecast fills the track this round, else it stays."""
     from deepsim.rulesets.deepfall import bot_styles
-    st = State(FOUR)
+    st = new_state(FOUR)
     st.a.knobs[0] = [bot_styles()["greedy"][k] for k in L.KNOBS]
     st.put_crew(0, 6)
     st.loot[0] = 5.0
@@ -112,14 +111,14 @@ def test_exit_cashes_out_when_the_observed_rate_dooms_the_floor():
     assert exit_choice() == 0                          # Stay
 
 
-def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_allows():
+def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_allows(new_state):
     """Floor 6 (Throne: 5 Steel, 2 Cunning) needs 2 more Maw steps: it stands this round
     unless the Dread track fills, so a crew there gets one more turn. The old rule refused
     any assault on a floor falling within 2 rounds (no Throne was ever assaulted); now the
     crew pours its Steel when the rest is within reach of that turn (``assault_reach`` x
     the expected yield of its draws: 8 dice, 6 Warriors and 2 Scholars here), not when
     the floor falls this round or the rest is out of reach."""
-    st = State(FOUR)
+    st = new_state(FOUR)
     st.empty_dungeon()
     st.set_floor(6, ["throne"])
     st.put_crew(0, 6)
@@ -139,12 +138,12 @@ def test_keeps_assaulting_the_throne_on_the_next_floor_to_fall_when_progress_all
     assert choose_room(st, 0, 6, steel=2) == (-1, False)         # (3, 2) left: too much
 
 
-def test_room_score_counts_surplus_cunning_as_marker_strength():
+def test_room_score_counts_surplus_cunning_as_marker_strength(new_state):
     """A crew that does not contest (cautious) weighs whether its marker would lead. The
     kernel pours surplus Steel and Cunning into strength (§7.1, A9): with 1 Steel and 3
     Cunning on a Hall (1/1) where a rival holds strength 2, the marker is 1 + 2 = 3 and
     leads, so the crew claims (it used to count the Steel only, 1 <= 2, and pass)."""
-    st = state()
+    st = state(new_state)
     st.set_floor(2, ["hall"])
     st.put_crew(0, 2)
     st.place(2, 0, 1, 2.0)
@@ -159,7 +158,7 @@ def claim_here_first(st, p, target):
                        kn=st.a.knobs[p]))
 
 
-def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival():
+def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival(new_state):
     """Going down two floors with one free Move costs one extra Move; with no spare Mettle
     it takes a Cunning. The crew used to move first and claim on arrival with what was
     left. Now it claims here first, leaving that Cunning for the Move (it still reaches
@@ -167,7 +166,7 @@ def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival():
     here (worth 9) against a Stone below (6); not against a Hall below (13), nor against
     an assault on the Throne. Leaving upward it claims first and keeps the Cunning its
     Moves need."""
-    st = state()
+    st = state(new_state)
     st.set_floor(2, ["hall"])
     st.set_floor(4, ["stone"])
     st.put_crew(0, 2)
@@ -189,7 +188,7 @@ def test_a_claim_here_first_when_it_beats_what_the_crew_can_do_on_arrival():
     st.sym[L.METTLE] = 1                               # Mettle pays one of them
     assert claim_here_first(st, 0, 1) == 1
     # the whole turn: the crew claims the Hall on Floor 2 and still reaches Floor 4
-    st = state()
+    st = state(new_state)
     st.set_floor(2, ["hall"])
     st.set_floor(4, ["stone"])
     st.put_crew(0, 2)
@@ -207,14 +206,14 @@ def setback_chance(st, p, net):
     return float(st.call(bots.setback_chance, p=np.int64(p), net=float(net)))
 
 
-def test_press_on_weighs_the_setback_chance_of_the_next_hand():
+def test_press_on_weighs_the_setback_chance_of_the_next_hand(new_state):
     """§6A.3: 3 uncanceled Dread is a Setback. With 2 uncanceled and 4 Recruit dice left
     (one Dread and one Faith face each), another hand brings a Setback when its Dread beat
     its Faith: 0.3248 (exact, below). A greedy bot (``press_risk`` 0.25) stops; with 1
     uncanceled Dread the chance is 0.0903 and it presses; with ``press_risk`` 1 (no check)
     it presses at 2 as it used to."""
     from itertools import product
-    st = State([PLAIN, RIVAL])
+    st = new_state([PLAIN, RIVAL])
     st.empty_dungeon()
     st.put_crew(0, 1)
     st.set_bag(0, recruit=4)
@@ -238,7 +237,7 @@ def test_press_on_weighs_the_setback_chance_of_the_next_hand():
     st.knob(0, press_risk=1.0)
     assert press(2) and not press(3)
     # a Golem-born crew never suffers a Setback: the chance is not asked
-    golem = State([("golem_born", "reaver"), RIVAL])
+    golem = new_state([("golem_born", "reaver"), RIVAL])
     golem.set_bag(0, recruit=4)
     golem.knob(0, press_max=4, press_risk=0.0)
     golem.sym[:] = 0

@@ -52,10 +52,9 @@ def test_invariants_hold_over_2000_games(players):
     _assert_no_violation(gi, viol)
 
 
-def test_the_checks_can_fail():
+def test_the_checks_can_fail(new_state):
     """A state with a broken invariant is reported (the instrument works)."""
-    from tests.rulesets.rivals.state import State
-    s = State()
+    s = new_state()
     assert kernel.check_state(s.scr, s.dat) == L.INV_NONE
     s.pl[0, S.PL_AETHER] += 1                              # Aether out of nowhere
     assert kernel.check_state(s.scr, s.dat) == L.INV_AETHER

@@ -10,7 +10,6 @@ from deepsim.rulesets.rove import kernel as K
 from deepsim.rulesets.rove import layout as L
 from deepsim.rulesets.rove.compile import compile_data, merge_content, parse_map
 from deepsim.rulesets.rove.odds import data
-from tests.rulesets.rove.state import action, build
 
 OPEN = (". . . . . . .\n . . . . . . .\n. . . . . . .\n . . . . . . .\n"
         ". . . . . . .")
@@ -30,7 +29,7 @@ def _reach(st, name, op, x):
 
 # ---- Actions: Dash, Teleport; Line-of-Sight; Range; Target -----------------------------------
 
-def test_dash_detours_around_an_enemy_and_passes_an_ally():
+def test_dash_detours_around_an_enemy_and_passes_an_ally(build):
     """Dash, Example 2: the enemy (Nahoot) blocks the path; the Rover moves three spaces a
     different way. An ally in the same space is passed (a dash enters allies' spaces)."""
     text = ". . . . .\n . . . . ."
@@ -48,7 +47,7 @@ def test_dash_detours_around_an_enemy_and_passes_an_ally():
     assert rc2[goal] == 2                          # straight through the ally
 
 
-def test_teleport_passes_a_barrier_a_dash_cannot():
+def test_teleport_passes_a_barrier_a_dash_cannot(build, action):
     """Teleport, Example: the Flash teleports 3 past barriers (not a movement action)."""
     text = ". # . .\n . # . .\n. # . ."
     st = build(text, [("flash", "rover", (0, 1), 9, 9, 0, False),
@@ -91,7 +90,7 @@ def test_center_los_grazing_is_a_parameter():
     assert grazed[0, 4] == 0 and clean[0, 4] == 1
 
 
-def test_range_two_to_three_cannot_hit_at_one():
+def test_range_two_to_three_cannot_hit_at_one(build, action):
     """Range, Example: True Scale's Damage 2 Range 2-3 targets enemy A two spaces away, not
     enemy B one space away."""
     st = build(OPEN, [("scale", "rover", (1, 2), 14, 14, 0, False),
@@ -106,7 +105,7 @@ def test_range_two_to_three_cannot_hit_at_one():
     assert n == 1 and out[0] == st.u("a")
 
 
-def test_stripped_axe_gives_a_second_target():
+def test_stripped_axe_gives_a_second_target(build, action):
     """Target, Example: Strike targets one enemy; with the Stripped Axe (+1 target) both."""
     st = build(OPEN, [("scale", "rover", (2, 2), 14, 14, 0, False),
                       ("a", "adv", (3, 2), 3, 3, 0, False),
@@ -136,7 +135,7 @@ def _do_push(st, perf, target, x, d):
 EAST = 0
 
 
-def test_push_three_reaches_three():
+def test_push_three_reaches_three(build):
     """Push, Example 1: Push 3 on the adjacent Nahoot moves it the maximum, three spaces."""
     st = build(". . . . . .", [("sophist", "rover", (0, 0), 12, 12, 0, False),
                                 ("nahoot", "adv", (1, 0), 3, 3, 0, False)])
@@ -146,7 +145,7 @@ def test_push_three_reaches_three():
     assert st.at("nahoot") == (4, 0) and st.hp("nahoot") == 3
 
 
-def test_push_into_an_ally_stops_without_damage():
+def test_push_into_an_ally_stops_without_damage(build):
     """Push, Example 2: the Nahadir blocks the direction; the Nahoot moves one space and
     stops, no damage (a unit is not impassable terrain)."""
     st = build(". . . . . .", [("sophist", "rover", (0, 0), 12, 12, 0, False),
@@ -156,7 +155,7 @@ def test_push_into_an_ally_stops_without_damage():
     assert st.at("nahoot") == (2, 0) and st.hp("nahoot") == 3
 
 
-def test_push_two_target_three_full_impact_edge():
+def test_push_two_target_three_full_impact_edge(build):
     """Impact Damage, Example (Push 2, Range 1-3, Target 3): A is pushed the full 2 with no
     damage; B cannot move for a barrier and suffers 2; C stops at the map edge after one
     space with no damage."""
@@ -178,7 +177,7 @@ def test_push_two_target_three_full_impact_edge():
     assert st2.at("c") == (0, 1) and st2.hp("c") == 5      # one space, then the edge
 
 
-def test_falling_slays_a_two_hp_nahoot_and_spares_a_three_hp_one():
+def test_falling_slays_a_two_hp_nahoot_and_spares_a_three_hp_one(build):
     """Falling, Examples 1-2: Push 3 moves the Nahoot one space toward open air; with 2 HP
     the would-be impact 2 slays it; with 3 HP it stops there, undamaged."""
     for hp, slain in ((2, True), (3, False)):
@@ -192,7 +191,7 @@ def test_falling_slays_a_two_hp_nahoot_and_spares_a_three_hp_one():
             assert st.gi[L.G_FALLS] == 0
 
 
-def test_a_rover_pushed_toward_open_air_only_stops():
+def test_a_rover_pushed_toward_open_air_only_stops(build):
     """Falling applies to adversaries only; AMB-R27: a Rover stops as at the map edge."""
     st = build(". . . o .", [("zinix", "adv", (0, 0), 5, 5, 0, False),
                              ("flash", "rover", (1, 0), 1, 9, 0, False)])
@@ -331,9 +330,9 @@ def test_drain_on_a_rave_before_or_after_its_cost():
         assert inf[0, 6] == first                # the Dim die gained paid the cost
 
 
-# ---- Reactions (RO-R5) ----------------------------------------------------------------------------
+# ---- Reactions (RO-R5) ---------------------------------------------------------------------------
 
-def _react_state(face, zinix_hp=9, tokens=1):
+def _react_state(build, action, face, zinix_hp=9, tokens=1):
     """A Rover (the True Scale's reaction cards) next to a Zinix whose block is one melee
     attack, Damage 3 Range 1; the reaction card showing ``face``."""
     comp, f = _face(face)
@@ -356,11 +355,11 @@ def _adversary_attacks(st, comp, actions, blocks):
                       np.zeros(2, np.uint64), np.uint64(8), st.G, st.gi, st.si, st.ev)
 
 
-def test_a_defense_reaction_comes_before_the_damage():
+def test_a_defense_reaction_comes_before_the_damage(build, action):
     """RO-R5 / Defense: Brace (Defense 2) played when the Zinix's Damage 3 attack targets
     the Rover: defence 2 is subtracted, the Rover suffers 1; the token is spent and the card
     flips to Riposte."""
-    st, comp, f, actions, blocks = _react_state("Brace")
+    st, comp, f, actions, blocks = _react_state(build, action, "Brace")
     _adversary_attacks(st, comp, actions, blocks)
     r = st.u("true_scale")
     assert st.hp("true_scale") == 9
@@ -373,28 +372,28 @@ def test_a_defense_reaction_comes_before_the_damage():
     assert st.hp("true_scale") == 8 and st.gi[L.G_REACTS] == 1
 
 
-def test_a_counter_reaction_that_slays_the_attacker_stops_its_attack():
+def test_a_counter_reaction_that_slays_the_attacker_stops_its_attack(build, action):
     """Riposte (a melee attack 2 on the attacker, before its damage die): a Zinix with 2 HP
     is slain and removed (Slaying Rover Enemies), so its attack never lands."""
-    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=2)
+    st, comp, _f, actions, blocks = _react_state(build, action, "Riposte", zinix_hp=2)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.U[st.u("zinix"), L.U_STATE] == L.ST_GONE and st.hp("true_scale") == 10
     # a Zinix it does not slay still attacks: 10 - 3
-    st, comp, _f, actions, blocks = _react_state("Riposte", zinix_hp=9)
+    st, comp, _f, actions, blocks = _react_state(build, action, "Riposte", zinix_hp=9)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.hp("zinix") == 7 and st.hp("true_scale") == 7
 
 
-def test_no_reaction_window_without_tokens():
+def test_no_reaction_window_without_tokens(build, action):
     """``turn.reactions: 0``: no reaction token, so the attack lands in full."""
-    st, comp, _f, actions, blocks = _react_state("Brace", tokens=0)
+    st, comp, _f, actions, blocks = _react_state(build, action, "Brace", tokens=0)
     _adversary_attacks(st, comp, actions, blocks)
     assert st.hp("true_scale") == 7 and st.gi[L.G_REACTS] == 0
 
 
 # ---- the adversary AI (Primary Action Logic) ----------------------------------------------------
 
-def test_zinix_iron_jaw_targets_the_sophist_with_more_hp():
+def test_zinix_iron_jaw_targets_the_sophist_with_more_hp(build, action):
     """Example 1: both Rovers are two spaces from the Zinix; the Sophist has more current
     HP; the Zinix moves and attacks the Sophist."""
     st = build(OPEN, [("flash", "rover", (1, 2), 6, 9, 0, False),
@@ -419,7 +418,7 @@ def test_zinix_iron_jaw_targets_the_sophist_with_more_hp():
     assert focus == st2.u("flash")
 
 
-def test_ashemak_takes_the_only_target_in_range():
+def test_ashemak_takes_the_only_target_in_range(build, action):
     """Example 2: Ashemak's Damage 1 Range 2-4: the Sophist has more HP but is not in range;
     it attacks the Flash, the only valid target."""
     st = build(OPEN, [("flash", "rover", (0, 2), 4, 9, 0, False),
@@ -431,7 +430,7 @@ def test_ashemak_takes_the_only_target_in_range():
     assert n == 1 and out[0] == st.u("flash")
 
 
-def test_wrathbone_moves_two_to_hit_three():
+def test_wrathbone_moves_two_to_hit_three(build, action):
     """Multi-target example: the Wrathbone could attack the adjacent Flash, but moving two
     spaces reaches three targets (the Shadow Piercer, the Dune Dancer and a third unit); it
     moves two and attacks those three."""
@@ -452,7 +451,7 @@ def test_wrathbone_moves_two_to_hit_three():
                                                 st.u("ardorok")}
 
 
-def test_onisski_heals_the_damaged_zinix_in_range():
+def test_onisski_heals_the_damaged_zinix_in_range(build, action):
     """Healing Example 1: Recover 2, Range 0-3; the Onisski is unhurt; Zinix B is more
     damaged but out of range; it heals Zinix A."""
     st = build(OPEN, [("flash", "rover", (6, 4), 9, 9, 0, False),
@@ -465,7 +464,7 @@ def test_onisski_heals_the_damaged_zinix_in_range():
     assert n == 1 and out[0] == st.u("zinix_a")
 
 
-def test_nahadir_heals_itself_and_the_zinix():
+def test_nahadir_heals_itself_and_the_zinix(build, action):
     """Healing Example 2: Ariose Incantation heals self and one ally within range 0-5: the
     Nahadir heals itself and the Zinix."""
     st = build(OPEN, [("flash", "rover", (6, 4), 9, 9, 0, False),
@@ -478,7 +477,7 @@ def test_nahadir_heals_itself_and_the_zinix():
     assert n == 2 and set(out[:2].tolist()) == {st.u("nahadir"), st.u("zinix")}
 
 
-def test_players_decide_a_tie_rover_favoured_or_worst_case():
+def test_players_decide_a_tie_rover_favoured_or_worst_case(build, action):
     """Primary Action Logic: a tie left after distance and HP is the players' to decide
     (AMB-R1): ``rover_favoured`` sends the attack where it does the least damage (the
     Rover with more defence), ``adversarial`` where it does the most."""
@@ -495,7 +494,7 @@ def test_players_decide_a_tie_rover_favoured_or_worst_case():
         assert st.gi[L.G_TIES] == 1 and st.gi[L.G_TIECHOICE] == 1
 
 
-def test_adversaries_path_around_dangerous_spaces_when_they_can():
+def test_adversaries_path_around_dangerous_spaces_when_they_can(build, action):
     """Movement and Primary Action Logic: dangerous spaces count as difficult; an
     adversary prefers a normal space at the same reach."""
     st = build(". . . . .\n . ! . . .\n. . . . .",
@@ -509,7 +508,7 @@ def test_adversaries_path_around_dangerous_spaces_when_they_can():
     assert st.gi[L.G_DANGER] == 0 and st.hp("nahoot") == 3
 
 
-def test_expected_damage_follows_the_damage_order():
+def test_expected_damage_follows_the_damage_order(build):
     """Damage Resolution: base + the die's affinity (Dim +0) - defence, at least 0: base 2,
     fire +2, water -2, defence 1 over the d8 (6 elements + 2 Dim) averages 9/8."""
     st = build(OPEN, [("flash", "rover", (0, 0), 9, 9, 0, False),
@@ -527,14 +526,14 @@ def _tile(kind, value=0):
     return kind + 16 * (value + 64)
 
 
-def _field_state(rovers=(("flash", (2, 2)),), zinix=(3, 2), hp=20):
+def _field_state(build, rovers=(("flash", (2, 2)),), zinix=(3, 2), hp=20):
     """Rovers with ``hp`` HP and no reaction token, next to a Zinix (defence 0)."""
     units = [(n, "rover", at, hp, hp, 0, False) for n, at in rovers]
     units.append(("zinix", "adv", zinix, 9, 9, 0, False))
     return build(OPEN, units)
 
 
-def _zinix_attacks(st, x=3, targets=1, field=0):
+def _zinix_attacks(action, st, x=3, targets=1, field=0):
     """The Zinix performs one block: a melee attack Damage ``x`` Range 1 Target
     ``targets`` (with a field effect ``field``, a tile kind)."""
     row = action("m_attack", x, 1, 1, targets=targets)
@@ -548,45 +547,45 @@ def _zinix_attacks(st, x=3, targets=1, field=0):
                       np.uint64(8), st.G, st.gi, st.si, st.ev)
 
 
-def test_an_adversary_aura_adds_two_to_its_first_attack_then_goes():
+def test_an_adversary_aura_adds_two_to_its_first_attack_then_goes(build, action):
     """Aura: "the first attack made by a unit occupying the space gets a bonus, then the
     tile is removed"; +2 when the adversaries own it (AMB-R19). Miasma: -2 likewise."""
     for kind, val, hp_after in ((L.TL_AURA, 2, 15), (L.TL_MIASMA, -2, 19)):
-        st = _field_state()
+        st = _field_state(build)
         z = st.U[st.u("zinix"), L.U_CELL]
         st.trap[z] = _tile(kind, val)
-        _zinix_attacks(st)
+        _zinix_attacks(action, st)
         assert st.hp("flash") == hp_after and st.trap[z] == 0
-        _zinix_attacks(st)                         # the tile is gone: 3 damage
+        _zinix_attacks(action, st)                 # the tile is gone: 3 damage
         assert st.hp("flash") == hp_after - 3
 
 
-def test_an_aura_on_a_multi_target_attack_follows_fields_scope():
+def test_an_aura_on_a_multi_target_attack_follows_fields_scope(build, action):
     """AMB-R30 ``fields.scope``: each target of the first attack action (default), or the
     first target only."""
     for scope, second in ((0, 15), (1, 17)):
-        st = _field_state(rovers=(("flash", (2, 2)), ("sophist", (3, 1))))
+        st = _field_state(build, rovers=(("flash", (2, 2)), ("sophist", (3, 1))))
         st.rules[L.R_FSCOPE] = scope
         st.trap[st.U[st.u("zinix"), L.U_CELL]] = _tile(L.TL_AURA, 2)
-        _zinix_attacks(st, targets=2)
+        _zinix_attacks(action, st, targets=2)
         hps = sorted([st.hp("flash"), st.hp("sophist")])
         assert hps == sorted([15, second])
 
 
-def test_a_windscreen_takes_two_off_the_damage_then_goes():
+def test_a_windscreen_takes_two_off_the_damage_then_goes(build, action):
     """Windscreen: "when the occupant suffers >= 1 damage, reduce that damage by 2, then
     remove the tile" (after the clamp, AMB-R3): 3 - 2 = 1; the next attack deals 3."""
-    st = _field_state()
+    st = _field_state(build)
     st.rules[L.R_WINDSCREEN] = 2
     f = st.U[st.u("flash"), L.U_CELL]
     st.trap[f] = _tile(L.TL_WINDSCREEN)
-    _zinix_attacks(st)
+    _zinix_attacks(action, st)
     assert st.hp("flash") == 19 and st.trap[f] == 0
-    _zinix_attacks(st)
+    _zinix_attacks(action, st)
     assert st.hp("flash") == 16
 
 
-def test_snapfrost_takes_two_points_from_a_move_starting_on_it_or_entering_it():
+def test_snapfrost_takes_two_points_from_a_move_starting_on_it_or_entering_it(build):
     """Snapfrost: "a unit that begins a movement action here, or tries to move into here,
     loses 2 movement points, then the tile is removed" (AMB-R9: even moving away)."""
     text = ". . . . . . ."
@@ -605,10 +604,10 @@ def test_snapfrost_takes_two_points_from_a_move_starting_on_it_or_entering_it():
     assert st.at("flash") == (2, 0) and st.trap[st.cell(1, 0)] == 0  # removed
 
 
-def test_wildfire_burns_at_turn_start_and_everbloom_heals_at_turn_end():
+def test_wildfire_burns_at_turn_start_and_everbloom_heals_at_turn_end(build):
     """Wildfire: "a unit beginning its turn here suffers 1"; Everbloom: "a unit ending its
     turn here recovers 1"; both tiles persist."""
-    st = _field_state(hp=10)
+    st = _field_state(build, hp=10)
     st.rules[L.R_WILDFIRE] = 1
     st.rules[L.R_EVERBLOOM] = 1
     u = st.u("flash")
@@ -623,15 +622,15 @@ def test_wildfire_burns_at_turn_start_and_everbloom_heals_at_turn_end():
     assert st.hp("flash") == 10 and st.trap[c] == _tile(L.TL_EVERBLOOM)
 
 
-def test_a_field_effect_goes_into_the_target_space_and_replaces_a_trap():
+def test_a_field_effect_goes_into_the_target_space_and_replaces_a_trap(build, action):
     """RO-TI5: "When a field is an effect of an action, it goes into each target's space"
     (after the damage, RO-D5); RO-TI4: one tile a space, an incoming field replaces a
     trap. A Miasma the adversaries place carries -2."""
-    st = _field_state()
+    st = _field_state(build)
     st.U[st.u("zinix"), L.U_MIASMA] = -2
     f = st.U[st.u("flash"), L.U_CELL]
     st.trap[f] = L.TL_TRAP
-    _zinix_attacks(st, field=L.TL_MIASMA)
+    _zinix_attacks(action, st, field=L.TL_MIASMA)
     assert st.hp("flash") == 17
     assert K.tile_kind(st.trap[f]) == L.TL_MIASMA and K.tile_value(st.trap[f]) == -2
     assert st.gi[L.G_FPLACED] == 1

@@ -1,11 +1,16 @@
-"""Hand-built Rove states for rule tests: a text map, units on it, and the kernel's state
-arrays, so a test calls one kernel function on a position the rulebook draws."""
+"""Fixtures for the Rove rule tests: hand-built states (a text map, units on it, and the
+kernel's state arrays), so a test calls one kernel function on a position the rulebook draws.
+
+This is the folder's conftest: its tests take :func:`build` (a :class:`State` on a map) and
+:func:`action` (one action row) as the fixtures ``build`` and ``action``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
+import pytest
 
 from deepsim.rulesets.rove import kernel as K
 from deepsim.rulesets.rove import layout as L
@@ -102,3 +107,17 @@ def action(op: str, x: int = 0, rmin: int = 0, rmax: int = 0, targets: int = 1,
     row[L.A_PULL] = pull
     row[L.A_ELEM] = -1
     return row
+
+
+# the fixtures return the functions above under their names (pytest's ``name=``): defined as
+# ``build``/``action`` themselves, they would replace the functions they return in this module
+@pytest.fixture(name="build")
+def build_fixture():
+    """The function ``build(text, units, ...)``: a hand-built Rove State on a text map."""
+    return build
+
+
+@pytest.fixture(name="action")
+def action_fixture():
+    """The function ``action(op, x, rmin, rmax, ...)``: one action row of the grammar."""
+    return action

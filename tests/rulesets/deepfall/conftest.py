@@ -1,12 +1,14 @@
-"""Test helper: a hand-built DEEPFALL game state around the real kernel functions.
+"""Shared fixtures of the DEEPFALL tests: a hand-built game state around the real kernel.
 
-A :class:`State` runs the kernel's own ``setup`` (so the §3 scaling table and the §4 company
-effects come from the ruleset data exactly as in a real game), then lets a test rewrite any
-part of the state (dungeon tiles, markers, crew floors, bags, die faces, bot knobs) and call
-one rule function of ``deepsim.rulesets.deepfall.kernel`` on it.
+The fixture ``new_state`` gives the :class:`State` class: ``new_state(companies, ...)`` runs
+the kernel's own ``setup`` (so the §3 scaling table and the §4 company effects come from the
+ruleset data exactly as in a real game), then lets a test rewrite any part of the state
+(dungeon tiles, markers, crew floors, bags, die faces, bot knobs) and call one rule function
+of ``deepsim.rulesets.deepfall.kernel`` on it. The fixture ``prepared`` gives the function
+that prepares the ruleset for a whole scenario (``prepared(overrides, **scenario)``).
 
-Floors are given as rulebook floor *numbers* (1 = top, 6 = bottom) everywhere in this
-helper; the kernel's 0-based floor index is ``floor - 1``. Every State has the kernel's
+Floors are given as rulebook floor *numbers* (1 = top, 6 = bottom) everywhere in these
+fixtures; the kernel's 0-based floor index is ``floor - 1``. Every State has the kernel's
 event trace switched on, so tests can read what the kernel did (``events``).
 """
 
@@ -17,6 +19,7 @@ import inspect
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from deepsim.rng import game_key
 from deepsim.rulesets.deepfall import RULESET
@@ -287,3 +290,17 @@ class State:
 
     def seat_flt(self, p: int, col: int) -> float:
         return float(self.sf[p, col])
+
+
+# ---- fixtures: what the test modules of this folder receive -------------------------------
+@pytest.fixture
+def new_state():
+    """The State class: ``new_state(companies, overrides=(), seed=1)`` is a set-up game."""
+    return State
+
+
+# the fixture is called `prepared` like the function it gives, so its own def needs another name
+@pytest.fixture(name="prepared")
+def prepared_fixture():
+    """The function ``prepared(overrides=(), **scenario)``: a Prepared of the ruleset."""
+    return prepared

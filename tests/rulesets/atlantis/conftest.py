@@ -1,6 +1,7 @@
-"""Test helper: a hand-built Atlantis game state around the real kernel functions.
+"""This folder's conftest: a hand-built Atlantis game state around the real kernel functions.
 
-A :class:`State` takes the ruleset's compiled arrays (``RULESET.prepare`` with ``--set``
+Its fixture ``new_state`` gives the :class:`State` class (call it to build a state). A
+:class:`State` takes the ruleset's compiled arrays (``RULESET.prepare`` with ``--set``
 style overrides), swaps in a small map of the test's size filled with one terrain, and
 lets a test place units (:meth:`State.add`), change hexes (:meth:`State.terrain`), queue
 the d6 results the kernel will roll (:meth:`State.dice`) and call one rule function of
@@ -14,6 +15,7 @@ import dataclasses
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from deepsim.rulesets import hexgrid
 from deepsim.rulesets.atlantis import RULESET
@@ -228,3 +230,10 @@ class State:
 
     def active(self, side: str) -> None:
         self.g[B.GS_ACTIVE] = SIDE[side]
+
+
+# ---- fixtures -------------------------------------------------------------------------------
+@pytest.fixture
+def new_state():
+    """The State class: call it (same arguments) to build a hand-built Atlantis game state."""
+    return State

@@ -1,11 +1,15 @@
-"""Test helper: a hand-built Abyss game state around the real kernel functions.
+"""Fixtures of the Abyss tests: a hand-built game state around the real kernel functions.
 
-A :class:`State` takes the ruleset's compiled arrays (``RULESET.prepare`` with ``--set``
-style overrides), an empty game state of ``players`` players (no cards anywhere, every deck
-empty) and one bot profile per player (:data:`STILL` with the test's knobs). A test puts
-cards where it needs them (:meth:`State.hand`, :meth:`State.deck`, :meth:`State.court`,
-...), calls one rule function of ``deepsim.rulesets.abyss.kernel`` on the state and checks
-the outcome; every State has the kernel's event trace on (:meth:`State.events`).
+This is the folder's conftest: the tests take what they need as fixtures (``new_state``,
+``code``) and import nothing from here.
+
+A :class:`State` (the ``new_state`` fixture) takes the ruleset's compiled arrays
+(``RULESET.prepare`` with ``--set`` style overrides), an empty game state of ``players``
+players (no cards anywhere, every deck empty) and one bot profile per player (:data:`STILL`
+with the test's knobs). A test puts cards where it needs them (:meth:`State.hand`,
+:meth:`State.deck`, :meth:`State.court`, ...), calls one rule function of
+``deepsim.rulesets.abyss.kernel`` on the state and checks the outcome; every State has the
+kernel's event trace on (:meth:`State.events`).
 
 Cards are given as (race, value) pairs with race a name ("crab") or index, or "monster".
 Decks are given top card first.
@@ -16,6 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from deepsim.rulesets.abyss import RULESET
 from deepsim.rulesets.abyss import kernel as K
@@ -272,3 +277,19 @@ class State:
         self.active(p)
         K.recruit(self.scr, self.dat, p, i, self.payment(cards), 0)
         return self
+
+
+# ---- the fixtures -------------------------------------------------------------------------
+# Each gives the class or function itself (a factory), so a test builds as many states as it
+# needs, with its own arguments.
+
+@pytest.fixture
+def new_state():
+    """The State class: ``new_state(players, overrides)`` is an empty hand-built Abyss state."""
+    return State
+
+
+@pytest.fixture(name="code")
+def code_fixture():
+    """The function ``code(card)``: the card code of ``(race, value)`` or ``"monster"``."""
+    return code

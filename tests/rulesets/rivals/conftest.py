@@ -1,17 +1,19 @@
-"""Test helper: a hand-built Rivals game state around the real kernel functions.
+"""Fixtures for the Rivals tests: a hand-built game state around the real kernel functions.
 
-A :class:`State` prepares the ruleset on a hand-drawn map (a text grid, ``maps.py``) with
-``--set`` style overrides (dice faces can be fixed, e.g. every Red face a hit, to make a
-roll certain), plays the kernel's own ``setup`` for game 0, then :meth:`State.clear`
-empties the board so a test can put the models it needs where it needs them
-(:meth:`State.add`), write a plan (:meth:`State.plan`) and call one rule function of
-``deepsim.rulesets.rivals.kernel`` on the state. Every State has the trace on
+This is the folder's conftest: its tests take the :class:`State` class as the ``new_state``
+fixture (``new_state(grid, overrides, ...)``). A state prepares the ruleset on a hand-drawn
+map (a text grid, ``maps.py``) with ``--set`` style overrides (dice faces can be fixed, e.g.
+every Red face a hit, to make a roll certain), plays the kernel's own ``setup`` for game 0,
+then :meth:`State.clear` empties the board so a test can put the models it needs where it
+needs them (:meth:`State.add`), write a plan (:meth:`State.plan`) and call one rule function
+of ``deepsim.rulesets.rivals.kernel`` on the state. Every State has the trace on
 (:meth:`State.events`). Tiles are named ``(col, row)`` of the grid.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from deepsim.rulesets import hexgrid as H
 from deepsim.rulesets.rivals import RULESET
@@ -23,6 +25,12 @@ from deepsim.rulesets.rivals import state as S
 GRID = ("S1 S1 s  s  s  S2 S2\n"
         " s  s  s  s  s  s  s\n"
         "s  s  s  s  s  s  s\n")
+
+
+@pytest.fixture
+def new_state():
+    """The State class: ``new_state(grid, overrides, ...)`` is a hand-built Rivals state."""
+    return State
 
 
 class State:
