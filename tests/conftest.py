@@ -9,7 +9,8 @@ top-level modules.
 What several test files share comes from ``conftest.py`` files as fixtures, never from a
 helper module imported by name: this one for the whole suite (the fake and Duel rulesets,
 an odds-only ruleset, the session's warm-up of the numba cache),
-``tests/rulesets/<game>/conftest.py`` for one game's hand-built state (``new_state``), and
+``tests/rulesets/<game>/conftest.py`` for one game's hand-built states (``new_state``;
+Rove's ``build`` and ``action``), and
 ``tests/studio/conftest.py`` for the studio's test client. ``tests/test_layers.py`` checks
 that no test module imports from ``tests``.
 """

@@ -88,7 +88,9 @@ def golden(
             rs = rulesets.get(name)
             cases = [c for c in rs.golden_cases() if not one or c.name == one]
             if not cases:
-                raise InputError(f"{name} has no golden case {one!r}", key="CASE")
+                have = ", ".join(c.name for c in rs.golden_cases()) or "none"
+                raise InputError(f"{name} has no golden case {one!r}; its cases: {have}",
+                                 key="CASE")
         except InputError as exc:
             raise fail(exc) from None
         for case in cases:

@@ -295,7 +295,8 @@ class State:
 # ---- fixtures: what the test modules of this folder receive -------------------------------
 @pytest.fixture
 def new_state():
-    """The State class: ``new_state(companies, overrides=(), seed=1)`` is a set-up game."""
+    """The State class: ``new_state(companies, overrides=(), seed=1, trace=True)`` is a
+    set-up game."""
     return State
 
 
