@@ -18,6 +18,7 @@ that no test module imports from ``tests``.
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -156,8 +157,9 @@ class FakeRuleset(Ruleset):
         return []
 
 
-def _fake_load_scenario(path):
-    """The fake's scenario loader (the runner's, monkeypatched by ``fake``)."""
+def _load_scenario(path, *, chunk_size: int):
+    """A test ruleset's scenario loader (the runner's, monkeypatched by ``fake`` and
+    ``duel``): the YAML mapping of ``path``, ``chunk_size`` unless it gives one."""
     path = Path(path)
     if not path.is_file():
         raise InputError("scenario file not found", file=str(path))
@@ -167,7 +169,7 @@ def _fake_load_scenario(path):
         raise InputError(f"malformed YAML: {exc}", file=str(path)) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping", file=str(path))
-    data.setdefault("chunk_size", 100)
+    data.setdefault("chunk_size", chunk_size)
     return data
 
 
@@ -186,7 +188,7 @@ def fake(monkeypatch, tmp_path):
     from deepsim import rulesets
 
     assert check_ruleset(holder["ruleset"]) == []    # the fake keeps the contract
-    monkeypatch.setattr(runner, "load_scenario", _fake_load_scenario)
+    monkeypatch.setattr(runner, "load_scenario", partial(_load_scenario, chunk_size=100))
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
     monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.setattr(runner, "available_rulesets", lambda: ["fake"])
@@ -321,15 +323,6 @@ class DuelRuleset(Ruleset):
         return []
 
 
-def _duel_load_scenario(path):
-    path = Path(path)
-    if not path.is_file():
-        raise InputError("scenario file not found", file=str(path))
-    data = yaml.safe_load(path.read_text())
-    data.setdefault("chunk_size", 5000)
-    return data
-
-
 @pytest.fixture
 def duel_ruleset():
     """The Duel ruleset's class (three factions, the winner drawn in proportion to power)."""
@@ -350,7 +343,7 @@ def duel(monkeypatch, tmp_path):
             raise InputError(f"unknown ruleset {name!r}; available: duel", key="ruleset")
         return ruleset
 
-    monkeypatch.setattr(runner, "load_scenario", _duel_load_scenario)
+    monkeypatch.setattr(runner, "load_scenario", partial(_load_scenario, chunk_size=5000))
     monkeypatch.setattr(runner, "get_ruleset", get_ruleset)
     monkeypatch.setattr(rulesets, "get", get_ruleset)
     monkeypatch.chdir(tmp_path)
